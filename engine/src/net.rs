@@ -1,0 +1,208 @@
+//! Destinations: URLs, `host:port`, `user@host:path`, e-mail addresses and raw IPs.
+
+use std::net::IpAddr;
+
+/// Where traffic would go.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Destination {
+    /// Lower-cased host name or IP text (no brackets).
+    pub host: String,
+    pub ip: Option<IpAddr>,
+    /// `https://user:pass@host` style credentials were embedded.
+    pub has_credentials: bool,
+}
+
+impl Destination {
+    /// Loopback and unspecified addresses never leave the machine.
+    pub fn is_local(&self) -> bool {
+        match self.ip {
+            Some(ip) => ip.is_loopback() || ip.is_unspecified(),
+            None => {
+                self.host == "localhost"
+                    || self.host.ends_with(".localhost")
+                    || self.host == "host.docker.internal"
+            }
+        }
+    }
+
+    /// A literal public IP address (no name to judge, a classic exfil and C2 pattern).
+    pub fn is_raw_public_ip(&self) -> bool {
+        match self.ip {
+            Some(IpAddr::V4(v4)) => {
+                !(v4.is_loopback() || v4.is_private() || v4.is_link_local() || v4.is_unspecified())
+            }
+            Some(IpAddr::V6(v6)) => !(v6.is_loopback() || v6.is_unspecified()),
+            None => false,
+        }
+    }
+
+    pub fn is_private_ip(&self) -> bool {
+        matches!(self.ip, Some(IpAddr::V4(v4)) if v4.is_private() || v4.is_link_local())
+    }
+}
+
+fn valid_host_name(h: &str) -> bool {
+    let labels: Vec<&str> = h.split('.').collect();
+    labels.len() >= 2
+        && labels.iter().all(|l| {
+            !l.is_empty()
+                && l.len() <= 63
+                && l.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+        })
+        && labels
+            .last()
+            .is_some_and(|tld| tld.len() >= 2 && tld.bytes().all(|b| b.is_ascii_alphabetic()))
+}
+
+fn from_host(host: &str, creds: bool) -> Option<Destination> {
+    let host = host.trim_matches(['[', ']']).trim_end_matches('.').to_ascii_lowercase();
+    if host.is_empty() {
+        return None;
+    }
+    if let Ok(ip) = host.parse::<IpAddr>() {
+        return Some(Destination {
+            host,
+            ip: Some(ip),
+            has_credentials: creds,
+        });
+    }
+    if host == "localhost" || valid_host_name(&host) {
+        return Some(Destination {
+            host,
+            ip: None,
+            has_credentials: creds,
+        });
+    }
+    None
+}
+
+/// Parse a URL with a scheme (`https://…`, `ftp://…`, `s3://…`).
+pub fn parse_url(s: &str) -> Option<Destination> {
+    let s = s.trim().trim_matches(['"', '\'', '<', '>', '(', ')']);
+    if !s.contains("://") {
+        return None;
+    }
+    let u = url::Url::parse(s).ok()?;
+    let host = u.host_str()?;
+    let creds = !u.username().is_empty() && u.password().is_some();
+    if u.scheme() == "s3" || u.scheme() == "gs" {
+        return Some(Destination {
+            host: format!("{}.{}", host.to_ascii_lowercase(), if u.scheme() == "s3" { "s3.amazonaws.com" } else { "storage.googleapis.com" }),
+            ip: None,
+            has_credentials: false,
+        });
+    }
+    from_host(host, creds)
+}
+
+/// Parse anything that names a destination: URL, `user@host:path`, `host:port`, bare host, IP.
+pub fn parse_destination(s: &str) -> Option<Destination> {
+    let s = s.trim();
+    if s.is_empty() || s.len() > 2048 || s.starts_with('-') {
+        return None;
+    }
+    if s.contains("://") {
+        return parse_url(s);
+    }
+    // user@host[:path] (scp/ssh/rsync) or an e-mail address.
+    let after_at = s.rsplit_once('@').map_or(s, |(_, h)| h);
+    let host_part = after_at.split([':', '/']).next().unwrap_or("");
+    if host_part.parse::<IpAddr>().is_ok() {
+        return from_host(host_part, false);
+    }
+    // IPv6 in brackets.
+    if let Some(inner) = after_at.strip_prefix('[').and_then(|r| r.split_once(']')) {
+        return from_host(inner.0, false);
+    }
+    if after_at.parse::<IpAddr>().is_ok() {
+        return from_host(after_at, false);
+    }
+    // Bare file names like `main.rs` or `archive.tar.gz` look like hosts: require either an
+    // `@`/`:` context or a TLD that is not a common file extension.
+    let has_context = s.contains('@') || s.contains(':');
+    if !has_context && looks_like_file(host_part) {
+        return None;
+    }
+    from_host(host_part, false)
+}
+
+fn looks_like_file(h: &str) -> bool {
+    const EXT: &[&str] = &[
+        "rs", "py", "js", "ts", "tsx", "jsx", "md", "txt", "json", "toml", "yaml", "yml", "lock",
+        "sh", "gz", "tgz", "zip", "tar", "xz", "bz2", "log", "html", "css", "c", "h", "cpp", "go",
+        "java", "kt", "rb", "php", "env", "cfg", "ini", "conf", "xml", "csv", "sql", "db", "pem",
+        "key", "pub", "so", "dylib", "dll", "exe", "bin", "o", "a", "jar", "whl", "deb", "rpm",
+        "png", "jpg", "svg", "pdf", "wasm", "mjs", "cjs", "vue", "svelte", "lua", "pl", "swift",
+        "tf", "tfstate", "example", "sample", "local", "bak", "orig", "tmp", "cache", "d", "git",
+        "gitignore", "dockerignore", "npmrc", "pyc", "class", "map", "snap", "dev", "prod",
+        "test", "spec", "config", "min", "old", "new", "out", "err", "pid", "sock", "ron", "proto",
+    ];
+    h.rsplit('.')
+        .next()
+        .is_some_and(|ext| EXT.contains(&ext.to_ascii_lowercase().as_str()))
+}
+
+/// Destinations mentioned anywhere in free text (MCP arguments, request bodies): URLs,
+/// e-mail addresses and raw IPs.
+pub fn destinations_in_text(text: &str) -> Vec<Destination> {
+    let mut out = Vec::new();
+    for token in text.split(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | '<' | '>' | ',' | ';' | '(' | ')' | '[' | ']')) {
+        if out.len() >= 64 {
+            break;
+        }
+        let t = token.trim_end_matches(['.', ':']);
+        if t.contains("://") {
+            if let Some(d) = parse_url(t) {
+                out.push(d);
+            }
+        } else if let Some((local, domain)) = t.split_once('@') {
+            if !local.is_empty() && !domain.contains('@') && valid_host_name(&domain.to_ascii_lowercase()) {
+                if let Some(d) = from_host(domain, false) {
+                    out.push(d);
+                }
+            }
+        } else if let Some(d) = t.parse::<IpAddr>().ok().and_then(|_| from_host(t, false)) {
+            out.push(d);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn destination_table() {
+        let cases: &[(&str, Option<&str>)] = &[
+            ("https://evil.example/x?y=1", Some("evil.example")),
+            ("http://203.0.113.5:8080/", Some("203.0.113.5")),
+            ("attacker@203.0.113.5:", Some("203.0.113.5")),
+            ("git@github.com:org/repo.git", Some("github.com")),
+            ("evil.example:/loot", Some("evil.example")),
+            ("api.github.com", Some("api.github.com")),
+            ("main.rs", None),
+            ("archive.tar.gz", None),
+            ("./src", None),
+            ("-d", None),
+            ("s3://bucket/key", Some("bucket.s3.amazonaws.com")),
+            ("localhost:3000", Some("localhost")),
+        ];
+        for (input, want) in cases {
+            assert_eq!(parse_destination(input).map(|d| d.host), want.map(str::to_owned), "{input}");
+        }
+        let d = parse_url("https://user:hunter2@evil.example/").unwrap();
+        assert!(d.has_credentials);
+        assert!(parse_destination("203.0.113.9").unwrap().is_raw_public_ip());
+        assert!(!parse_destination("10.0.0.2").unwrap().is_raw_public_ip());
+        assert!(parse_destination("127.0.0.1").unwrap().is_local());
+    }
+
+    #[test]
+    fn text_destinations() {
+        let d = destinations_in_text("send to attacker@evil.example and http://198.51.100.7/x, also 203.0.113.2");
+        let hosts: Vec<&str> = d.iter().map(|d| d.host.as_str()).collect();
+        assert_eq!(hosts, vec!["evil.example", "198.51.100.7", "203.0.113.2"]);
+        assert!(destinations_in_text("version 1.2.3 of main.rs").is_empty());
+    }
+}

@@ -1,0 +1,545 @@
+//! Path normalisation and classification.
+//!
+//! Paths are normalised lexically (`~`, `.`/`..`, duplicate slashes, Windows separators)
+//! before anything compares them; the engine never touches the file system, so symlinks are
+//! the caller's concern.
+
+/// Lexically normalise `path`: expand `~`, make it absolute against `cwd` when both are
+/// known, fold `.`/`..` and repeated separators. Home stays as `~` when unknown.
+pub fn normalize(path: &str, cwd: Option<&str>, home: Option<&str>) -> String {
+    let p = path.trim().replace('\\', "/");
+    let p = if p == "~" || p.starts_with("~/") {
+        match home {
+            Some(h) => format!("{}{}", h.trim_end_matches('/'), p.get(1..).unwrap_or("")),
+            None => p,
+        }
+    } else {
+        p
+    };
+    // `$VAR/x` is rooted wherever the variable points: never assume it is under cwd.
+    let absolute = p.starts_with('/') || p.starts_with('~') || p.starts_with('$') || is_windows_abs(&p);
+    let joined = match cwd {
+        Some(c) if !absolute && !c.is_empty() => format!("{}/{}", c.replace('\\', "/"), p),
+        _ => p,
+    };
+    fold(&joined)
+}
+
+fn is_windows_abs(p: &str) -> bool {
+    let b = p.as_bytes();
+    b.len() >= 2 && b.first().is_some_and(u8::is_ascii_alphabetic) && b.get(1) == Some(&b':')
+}
+
+fn fold(p: &str) -> String {
+    let rooted = p.starts_with('/');
+    let mut parts: Vec<&str> = Vec::new();
+    for seg in p.split('/') {
+        match seg {
+            "" | "." => {}
+            ".." => {
+                if parts.last().is_some_and(|l| *l != ".." && *l != "~") {
+                    parts.pop();
+                } else if !rooted {
+                    parts.push("..");
+                }
+            }
+            s => parts.push(s),
+        }
+    }
+    let body = parts.join("/");
+    if rooted {
+        format!("/{body}")
+    } else if body.is_empty() {
+        ".".to_owned()
+    } else {
+        body
+    }
+}
+
+/// If `path` (normalised) lies in a home directory, the part after it (`""` for home itself).
+/// Recognises `~`, the configured home, and the conventional `/home/<u>`, `/Users/<u>`,
+/// `/root` and `C:/Users/<u>` layouts, so another user's home is treated as a home too.
+pub fn home_relative<'a>(path: &'a str, home: Option<&str>) -> Option<&'a str> {
+    if let Some(h) = home {
+        let h = h.trim_end_matches('/');
+        if !h.is_empty() {
+            if path == h {
+                return Some("");
+            }
+            if let Some(rest) = path.strip_prefix(h).and_then(|r| r.strip_prefix('/')) {
+                return Some(rest);
+            }
+        }
+    }
+    if path == "~" {
+        return Some("");
+    }
+    if let Some(rest) = path.strip_prefix("~/") {
+        return Some(rest);
+    }
+    if path == "/root" {
+        return Some("");
+    }
+    if let Some(rest) = path.strip_prefix("/root/") {
+        return Some(rest);
+    }
+    let lower_prefix = ["/home/", "/Users/", "/users/", "C:/Users/", "c:/users/", "C:/users/"];
+    for pre in lower_prefix {
+        if let Some(rest) = path.strip_prefix(pre) {
+            let mut it = rest.splitn(2, '/');
+            let user = it.next().unwrap_or("");
+            if user.is_empty() || user.contains(['*', '?']) {
+                continue;
+            }
+            return Some(it.next().unwrap_or(""));
+        }
+    }
+    None
+}
+
+/// Final path component.
+pub fn basename(path: &str) -> &str {
+    path.trim_end_matches('/').rsplit('/').next().unwrap_or(path)
+}
+
+/// What kind of secret a path holds, if any.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SecretKind {
+    /// `.env`-style project secrets.
+    DotEnv,
+    /// Private keys (SSH, TLS, GPG).
+    PrivateKey,
+    /// Cloud, registry and tool credentials in the home directory.
+    Credentials,
+    /// System password databases.
+    System,
+}
+
+const ENV_SAFE_SUFFIXES: &[&str] = &[
+    "example", "sample", "template", "dist", "defaults", "default", "schema", "tmpl", "md",
+];
+
+/// Home-relative files and folders that hold credentials.
+const HOME_SECRETS: &[(&str, SecretKind)] = &[
+    (".ssh", SecretKind::PrivateKey),
+    (".gnupg", SecretKind::PrivateKey),
+    (".password-store", SecretKind::Credentials),
+    (".aws/credentials", SecretKind::Credentials),
+    (".aws/sso/cache", SecretKind::Credentials),
+    (".config/gcloud", SecretKind::Credentials),
+    (".azure", SecretKind::Credentials),
+    (".kube/config", SecretKind::Credentials),
+    (".docker/config.json", SecretKind::Credentials),
+    (".netrc", SecretKind::Credentials),
+    (".git-credentials", SecretKind::Credentials),
+    (".npmrc", SecretKind::Credentials),
+    (".pypirc", SecretKind::Credentials),
+    (".cargo/credentials", SecretKind::Credentials),
+    (".cargo/credentials.toml", SecretKind::Credentials),
+    (".config/gh/hosts.yml", SecretKind::Credentials),
+    (".config/hub", SecretKind::Credentials),
+    (".terraform.d/credentials.tfrc.json", SecretKind::Credentials),
+    (".vault-token", SecretKind::Credentials),
+    (".config/op", SecretKind::Credentials),
+    (".local/share/keyrings", SecretKind::Credentials),
+    ("Library/Keychains", SecretKind::Credentials),
+    (".mozilla/firefox", SecretKind::Credentials),
+    (".config/google-chrome", SecretKind::Credentials),
+    ("Library/Application Support/Google/Chrome", SecretKind::Credentials),
+];
+
+/// SSH directory entries that are public by design.
+const SSH_PUBLIC: &[&str] = &["known_hosts", "known_hosts.old", "config"];
+
+/// Classify a normalised path as a secret.
+pub fn secret_kind(path: &str, home: Option<&str>) -> Option<SecretKind> {
+    let base = basename(path);
+    let lower = base.to_ascii_lowercase();
+    if let Some(rel) = home_relative(path, home) {
+        for (pre, kind) in HOME_SECRETS {
+            if rel == *pre || rel.strip_prefix(pre).is_some_and(|r| r.starts_with('/')) {
+                if *pre == ".ssh" && (lower.ends_with(".pub") || SSH_PUBLIC.contains(&base)) {
+                    return None;
+                }
+                return Some(*kind);
+            }
+        }
+    }
+    if lower == ".env" || lower == ".envrc" {
+        return Some(SecretKind::DotEnv);
+    }
+    if let Some(suffix) = lower.strip_prefix(".env.") {
+        return (!ENV_SAFE_SUFFIXES.contains(&suffix)).then_some(SecretKind::DotEnv);
+    }
+    if lower.ends_with(".env") && !lower.contains("example") && !lower.contains("sample") {
+        return Some(SecretKind::DotEnv);
+    }
+    if matches!(
+        lower.as_str(),
+        "id_rsa" | "id_dsa" | "id_ecdsa" | "id_ed25519" | "id_ecdsa_sk" | "id_ed25519_sk"
+    ) {
+        return Some(SecretKind::PrivateKey);
+    }
+    let key_ext = [".pem", ".key", ".p12", ".pfx", ".jks", ".keystore", ".ppk", ".asc"];
+    if key_ext.iter().any(|e| lower.ends_with(e)) && !lower.starts_with("public") {
+        return Some(SecretKind::PrivateKey);
+    }
+    if matches!(
+        lower.as_str(),
+        "credentials.json"
+            | "service-account.json"
+            | "secrets.json"
+            | "secrets.yaml"
+            | "secrets.yml"
+            | "secrets.toml"
+            | ".htpasswd"
+            | "terraform.tfstate"
+    ) || (lower.starts_with("service-account") && lower.ends_with(".json"))
+    {
+        return Some(SecretKind::Credentials);
+    }
+    if matches!(
+        path,
+        "/etc/shadow" | "/etc/gshadow" | "/etc/master.passwd" | "/etc/sudoers"
+    ) || path.starts_with("/etc/ssl/private")
+        || path.starts_with("/etc/sudoers.d")
+    {
+        return Some(SecretKind::System);
+    }
+    None
+}
+
+/// Top-level system folders whose loss breaks the machine.
+const SYSTEM_ROOTS: &[&str] = &[
+    "/bin",
+    "/boot",
+    "/dev",
+    "/etc",
+    "/lib",
+    "/lib32",
+    "/lib64",
+    "/opt",
+    "/proc",
+    "/sbin",
+    "/srv",
+    "/sys",
+    "/usr",
+    "/var",
+    "/home",
+    "/Users",
+    "/root",
+    "/System",
+    "/Library",
+    "/Applications",
+    "/private",
+    "/snap",
+    "/mnt",
+    "/media",
+    "C:",
+    "C:/Windows",
+    "C:/Users",
+    "C:/Program Files",
+];
+
+/// Is `path` a system folder or file outside any home and outside temporary space?
+pub fn is_system_path(path: &str) -> bool {
+    if path.starts_with("/tmp")
+        || path.starts_with("/var/tmp")
+        || path.starts_with("/var/folders")
+        || path.starts_with("/private/tmp")
+        || path.starts_with("/dev/null")
+        || path.starts_with("/dev/std")
+        || path.starts_with("/dev/fd/")
+        || path.starts_with("/proc/self/fd")
+    {
+        return false;
+    }
+    if home_relative(path, None).is_some() {
+        return false;
+    }
+    SYSTEM_ROOTS
+        .iter()
+        .any(|r| path == *r || path.strip_prefix(r).is_some_and(|x| x.starts_with('/')))
+}
+
+/// Would deleting `path` (normalised) take out the system, a home, the project or an ancestor
+/// of it? `target_has_glob` marks `dir/*`-style operands (normalised without the glob).
+pub fn is_critical_delete_target(path: &str, cwd: Option<&str>, home: Option<&str>) -> bool {
+    if path == "/" || path == "." || path == ".." || path == "~" || path == "*" {
+        return true;
+    }
+    if SYSTEM_ROOTS.contains(&path) {
+        return true;
+    }
+    if let Some(rel) = home_relative(path, home) {
+        // a home itself, or a top-level folder every user keeps
+        if rel.is_empty()
+            || matches!(
+                rel,
+                "Documents" | "Desktop" | "Downloads" | "Pictures" | "Library" | ".config" | "src"
+                    | "code" | "projects" | "work" | "dev" | ".local" | ".ssh" | ".gnupg"
+            )
+        {
+            return true;
+        }
+    }
+    if SYSTEM_ROOTS
+        .iter()
+        .any(|r| path.strip_prefix(r).is_some_and(|x| x.starts_with('/')))
+        && is_system_path(path)
+        && path.matches('/').count() <= 2
+    {
+        // /usr/bin, /etc/ssh, /var/lib …
+        return true;
+    }
+    if let Some(c) = cwd {
+        let c = fold(&c.replace('\\', "/"));
+        if path == c || (c.starts_with(path) && c.get(path.len()..).is_some_and(|r| r.starts_with('/')))
+        {
+            return true;
+        }
+    }
+    false
+}
+
+/// Shell start-up files: whatever is appended runs in every future shell.
+pub fn is_shell_rc(path: &str, home: Option<&str>) -> bool {
+    if let Some(rel) = home_relative(path, home) {
+        return matches!(
+            rel,
+            ".bashrc"
+                | ".bash_profile"
+                | ".bash_login"
+                | ".bash_logout"
+                | ".profile"
+                | ".zshrc"
+                | ".zprofile"
+                | ".zshenv"
+                | ".zlogin"
+                | ".cshrc"
+                | ".tcshrc"
+                | ".kshrc"
+                | ".config/fish/config.fish"
+                | ".inputrc"
+        ) || rel.starts_with(".config/fish/conf.d/");
+    }
+    matches!(path, "/etc/profile" | "/etc/bash.bashrc" | "/etc/zshrc" | "/etc/environment")
+        || path.starts_with("/etc/profile.d/")
+}
+
+/// Places whose content makes code run later without anyone asking (autostart, cron, keys).
+pub fn is_persistence(path: &str, home: Option<&str>) -> bool {
+    if let Some(rel) = home_relative(path, home) {
+        return rel == ".ssh/authorized_keys"
+            || rel == ".ssh/authorized_keys2"
+            || rel == ".ssh/rc"
+            || rel.starts_with(".config/systemd/")
+            || rel.starts_with("Library/LaunchAgents")
+            || rel.starts_with(".config/autostart")
+            || rel == ".xinitrc"
+            || rel == ".xprofile";
+    }
+    path.starts_with("/etc/cron")
+        || path.starts_with("/var/spool/cron")
+        || path.starts_with("/etc/systemd/")
+        || path.starts_with("/Library/LaunchDaemons")
+        || path.starts_with("/Library/LaunchAgents")
+        || path.starts_with("/etc/init.d")
+        || path.starts_with("/etc/rc.local")
+        || path == "/etc/ld.so.preload"
+}
+
+/// Files inside a Git hooks folder: they run on every commit, push or checkout.
+pub fn is_git_hook(path: &str) -> bool {
+    path.contains("/.git/hooks/") || path.starts_with(".git/hooks/") || path.ends_with("/.git/hooks")
+}
+
+/// Built-in locations of Airlock's own state and of the agent configs that wire its hooks.
+const SELF_HOME_PATHS: &[&str] = &[
+    ".config/airlock",
+    ".local/share/airlock",
+    ".local/state/airlock",
+    ".cache/airlock",
+    ".airlock",
+    "Library/Application Support/airlock",
+    "Library/Application Support/dev.airlock.app",
+    "Library/Preferences/dev.airlock.app.plist",
+    "AppData/Roaming/airlock",
+    "AppData/Local/airlock",
+    ".claude/settings.json",
+    ".claude/settings.local.json",
+    ".claude.json",
+    ".cursor/hooks.json",
+    ".codex/hooks.json",
+    ".codex/config.toml",
+    ".gemini/settings.json",
+    ".copilot/hooks",
+    ".config/Code/User/settings.json",
+    "Library/Application Support/Code/User/settings.json",
+    "Library/Application Support/Claude/claude_desktop_config.json",
+    ".config/Claude/claude_desktop_config.json",
+];
+
+/// Project-relative agent configs that can carry hooks.
+const SELF_PROJECT_FILES: &[&str] = &[
+    ".claude/settings.json",
+    ".claude/settings.local.json",
+    ".cursor/hooks.json",
+    ".codex/hooks.json",
+    ".codex/config.toml",
+    ".gemini/settings.json",
+    ".github/hooks",
+    ".vscode/settings.json",
+];
+
+/// Is this normalised path part of Airlock itself or of the wiring that puts it on the path?
+pub fn is_protected(path: &str, home: Option<&str>, protected: &[String]) -> bool {
+    let lower = path.to_ascii_lowercase();
+    for p in protected {
+        let pl = p.to_ascii_lowercase();
+        if lower == pl || lower.strip_prefix(pl.as_str()).is_some_and(|r| r.starts_with('/')) {
+            return true;
+        }
+    }
+    if let Some(rel) = home_relative(path, home) {
+        let rel_l = rel.to_ascii_lowercase();
+        for pre in SELF_HOME_PATHS {
+            let pre_l = pre.to_ascii_lowercase();
+            if rel_l == pre_l || rel_l.strip_prefix(pre_l.as_str()).is_some_and(|r| r.starts_with('/'))
+            {
+                return true;
+            }
+        }
+    }
+    for f in SELF_PROJECT_FILES {
+        if lower == *f
+            || lower.ends_with(&format!("/{f}"))
+            || lower.contains(&format!("/{f}/"))
+            || lower.starts_with(&format!("{f}/"))
+        {
+            return true;
+        }
+    }
+    let base = basename(&lower);
+    let parent_is_bin = lower
+        .trim_end_matches('/')
+        .rsplit('/')
+        .nth(1)
+        .is_some_and(|d| d == "bin");
+    let airlock_binary = base == "airlock"
+        || base == "airlock.exe"
+        || (base.starts_with("airlock-") && !base.contains('.'));
+    (airlock_binary && parent_is_bin) || lower.contains("/airlock.app")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normalize_table() {
+        let home = Some("/home/dev");
+        let cwd = Some("/home/dev/project");
+        let cases = [
+            ("~/.ssh/id_rsa", "/home/dev/.ssh/id_rsa"),
+            ("~", "/home/dev"),
+            (".env", "/home/dev/project/.env"),
+            ("./src/../.env", "/home/dev/project/.env"),
+            ("../../..", "/"),
+            ("//etc///passwd", "/etc/passwd"),
+            ("/a/./b/../c", "/a/c"),
+            ("C:\\Users\\me\\.ssh\\id_rsa", "C:/Users/me/.ssh/id_rsa"),
+        ];
+        for (input, want) in cases {
+            assert_eq!(normalize(input, cwd, home), want, "{input}");
+        }
+        assert_eq!(normalize("~/.aws", None, None), "~/.aws");
+        assert_eq!(normalize("a/../../b", None, None), "../b");
+    }
+
+    #[test]
+    fn secret_table() {
+        let h = Some("/home/dev");
+        let cases = [
+            ("/home/dev/project/.env", Some(SecretKind::DotEnv)),
+            ("/home/dev/project/.env.production", Some(SecretKind::DotEnv)),
+            ("/home/dev/project/.env.example", None),
+            ("/home/dev/project/.env.sample", None),
+            ("/home/dev/.ssh/id_rsa", Some(SecretKind::PrivateKey)),
+            ("/home/dev/.ssh/id_rsa.pub", None),
+            ("/home/dev/.ssh/known_hosts", None),
+            ("/home/dev/.ssh", Some(SecretKind::PrivateKey)),
+            ("/Users/alex/.aws/credentials", Some(SecretKind::Credentials)),
+            ("~/.kube/config", Some(SecretKind::Credentials)),
+            ("/home/other/.docker/config.json", Some(SecretKind::Credentials)),
+            ("/etc/shadow", Some(SecretKind::System)),
+            ("/etc/passwd", None),
+            ("/home/dev/project/src/main.rs", None),
+            ("/home/dev/project/server.key", Some(SecretKind::PrivateKey)),
+            ("/home/dev/project/README.md", None),
+            ("/home/dev/.bashrc", None),
+        ];
+        for (p, want) in cases {
+            assert_eq!(secret_kind(p, h), want, "{p}");
+        }
+    }
+
+    #[test]
+    fn critical_targets() {
+        let home = Some("/home/dev");
+        let cwd = Some("/home/dev/project");
+        let cases = [
+            ("/", true),
+            ("/home/dev", true),
+            ("/home/dev/project", true),
+            ("/home", true),
+            ("/etc", true),
+            ("/usr/bin", true),
+            ("/Users/alex", true),
+            ("/home/dev/project/node_modules", false),
+            ("/home/dev/project/target", false),
+            ("/tmp/build", false),
+            ("/home/dev/Documents", true),
+        ];
+        for (p, want) in cases {
+            assert_eq!(is_critical_delete_target(p, cwd, home), want, "{p}");
+        }
+    }
+
+    #[test]
+    fn protected_table() {
+        let home = Some("/home/dev");
+        let extra = vec!["/opt/airlock-data".to_owned()];
+        let cases = [
+            ("/home/dev/.config/airlock/config.toml", true),
+            ("/home/dev/.local/share/airlock/airlock.db", true),
+            ("/home/dev/.claude/settings.json", true),
+            ("/home/dev/project/.claude/settings.json", true),
+            ("/home/dev/.cursor/hooks.json", true),
+            ("/usr/local/bin/airlock", true),
+            ("/home/dev/.cargo/bin/airlock", true),
+            ("/opt/airlock-data/x", true),
+            ("/home/dev/project/src/airlock.rs", false),
+            ("/home/dev/project/docs/airlock.md", false),
+            ("/home/dev/project/src/main.rs", false),
+        ];
+        for (p, want) in cases {
+            assert_eq!(is_protected(p, home, &extra), want, "{p}");
+        }
+    }
+
+    #[test]
+    fn rc_persistence_hooks() {
+        let h = Some("/home/dev");
+        assert!(is_shell_rc("/home/dev/.bashrc", h));
+        assert!(is_shell_rc("/Users/alex/.zshrc", None));
+        assert!(!is_shell_rc("/home/dev/project/.bashrc.example", h));
+        assert!(is_persistence("/home/dev/.ssh/authorized_keys", h));
+        assert!(is_persistence("/etc/cron.d/job", h));
+        assert!(is_git_hook("/home/dev/project/.git/hooks/pre-commit"));
+        assert!(!is_git_hook("/home/dev/project/scripts/hooks/pre-commit"));
+        assert!(is_system_path("/etc/hosts"));
+        assert!(!is_system_path("/tmp/x"));
+        assert!(!is_system_path("/home/dev/x"));
+    }
+}

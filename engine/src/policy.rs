@@ -1,0 +1,513 @@
+//! Strictness modes, the enforcement dial, and the compiled policy the engine accepts.
+//!
+//! Configuration is parsed (TOML text handed in by the caller, never read here), validated,
+//! then compiled into [`Policy`], the only form [`crate::Engine`] takes.
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+/// Strictness mode. Ordered: a higher mode is stricter, so moving down is a weakening.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    Light,
+    #[default]
+    Balanced,
+    Strict,
+    Paranoid,
+}
+
+impl Mode {
+    pub const ALL: [Mode; 4] = [Mode::Light, Mode::Balanced, Mode::Strict, Mode::Paranoid];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mode::Light => "light",
+            Mode::Balanced => "balanced",
+            Mode::Strict => "strict",
+            Mode::Paranoid => "paranoid",
+        }
+    }
+
+    /// How many paths one command may delete before it needs a human.
+    pub fn bulk_delete_threshold(self) -> usize {
+        match self {
+            Mode::Light => 100,
+            Mode::Balanced => 25,
+            Mode::Strict => 10,
+            Mode::Paranoid => 3,
+        }
+    }
+
+    /// Strict and paranoid ask before talking to a destination nobody listed.
+    pub fn auth_unknown_destinations(self) -> bool {
+        self >= Mode::Strict
+    }
+
+    /// Pick a verdict by mode: `[light, balanced, strict, paranoid]`.
+    pub fn pick(self, by_mode: [crate::Verdict; 4]) -> crate::Verdict {
+        let [l, b, s, p] = by_mode;
+        match self {
+            Mode::Light => l,
+            Mode::Balanced => b,
+            Mode::Strict => s,
+            Mode::Paranoid => p,
+        }
+    }
+}
+
+impl std::str::FromStr for Mode {
+    type Err = PolicyError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "light" => Ok(Mode::Light),
+            "balanced" => Ok(Mode::Balanced),
+            "strict" => Ok(Mode::Strict),
+            "paranoid" => Ok(Mode::Paranoid),
+            _ => Err(PolicyError::UnknownMode(s.chars().take(40).collect())),
+        }
+    }
+}
+
+impl std::fmt::Display for Mode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The enforcement dial. Ordered from weakest to strongest.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Enforcement {
+    Off,
+    Monitor,
+    #[default]
+    Enforce,
+}
+
+impl Enforcement {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Enforcement::Off => "off",
+            Enforcement::Monitor => "monitor",
+            Enforcement::Enforce => "enforce",
+        }
+    }
+}
+
+impl std::str::FromStr for Enforcement {
+    type Err = PolicyError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "off" => Ok(Enforcement::Off),
+            "monitor" => Ok(Enforcement::Monitor),
+            "enforce" => Ok(Enforcement::Enforce),
+            _ => Err(PolicyError::UnknownEnforcement(s.chars().take(40).collect())),
+        }
+    }
+}
+
+impl std::fmt::Display for Enforcement {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum PolicyError {
+    #[error("unknown strictness mode `{0}` (expected light, balanced, strict or paranoid)")]
+    UnknownMode(String),
+    #[error("unknown enforcement `{0}` (expected enforce, monitor or off)")]
+    UnknownEnforcement(String),
+    #[error("{file}:{line}:{column}: {message}")]
+    Config {
+        file: String,
+        line: usize,
+        column: usize,
+        message: String,
+    },
+    #[error("{file}: field `{field}`: {message}")]
+    Field {
+        file: String,
+        field: String,
+        message: String,
+    },
+}
+
+/// The configuration file as written by a person (`config.toml`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PolicyConfig {
+    #[serde(default)]
+    pub mode: Mode,
+    #[serde(default)]
+    pub enforcement: Enforcement,
+    /// Extra destinations (host names, `*.suffix` wildcards) that are not "unknown".
+    #[serde(default)]
+    pub allow_hosts: Vec<String>,
+    /// Extra `npx`/`uvx` packages that may run without asking.
+    #[serde(default)]
+    pub allow_packages: Vec<String>,
+}
+
+/// Facts about the machine, supplied by the caller (the engine never looks them up).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct HostFacts {
+    /// The user's home directory, absolute.
+    pub home: Option<String>,
+    /// Airlock's own files and folders (config, store, hook scripts, binaries).
+    pub protected_paths: Vec<String>,
+}
+
+/// Destinations that ordinary development talks to all day.
+pub const DEFAULT_ALLOW_HOSTS: &[&str] = &[
+    "localhost",
+    "github.com",
+    "*.github.com",
+    "*.githubusercontent.com",
+    "ghcr.io",
+    "gitlab.com",
+    "bitbucket.org",
+    "crates.io",
+    "*.crates.io",
+    "docs.rs",
+    "rust-lang.org",
+    "*.rust-lang.org",
+    "rustup.rs",
+    "npmjs.org",
+    "*.npmjs.org",
+    "npmjs.com",
+    "*.npmjs.com",
+    "yarnpkg.com",
+    "*.yarnpkg.com",
+    "pypi.org",
+    "*.pypi.org",
+    "pythonhosted.org",
+    "*.pythonhosted.org",
+    "python.org",
+    "*.python.org",
+    "go.dev",
+    "*.go.dev",
+    "golang.org",
+    "*.golang.org",
+    "maven.org",
+    "*.maven.org",
+    "gradle.org",
+    "*.gradle.org",
+    "nodejs.org",
+    "*.nodejs.org",
+    "developer.mozilla.org",
+    "stackoverflow.com",
+    "docker.io",
+    "*.docker.io",
+    "docker.com",
+    "*.docker.com",
+    "quay.io",
+    "kubernetes.io",
+    "learn.microsoft.com",
+    "readthedocs.io",
+    "*.readthedocs.io",
+    "readthedocs.org",
+    "wikipedia.org",
+    "*.wikipedia.org",
+    "tauri.app",
+    "*.tauri.app",
+];
+
+/// Hosts whose main use is receiving data from strangers: paste bins, request catchers,
+/// tunnels, out-of-band collaborators.
+pub const EXFIL_HOSTS: &[&str] = &[
+    "webhook.site",
+    "*.webhook.site",
+    "requestbin.com",
+    "*.requestbin.com",
+    "requestbin.net",
+    "*.pipedream.net",
+    "pipedream.com",
+    "*.ngrok.io",
+    "*.ngrok-free.app",
+    "*.ngrok.app",
+    "pastebin.com",
+    "paste.ee",
+    "hastebin.com",
+    "transfer.sh",
+    "file.io",
+    "0x0.st",
+    "termbin.com",
+    "*.oast.fun",
+    "*.oast.me",
+    "*.oast.pro",
+    "*.oast.live",
+    "*.oast.site",
+    "*.oast.online",
+    "*.interact.sh",
+    "*.burpcollaborator.net",
+    "*.trycloudflare.com",
+    "*.requestcatcher.com",
+    "beeceptor.com",
+    "*.beeceptor.com",
+    "*.free.beeceptor.com",
+    "hookbin.com",
+    "*.hookbin.com",
+    "postb.in",
+    "dpaste.org",
+    "ix.io",
+];
+
+/// Packages that `npx -y` and friends may fetch and run without asking.
+pub const DEFAULT_ALLOW_PACKAGES: &[&str] = &[
+    "typescript",
+    "tsc",
+    "prettier",
+    "eslint",
+    "jest",
+    "vitest",
+    "vite",
+    "create-react-app",
+    "create-next-app",
+    "create-vite",
+    "next",
+    "nx",
+    "turbo",
+    "tsx",
+    "ts-node",
+    "playwright",
+    "@playwright/test",
+    "prisma",
+    "@tauri-apps/cli",
+    "@modelcontextprotocol/inspector",
+    "@modelcontextprotocol/server-filesystem",
+    "@modelcontextprotocol/server-everything",
+    "npm-check-updates",
+    "serve",
+    "http-server",
+    "rimraf",
+    "husky",
+    "lint-staged",
+    "wrangler",
+    "vercel",
+    "ruff",
+    "black",
+    "pytest",
+    "mypy",
+    "pre-commit",
+];
+
+/// A compiled destination pattern: exact host or `*.suffix`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum HostPattern {
+    Exact(String),
+    Suffix(String),
+}
+
+impl HostPattern {
+    fn parse(s: &str) -> Option<HostPattern> {
+        let s = s.trim().trim_end_matches('.').to_ascii_lowercase();
+        if s.is_empty() || s.contains(['/', ' ', ':']) {
+            return None;
+        }
+        match s.strip_prefix("*.") {
+            Some(rest) if !rest.is_empty() => Some(HostPattern::Suffix(format!(".{rest}"))),
+            Some(_) => None,
+            None => Some(HostPattern::Exact(s)),
+        }
+    }
+
+    pub(crate) fn matches(&self, host: &str) -> bool {
+        match self {
+            HostPattern::Exact(h) => host == h,
+            HostPattern::Suffix(sfx) => host.ends_with(sfx.as_str()),
+        }
+    }
+}
+
+/// The compiled policy: the only form the engine accepts.
+#[derive(Debug, Clone)]
+pub struct Policy {
+    pub mode: Mode,
+    pub enforcement: Enforcement,
+    pub(crate) allow_hosts: Vec<HostPattern>,
+    pub(crate) exfil_hosts: Vec<HostPattern>,
+    pub(crate) allow_packages: Vec<String>,
+    pub(crate) home: Option<String>,
+    pub(crate) protected_paths: Vec<String>,
+}
+
+impl Default for Policy {
+    fn default() -> Self {
+        Policy::compile(&PolicyConfig::default(), &HostFacts::default())
+            .unwrap_or_else(|_| Policy::empty())
+    }
+}
+
+impl Policy {
+    fn empty() -> Policy {
+        Policy {
+            mode: Mode::Balanced,
+            enforcement: Enforcement::Enforce,
+            allow_hosts: Vec::new(),
+            exfil_hosts: Vec::new(),
+            allow_packages: Vec::new(),
+            home: None,
+            protected_paths: Vec::new(),
+        }
+    }
+
+    /// Parse a `config.toml` text. `file` names it in errors.
+    pub fn parse_config(text: &str, file: &str) -> Result<PolicyConfig, PolicyError> {
+        toml::from_str::<PolicyConfig>(text).map_err(|e| {
+            let (line, column) = e
+                .span()
+                .map(|s| line_col(text, s.start))
+                .unwrap_or((1, 1));
+            PolicyError::Config {
+                file: file.to_owned(),
+                line,
+                column,
+                message: e.message().to_owned(),
+            }
+        })
+    }
+
+    /// Compile a parsed configuration plus host facts into a policy.
+    pub fn compile(config: &PolicyConfig, facts: &HostFacts) -> Result<Policy, PolicyError> {
+        let mut p = Policy::empty();
+        p.mode = config.mode;
+        p.enforcement = config.enforcement;
+        for h in DEFAULT_ALLOW_HOSTS {
+            if let Some(pat) = HostPattern::parse(h) {
+                p.allow_hosts.push(pat);
+            }
+        }
+        for h in EXFIL_HOSTS {
+            if let Some(pat) = HostPattern::parse(h) {
+                p.exfil_hosts.push(pat);
+            }
+        }
+        for (i, h) in config.allow_hosts.iter().enumerate() {
+            let pat = HostPattern::parse(h).ok_or_else(|| PolicyError::Field {
+                file: "config".into(),
+                field: format!("allow_hosts[{i}]"),
+                message: "expected a host name or `*.suffix`, without scheme, port or path".into(),
+            })?;
+            p.allow_hosts.push(pat);
+        }
+        p.allow_packages = DEFAULT_ALLOW_PACKAGES
+            .iter()
+            .map(|s| (*s).to_owned())
+            .chain(config.allow_packages.iter().map(|s| s.trim().to_owned()))
+            .filter(|s| !s.is_empty())
+            .collect();
+        p.home = facts
+            .home
+            .as_deref()
+            .map(|h| h.trim_end_matches('/').to_owned())
+            .filter(|h| !h.is_empty());
+        p.protected_paths = facts
+            .protected_paths
+            .iter()
+            .map(|s| crate::paths::normalize(s, None, p.home.as_deref()))
+            .filter(|s| s.len() > 1)
+            .collect();
+        Ok(p)
+    }
+
+    /// Shorthand used by tests and benchmarks: the default policy in another mode.
+    pub fn with_mode(mut self, mode: Mode) -> Policy {
+        self.mode = mode;
+        self
+    }
+
+    pub fn with_enforcement(mut self, enforcement: Enforcement) -> Policy {
+        self.enforcement = enforcement;
+        self
+    }
+
+    pub fn home(&self) -> Option<&str> {
+        self.home.as_deref()
+    }
+
+    pub(crate) fn host_allowed(&self, host: &str) -> bool {
+        self.allow_hosts.iter().any(|p| p.matches(host))
+    }
+
+    pub(crate) fn host_is_exfil(&self, host: &str) -> bool {
+        self.exfil_hosts.iter().any(|p| p.matches(host))
+    }
+
+    pub(crate) fn package_allowed(&self, pkg: &str) -> bool {
+        // `pkg@1.2.3` and `@scope/pkg@1` compare by name.
+        let name = match pkg.rfind('@') {
+            Some(i) if i > 0 => pkg.get(..i).unwrap_or(pkg),
+            _ => pkg,
+        };
+        self.allow_packages.iter().any(|p| p == name)
+    }
+}
+
+fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let before = text.get(..offset.min(text.len())).unwrap_or("");
+    let line = before.matches('\n').count() + 1;
+    let column = before.rfind('\n').map_or(before.len(), |i| before.len() - i - 1) + 1;
+    (line, column)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mode_order_is_strictness() {
+        assert!(Mode::Light < Mode::Balanced);
+        assert!(Mode::Balanced < Mode::Strict);
+        assert!(Mode::Strict < Mode::Paranoid);
+        let thresholds: Vec<usize> = Mode::ALL.iter().map(|m| m.bulk_delete_threshold()).collect();
+        assert_eq!(thresholds, vec![100, 25, 10, 3]);
+    }
+
+    #[test]
+    fn config_errors_name_line_and_field() {
+        let err = Policy::parse_config("mode = \"balanced\"\nenforcement = \"sometimes\"\n", "c.toml")
+            .unwrap_err();
+        match err {
+            PolicyError::Config { file, line, .. } => {
+                assert_eq!(file, "c.toml");
+                assert_eq!(line, 2);
+            }
+            other => panic!("unexpected {other:?}"),
+        }
+        let err = Policy::parse_config("colour = 1\n", "c.toml").unwrap_err();
+        assert!(err.to_string().contains("colour"), "{err}");
+        let cfg = Policy::parse_config("allow_hosts = [\"https://x.com/a\"]", "c.toml").unwrap();
+        assert!(matches!(
+            Policy::compile(&cfg, &HostFacts::default()),
+            Err(PolicyError::Field { .. })
+        ));
+    }
+
+    #[test]
+    fn host_patterns() {
+        let cfg = Policy::parse_config("allow_hosts = [\"*.corp.example\", \"api.example\"]", "c")
+            .unwrap();
+        let p = Policy::compile(&cfg, &HostFacts::default()).unwrap();
+        for (h, want) in [
+            ("api.example", true),
+            ("x.api.example", false),
+            ("git.corp.example", true),
+            ("corp.example", false),
+            ("github.com", true),
+            ("raw.githubusercontent.com", true),
+            ("evil.example", false),
+            ("github.com.evil.example", false),
+        ] {
+            assert_eq!(p.host_allowed(h), want, "{h}");
+        }
+        assert!(p.host_is_exfil("webhook.site"));
+        assert!(p.package_allowed("prettier@3.1.0"));
+        assert!(!p.package_allowed("some-unknown-pkg"));
+    }
+}

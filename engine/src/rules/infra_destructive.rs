@@ -1,0 +1,197 @@
+//! Destroying infrastructure and databases.
+//!
+//! **What it does:** `terraform destroy`, `pulumi destroy`, `kubectl delete`, `helm
+//! uninstall`, cloud bucket and instance deletion are AUTH, and BLOCK when they skip their
+//! own confirmation (`-auto-approve`, `--yes`) or take out a whole namespace. SQL run through
+//! `psql`/`mysql`/`sqlite3`/MCP database tools is tokenised: `DROP DATABASE`/`SCHEMA` is BLOCK,
+//! `DROP TABLE`, `TRUNCATE` and `DELETE` without `WHERE` are AUTH. `dropdb`, `redis-cli
+//! FLUSHALL` and Mongo `dropDatabase` are BLOCK.
+//! **Why:** production data and infrastructure do not come back from a prompt injection.
+//! **Example:** `psql -c "DROP DATABASE production"` → `database_drop`.
+
+use crate::action::Operation;
+use crate::effects::json_strings;
+use crate::verdict::{Finding, Reason, Verdict};
+
+use super::Ctx;
+
+pub const INFRA_DESTROY: Reason =
+    Reason::new("infra_destroy", "Destroys cloud or cluster infrastructure.");
+pub const DATABASE_DROP: Reason =
+    Reason::new("database_drop", "Drops or wipes a whole database.");
+pub const DATA_DELETE: Reason =
+    Reason::new("data_delete", "Deletes or truncates database tables or rows without a filter.");
+
+/// Severity of one SQL text: `Some(Block)` for dropping databases, `Some(Auth)` for tables.
+pub fn sql_severity(sql: &str) -> Option<(Verdict, bool)> {
+    let mut worst: Option<(Verdict, bool)> = None;
+    let cleaned = strip_sql_literals(sql);
+    for stmt in cleaned.split(';') {
+        let toks: Vec<String> = stmt.split_whitespace().take(64).map(|t| t.to_ascii_uppercase()).collect();
+        let t = |i: usize| toks.get(i).map(String::as_str).unwrap_or("");
+        let sev = match (t(0), t(1)) {
+            ("DROP", "DATABASE" | "SCHEMA" | "OWNED") => Some((Verdict::Block, true)),
+            ("DROP", "TABLE" | "VIEW" | "INDEX" | "COLLECTION" | "USER" | "ROLE") => Some((Verdict::Auth, false)),
+            ("TRUNCATE", _) => Some((Verdict::Auth, false)),
+            ("DELETE", "FROM") if !toks.iter().any(|x| x == "WHERE") => Some((Verdict::Auth, false)),
+            ("UPDATE", _) if !toks.iter().any(|x| x == "WHERE") && toks.iter().any(|x| x == "SET") => Some((Verdict::Auth, false)),
+            ("ALTER", "TABLE") if toks.iter().any(|x| x == "DROP") => Some((Verdict::Auth, false)),
+            _ => None,
+        };
+        if sev.map(|s| s.0) > worst.map(|w| w.0) {
+            worst = sev;
+        }
+    }
+    worst
+}
+
+fn strip_sql_literals(sql: &str) -> String {
+    let mut out = String::with_capacity(sql.len());
+    let mut in_str = false;
+    let mut chars = sql.chars().peekable();
+    while let Some(c) = chars.next() {
+        if in_str {
+            if c == '\'' {
+                in_str = false;
+            }
+            continue;
+        }
+        match c {
+            '\'' => {
+                in_str = true;
+                out.push_str("''");
+            }
+            '-' if chars.peek() == Some(&'-') => {
+                for d in chars.by_ref() {
+                    if d == '\n' {
+                        break;
+                    }
+                }
+                out.push(' ');
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+fn push_sql(sql: &str, out: &mut Vec<Finding>) {
+    match sql_severity(sql) {
+        Some((Verdict::Block, _)) => out.push(Finding::hard_block(DATABASE_DROP)),
+        Some((v, _)) => out.push(Finding::new(DATA_DELETE, v)),
+        None => {}
+    }
+}
+
+pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
+    if let Operation::McpCall { arguments, .. } = &cx.action.op {
+        let mut strings = Vec::new();
+        json_strings(arguments, &mut strings, "", 0);
+        for (k, v) in strings {
+            if matches!(k.to_ascii_lowercase().as_str(), "sql" | "query" | "statement" | "command") {
+                push_sql(&v, out);
+            }
+        }
+        return;
+    }
+    let Some(sa) = cx.shell else {
+        return;
+    };
+    for inv in &sa.invocations {
+        let args: Vec<&str> = inv.argv().collect();
+        let has = |f: &str| args.contains(&f);
+        let auto = has("-auto-approve") || has("--auto-approve") || has("--yes") || has("-y") || has("--force") || has("-f");
+        match inv.program.as_str() {
+            "terraform" | "tofu" | "terragrunt" if has("destroy") || (has("apply") && has("-destroy")) => {
+                out.push(Finding::new(INFRA_DESTROY, if auto { Verdict::Block } else { Verdict::Auth }));
+            }
+            "pulumi" | "cdk" | "sst" if has("destroy") => {
+                out.push(Finding::new(INFRA_DESTROY, if auto { Verdict::Block } else { Verdict::Auth }));
+            }
+            "kubectl" | "oc" if has("delete") => {
+                let wide = args.iter().any(|a| matches!(*a, "namespace" | "ns" | "--all" | "-A" | "--all-namespaces" | "pv" | "node" | "nodes" | "crd")) || args.iter().any(|a| a.starts_with("namespace/") || a.starts_with("ns/"));
+                out.push(Finding::new(INFRA_DESTROY, if wide { Verdict::Block } else { Verdict::Auth }));
+            }
+            "helm" if has("uninstall") || has("delete") => out.push(Finding::new(INFRA_DESTROY, Verdict::Auth)),
+            "aws" => {
+                let block = (has("s3") && has("rb")) || (has("s3") && has("rm") && has("--recursive"));
+                let auth = args.iter().any(|a| a.starts_with("delete-") || a.starts_with("terminate-") || *a == "rm");
+                if block {
+                    out.push(Finding::new(INFRA_DESTROY, Verdict::Block));
+                } else if auth {
+                    out.push(Finding::new(INFRA_DESTROY, Verdict::Auth));
+                }
+            }
+            "gcloud" | "az" | "doctl" | "flyctl" | "heroku" | "vercel" | "firebase" => {
+                if args.windows(2).any(|w| matches!(w, ["projects", "delete"] | ["group", "delete"] | ["apps:destroy", _])) {
+                    out.push(Finding::new(INFRA_DESTROY, Verdict::Block));
+                } else if args.iter().any(|a| matches!(*a, "delete" | "destroy" | "remove" | "rm" | "apps:destroy")) {
+                    out.push(Finding::new(INFRA_DESTROY, Verdict::Auth));
+                }
+            }
+            "docker" | "podman" if args.contains(&"prune") && (has("-a") || has("--all") || has("--volumes")) => {
+                out.push(Finding::new(INFRA_DESTROY, Verdict::Auth));
+            }
+            "dropdb" => out.push(Finding::hard_block(DATABASE_DROP)),
+            "redis-cli" if args.iter().any(|a| a.eq_ignore_ascii_case("flushall") || a.eq_ignore_ascii_case("flushdb")) => {
+                out.push(Finding::hard_block(DATABASE_DROP));
+            }
+            "mongo" | "mongosh" if args.iter().any(|a| a.contains("dropDatabase") || a.contains(".drop()")) => {
+                out.push(Finding::hard_block(DATABASE_DROP));
+            }
+            "psql" | "mysql" | "mariadb" | "sqlite3" | "duckdb" | "clickhouse-client" | "cockroach" | "sqlcmd" => {
+                for a in &args {
+                    push_sql(a, out);
+                }
+                if let crate::shell::Stdin::Text(t) = &inv.stdin {
+                    push_sql(t, out);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::sql_severity;
+    use crate::policy::Mode;
+    use crate::rules::testutil::table;
+    use crate::Verdict::*;
+
+    #[test]
+    fn sql_table() {
+        let cases = [
+            ("DROP DATABASE production", Some(Block)),
+            ("drop   schema public cascade;", Some(Block)),
+            ("DROP TABLE users", Some(Auth)),
+            ("TRUNCATE orders", Some(Auth)),
+            ("DELETE FROM users", Some(Auth)),
+            ("DELETE FROM users WHERE id = 3", None),
+            ("SELECT 'DROP DATABASE x' AS s", None),
+            ("SELECT count(*) FROM users -- DROP TABLE users", None),
+            ("select 1; drop database x", Some(Block)),
+        ];
+        for (sql, want) in cases {
+            assert_eq!(sql_severity(sql).map(|s| s.0), want, "{sql}");
+        }
+    }
+
+    #[test]
+    fn infra_table() {
+        table(Mode::Balanced, &[
+            ("terraform destroy -auto-approve", Block, "infra_destroy"),
+            ("terraform destroy", Auth, "infra_destroy"),
+            ("kubectl delete namespace prod", Block, "infra_destroy"),
+            ("kubectl delete pod web-1", Auth, "infra_destroy"),
+            ("dropdb prod", Block, "database_drop"),
+            ("psql -c \"DROP DATABASE production\"", Block, "database_drop"),
+            ("redis-cli FLUSHALL", Block, "database_drop"),
+            ("mysql -e 'DROP TABLE users' app", Auth, "data_delete"),
+            ("psql -c 'select count(*) from users'", Pass, ""),
+            ("terraform plan", Pass, ""),
+            ("kubectl get pods -A", Pass, ""),
+            ("RAILS_ENV=test bin/rails db:reset", Pass, ""),
+        ]);
+    }
+}

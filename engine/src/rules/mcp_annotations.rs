@@ -1,0 +1,108 @@
+//! MCP tool annotations, read the cautious way.
+//!
+//! **What it does:** a tool call whose server declared `destructiveHint: true`, or did not
+//! declare `readOnlyHint: true` (the spec's default is "may be destructive"), is AUTH. A tool
+//! with no annotations at all is AUTH. When the entry point cannot see the definition (host
+//! hooks only see the call) a read-style name (`get_*`, `list_*`, `search_*`, …) is taken as
+//! read-only, anything else is AUTH (PASS in light; everything not declared read-only is AUTH
+//! in paranoid). A `readOnlyHint` never lowers what another rule raised: it only means this
+//! rule adds nothing.
+//! **Why:** annotations come from the server and may lie; their absence must not read as safe.
+//! **Example:** `mcp__github__delete_repository` (no annotations visible) → `mcp_unannotated`.
+
+use crate::action::{AnnotationInfo, Operation};
+use crate::policy::Mode;
+use crate::verdict::{Finding, Reason, Verdict};
+
+use super::Ctx;
+
+pub const MCP_DESTRUCTIVE: Reason =
+    Reason::new("mcp_destructive", "The MCP tool says it may make irreversible changes.");
+pub const MCP_UNANNOTATED: Reason =
+    Reason::new("mcp_unannotated", "The MCP tool does not declare itself read-only, so it may change things.");
+
+const READ_VERBS: &[&str] = &[
+    "get", "list", "read", "search", "find", "fetch", "describe", "show", "view", "lookup",
+    "count", "check", "status", "resolve", "inspect", "browse", "retrieve", "explain", "query",
+    "stat", "info", "diff", "compare", "validate", "preview", "summarize", "analyze", "whoami",
+    "directory", "tree", "sequentialthinking", "think", "echo", "ping", "recent",
+];
+
+/// The first word of a tool name (`get_issue`, `getIssue`, `get-library-docs` → `get`).
+pub fn verb(tool: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in tool.chars().enumerate() {
+        if c == '_' || c == '-' || c == '.' || (i > 0 && c.is_ascii_uppercase()) {
+            break;
+        }
+        out.push(c.to_ascii_lowercase());
+    }
+    out
+}
+
+pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
+    let Operation::McpCall { tool, annotations, .. } = &cx.action.op else {
+        return;
+    };
+    let mode = cx.mode();
+    match annotations {
+        AnnotationInfo::Declared(a) => {
+            if a.destructive_hint == Some(true) {
+                out.push(Finding::new(MCP_DESTRUCTIVE, Verdict::Auth));
+            } else if a.read_only_hint != Some(true) {
+                out.push(Finding::new(MCP_UNANNOTATED, mode.pick([Verdict::Pass, Verdict::Auth, Verdict::Auth, Verdict::Auth])));
+            }
+        }
+        AnnotationInfo::Absent => out.push(Finding::new(MCP_UNANNOTATED, Verdict::Auth)),
+        AnnotationInfo::Unknown => {
+            let read_like = READ_VERBS.contains(&verb(tool).as_str());
+            if !read_like || mode == Mode::Paranoid {
+                out.push(Finding::new(MCP_UNANNOTATED, mode.pick([Verdict::Pass, Verdict::Auth, Verdict::Auth, Verdict::Auth])));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::verb;
+    use crate::action::{Action, AnnotationInfo, Host, Operation, Provenance, ToolAnnotations};
+    use crate::policy::Mode;
+    use crate::rules::testutil::engine;
+    use crate::{SessionState, Verdict::*};
+
+    fn call(tool: &str, args: serde_json::Value, ann: AnnotationInfo) -> Action {
+        Action { host: Host::McpProxy, tool: tool.into(), op: Operation::McpCall { server: "s".into(), tool: tool.into(), arguments: args, annotations: ann }, cwd: Some("/home/dev/project".into()), provenance: Provenance::User, session_id: None }
+    }
+
+    #[test]
+    fn verbs() {
+        assert_eq!(verb("get_issue"), "get");
+        assert_eq!(verb("getIssue"), "get");
+        assert_eq!(verb("get-library-docs"), "get");
+        assert_eq!(verb("delete_repository"), "delete");
+    }
+
+    #[test]
+    fn annotation_table() {
+        let ro = AnnotationInfo::Declared(ToolAnnotations { read_only_hint: Some(true), ..Default::default() });
+        let destructive = AnnotationInfo::Declared(ToolAnnotations { destructive_hint: Some(true), ..Default::default() });
+        let e = engine(Mode::Balanced);
+        let s = SessionState::default();
+        
+        let cases = [
+            (call("read_file", serde_json::json!({"path": "/home/dev/project/README.md"}), ro.clone()), Pass),
+            (call("write_file", serde_json::json!({"path": "/home/dev/project/x.md", "content": "hi"}), destructive.clone()), Auth),
+            (call("anything", serde_json::json!({}), AnnotationInfo::Absent), Auth),
+            (call("get_issue", serde_json::json!({"number": 3}), AnnotationInfo::Unknown), Pass),
+            (call("delete_repository", serde_json::json!({"repo": "x"}), AnnotationInfo::Unknown), Auth),
+            // readOnlyHint never lowers another rule's verdict.
+            (call("read_file", serde_json::json!({"path": "/home/dev/.aws/credentials"}), ro.clone()), Auth),
+            (call("read_file", serde_json::json!({"path": "/home/dev/.claude/settings.json", "content": "{}"}), ro), Pass),
+            (call("run", serde_json::json!({"sql": "DROP DATABASE prod"}), AnnotationInfo::Unknown), Block),
+        ];
+        for (a, want) in cases {
+            assert_eq!(e.decide(&a, &s).verdict, want, "{a:?}");
+        }
+    }
+}

@@ -1,0 +1,119 @@
+//! The rules. One file per rule family; each has stable reason codes, a one-line explanation
+//! that never echoes the payload, and table-driven tests beside it.
+//!
+//! A rule is a pure function `check(&Ctx, &mut Vec<Finding>)`. Rules only ever *add* findings;
+//! the engine combines them with [`crate::verdict::combine`] (maximum wins), so no rule can
+//! lower what another raised.
+
+use crate::action::Action;
+use crate::effects::Effects;
+use crate::policy::{Mode, Policy};
+use crate::secrets::SecretScanner;
+use crate::session::{FingerprintKey, SessionState};
+use crate::shell::ShellAnalysis;
+use crate::verdict::Finding;
+
+pub mod bad_input;
+pub mod bulk_delete;
+pub mod destination;
+pub mod destructive;
+pub mod env_poisoning;
+pub mod exfiltration;
+pub mod git_destructive;
+pub mod infra_destructive;
+pub mod mcp_annotations;
+pub mod secret_access;
+pub mod secret_echo;
+pub mod secret_in_args;
+pub mod self_protection;
+pub mod session_floor;
+pub mod shell_issues;
+pub mod supply_chain;
+pub mod verification_bypass;
+
+/// Everything a rule may look at. Built once per decision.
+pub struct Ctx<'a> {
+    pub action: &'a Action,
+    pub policy: &'a Policy,
+    pub session: &'a SessionState,
+    pub key: &'a FingerprintKey,
+    pub scanner: &'a SecretScanner,
+    pub shell: Option<&'a ShellAnalysis>,
+    pub fx: &'a Effects,
+}
+
+impl Ctx<'_> {
+    pub fn mode(&self) -> Mode {
+        self.policy.mode
+    }
+    pub fn home(&self) -> Option<&str> {
+        self.policy.home()
+    }
+    pub fn cwd(&self) -> Option<&str> {
+        self.action.cwd.as_deref()
+    }
+}
+
+pub type RuleFn = fn(&Ctx<'_>, &mut Vec<Finding>);
+
+/// Every rule, in no particular order (order cannot matter: the combine is a maximum).
+pub const RULES: &[(&str, RuleFn)] = &[
+    ("bad_input", bad_input::check),
+    ("shell_issues", shell_issues::check),
+    ("self_protection", self_protection::check),
+    ("destructive", destructive::check),
+    ("bulk_delete", bulk_delete::check),
+    ("git_destructive", git_destructive::check),
+    ("infra_destructive", infra_destructive::check),
+    ("secret_access", secret_access::check),
+    ("secret_in_args", secret_in_args::check),
+    ("secret_echo", secret_echo::check),
+    ("exfiltration", exfiltration::check),
+    ("destination", destination::check),
+    ("session_floor", session_floor::check),
+    ("supply_chain", supply_chain::check),
+    ("env_poisoning", env_poisoning::check),
+    ("verification_bypass", verification_bypass::check),
+    ("mcp_annotations", mcp_annotations::check),
+];
+
+#[cfg(test)]
+pub(crate) mod testutil {
+    use crate::action::{Action, Host};
+    use crate::policy::{HostFacts, Mode, Policy, PolicyConfig};
+    use crate::session::{FingerprintKey, SessionState};
+    use crate::{Decision, Engine, Verdict};
+
+    pub const CWD: &str = "/home/dev/project";
+
+    /// One compiled engine per process (regex compilation is slow in debug builds); each
+    /// call gets a clone in the requested mode.
+    pub fn engine(mode: Mode) -> Engine {
+        static BASE: std::sync::OnceLock<Engine> = std::sync::OnceLock::new();
+        let base = BASE.get_or_init(|| {
+            let facts = HostFacts {
+                home: Some("/home/dev".into()),
+                protected_paths: vec!["/opt/airlock".into()],
+            };
+            let policy = Policy::compile(&PolicyConfig::default(), &facts).unwrap();
+            Engine::new(policy, FingerprintKey::new([9; 32])).unwrap()
+        });
+        base.with_policy(base.policy().clone().with_mode(mode))
+    }
+
+    pub fn decide_shell(mode: Mode, cmd: &str) -> Decision {
+        engine(mode).decide(&Action::shell(Host::ClaudeCode, cmd, Some(CWD)), &SessionState::default())
+    }
+
+    /// Assert each `(command, verdict, code)` in balanced mode; `code` must appear in the
+    /// reasons when the verdict is not PASS.
+    pub fn table(mode: Mode, cases: &[(&str, Verdict, &str)]) {
+        for (cmd, want, code) in cases {
+            let d = decide_shell(mode, cmd);
+            assert_eq!(d.verdict, *want, "{cmd}: {:?}", d.codes());
+            if !code.is_empty() {
+                assert!(d.codes().contains(code), "{cmd}: expected {code} in {:?}", d.codes());
+            }
+        }
+    }
+}

@@ -1,0 +1,148 @@
+//! Reading secrets.
+//!
+//! **What it does:** reading `.env` files, private keys, cloud/registry credentials,
+//! system password files, dumping the whole environment (`env`, `printenv`), or asking a
+//! keychain/password manager for a secret. Recursive reads of a home folder count as reading
+//! what is in it. Verdicts by mode `[light, balanced, strict, paranoid]`: `.env` and
+//! environment dumps `[PASS, AUTH, AUTH, AUTH]` (PASS in light still raises the session
+//! floor), keys and credentials `[AUTH, AUTH, BLOCK, BLOCK]`, system password files BLOCK.
+//! **Why:** a secret in the agent's context is one prompt injection away from leaving.
+//! **Example:** `cat ~/.aws/credentials` → `secret_read_credentials`.
+
+use crate::paths::{self, SecretKind};
+use crate::verdict::{Finding, Reason, Verdict};
+
+use super::git_destructive::git_subcommand;
+use super::Ctx;
+
+pub const SECRET_READ_DOTENV: Reason =
+    Reason::new("secret_read_dotenv", "Reads a .env file that holds project secrets.");
+pub const SECRET_READ_KEY: Reason =
+    Reason::new("secret_read_private_key", "Reads a private key.");
+pub const SECRET_READ_CREDENTIALS: Reason =
+    Reason::new("secret_read_credentials", "Reads stored cloud, registry or tool credentials.");
+pub const SECRET_READ_SYSTEM: Reason =
+    Reason::new("secret_read_system", "Reads the system password database.");
+pub const ENV_DUMP: Reason =
+    Reason::new("env_dump", "Prints every environment variable, including any secrets in them.");
+pub const KEYCHAIN_ACCESS: Reason =
+    Reason::new("keychain_access", "Asks a keychain or password manager for a secret.");
+
+use Verdict::{Auth, Block, Pass};
+
+/// Classify a read: its reason and verdicts by mode.
+pub fn read_finding(kind: SecretKind) -> (Reason, [Verdict; 4]) {
+    match kind {
+        SecretKind::DotEnv => (SECRET_READ_DOTENV, [Pass, Auth, Auth, Auth]),
+        SecretKind::PrivateKey => (SECRET_READ_KEY, [Auth, Auth, Block, Block]),
+        SecretKind::Credentials => (SECRET_READ_CREDENTIALS, [Auth, Auth, Block, Block]),
+        SecretKind::System => (SECRET_READ_SYSTEM, [Block, Block, Block, Block]),
+    }
+}
+
+/// The secret kind a read touches, counting recursive reads of a home folder.
+pub fn secret_of_read(path: &str, recursive: bool, home: Option<&str>) -> Option<SecretKind> {
+    if let Some(k) = paths::secret_kind(path, home) {
+        return Some(k);
+    }
+    if recursive {
+        if let Some(rel) = paths::home_relative(path, home) {
+            if rel.is_empty() || matches!(rel, ".config" | ".aws" | ".kube" | ".docker") {
+                return Some(SecretKind::Credentials);
+            }
+        }
+        if path == "/" || path == "/etc" {
+            return Some(SecretKind::System);
+        }
+    }
+    None
+}
+
+/// Does this invocation ask a keychain or password manager for a secret?
+pub fn is_keychain_access(program: &str, args: &[&str]) -> bool {
+    let first = args.first().copied().unwrap_or("");
+    match program {
+        "security" => matches!(first, "find-generic-password" | "find-internet-password" | "dump-keychain" | "export" | "find-certificate") ,
+        "secret-tool" => matches!(first, "lookup" | "search"),
+        "pass" | "gopass" => !matches!(first, "" | "ls" | "list" | "init" | "git" | "--help" | "help" | "version"),
+        "op" => matches!(first, "read" | "item" | "inject") || args.windows(2).any(|w| matches!(w, ["item", "get"])),
+        "bw" | "lpass" => matches!(first, "get" | "show" | "export"),
+        "gh" => args.windows(2).any(|w| matches!(w, ["auth", "token"])),
+        "gcloud" => args.iter().any(|a| matches!(*a, "print-access-token" | "print-identity-token")),
+        "az" => args.contains(&"get-access-token"),
+        "aws" => args.windows(2).any(|w| matches!(w, ["configure", "get"] | ["configure", "export-credentials"] | ["ecr", "get-login-password"])) ,
+        "kubectl" => args.contains(&"--raw") || args.windows(2).any(|w| matches!(w, ["get", "secret"] | ["get", "secrets"])),
+        "gpg" | "gpg2" => args.iter().any(|a| a.starts_with("--export-secret")),
+        "vault" => matches!(first, "read" | "kv") ,
+        p if p.starts_with("docker-credential-") => first == "get" || first == "list",
+        _ => false,
+    }
+}
+
+pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
+    let home = cx.home();
+    for r in &cx.fx.reads {
+        if let Some(kind) = secret_of_read(&r.path, r.recursive, home) {
+            let (reason, by_mode) = read_finding(kind);
+            out.push(Finding::new(reason, cx.mode().pick(by_mode)));
+        }
+    }
+    if cx.fx.env_dump {
+        out.push(Finding::new(ENV_DUMP, cx.mode().pick([Pass, Auth, Auth, Auth])));
+    }
+    if let Some(sa) = cx.shell {
+        for inv in &sa.invocations {
+            let args: Vec<&str> = inv.argv().collect();
+            let git_cred = git_subcommand(inv).is_some_and(|(s, rest)| s == "credential" && rest.first() == Some(&"fill"));
+            if git_cred || is_keychain_access(&inv.program, &args) {
+                out.push(Finding::new(KEYCHAIN_ACCESS, cx.mode().pick([Auth, Auth, Block, Block])));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::action::{Action, Host, Operation, Provenance};
+    use crate::policy::Mode;
+    use crate::rules::testutil::{engine, table};
+    use crate::{SessionState, Verdict::*};
+
+    #[test]
+    fn shell_reads() {
+        table(Mode::Balanced, &[
+            ("cat .env", Auth, "secret_read_dotenv"),
+            ("cat ~/.aws/credentials", Auth, "secret_read_credentials"),
+            ("cat ~/.config/gcloud/application_default_credentials.json", Auth, "secret_read_credentials"),
+            ("base64 ~/.ssh/id_rsa", Auth, "secret_read_private_key"),
+            ("cp ~/.ssh/id_ed25519 /tmp/", Auth, "secret_read_private_key"),
+            ("tar czf /tmp/k.tgz ~/.ssh", Auth, "secret_read_private_key"),
+            ("grep -r AWS_SECRET ~", Auth, "secret_read_credentials"),
+            ("cat /etc/shadow", Block, "secret_read_system"),
+            ("env", Auth, "env_dump"),
+            ("printenv", Auth, "env_dump"),
+            ("security find-generic-password -wa github", Auth, "keychain_access"),
+            ("secret-tool lookup service x", Auth, "keychain_access"),
+            ("python3 -c \"print(open('.env').read())\"", Auth, "secret_read_dotenv"),
+            ("cat .env.example", Pass, ""),
+            ("touch .env.example", Pass, ""),
+            ("printenv HOME", Pass, ""),
+            ("echo $PATH", Pass, ""),
+            ("cat ~/.ssh/id_rsa.pub", Pass, ""),
+            ("ls -la ~/.ssh", Pass, ""),
+            ("grep -c password src/auth.rs", Pass, ""),
+            ("cat README.md", Pass, ""),
+        ]);
+        table(Mode::Strict, &[("cat ~/.ssh/id_rsa", Block, "secret_read_private_key")]);
+        table(Mode::Light, &[("cat .env", Pass, "")]);
+    }
+
+    #[test]
+    fn read_tool() {
+        let e = engine(Mode::Balanced);
+        for (path, want) in [("/home/dev/project/.env", Auth), ("/home/dev/.ssh/id_rsa", Auth), ("/home/dev/project/src/main.rs", Pass)] {
+            let a = Action { host: Host::ClaudeCode, tool: "Read".into(), op: Operation::FileRead { path: path.into() }, cwd: Some("/home/dev/project".into()), provenance: Provenance::User, session_id: None };
+            assert_eq!(e.decide(&a, &SessionState::default()).verdict, want, "{path}");
+        }
+    }
+}

@@ -1,0 +1,245 @@
+//! Secret detection: provider token formats, private keys, JWTs, card numbers (Luhn), and
+//! high-entropy values next to key-like names.
+
+use regex::{Regex, RegexSet};
+
+/// A detected secret: its kind and byte range in the scanned text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SecretMatch {
+    pub kind: &'static str,
+    pub start: usize,
+    pub end: usize,
+}
+
+const PATTERNS: &[(&str, &str)] = &[
+    ("aws_access_key", r"\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b"),
+    ("github_token", r"\bgh[pousr]_[A-Za-z0-9]{36,255}\b"),
+    ("github_pat", r"\bgithub_pat_[A-Za-z0-9_]{50,255}\b"),
+    ("gitlab_token", r"\bglpat-[A-Za-z0-9_\-]{20,}\b"),
+    ("slack_token", r"\bxox[abposr]-[A-Za-z0-9-]{10,}\b"),
+    ("slack_webhook", r"https://hooks\.slack\.com/services/T[A-Z0-9]+/B[A-Z0-9]+/[A-Za-z0-9]+"),
+    ("stripe_key", r"\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}\b"),
+    ("anthropic_key", r"\bsk-ant-[A-Za-z0-9_\-]{20,}"),
+    ("openai_key", r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{32,}"),
+    ("google_api_key", r"\bAIza[0-9A-Za-z_\-]{35}\b"),
+    ("private_key", r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----"),
+    ("jwt", r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"),
+    ("npm_token", r"\bnpm_[A-Za-z0-9]{36}\b"),
+    ("pypi_token", r"\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}"),
+    ("huggingface_token", r"\bhf_[A-Za-z0-9]{34,}\b"),
+    ("sendgrid_key", r"\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}\b"),
+    ("twilio_key", r"\bSK[0-9a-f]{32}\b"),
+    ("digitalocean_token", r"\bdo[opr]_v1_[a-f0-9]{64}\b"),
+    ("shopify_token", r"\bshp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}\b"),
+    ("telegram_bot_token", r"\b[0-9]{8,10}:AA[A-Za-z0-9_-]{33}\b"),
+    ("mailgun_key", r"\bkey-[0-9a-zA-Z]{32}\b"),
+    ("azure_storage_key", r"AccountKey=[A-Za-z0-9+/=]{80,}"),
+    ("gcp_service_account", r#""private_key_id"\s*:\s*"[a-f0-9]{40}""#),
+    (
+        "assigned_secret",
+        r#"(?i)(?:api[_-]?key|secret|token|passw(?:or)?d|pwd|access[_-]?key|auth|credential|private[_-]?key)[A-Za-z0-9_]*["']?\s*[:=]\s*["']?([A-Za-z0-9+/_\-\.=!@#%^&*~]{12,})"#,
+    ),
+    ("card_number", r"\b(?:\d[ -]?){13,19}\b"),
+];
+
+/// Compiled scanner. Built once per [`crate::Engine`].
+#[derive(Debug, Clone)]
+pub struct SecretScanner {
+    set: RegexSet,
+    each: Vec<(&'static str, Regex)>,
+}
+
+/// Shannon entropy in bits per character.
+pub fn entropy(s: &str) -> f64 {
+    if s.is_empty() {
+        return 0.0;
+    }
+    let mut counts = [0u32; 256];
+    for b in s.bytes() {
+        if let Some(c) = counts.get_mut(usize::from(b)) {
+            *c += 1;
+        }
+    }
+    let n = s.len() as f64;
+    counts
+        .iter()
+        .filter(|c| **c > 0)
+        .map(|c| {
+            let p = f64::from(*c) / n;
+            -p * p.log2()
+        })
+        .sum()
+}
+
+/// Luhn checksum for card numbers (digits only).
+pub fn luhn_valid(digits: &str) -> bool {
+    let ds: Vec<u32> = digits.chars().filter_map(|c| c.to_digit(10)).collect();
+    if ds.len() < 13 || ds.len() > 19 || ds.iter().all(|d| *d == ds.first().copied().unwrap_or(0)) {
+        return false;
+    }
+    let sum: u32 = ds
+        .iter()
+        .rev()
+        .enumerate()
+        .map(|(i, d)| {
+            if i % 2 == 1 {
+                let x = d * 2;
+                if x > 9 { x - 9 } else { x }
+            } else {
+                *d
+            }
+        })
+        .sum();
+    sum % 10 == 0
+}
+
+impl SecretScanner {
+    /// Build the scanner. The patterns are constants, so failure is a programming error; it is
+    /// still reported, not panicked on.
+    pub fn new() -> Result<SecretScanner, regex::Error> {
+        let set = RegexSet::new(PATTERNS.iter().map(|(_, p)| *p))?;
+        let each = PATTERNS
+            .iter()
+            .map(|(k, p)| Regex::new(p).map(|r| (*k, r)))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(SecretScanner { set, each })
+    }
+
+    /// All secrets in `text`.
+    pub fn scan(&self, text: &str) -> Vec<SecretMatch> {
+        let mut out = Vec::new();
+        if text.len() < 8 {
+            return out;
+        }
+        let hits = self.set.matches(text);
+        if !hits.matched_any() {
+            return out;
+        }
+        for i in hits.iter() {
+            let Some((kind, re)) = self.each.get(i) else {
+                continue;
+            };
+            for caps in re.captures_iter(text).take(256) {
+                let (m, value) = match (caps.get(0), caps.get(1)) {
+                    (Some(all), Some(v)) => (all, v),
+                    (Some(all), None) => (all, all),
+                    _ => continue,
+                };
+                let accept = match *kind {
+                    "assigned_secret" => {
+                        let v = value.as_str();
+                        entropy(v) >= 3.0
+                            && v.chars().any(|c| c.is_ascii_digit())
+                            && v.chars().any(|c| c.is_ascii_alphabetic())
+                            && !v.starts_with("${")
+                            && !v.contains("xxxx")
+                            && !v.contains("XXXX")
+                    }
+                    "card_number" => luhn_valid(m.as_str()),
+                    _ => true,
+                };
+                if accept {
+                    out.push(SecretMatch {
+                        kind,
+                        start: value.start(),
+                        end: value.end(),
+                    });
+                }
+            }
+        }
+        out.sort_by_key(|m| (m.start, std::cmp::Reverse(m.end)));
+        out
+    }
+
+    /// Does `text` contain a secret (cheaper than [`scan`](Self::scan) when none is there)?
+    pub fn contains_secret(&self, text: &str) -> bool {
+        !self.scan(text).is_empty()
+    }
+
+    /// The secret values worth remembering from a file or tool result: every detected token,
+    /// and the values of `KEY=value` lines that look secret.
+    pub fn secret_values(&self, text: &str, whole_file_is_secret: bool) -> Vec<String> {
+        let mut out: Vec<String> = self
+            .scan(text)
+            .into_iter()
+            .filter(|m| m.kind != "private_key")
+            .filter_map(|m| text.get(m.start..m.end).map(str::to_owned))
+            .collect();
+        if whole_file_is_secret {
+            for line in text.lines().take(4096) {
+                let line = line.trim().trim_start_matches("export ");
+                if line.starts_with('#') {
+                    continue;
+                }
+                let Some((k, v)) = line.split_once(['=', ':']) else {
+                    continue;
+                };
+                let v = v.trim().trim_matches(['"', '\'']);
+                let k = k.trim();
+                if v.len() >= 8 && !k.is_empty() && !v.contains(' ') {
+                    out.push(v.to_owned());
+                }
+            }
+            // A private key file: remember its body lines.
+            if text.contains("PRIVATE KEY") {
+                out.extend(
+                    text.lines()
+                        .map(str::trim)
+                        .filter(|l| l.len() >= 40 && !l.starts_with("-----"))
+                        .take(64)
+                        .map(str::to_owned),
+                );
+            }
+        }
+        out.sort();
+        out.dedup();
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn token_formats() {
+        let s = SecretScanner::new().unwrap();
+        let cases: &[(&str, Option<&str>)] = &[
+            ("AKIAIOSFODNN7EXAMPLE", Some("aws_access_key")),
+            ("ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789", Some("github_token")),
+            ("xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx", Some("slack_token")),
+            ("sk_live_51H8abcdefghijklmnopqrstuv", Some("stripe_key")),
+            ("sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789", Some("anthropic_key")),
+            ("AIzaSyA1234567890abcdefghijklmnopqrstuv", Some("google_api_key")),
+            ("-----BEGIN OPENSSH PRIVATE KEY-----", Some("private_key")),
+            ("eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U", Some("jwt")),
+            ("API_KEY=f83kd92jfk39slq0x", Some("assigned_secret")),
+            ("password: hunter2hunter2x9", Some("assigned_secret")),
+            ("4111 1111 1111 1111", Some("card_number")),
+            ("4111 1111 1111 1112", None),
+            ("cargo test --workspace", None),
+            ("token = ${GITHUB_TOKEN}", None),
+            ("git commit -m 'rotate the api key'", None),
+            ("password=changeme", None),
+        ];
+        for (text, want) in cases {
+            let got = s.scan(text).first().map(|m| m.kind);
+            assert_eq!(got, *want, "{text}");
+        }
+    }
+
+    #[test]
+    fn env_values() {
+        let s = SecretScanner::new().unwrap();
+        let v = s.secret_values("# db\nDB_PASSWORD=Xy7pQ2lmN9\nexport PORT=3000\nSTRIPE_KEY=\"sk_live_51Habcdefghijklmnopqrstu\"\n", true);
+        assert!(v.contains(&"Xy7pQ2lmN9".to_owned()));
+        assert!(v.contains(&"sk_live_51Habcdefghijklmnopqrstu".to_owned()));
+        assert!(!v.iter().any(|x| x == "3000"));
+    }
+
+    #[test]
+    fn entropy_orders() {
+        assert!(entropy("aaaaaaaa") < 1.0);
+        assert!(entropy("f83kd92jfk39slq0x") > 3.0);
+    }
+}

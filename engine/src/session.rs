@@ -1,0 +1,172 @@
+//! Session memory as a value: passed into [`crate::Engine::decide`], returned by
+//! [`crate::Engine::observe`]. The caller stores it between hook processes.
+
+use std::collections::BTreeSet;
+
+use hmac::{Hmac, Mac};
+use serde::{Deserialize, Serialize};
+use sha2::Sha256;
+
+/// Most fingerprints one session keeps (oldest are not evicted: new ones are dropped, and the
+/// session is marked `fingerprints_full` so egress stays judged with the raised floor).
+pub const MAX_FINGERPRINTS: usize = 8192;
+/// Shortest value worth fingerprinting.
+pub const MIN_SECRET_LEN: usize = 8;
+
+/// Key for fingerprints. Supplied by the caller (kept in the store), never logged.
+#[derive(Clone)]
+pub struct FingerprintKey([u8; 32]);
+
+impl FingerprintKey {
+    pub fn new(bytes: [u8; 32]) -> Self {
+        FingerprintKey(bytes)
+    }
+
+    /// Keyed hash of a value, as 32 hex characters. Never reversible to the value.
+    pub fn fingerprint(&self, value: &str) -> String {
+        // HMAC accepts keys of any length, so `new_from_slice` cannot fail for 32 bytes.
+        let Ok(mut mac) = Hmac::<Sha256>::new_from_slice(&self.0) else {
+            return String::new();
+        };
+        mac.update(value.as_bytes());
+        let out = mac.finalize().into_bytes();
+        out.iter().take(16).map(|b| format!("{b:02x}")).collect()
+    }
+}
+
+impl std::fmt::Debug for FingerprintKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("FingerprintKey(..)")
+    }
+}
+
+/// What Airlock remembers about one agent session.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SessionState {
+    /// Untrusted content (a fetched page, a search result, an injection marker) entered the
+    /// agent's context.
+    #[serde(default)]
+    pub tainted: bool,
+    /// The session read a secret: later egress is judged with a raised floor.
+    #[serde(default)]
+    pub secret_read: bool,
+    /// Keyed fingerprints of secret values the session has seen.
+    #[serde(default)]
+    pub fingerprints: BTreeSet<String>,
+    #[serde(default)]
+    pub fingerprints_full: bool,
+    /// Fingerprints of actions that were blocked (repeat-after-block is high risk).
+    #[serde(default)]
+    pub blocked_actions: BTreeSet<String>,
+    /// How many actions were blocked in this session.
+    #[serde(default)]
+    pub blocks: u32,
+}
+
+impl SessionState {
+    /// Remember a secret value (and its common encodings) by fingerprint.
+    pub fn remember_secret(&mut self, key: &FingerprintKey, value: &str) {
+        let v = value.trim();
+        if v.len() < MIN_SECRET_LEN {
+            return;
+        }
+        for form in secret_forms(v) {
+            if self.fingerprints.len() >= MAX_FINGERPRINTS {
+                self.fingerprints_full = true;
+                return;
+            }
+            self.fingerprints.insert(key.fingerprint(&form));
+        }
+    }
+
+    pub fn knows(&self, key: &FingerprintKey, value: &str) -> bool {
+        !self.fingerprints.is_empty() && self.fingerprints.contains(&key.fingerprint(value))
+    }
+}
+
+/// A value and the encodings an agent is likely to send it in.
+fn secret_forms(v: &str) -> Vec<String> {
+    use base64::Engine as _;
+    let b64 = base64::engine::general_purpose::STANDARD.encode(v);
+    let b64url = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(v);
+    let hex: String = v.bytes().map(|b| format!("{b:02x}")).collect();
+    let mut forms = vec![v.to_owned(), b64.trim_end_matches('=').to_owned(), b64, b64url, hex];
+    forms.dedup();
+    forms
+}
+
+/// Candidate substrings of an outbound value that could be a remembered secret: the whole
+/// value, and its pieces split at the delimiters that surround values in URLs, headers,
+/// forms and JSON.
+pub fn outbound_candidates(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let t = text.trim();
+    if t.len() >= MIN_SECRET_LEN && t.len() <= 4096 {
+        out.push(t);
+    }
+    for piece in text.split(|c: char| {
+        c.is_whitespace() || matches!(c, '"' | '\'' | '`' | '&' | '?' | ',' | ';' | '(' | ')' | '{' | '}' | '[' | ']' | '<' | '>' | '|')
+    }) {
+        if piece.len() < MIN_SECRET_LEN {
+            continue;
+        }
+        out.push(piece);
+        // key=value, key:value, Bearer:token, user:pass@host
+        for sub in piece.split(['=', ':', '@', '/']) {
+            if sub.len() >= MIN_SECRET_LEN && sub.len() != piece.len() {
+                out.push(sub);
+            }
+        }
+        if let Some((_, v)) = piece.split_once('=') {
+            if v.len() >= MIN_SECRET_LEN {
+                out.push(v);
+            }
+        }
+        if out.len() > 4096 {
+            break;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fingerprints_are_keyed_and_stable() {
+        let k1 = FingerprintKey::new([1; 32]);
+        let k2 = FingerprintKey::new([2; 32]);
+        assert_eq!(k1.fingerprint("secret-value"), k1.fingerprint("secret-value"));
+        assert_ne!(k1.fingerprint("secret-value"), k2.fingerprint("secret-value"));
+        assert_eq!(k1.fingerprint("x").len(), 32);
+        assert!(!k1.fingerprint("secret-value").contains("secret"));
+    }
+
+    #[test]
+    fn remembers_encodings() {
+        use base64::Engine as _;
+        let k = FingerprintKey::new([7; 32]);
+        let mut s = SessionState::default();
+        s.remember_secret(&k, "Xy7pQ2lmN9zz");
+        assert!(s.knows(&k, "Xy7pQ2lmN9zz"));
+        let b64 = base64::engine::general_purpose::STANDARD.encode("Xy7pQ2lmN9zz");
+        assert!(s.knows(&k, &b64));
+        assert!(!s.knows(&k, "Xy7pQ2lmN9zy"));
+        let hex: String = "Xy7pQ2lmN9zz".bytes().map(|b| format!("{b:02x}")).collect();
+        assert!(s.knows(&k, &hex));
+        let before = s.fingerprints.len();
+        s.remember_secret(&k, "short");
+        assert_eq!(s.fingerprints.len(), before);
+    }
+
+    #[test]
+    fn candidates_split_values() {
+        let c = outbound_candidates("https://c.example/?d=Xy7pQ2lmN9zz&x=1");
+        assert!(c.contains(&"Xy7pQ2lmN9zz"));
+        let c = outbound_candidates("-H 'Authorization: Bearer abcdefgh12345'");
+        assert!(c.contains(&"abcdefgh12345"));
+        let c = outbound_candidates("k=Xy7pQ2lmN9zz");
+        assert!(c.contains(&"Xy7pQ2lmN9zz"));
+    }
+}

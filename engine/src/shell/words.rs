@@ -1,0 +1,457 @@
+//! Word resolution: what one shell word becomes for the purpose of judging it.
+
+use base64::Engine as _;
+use brush_parser::word::{Parameter, ParameterExpr, TildeExpr, WordPiece, WordPieceWithSource};
+
+use super::Invocation;
+
+/// A resolved word.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Word {
+    /// The text the shell would pass (quotes removed, escapes decoded). Unresolvable parts
+    /// keep their source text (`$VAR`).
+    pub text: String,
+    /// Some part is only known at run time (a variable, a non-constant substitution).
+    pub dynamic: bool,
+    /// Contains an unquoted glob character.
+    pub glob: bool,
+    /// The word is a process substitution whose first program is this invocation index.
+    pub procsub_from: Option<usize>,
+}
+
+impl Word {
+    pub fn literal(s: &str) -> Word {
+        Word {
+            text: s.to_owned(),
+            dynamic: false,
+            glob: s.contains(['*', '?', '[']),
+            procsub_from: None,
+        }
+    }
+
+    pub fn dynamic(s: &str) -> Word {
+        Word {
+            text: s.to_owned(),
+            dynamic: true,
+            glob: false,
+            procsub_from: None,
+        }
+    }
+
+    pub(crate) fn join(words: &[Word]) -> Word {
+        Word {
+            text: words
+                .iter()
+                .map(|w| w.text.as_str())
+                .collect::<Vec<_>>()
+                .join(" "),
+            dynamic: words.iter().any(|w| w.dynamic),
+            glob: words.iter().any(|w| w.glob),
+            procsub_from: words.iter().find_map(|w| w.procsub_from),
+        }
+    }
+}
+
+/// State gathered while resolving pieces.
+#[derive(Default)]
+pub(crate) struct ResolveCtx<'a> {
+    pub substitutions: Vec<String>,
+    pub cwd: Option<&'a str>,
+    words: Vec<Word>,
+    /// The current word has content (even an empty quoted string counts).
+    started: bool,
+}
+
+impl ResolveCtx<'_> {
+    fn cur(&mut self) -> &mut Word {
+        if self.words.is_empty() {
+            self.words.push(Word::default());
+        }
+        let n = self.words.len();
+        // `n >= 1` was just ensured.
+        &mut self.words[n - 1]
+    }
+
+    fn push_str(&mut self, s: &str) {
+        self.started = true;
+        self.cur().text.push_str(s);
+    }
+
+    fn split(&mut self) {
+        if self.started {
+            self.words.push(Word::default());
+            self.started = false;
+        }
+    }
+}
+
+fn parse_word(raw: &str) -> Option<Vec<WordPieceWithSource>> {
+    let opts = brush_parser::ParserOptions::default();
+    // Third-party parser: a panic becomes "could not resolve", never an unwind.
+    std::panic::catch_unwind(|| brush_parser::word::parse(raw, &opts).ok())
+        .ok()
+        .flatten()
+}
+
+/// Resolve a raw word. Returns the resulting words and the command substitutions found in it
+/// (which the caller analyses as commands of their own).
+pub(crate) fn resolve(raw: &str, cwd: Option<&str>) -> (Vec<Word>, Vec<String>) {
+    if !raw.contains(['\\', '\'', '"', '$', '`', '~', '*', '?', '[']) {
+        return (vec![Word::literal(raw)], Vec::new());
+    }
+    let Some(pieces) = parse_word(raw) else {
+        let mut w = Word::dynamic(&raw.replace(['\'', '"'], ""));
+        w.glob = false;
+        return (vec![w], Vec::new());
+    };
+    let mut ctx = ResolveCtx {
+        cwd,
+        ..ResolveCtx::default()
+    };
+    resolve_pieces_into(&pieces, raw, false, &mut ctx);
+    let mut words: Vec<Word> = ctx.words.into_iter().filter(|w| !w.text.is_empty() || w.dynamic).collect();
+    if words.is_empty() {
+        // `''` is one empty word.
+        words.push(Word::literal(""));
+    }
+    (words, ctx.substitutions)
+}
+
+/// Resolve pieces from a heredoc body (used to find substitutions in it).
+pub(crate) fn resolve_pieces(pieces: &[WordPieceWithSource], quoted: bool, ctx: &mut ResolveCtx<'_>) -> String {
+    resolve_pieces_into(pieces, "", quoted, ctx);
+    ctx.words.iter().map(|w| w.text.as_str()).collect::<Vec<_>>().join(" ")
+}
+
+fn resolve_pieces_into(pieces: &[WordPieceWithSource], raw: &str, quoted: bool, ctx: &mut ResolveCtx<'_>) {
+    for p in pieces {
+        let src = raw.get(p.start_index..p.end_index).unwrap_or("$?");
+        match &p.piece {
+            WordPiece::Text(t) => {
+                if !quoted && t.contains(['*', '?', '[']) {
+                    ctx.cur().glob = true;
+                }
+                ctx.push_str(t);
+            }
+            WordPiece::SingleQuotedText(t) => ctx.push_str(t),
+            WordPiece::AnsiCQuotedText(t) => ctx.push_str(&unescape_ansi_c(t)),
+            WordPiece::DoubleQuotedSequence(inner) | WordPiece::GettextDoubleQuotedSequence(inner) => {
+                ctx.started = true;
+                resolve_pieces_into(inner, raw, true, ctx);
+            }
+            WordPiece::EscapeSequence(e) => {
+                let body = e.strip_prefix('\\').unwrap_or(e);
+                if body == "\n" {
+                    continue;
+                }
+                if quoted && !matches!(body, "$" | "`" | "\"" | "\\") {
+                    ctx.push_str(e);
+                } else {
+                    ctx.push_str(body);
+                }
+            }
+            WordPiece::TildeExpansion(t) => match t {
+                TildeExpr::Home => ctx.push_str("~"),
+                TildeExpr::UserHome(u) => ctx.push_str(&format!("/home/{u}")),
+                TildeExpr::WorkingDir => {
+                    let c = ctx.cwd.unwrap_or(".").to_owned();
+                    ctx.push_str(&c);
+                }
+                _ => {
+                    ctx.cur().dynamic = true;
+                    ctx.push_str(src);
+                }
+            },
+            WordPiece::ParameterExpansion(expr) => parameter(expr, src, quoted, ctx),
+            WordPiece::CommandSubstitution(s) | WordPiece::BackquotedCommandSubstitution(s) => {
+                ctx.substitutions.push(s.clone());
+                match fold_constant(s) {
+                    Some(out) if quoted => ctx.push_str(out.trim_end_matches('\n')),
+                    Some(out) => {
+                        let parts: Vec<&str> = out.split_whitespace().collect();
+                        for (i, part) in parts.iter().enumerate() {
+                            if i > 0 {
+                                ctx.split();
+                            }
+                            ctx.push_str(part);
+                        }
+                    }
+                    None => {
+                        ctx.cur().dynamic = true;
+                        ctx.push_str(src);
+                    }
+                }
+            }
+            WordPiece::ArithmeticExpression(_) => {
+                ctx.cur().dynamic = true;
+                ctx.push_str("0");
+            }
+        }
+    }
+}
+
+fn parameter(expr: &ParameterExpr, src: &str, quoted: bool, ctx: &mut ResolveCtx<'_>) {
+    let name = match expr {
+        ParameterExpr::Parameter {
+            parameter: Parameter::Named(n),
+            indirect: false,
+        } => Some(n.as_str()),
+        _ => None,
+    };
+    match name {
+        Some("IFS") => {
+            if quoted {
+                ctx.push_str(" ");
+            } else {
+                ctx.split();
+            }
+        }
+        Some("HOME") => ctx.push_str("~"),
+        Some("PWD") => {
+            let c = ctx.cwd.unwrap_or(".").to_owned();
+            ctx.push_str(&c);
+        }
+        _ => {
+            ctx.cur().dynamic = true;
+            ctx.push_str(src);
+        }
+    }
+}
+
+/// `$(echo rm)` and `$(printf rm)` print a constant: fold them so the command word is seen.
+fn fold_constant(sub: &str) -> Option<String> {
+    let analysis = super::analyze(sub, super::ShellEnv::default());
+    if !analysis.issues.is_empty() {
+        return None;
+    }
+    let [inv] = analysis.invocations.as_slice() else {
+        return None;
+    };
+    if inv.args.iter().any(|w| w.dynamic) || !inv.redirects.is_empty() {
+        return None;
+    }
+    match inv.program.as_str() {
+        "echo" => Some(
+            inv.args
+                .iter()
+                .map(|w| w.text.as_str())
+                .skip_while(|t| matches!(*t, "-n" | "-e" | "-E"))
+                .collect::<Vec<_>>()
+                .join(" "),
+        ),
+        "printf" => match inv.args.as_slice() {
+            [fmt] if !fmt.text.contains('%') => Some(unescape_printf(&fmt.text)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Decode bash `$'…'` escapes.
+pub(crate) fn unescape_ansi_c(s: &str) -> String {
+    unescape(s, true)
+}
+
+/// Decode the escapes `printf` interprets in its format.
+pub(crate) fn unescape_printf(s: &str) -> String {
+    unescape(s, false)
+}
+
+fn unescape(s: &str, ansi_c: bool) -> String {
+    let mut out = String::with_capacity(s.len());
+    let chars: Vec<char> = s.chars().collect();
+    let mut i = 0;
+    let hex_run = |start: usize, max: usize| -> (u32, usize) {
+        let mut v = 0u32;
+        let mut n = 0;
+        while n < max {
+            match chars.get(start + n).and_then(|c| c.to_digit(16)) {
+                Some(d) => {
+                    v = v.saturating_mul(16).saturating_add(d);
+                    n += 1;
+                }
+                None => break,
+            }
+        }
+        (v, n)
+    };
+    while let Some(&c) = chars.get(i) {
+        if c != '\\' {
+            out.push(c);
+            i += 1;
+            continue;
+        }
+        let Some(&n) = chars.get(i + 1) else {
+            out.push('\\');
+            break;
+        };
+        i += 2;
+        match n {
+            'n' => out.push('\n'),
+            't' => out.push('\t'),
+            'r' => out.push('\r'),
+            'a' => out.push('\x07'),
+            'b' => out.push('\x08'),
+            'f' => out.push('\x0c'),
+            'v' => out.push('\x0b'),
+            'e' | 'E' => out.push('\x1b'),
+            '\\' => out.push('\\'),
+            '\'' => out.push('\''),
+            '"' => out.push('"'),
+            '?' => out.push('?'),
+            'x' => {
+                let (v, len) = hex_run(i, 2);
+                if len == 0 {
+                    out.push_str("\\x");
+                } else {
+                    out.push(char::from_u32(v).unwrap_or('\u{fffd}'));
+                    i += len;
+                }
+            }
+            'u' | 'U' if ansi_c || n == 'u' => {
+                let (v, len) = hex_run(i, if n == 'u' { 4 } else { 8 });
+                if len == 0 {
+                    out.push('\\');
+                    out.push(n);
+                } else {
+                    out.push(char::from_u32(v).unwrap_or('\u{fffd}'));
+                    i += len;
+                }
+            }
+            '0'..='7' => {
+                let mut v = n.to_digit(8).unwrap_or(0);
+                let mut len = 0;
+                while len < 2 {
+                    match chars.get(i + len).and_then(|c| c.to_digit(8)) {
+                        Some(d) => {
+                            v = v * 8 + d;
+                            len += 1;
+                        }
+                        None => break,
+                    }
+                }
+                i += len;
+                out.push(char::from_u32(v).unwrap_or('\u{fffd}'));
+            }
+            other => {
+                out.push('\\');
+                out.push(other);
+            }
+        }
+    }
+    out
+}
+
+/// Statically run a decoder invocation on known input, when it is one we understand.
+pub(crate) fn decode_with(inv: &Invocation, input: &str) -> Option<String> {
+    let flag = |f: &str| inv.args.iter().any(|w| w.text == f);
+    let decode_flag = flag("-d") || flag("--decode") || flag("-D") || flag("-di") || flag("-id");
+    match inv.program.as_str() {
+        "base64" | "basenc" if decode_flag => decode_base64(input),
+        "openssl" if flag("base64") && flag("-d") => decode_base64(input),
+        "xxd" if flag("-r") || flag("-rp") || flag("-pr") => decode_hex(input),
+        "rev" => Some(
+            input
+                .lines()
+                .map(|l| l.chars().rev().collect::<String>())
+                .collect::<Vec<_>>()
+                .join("\n"),
+        ),
+        _ => None,
+    }
+}
+
+fn decode_base64(input: &str) -> Option<String> {
+    let cleaned: String = input.chars().filter(|c| !c.is_whitespace()).collect();
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(&cleaned)
+        .or_else(|_| base64::engine::general_purpose::STANDARD_NO_PAD.decode(cleaned.trim_end_matches('=')))
+        .or_else(|_| base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(cleaned.trim_end_matches('=')))
+        .ok()?;
+    String::from_utf8(bytes).ok()
+}
+
+fn decode_hex(input: &str) -> Option<String> {
+    let cleaned: Vec<u8> = input.bytes().filter(|b| b.is_ascii_hexdigit()).collect();
+    if cleaned.len() % 2 != 0 {
+        return None;
+    }
+    let bytes: Option<Vec<u8>> = cleaned
+        .chunks(2)
+        .map(|pair| {
+            let s = std::str::from_utf8(pair).ok()?;
+            u8::from_str_radix(s, 16).ok()
+        })
+        .collect();
+    String::from_utf8(bytes?).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts(raw: &str) -> Vec<String> {
+        resolve(raw, Some("/p")).0.into_iter().map(|w| w.text).collect()
+    }
+
+    #[test]
+    fn resolve_table() {
+        let cases: &[(&str, &[&str])] = &[
+            ("rm", &["rm"]),
+            ("r''m", &["rm"]),
+            ("\\rm", &["rm"]),
+            ("\"r\"m", &["rm"]),
+            ("$'\\x72\\x6d'", &["rm"]),
+            ("$'\\162\\155'", &["rm"]),
+            ("$'\\u0072m'", &["rm"]),
+            ("rm${IFS}-rf${IFS}/", &["rm", "-rf", "/"]),
+            ("\"a${IFS}b\"", &["a b"]),
+            ("~/.ssh", &["~/.ssh"]),
+            ("$HOME/.aws", &["~/.aws"]),
+            ("${HOME}", &["~"]),
+            ("$(echo rm)", &["rm"]),
+            ("`echo rm`", &["rm"]),
+            ("$(printf rm)", &["rm"]),
+            ("''", &[""]),
+            ("'a b'", &["a b"]),
+        ];
+        for (raw, want) in cases {
+            assert_eq!(texts(raw), *want, "{raw}");
+        }
+    }
+
+    #[test]
+    fn dynamic_parts_are_marked() {
+        let (w, subs) = resolve("$(whoami)", None);
+        assert!(w.iter().all(|w| w.dynamic));
+        assert_eq!(subs, vec!["whoami".to_owned()]);
+        let (w, _) = resolve("$TARGET/", None);
+        assert!(w.first().is_some_and(|w| w.dynamic));
+        let (w, _) = resolve("*.log", None);
+        assert!(w.first().is_some_and(|w| w.glob));
+        let (w, _) = resolve("'*.log'", None);
+        assert!(w.first().is_some_and(|w| !w.glob));
+    }
+
+    #[test]
+    fn decoders() {
+        let inv = |p: &str, a: &[&str]| Invocation {
+            program: p.into(),
+            command_word: Word::literal(p),
+            args: a.iter().map(|s| Word::literal(s)).collect(),
+            assignments: vec![],
+            redirects: vec![],
+            stdin: super::super::Stdin::Inherit,
+            wrappers: vec![],
+            args_from_input: false,
+            depth: 0,
+            from_inline_code: false,
+        };
+        assert_eq!(decode_with(&inv("base64", &["-d"]), "cm0gLXJmIC8K").as_deref(), Some("rm -rf /\n"));
+        assert_eq!(decode_with(&inv("base64", &["--decode"]), "cm0gLXJmIH4=").as_deref(), Some("rm -rf ~"));
+        assert_eq!(decode_with(&inv("xxd", &["-r", "-p"]), "726d202d7266202f").as_deref(), Some("rm -rf /"));
+        assert_eq!(decode_with(&inv("rev", &[]), "/ fr- mr").as_deref(), Some("rm -rf /"));
+        assert_eq!(decode_with(&inv("base64", &[]), "x"), None);
+        assert_eq!(decode_with(&inv("base64", &["-d"]), "!!!"), None);
+    }
+}
