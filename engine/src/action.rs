@@ -111,11 +111,20 @@ pub enum AnnotationInfo {
 #[serde(rename_all = "snake_case", tag = "op")]
 pub enum Operation {
     /// A shell command line, exactly as the agent wrote it.
-    Shell { command: String },
-    FileRead { path: String },
+    Shell {
+        command: String,
+    },
+    FileRead {
+        path: String,
+    },
     /// A write or edit; `content` is the new text the agent supplies (may be partial for edits).
-    FileWrite { path: String, content: String },
-    FileDelete { path: String },
+    FileWrite {
+        path: String,
+        content: String,
+    },
+    FileDelete {
+        path: String,
+    },
     /// An HTTP(S) fetch or a web search (`url` then holds the query and `is_search` is set).
     Fetch {
         url: String,
@@ -130,13 +139,21 @@ pub enum Operation {
         annotations: AnnotationInfo,
     },
     /// A user prompt turn.
-    Prompt { text: String },
+    Prompt {
+        text: String,
+    },
     /// A host-internal tool with no side effects outside the agent (todo lists, plan mode).
-    Internal { tool: String },
+    Internal {
+        tool: String,
+    },
     /// A tool the entry point does not know how to normalise.
-    UnknownTool { tool: String },
+    UnknownTool {
+        tool: String,
+    },
     /// The entry point could not read the call at all; `reason` is a stable code.
-    Unparseable { reason: String },
+    Unparseable {
+        reason: String,
+    },
 }
 
 impl Operation {

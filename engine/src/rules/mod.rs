@@ -102,7 +102,10 @@ pub(crate) mod testutil {
     }
 
     pub fn decide_shell(mode: Mode, cmd: &str) -> Decision {
-        engine(mode).decide(&Action::shell(Host::ClaudeCode, cmd, Some(CWD)), &SessionState::default())
+        engine(mode).decide(
+            &Action::shell(Host::ClaudeCode, cmd, Some(CWD)),
+            &SessionState::default(),
+        )
     }
 
     /// Assert each `(command, verdict, code)` in balanced mode; `code` must appear in the
@@ -112,7 +115,11 @@ pub(crate) mod testutil {
             let d = decide_shell(mode, cmd);
             assert_eq!(d.verdict, *want, "{cmd}: {:?}", d.codes());
             if !code.is_empty() {
-                assert!(d.codes().contains(code), "{cmd}: expected {code} in {:?}", d.codes());
+                assert!(
+                    d.codes().contains(code),
+                    "{cmd}: expected {code} in {:?}",
+                    d.codes()
+                );
             }
         }
     }

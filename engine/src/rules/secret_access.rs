@@ -12,21 +12,28 @@
 use crate::paths::{self, SecretKind};
 use crate::verdict::{Finding, Reason, Verdict};
 
-use super::git_destructive::git_subcommand;
 use super::Ctx;
+use super::git_destructive::git_subcommand;
 
-pub const SECRET_READ_DOTENV: Reason =
-    Reason::new("secret_read_dotenv", "Reads a .env file that holds project secrets.");
-pub const SECRET_READ_KEY: Reason =
-    Reason::new("secret_read_private_key", "Reads a private key.");
-pub const SECRET_READ_CREDENTIALS: Reason =
-    Reason::new("secret_read_credentials", "Reads stored cloud, registry or tool credentials.");
+pub const SECRET_READ_DOTENV: Reason = Reason::new(
+    "secret_read_dotenv",
+    "Reads a .env file that holds project secrets.",
+);
+pub const SECRET_READ_KEY: Reason = Reason::new("secret_read_private_key", "Reads a private key.");
+pub const SECRET_READ_CREDENTIALS: Reason = Reason::new(
+    "secret_read_credentials",
+    "Reads stored cloud, registry or tool credentials.",
+);
 pub const SECRET_READ_SYSTEM: Reason =
     Reason::new("secret_read_system", "Reads the system password database.");
-pub const ENV_DUMP: Reason =
-    Reason::new("env_dump", "Prints every environment variable, including any secrets in them.");
-pub const KEYCHAIN_ACCESS: Reason =
-    Reason::new("keychain_access", "Asks a keychain or password manager for a secret.");
+pub const ENV_DUMP: Reason = Reason::new(
+    "env_dump",
+    "Prints every environment variable, including any secrets in them.",
+);
+pub const KEYCHAIN_ACCESS: Reason = Reason::new(
+    "keychain_access",
+    "Asks a keychain or password manager for a secret.",
+);
 
 use Verdict::{Auth, Block, Pass};
 
@@ -62,18 +69,58 @@ pub fn secret_of_read(path: &str, recursive: bool, home: Option<&str>) -> Option
 pub fn is_keychain_access(program: &str, args: &[&str]) -> bool {
     let first = args.first().copied().unwrap_or("");
     match program {
-        "security" => matches!(first, "find-generic-password" | "find-internet-password" | "dump-keychain" | "export" | "find-certificate") ,
+        "security" => matches!(
+            first,
+            "find-generic-password"
+                | "find-internet-password"
+                | "dump-keychain"
+                | "export"
+                | "find-certificate"
+        ),
         "secret-tool" => matches!(first, "lookup" | "search"),
-        "pass" | "gopass" => !matches!(first, "" | "ls" | "list" | "init" | "git" | "--help" | "help" | "version"),
-        "op" => matches!(first, "read" | "item" | "inject") || args.windows(2).any(|w| matches!(w, ["item", "get"])),
+        "pass" | "gopass" => !matches!(
+            first,
+            "" | "ls" | "list" | "init" | "git" | "--help" | "help" | "version"
+        ),
+        "op" => {
+            matches!(first, "read" | "item" | "inject")
+                || args.windows(2).any(|w| matches!(w, ["item", "get"]))
+        }
         "bw" | "lpass" => matches!(first, "get" | "show" | "export"),
         "gh" => args.windows(2).any(|w| matches!(w, ["auth", "token"])),
-        "gcloud" => args.iter().any(|a| matches!(*a, "print-access-token" | "print-identity-token")),
-        "az" => args.contains(&"get-access-token"),
-        "aws" => args.windows(2).any(|w| matches!(w, ["configure", "get"] | ["configure", "export-credentials"] | ["ecr", "get-login-password"])) ,
-        "kubectl" => args.contains(&"--raw") || args.windows(2).any(|w| matches!(w, ["get", "secret"] | ["get", "secrets"])),
+        "gcloud" => {
+            args.iter()
+                .any(|a| matches!(*a, "print-access-token" | "print-identity-token"))
+                || args
+                    .windows(3)
+                    .any(|w| matches!(w, ["secrets", "versions", "access"]))
+        }
+        "az" => {
+            args.contains(&"get-access-token")
+                || args
+                    .windows(3)
+                    .any(|w| matches!(w, ["keyvault", "secret", "show" | "download"]))
+        }
+        "aws" => {
+            args.windows(2).any(|w| {
+                matches!(
+                    w,
+                    ["configure", "get"]
+                        | ["configure", "export-credentials"]
+                        | ["ecr", "get-login-password"]
+                        | ["secretsmanager", "get-secret-value"]
+                        | ["sts", "get-session-token"]
+                )
+            }) || (args.contains(&"ssm") && args.contains(&"--with-decryption"))
+        }
+        "kubectl" => {
+            args.contains(&"--raw")
+                || args
+                    .windows(2)
+                    .any(|w| matches!(w, ["get", "secret"] | ["get", "secrets"]))
+        }
         "gpg" | "gpg2" => args.iter().any(|a| a.starts_with("--export-secret")),
-        "vault" => matches!(first, "read" | "kv") ,
+        "vault" => matches!(first, "read" | "kv"),
         p if p.starts_with("docker-credential-") => first == "get" || first == "list",
         _ => false,
     }
@@ -88,14 +135,21 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
         }
     }
     if cx.fx.env_dump {
-        out.push(Finding::new(ENV_DUMP, cx.mode().pick([Pass, Auth, Auth, Auth])));
+        out.push(Finding::new(
+            ENV_DUMP,
+            cx.mode().pick([Pass, Auth, Auth, Auth]),
+        ));
     }
     if let Some(sa) = cx.shell {
         for inv in &sa.invocations {
             let args: Vec<&str> = inv.argv().collect();
-            let git_cred = git_subcommand(inv).is_some_and(|(s, rest)| s == "credential" && rest.first() == Some(&"fill"));
+            let git_cred = git_subcommand(inv)
+                .is_some_and(|(s, rest)| s == "credential" && rest.first() == Some(&"fill"));
             if git_cred || is_keychain_access(&inv.program, &args) {
-                out.push(Finding::new(KEYCHAIN_ACCESS, cx.mode().pick([Auth, Auth, Block, Block])));
+                out.push(Finding::new(
+                    KEYCHAIN_ACCESS,
+                    cx.mode().pick([Auth, Auth, Block, Block]),
+                ));
             }
         }
     }
@@ -110,39 +164,76 @@ mod tests {
 
     #[test]
     fn shell_reads() {
-        table(Mode::Balanced, &[
-            ("cat .env", Auth, "secret_read_dotenv"),
-            ("cat ~/.aws/credentials", Auth, "secret_read_credentials"),
-            ("cat ~/.config/gcloud/application_default_credentials.json", Auth, "secret_read_credentials"),
-            ("base64 ~/.ssh/id_rsa", Auth, "secret_read_private_key"),
-            ("cp ~/.ssh/id_ed25519 /tmp/", Auth, "secret_read_private_key"),
-            ("tar czf /tmp/k.tgz ~/.ssh", Auth, "secret_read_private_key"),
-            ("grep -r AWS_SECRET ~", Auth, "secret_read_credentials"),
-            ("cat /etc/shadow", Block, "secret_read_system"),
-            ("env", Auth, "env_dump"),
-            ("printenv", Auth, "env_dump"),
-            ("security find-generic-password -wa github", Auth, "keychain_access"),
-            ("secret-tool lookup service x", Auth, "keychain_access"),
-            ("python3 -c \"print(open('.env').read())\"", Auth, "secret_read_dotenv"),
-            ("cat .env.example", Pass, ""),
-            ("touch .env.example", Pass, ""),
-            ("printenv HOME", Pass, ""),
-            ("echo $PATH", Pass, ""),
-            ("cat ~/.ssh/id_rsa.pub", Pass, ""),
-            ("ls -la ~/.ssh", Pass, ""),
-            ("grep -c password src/auth.rs", Pass, ""),
-            ("cat README.md", Pass, ""),
-        ]);
-        table(Mode::Strict, &[("cat ~/.ssh/id_rsa", Block, "secret_read_private_key")]);
+        table(
+            Mode::Balanced,
+            &[
+                ("cat .env", Auth, "secret_read_dotenv"),
+                ("cat ~/.aws/credentials", Auth, "secret_read_credentials"),
+                (
+                    "cat ~/.config/gcloud/application_default_credentials.json",
+                    Auth,
+                    "secret_read_credentials",
+                ),
+                ("base64 ~/.ssh/id_rsa", Auth, "secret_read_private_key"),
+                (
+                    "cp ~/.ssh/id_ed25519 /tmp/",
+                    Auth,
+                    "secret_read_private_key",
+                ),
+                ("tar czf /tmp/k.tgz ~/.ssh", Auth, "secret_read_private_key"),
+                ("grep -r AWS_SECRET ~", Auth, "secret_read_credentials"),
+                ("cat /etc/shadow", Block, "secret_read_system"),
+                ("env", Auth, "env_dump"),
+                ("printenv", Auth, "env_dump"),
+                (
+                    "security find-generic-password -wa github",
+                    Auth,
+                    "keychain_access",
+                ),
+                ("secret-tool lookup service x", Auth, "keychain_access"),
+                (
+                    "python3 -c \"print(open('.env').read())\"",
+                    Auth,
+                    "secret_read_dotenv",
+                ),
+                ("cat .env.example", Pass, ""),
+                ("touch .env.example", Pass, ""),
+                ("printenv HOME", Pass, ""),
+                ("echo $PATH", Pass, ""),
+                ("cat ~/.ssh/id_rsa.pub", Pass, ""),
+                ("ls -la ~/.ssh", Pass, ""),
+                ("grep -c password src/auth.rs", Pass, ""),
+                ("cat README.md", Pass, ""),
+            ],
+        );
+        table(
+            Mode::Strict,
+            &[("cat ~/.ssh/id_rsa", Block, "secret_read_private_key")],
+        );
         table(Mode::Light, &[("cat .env", Pass, "")]);
     }
 
     #[test]
     fn read_tool() {
         let e = engine(Mode::Balanced);
-        for (path, want) in [("/home/dev/project/.env", Auth), ("/home/dev/.ssh/id_rsa", Auth), ("/home/dev/project/src/main.rs", Pass)] {
-            let a = Action { host: Host::ClaudeCode, tool: "Read".into(), op: Operation::FileRead { path: path.into() }, cwd: Some("/home/dev/project".into()), provenance: Provenance::User, session_id: None };
-            assert_eq!(e.decide(&a, &SessionState::default()).verdict, want, "{path}");
+        for (path, want) in [
+            ("/home/dev/project/.env", Auth),
+            ("/home/dev/.ssh/id_rsa", Auth),
+            ("/home/dev/project/src/main.rs", Pass),
+        ] {
+            let a = Action {
+                host: Host::ClaudeCode,
+                tool: "Read".into(),
+                op: Operation::FileRead { path: path.into() },
+                cwd: Some("/home/dev/project".into()),
+                provenance: Provenance::User,
+                session_id: None,
+            };
+            assert_eq!(
+                e.decide(&a, &SessionState::default()).verdict,
+                want,
+                "{path}"
+            );
         }
     }
 }

@@ -17,8 +17,10 @@ use crate::verdict::{Finding, Reason};
 
 use super::Ctx;
 
-pub const TAMPER: Reason =
-    Reason::new("self_protection", "Tries to change, remove or switch off Airlock itself; only the user can do that.");
+pub const TAMPER: Reason = Reason::new(
+    "self_protection",
+    "Tries to change, remove or switch off Airlock itself; only the user can do that.",
+);
 
 fn is_airlock(program: &str) -> bool {
     program == "airlock" || program.starts_with("airlock-")
@@ -26,12 +28,21 @@ fn is_airlock(program: &str) -> bool {
 
 /// Does this `airlock …` command line weaken protection relative to the current policy?
 pub fn weakens(args: &[&str], mode: Mode, enforcement: Enforcement) -> bool {
-    let ops: Vec<&str> = args.iter().copied().filter(|a| !a.starts_with('-')).collect();
+    let ops: Vec<&str> = args
+        .iter()
+        .copied()
+        .filter(|a| !a.starts_with('-'))
+        .collect();
     match ops.as_slice() {
         ["mode", m, ..] => Mode::from_str(m).map_or(true, |m| m < mode),
         ["enforcement", e, ..] => Enforcement::from_str(e).map_or(true, |e| e < enforcement),
-        ["allow", ..] | ["unwire", ..] | ["setup", ..] | ["uninstall", ..] | ["password", ..] => true,
-        ["pins", "approve", ..] | ["totp", "remove", ..] | ["config", "set", ..] | ["config", "edit", ..] => true,
+        ["allow", ..] | ["unwire", ..] | ["setup", ..] | ["uninstall", ..] | ["password", ..] => {
+            true
+        }
+        ["pins", "approve", ..]
+        | ["totp", "remove", ..]
+        | ["config", "set", ..]
+        | ["config", "edit", ..] => true,
         _ => false,
     }
 }
@@ -40,7 +51,9 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     let home = cx.home();
     let protected = &cx.policy.protected_paths;
     let touches = |p: &str| paths::is_protected(p, home, protected);
-    if cx.fx.writes.iter().any(|w| touches(&w.path)) || cx.fx.deletes.iter().any(|d| touches(&d.path)) {
+    if cx.fx.writes.iter().any(|w| touches(&w.path))
+        || cx.fx.deletes.iter().any(|d| touches(&d.path))
+    {
         out.push(Finding::hard_block(TAMPER));
         return;
     }
@@ -48,18 +61,52 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
         return;
     };
     let mentions_airlock = |a: &str| a.to_ascii_lowercase().contains("airlock");
-    let pgrep_airlock = sa.invocations.iter().any(|i| matches!(i.program.as_str(), "pgrep" | "pidof") && i.argv().any(mentions_airlock));
+    let pgrep_airlock = sa
+        .invocations
+        .iter()
+        .any(|i| matches!(i.program.as_str(), "pgrep" | "pidof") && i.argv().any(mentions_airlock));
     for inv in &sa.invocations {
         let args: Vec<&str> = inv.argv().collect();
         let p = inv.program.as_str();
         let hit = (is_airlock(p) && weakens(&args, cx.policy.mode, cx.policy.enforcement))
-            || (matches!(p, "pkill" | "killall" | "taskkill") && args.iter().any(|a| mentions_airlock(a)))
-            || (p == "kill" && pgrep_airlock)
-            || (matches!(p, "systemctl" | "launchctl" | "service" | "sc") && args.iter().any(|a| mentions_airlock(a)) && args.iter().any(|a| matches!(*a, "stop" | "disable" | "unload" | "bootout" | "kill" | "mask" | "delete")))
-            || (matches!(p, "apt" | "apt-get" | "dpkg" | "rpm" | "dnf" | "yum" | "brew" | "cargo" | "npm" | "pip" | "pip3" | "snap" | "winget" | "choco" | "flatpak")
-                && args.iter().any(|a| matches!(*a, "remove" | "purge" | "uninstall" | "erase" | "-r" | "-e" | "-P"))
+            || (matches!(p, "pkill" | "killall" | "taskkill")
                 && args.iter().any(|a| mentions_airlock(a)))
-            || inv.assignments.iter().any(|(k, _)| k.starts_with("AIRLOCK_"));
+            || (p == "kill" && pgrep_airlock)
+            || (matches!(p, "systemctl" | "launchctl" | "service" | "sc")
+                && args.iter().any(|a| mentions_airlock(a))
+                && args.iter().any(|a| {
+                    matches!(
+                        *a,
+                        "stop" | "disable" | "unload" | "bootout" | "kill" | "mask" | "delete"
+                    )
+                }))
+            || (matches!(
+                p,
+                "apt"
+                    | "apt-get"
+                    | "dpkg"
+                    | "rpm"
+                    | "dnf"
+                    | "yum"
+                    | "brew"
+                    | "cargo"
+                    | "npm"
+                    | "pip"
+                    | "pip3"
+                    | "snap"
+                    | "winget"
+                    | "choco"
+                    | "flatpak"
+            ) && args.iter().any(|a| {
+                matches!(
+                    *a,
+                    "remove" | "purge" | "uninstall" | "erase" | "-r" | "-e" | "-P"
+                )
+            }) && args.iter().any(|a| mentions_airlock(a)))
+            || inv
+                .assignments
+                .iter()
+                .any(|(k, _)| k.starts_with("AIRLOCK_"));
         if hit {
             out.push(Finding::hard_block(TAMPER));
             return;
@@ -70,9 +117,9 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
 #[cfg(test)]
 mod tests {
     use super::weakens;
+    use crate::Verdict::*;
     use crate::policy::{Enforcement, Mode};
     use crate::rules::testutil::table;
-    use crate::Verdict::*;
 
     #[test]
     fn weakening_is_relative_to_current_policy() {
@@ -89,36 +136,71 @@ mod tests {
             (&["policy-history", "--verify"], Mode::Balanced, false),
         ];
         for (args, mode, want) in cases {
-            assert_eq!(weakens(args, *mode, Enforcement::Enforce), *want, "{args:?}");
+            assert_eq!(
+                weakens(args, *mode, Enforcement::Enforce),
+                *want,
+                "{args:?}"
+            );
         }
     }
 
     #[test]
     fn tamper_table() {
         for mode in Mode::ALL {
-            table(mode, &[
-                ("airlock enforcement off", Block, "self_protection"),
-                ("airlock mode light", if mode == Mode::Light { Pass } else { Block }, ""),
-                ("airlock unwire claude-code", Block, "self_protection"),
-                ("airlock allow --host evil.example", Block, "self_protection"),
-                ("~/.cargo/bin/airlock enforcement monitor", Block, "self_protection"),
-                ("pkill -f airlock", Block, "self_protection"),
-                ("kill -9 $(pgrep airlock)", Block, "self_protection"),
-                ("rm -rf ~/.config/airlock", Block, "self_protection"),
-                ("rm ~/.local/share/airlock/airlock.db", Block, "self_protection"),
-                ("sqlite3 ~/.local/share/airlock/airlock.db \"delete from ledger\"", Block, "self_protection"),
-                ("echo '{}' > ~/.claude/settings.json", Block, "self_protection"),
-                ("cp /tmp/x /usr/local/bin/airlock", Block, "self_protection"),
-                ("chmod -x ~/.cargo/bin/airlock", Block, "self_protection"),
-                ("mv ~/.config/airlock/config.toml /tmp/", Block, "self_protection"),
-                ("AIRLOCK_ENFORCEMENT=off claude", Block, "self_protection"),
-                ("rm -rf /opt/airlock", Block, "self_protection"),
-                ("airlock --version", Pass, ""),
-                ("airlock log --follow", Pass, ""),
-                ("airlock mode paranoid", Pass, ""),
-                ("cat ~/.claude/settings.json", Pass, ""),
-                ("grep -rn airlock docs/", Pass, ""),
-            ]);
+            table(
+                mode,
+                &[
+                    ("airlock enforcement off", Block, "self_protection"),
+                    (
+                        "airlock mode light",
+                        if mode == Mode::Light { Pass } else { Block },
+                        "",
+                    ),
+                    ("airlock unwire claude-code", Block, "self_protection"),
+                    (
+                        "airlock allow --host evil.example",
+                        Block,
+                        "self_protection",
+                    ),
+                    (
+                        "~/.cargo/bin/airlock enforcement monitor",
+                        Block,
+                        "self_protection",
+                    ),
+                    ("pkill -f airlock", Block, "self_protection"),
+                    ("kill -9 $(pgrep airlock)", Block, "self_protection"),
+                    ("rm -rf ~/.config/airlock", Block, "self_protection"),
+                    (
+                        "rm ~/.local/share/airlock/airlock.db",
+                        Block,
+                        "self_protection",
+                    ),
+                    (
+                        "sqlite3 ~/.local/share/airlock/airlock.db \"delete from ledger\"",
+                        Block,
+                        "self_protection",
+                    ),
+                    (
+                        "echo '{}' > ~/.claude/settings.json",
+                        Block,
+                        "self_protection",
+                    ),
+                    ("cp /tmp/x /usr/local/bin/airlock", Block, "self_protection"),
+                    ("chmod -x ~/.cargo/bin/airlock", Block, "self_protection"),
+                    (
+                        "mv ~/.config/airlock/config.toml /tmp/",
+                        Block,
+                        "self_protection",
+                    ),
+                    ("AIRLOCK_ENFORCEMENT=off claude", Block, "self_protection"),
+                    ("rm -rf /opt/airlock", Block, "self_protection"),
+                    ("airlock --version", Pass, ""),
+                    ("airlock log --follow", Pass, ""),
+                    ("airlock mode paranoid", Pass, ""),
+                    ("cat ~/.claude/settings.json", Pass, ""),
+                    ("grep -rn airlock docs/", Pass, ""),
+                ],
+            );
         }
     }
 }

@@ -12,20 +12,34 @@ use crate::verdict::{Finding, Reason, Verdict};
 
 use super::Ctx;
 
-pub const UNPARSEABLE_COMMAND: Reason =
-    Reason::new("unparseable_command", "The shell command could not be parsed, so it cannot be judged safe.");
-pub const OVERSIZED_INPUT: Reason =
-    Reason::new("oversized_input", "The command is too large or too deeply nested to analyse.");
-pub const DYNAMIC_COMMAND: Reason =
-    Reason::new("dynamic_command", "The program to run is computed at run time, so it cannot be checked.");
-pub const DYNAMIC_EVAL: Reason =
-    Reason::new("dynamic_eval", "Text computed at run time is executed as code.");
-pub const OBFUSCATED_EXEC: Reason =
-    Reason::new("obfuscated_exec", "Encoded or obfuscated text is decoded and executed.");
-pub const PIPE_TO_SHELL: Reason =
-    Reason::new("pipe_to_shell", "Another program's output is executed as a script.");
-pub const OPAQUE_INLINE_CODE: Reason =
-    Reason::new("opaque_inline_code", "Inline interpreter code computes what it runs or where it connects.");
+pub const UNPARSEABLE_COMMAND: Reason = Reason::new(
+    "unparseable_command",
+    "The shell command could not be parsed, so it cannot be judged safe.",
+);
+pub const OVERSIZED_INPUT: Reason = Reason::new(
+    "oversized_input",
+    "The command is too large or too deeply nested to analyse.",
+);
+pub const DYNAMIC_COMMAND: Reason = Reason::new(
+    "dynamic_command",
+    "The program to run is computed at run time, so it cannot be checked.",
+);
+pub const DYNAMIC_EVAL: Reason = Reason::new(
+    "dynamic_eval",
+    "Text computed at run time is executed as code.",
+);
+pub const OBFUSCATED_EXEC: Reason = Reason::new(
+    "obfuscated_exec",
+    "Encoded or obfuscated text is decoded and executed.",
+);
+pub const PIPE_TO_SHELL: Reason = Reason::new(
+    "pipe_to_shell",
+    "Another program's output is executed as a script.",
+);
+pub const OPAQUE_INLINE_CODE: Reason = Reason::new(
+    "opaque_inline_code",
+    "Inline interpreter code computes what it runs or where it connects.",
+);
 
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     let Some(sa) = cx.shell else {
@@ -34,11 +48,17 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     for issue in &sa.issues {
         let f = match issue {
             ShellIssue::Unparseable => Finding::new(UNPARSEABLE_COMMAND, Verdict::Auth),
-            ShellIssue::TooLarge | ShellIssue::TooDeep => Finding::new(OVERSIZED_INPUT, Verdict::Auth),
+            ShellIssue::TooLarge | ShellIssue::TooDeep => {
+                Finding::new(OVERSIZED_INPUT, Verdict::Auth)
+            }
             ShellIssue::DynamicCommand => Finding::new(DYNAMIC_COMMAND, Verdict::Auth),
             ShellIssue::DynamicEval => Finding::new(DYNAMIC_EVAL, Verdict::Auth),
-            ShellIssue::DecodedToShell { decoded: true } => Finding::new(OBFUSCATED_EXEC, Verdict::Auth),
-            ShellIssue::DecodedToShell { decoded: false } => Finding::new(OBFUSCATED_EXEC, Verdict::Block),
+            ShellIssue::DecodedToShell { decoded: true } => {
+                Finding::new(OBFUSCATED_EXEC, Verdict::Auth)
+            }
+            ShellIssue::DecodedToShell { decoded: false } => {
+                Finding::new(OBFUSCATED_EXEC, Verdict::Block)
+            }
             ShellIssue::PipeToShell => Finding::new(PIPE_TO_SHELL, Verdict::Auth),
             ShellIssue::OpaqueInlineCode => Finding::new(OPAQUE_INLINE_CODE, Verdict::Auth),
             // Judged by the supply-chain rule.
@@ -50,24 +70,39 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
 
 #[cfg(test)]
 mod tests {
+    use crate::Verdict::*;
     use crate::policy::Mode;
     use crate::rules::testutil::table;
-    use crate::Verdict::*;
 
     #[test]
     fn issues() {
-        table(Mode::Balanced, &[
-            ("echo 'unterminated", Auth, "unparseable_command"),
-            ("$CMD -rf build", Auth, "dynamic_command"),
-            ("eval \"$PAYLOAD\"", Auth, "dynamic_eval"),
-            ("echo cm0gLXJmIC8K | base64 -d | sh", Block, "destructive_rm"),
-            ("echo ZWNobyBoaQ== | base64 -d | sh", Auth, "obfuscated_exec"),
-            ("cat blob | base64 -d | bash", Block, "obfuscated_exec"),
-            ("cat install.sh | bash", Auth, "pipe_to_shell"),
-            ("python3 -c \"import base64;exec(base64.b64decode('cHJpbnQoMSk='))\"", Auth, "opaque_inline_code"),
-            ("echo hello | tr a-z A-Z", Pass, ""),
-            ("python3 -c 'print(1+1)'", Pass, ""),
-        ]);
+        table(
+            Mode::Balanced,
+            &[
+                ("echo 'unterminated", Auth, "unparseable_command"),
+                ("$CMD -rf build", Auth, "dynamic_command"),
+                ("eval \"$PAYLOAD\"", Auth, "dynamic_eval"),
+                (
+                    "echo cm0gLXJmIC8K | base64 -d | sh",
+                    Block,
+                    "destructive_rm",
+                ),
+                (
+                    "echo ZWNobyBoaQ== | base64 -d | sh",
+                    Auth,
+                    "obfuscated_exec",
+                ),
+                ("cat blob | base64 -d | bash", Block, "obfuscated_exec"),
+                ("cat install.sh | bash", Auth, "pipe_to_shell"),
+                (
+                    "python3 -c \"import base64;exec(base64.b64decode('cHJpbnQoMSk='))\"",
+                    Auth,
+                    "opaque_inline_code",
+                ),
+                ("echo hello | tr a-z A-Z", Pass, ""),
+                ("python3 -c 'print(1+1)'", Pass, ""),
+            ],
+        );
     }
 
     #[test]

@@ -200,15 +200,50 @@ pub fn analyze(command: &str, env: ShellEnv<'_>) -> ShellAnalysis {
 }
 
 const SHELLS: &[&str] = &[
-    "sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "fish", "csh", "tcsh", "busybox-sh",
+    "sh",
+    "bash",
+    "zsh",
+    "dash",
+    "ksh",
+    "ash",
+    "mksh",
+    "fish",
+    "csh",
+    "tcsh",
+    "busybox-sh",
 ];
 const INTERPRETERS: &[&str] = &[
-    "python", "python2", "python3", "perl", "ruby", "node", "nodejs", "php", "deno", "bun",
-    "lua", "osascript", "pwsh", "powershell", "tclsh", "Rscript", "rscript",
+    "python",
+    "python2",
+    "python3",
+    "perl",
+    "ruby",
+    "node",
+    "nodejs",
+    "php",
+    "deno",
+    "bun",
+    "lua",
+    "osascript",
+    "pwsh",
+    "powershell",
+    "tclsh",
+    "Rscript",
+    "rscript",
 ];
 const NETWORK_FETCHERS: &[&str] = &[
-    "curl", "wget", "fetch", "http", "https", "xh", "aria2c", "lwp-request", "GET", "iwr",
-    "invoke-webrequest", "invoke-restmethod",
+    "curl",
+    "wget",
+    "fetch",
+    "http",
+    "https",
+    "xh",
+    "aria2c",
+    "lwp-request",
+    "GET",
+    "iwr",
+    "invoke-webrequest",
+    "invoke-restmethod",
 ];
 const DECODERS: &[&str] = &[
     "base64", "base32", "basenc", "xxd", "openssl", "rev", "tr", "gunzip", "zcat", "gzip",
@@ -268,7 +303,10 @@ fn is_plain(text: &str) -> bool {
     !text.is_empty()
         && text.bytes().all(|b| {
             b.is_ascii_alphanumeric()
-                || matches!(b, b' ' | b'-' | b'_' | b'.' | b'/' | b'=' | b':' | b',' | b'+' | b'@' | b'%')
+                || matches!(
+                    b,
+                    b' ' | b'-' | b'_' | b'.' | b'/' | b'=' | b':' | b',' | b'+' | b'@' | b'%'
+                )
         })
 }
 
@@ -308,9 +346,23 @@ impl Walker<'_> {
             match words.next() {
                 Some(first) => {
                     let args: Vec<Word> = words.collect();
-                    self.simple(assignments, first, args, Vec::new(), stdin.unwrap_or(Stdin::Inherit), depth);
+                    self.simple(
+                        assignments,
+                        first,
+                        args,
+                        Vec::new(),
+                        stdin.unwrap_or(Stdin::Inherit),
+                        depth,
+                    );
                 }
-                None => self.simple(assignments, Word::literal(""), Vec::new(), Vec::new(), Stdin::Inherit, depth),
+                None => self.simple(
+                    assignments,
+                    Word::literal(""),
+                    Vec::new(),
+                    Vec::new(),
+                    Stdin::Inherit,
+                    depth,
+                ),
             }
             return;
         }
@@ -359,7 +411,12 @@ impl Walker<'_> {
     fn last_top_level(&self, from: usize, depth: u8) -> Option<usize> {
         (from..self.out.invocations.len())
             .rev()
-            .find(|i| self.out.invocations.get(*i).is_some_and(|inv| inv.depth == depth))
+            .find(|i| {
+                self.out
+                    .invocations
+                    .get(*i)
+                    .is_some_and(|inv| inv.depth == depth)
+            })
             .or_else(|| self.out.invocations.len().checked_sub(1))
     }
 
@@ -471,7 +528,9 @@ impl Walker<'_> {
                     assignments.push(self.assignment(a, depth));
                 }
                 ast::CommandPrefixOrSuffixItem::IoRedirect(r) => redirect_items.push(r.clone()),
-                ast::CommandPrefixOrSuffixItem::Word(w) => words.extend(self.words(&w.value, depth)),
+                ast::CommandPrefixOrSuffixItem::Word(w) => {
+                    words.extend(self.words(&w.value, depth))
+                }
                 ast::CommandPrefixOrSuffixItem::ProcessSubstitution(_, sub) => {
                     words.push(self.process_substitution(sub, depth));
                 }
@@ -482,7 +541,9 @@ impl Walker<'_> {
         }
         for item in sc.suffix.iter().flat_map(|s| s.0.iter()) {
             match item {
-                ast::CommandPrefixOrSuffixItem::Word(w) => words.extend(self.words(&w.value, depth)),
+                ast::CommandPrefixOrSuffixItem::Word(w) => {
+                    words.extend(self.words(&w.value, depth))
+                }
                 ast::CommandPrefixOrSuffixItem::IoRedirect(r) => redirect_items.push(r.clone()),
                 ast::CommandPrefixOrSuffixItem::AssignmentWord(a, w) => {
                     // `export X=1` arrives here as an assignment word in the suffix.
@@ -566,7 +627,9 @@ impl Walker<'_> {
         let mut s = None;
         self.compound_list(&sub.list, depth + 1, &mut s);
         let mut w = Word::dynamic("/dev/fd/63");
-        w.procsub_from = self.last_top_level(before, depth + 1).filter(|i| *i >= before);
+        w.procsub_from = self
+            .last_top_level(before, depth + 1)
+            .filter(|i| *i >= before);
         w
     }
 
@@ -722,11 +785,23 @@ impl Walker<'_> {
             }
         }
         let program = program_name(&cmd.text);
-        if matches!(program.as_str(), "export" | "declare" | "typeset" | "local" | "readonly" | "set") {
+        if matches!(
+            program.as_str(),
+            "export" | "declare" | "typeset" | "local" | "readonly" | "set"
+        ) {
             for a in &args {
                 if let Some((k, v)) = a.text.split_once('=') {
-                    if !k.is_empty() && k.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') && !assignments.iter().any(|(n, _)| n == k) {
-                        assignments.push((k.to_owned(), Word { text: v.to_owned(), ..a.clone() }));
+                    if !k.is_empty()
+                        && k.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+                        && !assignments.iter().any(|(n, _)| n == k)
+                    {
+                        assignments.push((
+                            k.to_owned(),
+                            Word {
+                                text: v.to_owned(),
+                                ..a.clone()
+                            },
+                        ));
                     }
                 }
             }
@@ -780,11 +855,20 @@ impl Walker<'_> {
                 return;
             }
             if p == "watch" {
-                let text: Vec<&str> = inv.operands().into_iter().map(|w| w.text.as_str()).collect();
+                let text: Vec<&str> = inv
+                    .operands()
+                    .into_iter()
+                    .map(|w| w.text.as_str())
+                    .collect();
                 self.script(&text.join(" "), depth + 1, None);
                 return;
             }
             if is_shell(p) {
+                // `bash -s -- args` reads its script from stdin whatever the operands.
+                if inv.has_flag('s', "") {
+                    self.code_from_stdin(&inv, depth, true);
+                    return;
+                }
                 // `bash script.sh` runs a file; `bash <(curl …)` / `bash` reading stdin runs text.
                 if let Some(script) = inv.operands().first() {
                     if let Some(src) = script.procsub_from {
@@ -871,7 +955,14 @@ impl Walker<'_> {
                 if !cmd.is_empty() {
                     let first = cmd.remove(0);
                     let before = self.out.invocations.len();
-                    self.simple(Vec::new(), first, cmd, Vec::new(), Stdin::Inherit, depth + 1);
+                    self.simple(
+                        Vec::new(),
+                        first,
+                        cmd,
+                        Vec::new(),
+                        Stdin::Inherit,
+                        depth + 1,
+                    );
                     for k in before..self.out.invocations.len() {
                         if let Some(x) = self.out.invocations.get_mut(k) {
                             x.args_from_input = true;
@@ -987,7 +1078,10 @@ enum Unwrapped {
 /// Options of wrappers that take a value.
 fn wrapper_value_opts(prog: &str) -> &'static [&'static str] {
     match prog {
-        "sudo" => &["-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U", "-T", "--user", "--group", "--chdir", "--prompt"],
+        "sudo" => &[
+            "-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U", "-T", "--user", "--group",
+            "--chdir", "--prompt",
+        ],
         "doas" => &["-u", "-C"],
         "env" => &["-u", "--unset", "-C", "--chdir", "-P"],
         "nice" => &["-n", "--adjustment"],
@@ -999,18 +1093,66 @@ fn wrapper_value_opts(prog: &str) -> &'static [&'static str] {
         "strace" | "ltrace" => &["-o", "-e", "-p", "-s", "-u"],
         "flock" => &["-w", "-E", "--timeout", "--conflict-exit-code"],
         "chrt" | "taskset" => &[],
-        "xargs" => &["-a", "-d", "-E", "-e", "-I", "-i", "-L", "-l", "-n", "-P", "-s", "--arg-file", "--delimiter", "--max-args", "--max-procs", "--replace", "--max-lines", "--max-chars"],
+        "xargs" => &[
+            "-a",
+            "-d",
+            "-E",
+            "-e",
+            "-I",
+            "-i",
+            "-L",
+            "-l",
+            "-n",
+            "-P",
+            "-s",
+            "--arg-file",
+            "--delimiter",
+            "--max-args",
+            "--max-procs",
+            "--replace",
+            "--max-lines",
+            "--max-chars",
+        ],
         _ => &[],
     }
 }
 
 const WRAPPERS: &[&str] = &[
-    "sudo", "doas", "env", "nohup", "setsid", "time", "command", "exec", "builtin", "nice",
-    "ionice", "timeout", "stdbuf", "chrt", "taskset", "unbuffer", "caffeinate", "runuser",
-    "strace", "ltrace", "flock", "xargs", "busybox", "then", "do", "else", "!", "noglob",
+    "sudo",
+    "doas",
+    "env",
+    "nohup",
+    "setsid",
+    "time",
+    "command",
+    "exec",
+    "builtin",
+    "nice",
+    "ionice",
+    "timeout",
+    "stdbuf",
+    "chrt",
+    "taskset",
+    "unbuffer",
+    "caffeinate",
+    "runuser",
+    "strace",
+    "ltrace",
+    "flock",
+    "xargs",
+    "busybox",
+    "then",
+    "do",
+    "else",
+    "!",
+    "noglob",
 ];
 
-fn unwrap_wrapper(prog: &str, args: &[Word], assignments: &mut Vec<(String, Word)>) -> Option<Unwrapped> {
+fn unwrap_wrapper(
+    prog: &str,
+    args: &[Word],
+    assignments: &mut Vec<(String, Word)>,
+) -> Option<Unwrapped> {
     if !WRAPPERS.contains(&prog) {
         return None;
     }
@@ -1044,7 +1186,10 @@ fn unwrap_wrapper(prog: &str, args: &[Word], assignments: &mut Vec<(String, Word
                 }
             }
         }
-        if prog == "nice" && t.starts_with('-') && t.get(1..).is_some_and(|n| n.parse::<i32>().is_ok()) {
+        if prog == "nice"
+            && t.starts_with('-')
+            && t.get(1..).is_some_and(|n| n.parse::<i32>().is_ok())
+        {
             i += 1;
             continue;
         }
@@ -1143,7 +1288,11 @@ fn literal_output(inv: &Invocation, all: &ShellAnalysis) -> Output {
         _ if DECODERS.contains(&p) => {
             let input = match &inv.stdin {
                 Stdin::Text(t) => Some(t.clone()),
-                Stdin::Pipe(i) => match all.invocations.get(*i).map(|prev| literal_output(prev, all)) {
+                Stdin::Pipe(i) => match all
+                    .invocations
+                    .get(*i)
+                    .map(|prev| literal_output(prev, all))
+                {
                     Some(Output::Literal(t)) | Some(Output::Decoded(t)) => Some(t),
                     Some(Output::Network) => return Output::Network,
                     _ => None,

