@@ -273,11 +273,11 @@ fn mcp_effects(
                 fx.reads.push(p);
             }
         }
-        if kl == "url" || kl == "uri" || kl == "endpoint" || kl == "webhook" {
-            if let Some(d) = net::parse_destination(s) {
-                dests.push(d);
-                continue;
-            }
+        if (kl == "url" || kl == "uri" || kl == "endpoint" || kl == "webhook")
+            && let Some(d) = net::parse_destination(s)
+        {
+            dests.push(d);
+            continue;
         }
         dests.extend(net::destinations_in_text(s));
     }
@@ -379,23 +379,23 @@ fn invocation_effects(
             RedirectKind::Write | RedirectKind::Append => fx.writes.push(use_of(&r.target, false)),
         }
     }
-    if let Stdin::File(f) = &inv.stdin {
-        if f.starts_with("/dev/tcp/") {
-            fx.egress.push(Egress {
-                dest: net::parse_destination(
-                    f.trim_start_matches("/dev/tcp/")
-                        .split('/')
-                        .next()
-                        .unwrap_or(""),
-                ),
-                program: "/dev/tcp".into(),
-                uploads: true,
-                raw_socket: true,
-                dns: false,
-                git_remote: None,
-                values: vec![],
-            });
-        }
+    if let Stdin::File(f) = &inv.stdin
+        && f.starts_with("/dev/tcp/")
+    {
+        fx.egress.push(Egress {
+            dest: net::parse_destination(
+                f.trim_start_matches("/dev/tcp/")
+                    .split('/')
+                    .next()
+                    .unwrap_or(""),
+            ),
+            program: "/dev/tcp".into(),
+            uploads: true,
+            raw_socket: true,
+            dns: false,
+            git_remote: None,
+            values: vec![],
+        });
     }
     if p.is_empty() {
         return;
@@ -430,20 +430,20 @@ fn invocation_effects(
     }
     if p == "git" {
         // `git add -f .env`, `git show HEAD:.env` read content into history/output.
-        if let Some(sub) = operands.first() {
-            if matches!(
+        if let Some(sub) = operands.first()
+            && matches!(
                 sub.text.as_str(),
                 "add" | "show" | "diff" | "cat-file" | "blame"
-            ) {
-                for w in operands.iter().skip(1) {
-                    let t = w.text.rsplit(':').next().unwrap_or(&w.text);
-                    fx.reads.push(PathUse {
-                        path: norm(t),
-                        program: "git".into(),
-                        dynamic: w.dynamic,
-                        recursive: false,
-                    });
-                }
+            )
+        {
+            for w in operands.iter().skip(1) {
+                let t = w.text.rsplit(':').next().unwrap_or(&w.text);
+                fx.reads.push(PathUse {
+                    path: norm(t),
+                    program: "git".into(),
+                    dynamic: w.dynamic,
+                    recursive: false,
+                });
             }
         }
     }
@@ -483,10 +483,11 @@ fn invocation_effects(
             recursive: false,
         });
     }
-    if (p == "source" || p == ".") && !operands.is_empty() {
-        if let Some(w) = operands.first() {
-            fx.reads.push(use_of(w, false));
-        }
+    if (p == "source" || p == ".")
+        && !operands.is_empty()
+        && let Some(w) = operands.first()
+    {
+        fx.reads.push(use_of(w, false));
     }
     // Writes.
     match p {
@@ -503,10 +504,11 @@ fn invocation_effects(
             }
         }
         "cp" | "mv" | "install" | "rsync" | "ln" | "scp" => {
-            if let Some(w) = operands.last() {
-                if operands.len() >= 2 && !w.text.contains(':') {
-                    fx.writes.push(use_of(w, false));
-                }
+            if let Some(w) = operands.last()
+                && operands.len() >= 2
+                && !w.text.contains(':')
+            {
+                fx.writes.push(use_of(w, false));
             }
             if p == "mv" {
                 for w in operands.iter().take(operands.len().saturating_sub(1)) {
@@ -651,7 +653,7 @@ fn egress_effects(inv: &Invocation, sa: &ShellAnalysis, fx: &mut Effects) {
             }
         }
         "nc" | "ncat" | "netcat" | "telnet" | "socat" | "openssl" | "cryptcat" => {
-            if p == "openssl" && !operands.first().is_some_and(|w| w.text == "s_client") {
+            if p == "openssl" && operands.first().is_none_or(|w| w.text != "s_client") {
                 return;
             }
             let mut dest = None;
@@ -676,7 +678,9 @@ fn egress_effects(inv: &Invocation, sa: &ShellAnalysis, fx: &mut Effects) {
                 || inv
                     .argv()
                     .any(|a| a.starts_with("EXEC:") || a.starts_with("exec:"));
-            push(dest, stdin_fed || exec || true, true, false, None);
+            // A raw socket always carries data both ways, fed or not.
+            let _ = (stdin_fed, exec);
+            push(dest, true, true, false, None);
         }
         "ssh" | "sftp" | "ftp" | "lftp" | "tftp" | "mosh" => {
             let value_opts = [

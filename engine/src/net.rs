@@ -266,10 +266,9 @@ pub fn destinations_in_text(text: &str) -> Vec<Destination> {
             if !local.is_empty()
                 && !domain.contains('@')
                 && valid_host_name(&domain.to_ascii_lowercase())
+                && let Some(d) = from_host(domain, false)
             {
-                if let Some(d) = from_host(domain, false) {
-                    out.push(d);
-                }
+                out.push(d);
             }
         } else if let Some(d) = t.parse::<IpAddr>().ok().and_then(|_| from_host(t, false)) {
             out.push(d);

@@ -111,7 +111,7 @@ pub fn luhn_valid(digits: &str) -> bool {
             }
         })
         .sum();
-    sum % 10 == 0
+    sum.is_multiple_of(10)
 }
 
 impl SecretScanner {

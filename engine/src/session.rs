@@ -141,10 +141,10 @@ pub fn outbound_candidates(text: &str) -> Vec<&str> {
                 out.push(sub);
             }
         }
-        if let Some((_, v)) = piece.split_once('=') {
-            if v.len() >= MIN_SECRET_LEN {
-                out.push(v);
-            }
+        if let Some((_, v)) = piece.split_once('=')
+            && v.len() >= MIN_SECRET_LEN
+        {
+            out.push(v);
         }
         if out.len() > 4096 {
             break;

@@ -95,12 +95,12 @@ fn is_artifact(path: &str) -> bool {
 fn find_filters_artifacts(args: &[&str]) -> bool {
     let mut named = false;
     for w in args.windows(2) {
-        if let [flag, pat] = w {
-            if matches!(*flag, "-name" | "-iname" | "-path" | "-ipath" | "-regex") {
-                named = true;
-                if !is_artifact(pat.trim_start_matches('*')) && !ARTIFACT_DIRS.contains(pat) {
-                    return false;
-                }
+        if let [flag, pat] = w
+            && matches!(*flag, "-name" | "-iname" | "-path" | "-ipath" | "-regex")
+        {
+            named = true;
+            if !is_artifact(pat.trim_start_matches('*')) && !ARTIFACT_DIRS.contains(pat) {
+                return false;
             }
         }
     }

@@ -48,10 +48,11 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             continue;
         }
         let Some(d) = &e.dest else {
-            if let Some(remote) = &e.git_remote {
-                if !PROJECT_REMOTES.contains(&remote.as_str()) && mode >= Mode::Strict {
-                    out.push(Finding::new(UPLOAD_UNKNOWN, Verdict::Auth));
-                }
+            if let Some(remote) = &e.git_remote
+                && !PROJECT_REMOTES.contains(&remote.as_str())
+                && mode >= Mode::Strict
+            {
+                out.push(Finding::new(UPLOAD_UNKNOWN, Verdict::Auth));
             }
             continue;
         };

@@ -192,7 +192,7 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
         }
     }
     for f in &sa.functions {
-        let calls_self = f.body_programs.iter().any(|p| *p == f.name);
+        let calls_self = f.body_programs.contains(&f.name);
         if calls_self && (f.body_pipes_to_self || f.body_backgrounds) {
             out.push(Finding::hard_block(FORK_BOMB));
         }

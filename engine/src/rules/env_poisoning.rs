@@ -152,15 +152,15 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             "at" | "batch" => out.push(Finding::new(PERSISTENCE, Auth)),
             _ => {}
         }
-        if let Some(("config", rest)) = git_subcommand(inv) {
-            if rest.iter().any(|a| {
+        if let Some(("config", rest)) = git_subcommand(inv)
+            && rest.iter().any(|a| {
                 let l = a.to_ascii_lowercase();
                 RISKY_GIT_CONFIG.contains(&l.as_str())
                     || (l.starts_with("alias.") && rest.iter().any(|v| v.starts_with('!')))
                     || (l.starts_with("url.") && l.ends_with(".insteadof"))
-            }) {
-                out.push(Finding::new(GIT_HOOK, Auth));
-            }
+            })
+        {
+            out.push(Finding::new(GIT_HOOK, Auth));
         }
     }
 }

@@ -98,10 +98,8 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             "reset" if has("--hard") || has("--merge") || has("--keep") => {
                 out.push(Finding::new(HISTORY_LOSS, Verdict::Auth));
             }
-            "clean" if has("--force") || short('f') => {
-                if !(short('n') || has("--dry-run")) {
-                    out.push(Finding::new(HISTORY_LOSS, Verdict::Auth));
-                }
+            "clean" if (has("--force") || short('f')) && !(short('n') || has("--dry-run")) => {
+                out.push(Finding::new(HISTORY_LOSS, Verdict::Auth));
             }
             "checkout" => {
                 let after_dd: Vec<&&str> =

@@ -53,10 +53,10 @@ pub fn secret_of_read(path: &str, recursive: bool, home: Option<&str>) -> Option
         return Some(k);
     }
     if recursive {
-        if let Some(rel) = paths::home_relative(path, home) {
-            if rel.is_empty() || matches!(rel, ".config" | ".aws" | ".kube" | ".docker") {
-                return Some(SecretKind::Credentials);
-            }
+        if let Some(rel) = paths::home_relative(path, home)
+            && (rel.is_empty() || matches!(rel, ".config" | ".aws" | ".kube" | ".docker"))
+        {
+            return Some(SecretKind::Credentials);
         }
         if path == "/" || path == "/etc" {
             return Some(SecretKind::System);

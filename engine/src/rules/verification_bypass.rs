@@ -78,7 +78,7 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             sub,
             "commit" | "push" | "merge" | "rebase" | "am" | "cherry-pick" | "revert" | "pull"
         );
-        let no_verify = rest.iter().any(|a| *a == "--no-verify")
+        let no_verify = rest.contains(&"--no-verify")
             || (sub == "commit" && rest.iter().any(|a| short_cluster_has_n(a)));
         if hooked && (no_verify || config_bypass || env_bypass) {
             out.push(Finding::new(VERIFICATION_BYPASS, Verdict::Auth));

@@ -187,7 +187,7 @@ pub(crate) fn analyze(lang: &str, code: &str) -> InlineFindings {
                         .join(" "),
                 );
             } else {
-                f.shell_commands.extend(lits.into_iter());
+                f.shell_commands.extend(lits);
             }
         }
     }

@@ -790,26 +790,25 @@ impl Walker<'_> {
             "export" | "declare" | "typeset" | "local" | "readonly" | "set"
         ) {
             for a in &args {
-                if let Some((k, v)) = a.text.split_once('=') {
-                    if !k.is_empty()
-                        && k.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
-                        && !assignments.iter().any(|(n, _)| n == k)
-                    {
-                        assignments.push((
-                            k.to_owned(),
-                            Word {
-                                text: v.to_owned(),
-                                ..a.clone()
-                            },
-                        ));
-                    }
+                if let Some((k, v)) = a.text.split_once('=')
+                    && !k.is_empty()
+                    && k.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+                    && !assignments.iter().any(|(n, _)| n == k)
+                {
+                    assignments.push((
+                        k.to_owned(),
+                        Word {
+                            text: v.to_owned(),
+                            ..a.clone()
+                        },
+                    ));
                 }
             }
         }
-        if wrappers.iter().any(|w| w == "xargs") {
-            if let Stdin::Text(t) = &stdin {
-                args.extend(t.split_whitespace().map(Word::literal));
-            }
+        if wrappers.iter().any(|w| w == "xargs")
+            && let Stdin::Text(t) = &stdin
+        {
+            args.extend(t.split_whitespace().map(Word::literal));
         }
         if cmd.dynamic && !cmd.text.is_empty() {
             self.issue(ShellIssue::DynamicCommand);
@@ -1177,14 +1176,14 @@ fn unwrap_wrapper(
             let rest: Vec<&str> = args.iter().skip(i + 1).map(|w| w.text.as_str()).collect();
             return Some(Unwrapped::Script(rest.join(" ")));
         }
-        if prog == "env" {
-            if let Some((k, v)) = t.split_once('=') {
-                if !k.is_empty() && !k.starts_with('-') {
-                    assignments.push((k.to_owned(), Word::literal(v)));
-                    i += 1;
-                    continue;
-                }
-            }
+        if prog == "env"
+            && let Some((k, v)) = t.split_once('=')
+            && !k.is_empty()
+            && !k.starts_with('-')
+        {
+            assignments.push((k.to_owned(), Word::literal(v)));
+            i += 1;
+            continue;
         }
         if prog == "nice"
             && t.starts_with('-')

@@ -57,31 +57,34 @@ impl Word {
 pub(crate) struct ResolveCtx<'a> {
     pub substitutions: Vec<String>,
     pub cwd: Option<&'a str>,
-    words: Vec<Word>,
+    done: Vec<Word>,
+    current: Word,
     /// The current word has content (even an empty quoted string counts).
     started: bool,
 }
 
 impl ResolveCtx<'_> {
     fn cur(&mut self) -> &mut Word {
-        if self.words.is_empty() {
-            self.words.push(Word::default());
-        }
-        let n = self.words.len();
-        // `n >= 1` was just ensured.
-        &mut self.words[n - 1]
+        &mut self.current
     }
 
     fn push_str(&mut self, s: &str) {
         self.started = true;
-        self.cur().text.push_str(s);
+        self.current.text.push_str(s);
     }
 
     fn split(&mut self) {
         if self.started {
-            self.words.push(Word::default());
+            self.done.push(std::mem::take(&mut self.current));
             self.started = false;
         }
+    }
+
+    fn finish(mut self) -> (Vec<Word>, Vec<String>) {
+        if self.started || self.current.dynamic || !self.current.text.is_empty() {
+            self.done.push(std::mem::take(&mut self.current));
+        }
+        (self.done, self.substitutions)
     }
 }
 
@@ -109,8 +112,8 @@ pub(crate) fn resolve(raw: &str, cwd: Option<&str>) -> (Vec<Word>, Vec<String>) 
         ..ResolveCtx::default()
     };
     resolve_pieces_into(&pieces, raw, false, &mut ctx);
-    let mut words: Vec<Word> = ctx
-        .words
+    let (words, subs) = ctx.finish();
+    let mut words: Vec<Word> = words
         .into_iter()
         .filter(|w| !w.text.is_empty() || w.dynamic)
         .collect();
@@ -118,7 +121,7 @@ pub(crate) fn resolve(raw: &str, cwd: Option<&str>) -> (Vec<Word>, Vec<String>) 
         // `''` is one empty word.
         words.push(Word::literal(""));
     }
-    (words, ctx.substitutions)
+    (words, subs)
 }
 
 /// Resolve pieces from a heredoc body (used to find substitutions in it).
@@ -128,11 +131,9 @@ pub(crate) fn resolve_pieces(
     ctx: &mut ResolveCtx<'_>,
 ) -> String {
     resolve_pieces_into(pieces, "", quoted, ctx);
-    ctx.words
-        .iter()
-        .map(|w| w.text.as_str())
-        .collect::<Vec<_>>()
-        .join(" ")
+    let mut texts: Vec<&str> = ctx.done.iter().map(|w| w.text.as_str()).collect();
+    texts.push(ctx.current.text.as_str());
+    texts.join(" ")
 }
 
 fn resolve_pieces_into(
@@ -395,7 +396,7 @@ fn decode_base64(input: &str) -> Option<String> {
 
 fn decode_hex(input: &str) -> Option<String> {
     let cleaned: Vec<u8> = input.bytes().filter(|b| b.is_ascii_hexdigit()).collect();
-    if cleaned.len() % 2 != 0 {
+    if !cleaned.len().is_multiple_of(2) {
         return None;
     }
     let bytes: Option<Vec<u8>> = cleaned
