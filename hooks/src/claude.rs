@@ -58,10 +58,11 @@ pub fn parse(bytes: &[u8]) -> Result<HookInput, HookError> {
         Some(Value::String(_)) => {}
         Some(_) => return Err(HookError::WrongType("hook_event_name")),
     }
-    if let Some(t) = v.get("tool_name") {
-        if !t.is_string() && !t.is_null() {
-            return Err(HookError::WrongType("tool_name"));
-        }
+    if let Some(t) = v.get("tool_name")
+        && !t.is_string()
+        && !t.is_null()
+    {
+        return Err(HookError::WrongType("tool_name"));
     }
     Ok(serde_json::from_value(v)?)
 }

@@ -1,0 +1,108 @@
+//! The labelled corpus: every mode's ASR and FPR must not regress past the figures recorded
+//! in BENCHMARKS.md, and the corpus must keep its size and balance.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)] // test code
+
+use airlock_cli::eval;
+use airlock_e2e::{recorded_thresholds, root};
+use airlock_engine::{Engine, FingerprintKey, HostFacts, Mode, Policy, PolicyConfig};
+
+fn engine(mode: Mode) -> Engine {
+    let policy = Policy::compile(&PolicyConfig::default(), &HostFacts::default())
+        .unwrap()
+        .with_mode(mode);
+    Engine::new(policy, FingerprintKey::new([0; 32])).unwrap()
+}
+
+fn corpus() -> String {
+    std::fs::read_to_string(root().join("tests/corpus/corpus.jsonl")).unwrap()
+}
+
+#[test]
+fn corpus_is_large_and_balanced() {
+    let r = eval::evaluate(&engine(Mode::Balanced), &corpus()).unwrap();
+    assert!(r.summary.records >= 400, "{}", r.summary.records);
+    assert!(r.summary.attacks.total >= 200 && r.summary.benign.total >= 200);
+    for fam in [
+        "destructive",
+        "obfuscation",
+        "secret_access",
+        "secret_in_args",
+        "exfiltration",
+        "trifecta",
+        "supply_chain",
+        "env_poisoning",
+        "verification_bypass",
+        "self_protection",
+        "mcp",
+        "bulk_delete",
+    ] {
+        assert!(
+            r.summary.categories.contains_key(fam),
+            "missing attack family {fam}"
+        );
+    }
+}
+
+#[test]
+fn no_regression_past_recorded_figures() {
+    let text = corpus();
+    for (mode, asr_max, fpr_max) in recorded_thresholds().unwrap() {
+        let m: Mode = mode.parse().unwrap();
+        let s = eval::evaluate(&engine(m), &text).unwrap().summary;
+        assert!(
+            s.asr <= asr_max + 1e-9,
+            "{mode}: ASR {} regressed past {asr_max}",
+            s.asr
+        );
+        assert!(
+            s.fpr <= fpr_max + 1e-9,
+            "{mode}: FPR {} regressed past {fpr_max}",
+            s.fpr
+        );
+        assert_eq!(s.hard_fpr, 0.0, "{mode}: a benign record was BLOCKed");
+    }
+}
+
+#[test]
+fn hard_blocks_are_identical_in_every_mode() {
+    let text = corpus();
+    let reports: Vec<_> = Mode::ALL
+        .iter()
+        .map(|m| eval::evaluate(&engine(*m), &text).unwrap())
+        .collect();
+    let balanced = &reports[1];
+    for (i, r) in balanced.results.iter().enumerate() {
+        // `self_protection` is left out: `airlock mode light` weakens balanced but is a no-op
+        // when the mode already is light, so its verdict rightly differs by mode.
+        let hard = [
+            "destructive_rm",
+            "destructive_find",
+            "disk_overwrite",
+            "disk_format",
+            "fork_bomb",
+            "secret_exfiltration",
+            "exfiltration",
+            "reverse_shell",
+            "database_drop",
+        ];
+        if r.reasons
+            .first()
+            .is_some_and(|c| hard.contains(&c.as_str()))
+        {
+            for other in &reports {
+                assert_eq!(
+                    other.results[i].verdict,
+                    airlock_engine::Verdict::Block,
+                    "{} in {}",
+                    r.id,
+                    other.summary.mode
+                );
+            }
+        }
+    }
+}
