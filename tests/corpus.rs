@@ -106,3 +106,19 @@ fn hard_blocks_are_identical_in_every_mode() {
         }
     }
 }
+
+/// Every record's verdict and reasons, pinned per mode: any change shows up in review as a
+/// snapshot diff (`cargo insta review`), so no verdict moves silently.
+#[test]
+fn verdicts_are_pinned() {
+    let text = corpus();
+    for mode in Mode::ALL {
+        let r = eval::evaluate(&engine(mode), &text).unwrap();
+        let lines: Vec<String> = r
+            .results
+            .iter()
+            .map(|x| format!("{} {} {}", x.id, x.verdict, x.reasons.join(",")))
+            .collect();
+        insta::assert_snapshot!(format!("verdicts_{}", mode.as_str()), lines.join("\n"));
+    }
+}

@@ -195,6 +195,11 @@ pub fn analyze(command: &str, env: ShellEnv<'_>) -> ShellAnalysis {
         env,
         out: ShellAnalysis::default(),
     };
+    if command.trim().is_empty() {
+        // An empty command line is not something an agent legitimately sends.
+        w.issue(ShellIssue::Unparseable);
+        return w.out;
+    }
     w.script(command, 0, None);
     w.out
 }

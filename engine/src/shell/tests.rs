@@ -62,6 +62,8 @@ fn sees_through_spelling_and_wrappers() {
 fn issues_table() {
     let cases: &[(&str, Option<ShellIssue>)] = &[
         ("ls", None),
+        ("", Some(ShellIssue::Unparseable)),
+        ("   \n", Some(ShellIssue::Unparseable)),
         ("echo 'open", Some(ShellIssue::Unparseable)),
         ("$X -rf /", Some(ShellIssue::DynamicCommand)),
         ("eval \"$X\"", Some(ShellIssue::DynamicEval)),
