@@ -1,0 +1,140 @@
+//! Per-session memory (opaque JSON owned by the caller) and key/value settings.
+
+use rusqlite::{OptionalExtension, Transaction, TransactionBehavior, params};
+
+use crate::{Store, StoreError};
+
+impl Store {
+    /// The stored JSON text for `(host, session_id)`, if any.
+    pub fn load_session(&self, host: &str, session_id: &str) -> Result<Option<String>, StoreError> {
+        Ok(self
+            .conn
+            .prepare_cached("SELECT state FROM sessions WHERE host = ?1 AND session_id = ?2")?
+            .query_row(params![host, session_id], |r| r.get(0))
+            .optional()?)
+    }
+
+    /// Atomic read-modify-write of one session: inside `BEGIN IMMEDIATE`, reads the current
+    /// text (`None` for a new session), stores what `f` returns and returns it. Parallel
+    /// callers on the same session are serialised, so no update is lost. If `f` panics the
+    /// transaction is rolled back.
+    pub fn update_session<F>(
+        &self,
+        host: &str,
+        session_id: &str,
+        f: F,
+    ) -> Result<String, StoreError>
+    where
+        F: FnOnce(Option<&str>) -> String,
+    {
+        let tx = Transaction::new_unchecked(&self.conn, TransactionBehavior::Immediate)?;
+        let current: Option<String> = tx
+            .prepare_cached("SELECT state FROM sessions WHERE host = ?1 AND session_id = ?2")?
+            .query_row(params![host, session_id], |r| r.get(0))
+            .optional()?;
+        let next = f(current.as_deref());
+        tx.prepare_cached(
+            "INSERT INTO sessions (host, session_id, state) VALUES (?1, ?2, ?3) \
+             ON CONFLICT (host, session_id) \
+             DO UPDATE SET state = excluded.state, revision = revision + 1",
+        )?
+        .execute(params![host, session_id, next])?;
+        tx.commit()?;
+        Ok(next)
+    }
+
+    /// A setting's value, if set.
+    pub fn setting(&self, key: &str) -> Result<Option<String>, StoreError> {
+        Ok(self
+            .conn
+            .prepare_cached("SELECT value FROM settings WHERE key = ?1")?
+            .query_row(params![key], |r| r.get(0))
+            .optional()?)
+    }
+
+    /// Sets (inserts or replaces) a setting.
+    pub fn set_setting(&self, key: &str, value: &str) -> Result<(), StoreError> {
+        self.conn
+            .prepare_cached(
+                "INSERT INTO settings (key, value) VALUES (?1, ?2) \
+                 ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            )?
+            .execute(params![key, value])?;
+        Ok(())
+    }
+
+    /// Removes a setting; removing an absent key is not an error.
+    pub fn delete_setting(&self, key: &str) -> Result<(), StoreError> {
+        self.conn
+            .prepare_cached("DELETE FROM settings WHERE key = ?1")?
+            .execute(params![key])?;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn session_read_modify_write() {
+        let store = Store::open_in_memory().unwrap();
+        assert_eq!(store.load_session("claude", "s1").unwrap(), None);
+        let first = store
+            .update_session("claude", "s1", |old| {
+                assert!(old.is_none());
+                r#"{"n":1}"#.to_owned()
+            })
+            .unwrap();
+        assert_eq!(first, r#"{"n":1}"#);
+        let second = store
+            .update_session("claude", "s1", |old| {
+                assert_eq!(old, Some(r#"{"n":1}"#));
+                r#"{"n":2}"#.to_owned()
+            })
+            .unwrap();
+        assert_eq!(second, r#"{"n":2}"#);
+        assert_eq!(
+            store.load_session("claude", "s1").unwrap().as_deref(),
+            Some(r#"{"n":2}"#)
+        );
+        // Keyed by host and session id together.
+        assert_eq!(store.load_session("cursor", "s1").unwrap(), None);
+        assert_eq!(store.load_session("claude", "s2").unwrap(), None);
+    }
+
+    #[test]
+    fn a_panicking_update_rolls_back_and_the_store_stays_usable() {
+        let store = Store::open_in_memory().unwrap();
+        store
+            .update_session("claude", "s1", |_| "1".to_owned())
+            .unwrap();
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let _ = store.update_session("claude", "s1", |_| panic!("caller bug"));
+        }));
+        assert!(result.is_err());
+        assert_eq!(
+            store.load_session("claude", "s1").unwrap().as_deref(),
+            Some("1")
+        );
+        store
+            .update_session("claude", "s1", |_| "2".to_owned())
+            .unwrap();
+        assert_eq!(
+            store.load_session("claude", "s1").unwrap().as_deref(),
+            Some("2")
+        );
+    }
+
+    #[test]
+    fn settings_crud() {
+        let store = Store::open_in_memory().unwrap();
+        assert_eq!(store.setting("mode").unwrap(), None);
+        store.set_setting("mode", "balanced").unwrap();
+        store.set_setting("mode", "strict").unwrap();
+        assert_eq!(store.setting("mode").unwrap().as_deref(), Some("strict"));
+        store.delete_setting("mode").unwrap();
+        store.delete_setting("mode").unwrap();
+        assert_eq!(store.setting("mode").unwrap(), None);
+    }
+}
