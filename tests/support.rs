@@ -66,3 +66,94 @@ pub fn recorded_thresholds() -> Result<Vec<(String, f64, f64)>, String> {
     }
     Ok(out)
 }
+
+/// A throw-away user: a temp HOME with no XDG overrides, so Airlock's store and config land
+/// inside it, and the real binary run as that user.
+pub struct Sandbox {
+    pub home: tempfile::TempDir,
+    pub bin: PathBuf,
+}
+
+impl Sandbox {
+    pub fn new() -> Result<Sandbox, String> {
+        Ok(Sandbox {
+            home: tempfile::tempdir().map_err(|e| e.to_string())?,
+            bin: airlock_bin()?,
+        })
+    }
+
+    pub fn home(&self) -> &Path {
+        self.home.path()
+    }
+
+    /// `airlock <args>` as this user.
+    pub fn cmd(&self, args: &[&str]) -> Command {
+        let mut c = Command::new(&self.bin);
+        c.args(args)
+            .env("HOME", self.home.path())
+            .env_remove("XDG_DATA_HOME")
+            .env_remove("XDG_CONFIG_HOME")
+            .env_remove("XDG_STATE_HOME")
+            .env_remove("XDG_CACHE_HOME");
+        c
+    }
+
+    /// Run with `stdin` text; returns (exit code, stdout, stderr).
+    pub fn run(&self, args: &[&str], stdin: &str) -> (i32, String, String) {
+        use std::io::Write as _;
+        let mut child = match self
+            .cmd(args)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+        {
+            Ok(c) => c,
+            Err(e) => return (-1, String::new(), e.to_string()),
+        };
+        if let Some(mut si) = child.stdin.take() {
+            let _ = si.write_all(stdin.as_bytes());
+        }
+        match child.wait_with_output() {
+            Ok(o) => (
+                o.status.code().unwrap_or(-1),
+                String::from_utf8_lossy(&o.stdout).into_owned(),
+                String::from_utf8_lossy(&o.stderr).into_owned(),
+            ),
+            Err(e) => (-1, String::new(), e.to_string()),
+        }
+    }
+
+    /// Path of the store database for this user (Linux layout of `directories`).
+    pub fn db_path(&self) -> PathBuf {
+        self.home.path().join(".local/share/airlock/airlock.db")
+    }
+}
+
+/// A Claude Code PreToolUse payload for a Bash command.
+pub fn claude_bash(session: &str, command: &str) -> String {
+    serde_json::json!({
+        "session_id": session,
+        "transcript_path": "/tmp/t.jsonl",
+        "cwd": "/home/dev/project",
+        "permission_mode": "default",
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Bash",
+        "tool_input": {"command": command}
+    })
+    .to_string()
+}
+
+/// A Claude Code PostToolUse payload for a Read that returned `content`.
+pub fn claude_read_result(session: &str, path: &str, content: &str) -> String {
+    serde_json::json!({
+        "session_id": session,
+        "transcript_path": "/tmp/t.jsonl",
+        "cwd": "/home/dev/project",
+        "hook_event_name": "PostToolUse",
+        "tool_name": "Read",
+        "tool_input": {"file_path": path},
+        "tool_response": {"type": "text", "file": {"filePath": path, "content": content}}
+    })
+    .to_string()
+}

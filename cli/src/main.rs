@@ -1,13 +1,15 @@
 //! `airlock`: the command-line face of Airlock.
 //!
-//! Exit codes: 0 success; 1 bad input or an error (the message names the problem);
-//! 2 reserved for hook denials (see `airlock hook`, issue #3).
+//! Exit codes: 0 success; 1 bad input, a refused weakening, or an error (the message names
+//! the problem); `airlock hook` exits 2 when it denies (see `hook.rs`).
 
 use std::io::Read as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use airlock_cli::eval;
+use airlock_cli::app::Paths;
+use airlock_cli::cmd::{self, FactorArgs, LogArgs};
+use airlock_cli::{eval, hook};
 use airlock_engine::{
     Action, Engine, FingerprintKey, Host, HostFacts, Mode, Policy, PolicyConfig, SessionState,
 };
@@ -53,6 +55,116 @@ enum Command {
         /// The command line, as the agent would run it (use `-` to read it from stdin).
         #[arg(required = true, trailing_var_arg = true, allow_hyphen_values = true)]
         command: Vec<String>,
+    },
+    /// Judge one hook event from an agent host (reads its JSON on stdin). Wired by `airlock wire`.
+    Hook {
+        /// claude-code, cursor, codex, gemini, copilot or vscode.
+        host: String,
+    },
+    /// Show or change the strictness mode. Raising applies at once; lowering needs your factor.
+    Mode {
+        /// light, balanced, strict or paranoid.
+        mode: Option<String>,
+        #[command(flatten)]
+        factor: FactorArgs,
+    },
+    /// Show or change enforcement (enforce, monitor, off). Lowering needs your factor.
+    Enforcement {
+        value: Option<String>,
+        #[command(flatten)]
+        factor: FactorArgs,
+    },
+    /// Set or change the local password (the factor when TOTP is not enrolled).
+    Password {
+        #[command(subcommand)]
+        action: PasswordCmd,
+    },
+    /// Enrol or remove TOTP (an authenticator app code becomes the factor).
+    Totp {
+        #[command(subcommand)]
+        action: TotpCmd,
+    },
+    /// Add a scoped allow rule (a weakening: needs your factor). Hard blocks are never allowed.
+    Allow {
+        /// Let AUTH findings with this reason code pass.
+        #[arg(long)]
+        code: Option<String>,
+        /// Treat this destination host (or `*.suffix`) as listed.
+        #[arg(long)]
+        host: Option<String>,
+        /// List the rules.
+        #[arg(long)]
+        list: bool,
+        #[command(flatten)]
+        factor: FactorArgs,
+    },
+    /// Show the policy ledger; `--verify` checks its hash chain.
+    PolicyHistory {
+        #[arg(long)]
+        verify: bool,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Show recent decisions from the audit log.
+    Log(LogArgs),
+    /// Check the installation: binary, store, ledger, password, wired agents, desktop app.
+    Doctor {
+        #[arg(long)]
+        json: bool,
+    },
+    /// Wire Airlock's hooks into an agent's config (claude-code, cursor, codex, gemini, copilot, vscode).
+    Wire { agent: String },
+    /// Remove Airlock's hooks from an agent's config (a weakening: needs your factor).
+    Unwire {
+        agent: String,
+        #[command(flatten)]
+        factor: FactorArgs,
+    },
+    /// First-time setup: password, mode, and wiring agents.
+    Setup {
+        #[arg(long)]
+        password_stdin: bool,
+        #[arg(long)]
+        mode: Option<String>,
+        /// Agents to wire (`detected` wires every installed agent).
+        #[arg(long = "wire", value_name = "AGENT")]
+        wire: Vec<String>,
+    },
+}
+
+#[derive(Subcommand)]
+enum PasswordCmd {
+    /// Set the first password.
+    Set {
+        #[arg(long)]
+        password_stdin: bool,
+    },
+    /// Change it (current then new; with --password-stdin, one per line).
+    Change {
+        #[arg(long)]
+        password_stdin: bool,
+    },
+}
+
+#[derive(Subcommand)]
+enum TotpCmd {
+    /// Start enrolment (prints the otpauth URI); finish with `--verify CODE`.
+    Enroll {
+        #[arg(long, value_name = "CODE")]
+        verify: Option<String>,
+        /// Also write the QR code as a PNG file.
+        #[arg(long, value_name = "FILE")]
+        qr: Option<PathBuf>,
+        #[arg(long)]
+        password_stdin: bool,
+        /// Keep the secret sealed in the store even if an OS keyring exists.
+        #[arg(long)]
+        no_keyring: bool,
+    },
+    /// Remove TOTP (needs a current code and the password).
+    Remove {
+        #[command(flatten)]
+        factor: FactorArgs,
     },
 }
 
@@ -116,6 +228,53 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 }
             }
             Ok(ExitCode::SUCCESS)
+        }
+        Command::Hook { host } => hook::run(&host),
+        other => {
+            let paths = Paths::discover()?;
+            match other {
+                Command::Mode { mode, factor } => cmd::mode(&paths, mode, &factor),
+                Command::Enforcement { value, factor } => cmd::enforcement(&paths, value, &factor),
+                Command::Password {
+                    action: PasswordCmd::Set { password_stdin },
+                } => cmd::password_set(&paths, password_stdin),
+                Command::Password {
+                    action: PasswordCmd::Change { password_stdin },
+                } => cmd::password_change(&paths, password_stdin),
+                Command::Totp {
+                    action:
+                        TotpCmd::Enroll {
+                            verify,
+                            qr,
+                            password_stdin,
+                            no_keyring,
+                        },
+                } => cmd::totp_enroll(&paths, verify, qr, password_stdin, no_keyring),
+                Command::Totp {
+                    action: TotpCmd::Remove { factor },
+                } => cmd::totp_remove(&paths, &factor),
+                Command::Allow {
+                    code,
+                    host,
+                    list,
+                    factor,
+                } => cmd::allow(&paths, code, host, list, &factor),
+                Command::PolicyHistory { verify, json } => {
+                    cmd::policy_history(&paths, verify, json)
+                }
+                Command::Log(a) => cmd::log(&paths, &a),
+                Command::Doctor { json } => cmd::doctor(&paths, json),
+                Command::Wire { agent } => cmd::wire(&paths, &agent),
+                Command::Unwire { agent, factor } => cmd::unwire(&paths, &agent, &factor),
+                Command::Setup {
+                    password_stdin,
+                    mode,
+                    wire,
+                } => cmd::setup(&paths, password_stdin, mode, wire),
+                Command::Eval { .. } | Command::Check { .. } | Command::Hook { .. } => {
+                    Ok(ExitCode::from(1))
+                }
+            }
         }
     }
 }

@@ -4,7 +4,7 @@ use airlock_engine::{Action, AnnotationInfo, Host, Operation, Provenance};
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::{HookError, MAX_PAYLOAD_BYTES, MAX_RESULT_BYTES};
+use crate::{HookError, MAX_RESULT_BYTES};
 
 /// The stdin object Claude Code sends to every hook. Unknown fields are ignored.
 #[derive(Debug, Clone, Deserialize)]
@@ -42,14 +42,13 @@ pub enum Event {
 /// Parse raw stdin bytes into a payload. Every failure is an error with a stable code; the
 /// caller turns it into a denial.
 pub fn parse(bytes: &[u8]) -> Result<HookInput, HookError> {
-    if bytes.len() > MAX_PAYLOAD_BYTES {
-        return Err(HookError::TooLarge);
-    }
-    let text = std::str::from_utf8(bytes).map_err(|_| HookError::NotUtf8)?;
-    if text.trim().is_empty() {
-        return Err(HookError::Empty);
-    }
-    let v: Value = serde_json::from_str(text)?;
+    from_value(crate::read_payload(bytes)?)
+}
+
+/// Type an already-read payload object (see [`crate::read_payload`]) as Claude Code's input.
+/// The same checks as [`parse`]: `hook_event_name` must be a string, `tool_name` a string if
+/// present.
+pub fn from_value(v: Value) -> Result<HookInput, HookError> {
     if !v.is_object() {
         return Err(HookError::WrongType("payload"));
     }
@@ -64,7 +63,8 @@ pub fn parse(bytes: &[u8]) -> Result<HookInput, HookError> {
     {
         return Err(HookError::WrongType("tool_name"));
     }
-    Ok(serde_json::from_value(v)?)
+    // Syntax was checked when the bytes were read; what fails here is a field of the wrong type.
+    serde_json::from_value(v).map_err(|_| HookError::WrongType("payload"))
 }
 
 fn str_field<'a>(input: &'a Value, key: &str) -> Option<&'a str> {

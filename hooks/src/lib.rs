@@ -1,10 +1,22 @@
 //! Host hook wire formats. Each host's JSON is a type here, converted to the engine's
 //! [`Action`] at this edge; the engine never sees host JSON.
 //!
-//! Today: Claude Code (`PreToolUse`, `PostToolUse`, `UserPromptSubmit`). The other hosts
-//! (Cursor, Codex CLI, Gemini CLI, Copilot, VS Code) arrive with the hook binary (issue #3).
+//! [`claude`] types Claude Code's payloads; [`host`] is the entry point for every host the hook
+//! binary serves (Claude Code, Cursor, Codex CLI, Gemini CLI, GitHub Copilot CLI, VS Code): it
+//! detects the real host from the payload's shape, maps the call to an [`Action`], and renders
+//! Airlock's answer in that host's wire format (stdout, stderr, exit code).
+//!
+//! [`Action`]: airlock_engine::Action
 
 pub mod claude;
+pub mod host;
+mod hosts;
+
+pub use airlock_engine::Host;
+pub use host::{
+    HookAnswer, HookCall, HookOutcome, can_block, parse_call, render, render_parse_failure,
+    supports_ask,
+};
 
 use thiserror::Error;
 
@@ -27,6 +39,23 @@ pub enum HookError {
     Missing(&'static str),
     #[error("field `{0}` has the wrong type")]
     WrongType(&'static str),
+}
+
+/// Read raw stdin bytes as one JSON object: bounded size, UTF-8, not blank, valid JSON, an
+/// object. Every failure has a stable [`HookError::code`].
+pub fn read_payload(bytes: &[u8]) -> Result<serde_json::Value, HookError> {
+    if bytes.len() > MAX_PAYLOAD_BYTES {
+        return Err(HookError::TooLarge);
+    }
+    let text = std::str::from_utf8(bytes).map_err(|_| HookError::NotUtf8)?;
+    if text.trim().is_empty() {
+        return Err(HookError::Empty);
+    }
+    let v: serde_json::Value = serde_json::from_str(text)?;
+    if !v.is_object() {
+        return Err(HookError::WrongType("payload"));
+    }
+    Ok(v)
 }
 
 impl HookError {

@@ -1,0 +1,665 @@
+//! Policy, factor, log and wiring commands.
+
+use std::io::{BufRead, IsTerminal};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use airlock_engine::{Enforcement, Mode};
+use airlock_store::{DecisionFilter, LedgerEntry, Outcome, Store};
+use airlock_wire::{Agent, WireOptions};
+use anyhow::{Context, Result, bail};
+use clap::Args;
+
+use crate::app::{self, AllowRule, Paths};
+use crate::factors::{self, Proof};
+
+/// How the user proves possession for a weakening.
+#[derive(Debug, Clone, Default, Args)]
+pub struct FactorArgs {
+    /// Read the password from the first line of standard input.
+    #[arg(long)]
+    pub password_stdin: bool,
+    /// Current TOTP code (required once TOTP is enrolled).
+    #[arg(long, value_name = "CODE")]
+    pub code: Option<String>,
+}
+
+fn read_line_stdin() -> Result<String> {
+    let mut line = String::new();
+    std::io::stdin()
+        .lock()
+        .read_line(&mut line)
+        .context("reading the password from stdin")?;
+    Ok(line.trim_end_matches(['\n', '\r']).to_owned())
+}
+
+fn gather_proof(store: &Store, f: &FactorArgs) -> Result<Proof> {
+    let totp = factors::totp_enrolled(store)?;
+    let needs_password = !totp || factors::totp_needs_password(store)?;
+    let password = if f.password_stdin {
+        Some(read_line_stdin()?)
+    } else if needs_password && std::io::stdin().is_terminal() {
+        Some(rpassword::prompt_password("Airlock password: ").context("reading the password")?)
+    } else {
+        None
+    };
+    let code = match (&f.code, totp) {
+        (Some(c), _) => Some(c.clone()),
+        (None, true) if std::io::stdin().is_terminal() => {
+            Some(rpassword::prompt_password("TOTP code: ").context("reading the code")?)
+        }
+        _ => None,
+    };
+    Ok(Proof { password, code })
+}
+
+fn ledger(
+    store: &Store,
+    kind: &str,
+    detail: serde_json::Value,
+    factor: &str,
+    outcome: &str,
+) -> Result<()> {
+    store.append_ledger(&LedgerEntry {
+        ts_ms: app::now_ms(),
+        kind: kind.to_owned(),
+        detail,
+        actor: "cli".into(),
+        factor: factor.to_owned(),
+        outcome: outcome.to_owned(),
+    })?;
+    Ok(())
+}
+
+/// Check the factor for a weakening; ledger a refusal before failing.
+fn require_factor(
+    store: &Store,
+    f: &FactorArgs,
+    kind: &str,
+    detail: &serde_json::Value,
+) -> Result<&'static str> {
+    let proof = gather_proof(store, f)?;
+    match factors::verify(store, &proof, app::now_unix()) {
+        Ok(name) => Ok(name),
+        Err(e) => {
+            ledger(store, kind, detail.clone(), "none", "refused")?;
+            bail!("refused: {e}")
+        }
+    }
+}
+
+pub fn mode(paths: &Paths, new: Option<String>, f: &FactorArgs) -> Result<ExitCode> {
+    let store = paths.open_store()?;
+    let policy = app::load_policy(&store, paths)?;
+    let Some(new) = new else {
+        println!("{}", policy.mode);
+        return Ok(ExitCode::SUCCESS);
+    };
+    let to: Mode = new.parse()?;
+    let from = policy.mode;
+    let detail = serde_json::json!({"from": from.as_str(), "to": to.as_str()});
+    if to == from {
+        println!("already {to}");
+        return Ok(ExitCode::SUCCESS);
+    }
+    let factor = if to > from {
+        "none"
+    } else {
+        require_factor(&store, f, "mode", &detail)?
+    };
+    store.set_setting(app::MODE_KEY, to.as_str())?;
+    ledger(&store, "mode", detail, factor, "applied")?;
+    println!("mode: {from} -> {to}");
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn enforcement(paths: &Paths, new: Option<String>, f: &FactorArgs) -> Result<ExitCode> {
+    let store = paths.open_store()?;
+    let policy = app::load_policy(&store, paths)?;
+    let Some(new) = new else {
+        println!("{}", policy.enforcement);
+        return Ok(ExitCode::SUCCESS);
+    };
+    let to: Enforcement = new.parse()?;
+    let from = policy.enforcement;
+    let detail = serde_json::json!({"from": from.as_str(), "to": to.as_str()});
+    if to == from {
+        println!("already {to}");
+        return Ok(ExitCode::SUCCESS);
+    }
+    let factor = if to > from {
+        "none"
+    } else {
+        require_factor(&store, f, "enforcement", &detail)?
+    };
+    store.set_setting(app::ENFORCEMENT_KEY, to.as_str())?;
+    ledger(&store, "enforcement", detail, factor, "applied")?;
+    println!("enforcement: {from} -> {to}");
+    Ok(ExitCode::SUCCESS)
+}
+
+fn read_new_password(from_stdin: bool) -> Result<String> {
+    if from_stdin {
+        return read_line_stdin();
+    }
+    if !std::io::stdin().is_terminal() {
+        bail!("no terminal to ask for a password: pass --password-stdin");
+    }
+    let a = rpassword::prompt_password("New Airlock password: ")?;
+    let b = rpassword::prompt_password("Repeat it: ")?;
+    if a != b {
+        bail!("the two passwords differ");
+    }
+    Ok(a)
+}
+
+pub fn password_set(paths: &Paths, from_stdin: bool) -> Result<ExitCode> {
+    let store = paths.open_store()?;
+    let pw = read_new_password(from_stdin)?;
+    match factors::set_password(&store, &pw) {
+        Ok(()) => {
+            ledger(
+                &store,
+                "password",
+                serde_json::json!({"action": "set"}),
+                "none",
+                "applied",
+            )?;
+            println!("password set");
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e) => {
+            ledger(
+                &store,
+                "password",
+                serde_json::json!({"action": "set"}),
+                "none",
+                "refused",
+            )?;
+            bail!("{e}")
+        }
+    }
+}
+
+pub fn password_change(paths: &Paths, from_stdin: bool) -> Result<ExitCode> {
+    let store = paths.open_store()?;
+    // With --password-stdin: first line current, second line new.
+    let (current, new) = if from_stdin {
+        (read_line_stdin()?, read_line_stdin()?)
+    } else {
+        (
+            rpassword::prompt_password("Current Airlock password: ")?,
+            read_new_password(false)?,
+        )
+    };
+    let detail = serde_json::json!({"action": "change"});
+    match factors::change_password(&store, &current, &new) {
+        Ok(()) => {
+            ledger(&store, "password", detail, "password", "applied")?;
+            println!("password changed");
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e) => {
+            ledger(&store, "password", detail, "none", "refused")?;
+            bail!("{e}")
+        }
+    }
+}
+
+pub fn totp_enroll(
+    paths: &Paths,
+    verify: Option<String>,
+    qr: Option<PathBuf>,
+    from_stdin: bool,
+    no_keyring: bool,
+) -> Result<ExitCode> {
+    let store = paths.open_store()?;
+    let password = if from_stdin {
+        read_line_stdin()?
+    } else {
+        rpassword::prompt_password("Airlock password: ")?
+    };
+    match verify {
+        None => {
+            let (uri, png) = factors::begin_totp_enroll(&store, &password)
+                .map_err(|e| anyhow::anyhow!("{e}"))?;
+            println!(
+                "Add this to your authenticator app, then run `airlock totp enroll --verify CODE`:"
+            );
+            println!("{uri}");
+            if let Some(path) = qr {
+                std::fs::write(&path, png)
+                    .with_context(|| format!("writing {}", path.display()))?;
+                println!("QR code written to {}", path.display());
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(code) => {
+            let detail = serde_json::json!({"action": "enroll"});
+            match factors::finish_totp_enroll(
+                &store,
+                &password,
+                &code,
+                app::now_unix(),
+                !no_keyring,
+            ) {
+                Ok(where_) => {
+                    ledger(&store, "totp", detail, "password+totp", "applied")?;
+                    if where_ == "encrypted" {
+                        println!(
+                            "TOTP enrolled. No OS keyring was available: the secret is kept in the store, sealed under your password, so weakening will ask for both."
+                        );
+                    } else {
+                        println!("TOTP enrolled (secret in the OS keyring).");
+                    }
+                    Ok(ExitCode::SUCCESS)
+                }
+                Err(e) => {
+                    ledger(&store, "totp", detail, "none", "refused")?;
+                    bail!("{e}")
+                }
+            }
+        }
+    }
+}
+
+pub fn totp_remove(paths: &Paths, f: &FactorArgs) -> Result<ExitCode> {
+    let store = paths.open_store()?;
+    let proof = gather_proof(&store, f)?;
+    let detail = serde_json::json!({"action": "remove"});
+    match factors::remove_totp(&store, &proof, app::now_unix()) {
+        Ok(()) => {
+            ledger(&store, "totp", detail, "totp", "applied")?;
+            println!("TOTP removed; the password is the factor again");
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e) => {
+            ledger(&store, "totp", detail, "none", "refused")?;
+            bail!("refused: {e}")
+        }
+    }
+}
+
+pub fn allow(
+    paths: &Paths,
+    code: Option<String>,
+    host: Option<String>,
+    list: bool,
+    f: &FactorArgs,
+) -> Result<ExitCode> {
+    let store = paths.open_store()?;
+    let mut rules = app::allow_rules(&store)?;
+    if list || (code.is_none() && host.is_none()) {
+        if rules.is_empty() {
+            println!("no allow rules");
+        }
+        for r in &rules {
+            println!("{}", serde_json::to_string(r)?);
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    if let Some(h) = &host {
+        // Validate now, with the engine's own parser, so a bad rule never lands.
+        let cfg = airlock_engine::PolicyConfig {
+            allow_hosts: vec![h.clone()],
+            ..Default::default()
+        };
+        airlock_engine::Policy::compile(&cfg, &airlock_engine::HostFacts::default())?;
+    }
+    let rule = AllowRule { code, host };
+    let detail = serde_json::to_value(&rule)?;
+    let factor = require_factor(&store, f, "allow", &detail)?;
+    if !rules.contains(&rule) {
+        rules.push(rule);
+    }
+    store.set_setting(app::ALLOW_RULES_KEY, &serde_json::to_string(&rules)?)?;
+    ledger(&store, "allow", detail, factor, "applied")?;
+    println!("allow rule added (hard blocks are never allowed)");
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn policy_history(paths: &Paths, verify: bool, json: bool) -> Result<ExitCode> {
+    let store = paths.open_store()?;
+    if verify {
+        let status = store.verify_ledger()?;
+        if json {
+            println!("{}", serde_json::to_string_pretty(&status)?);
+        } else if status.intact {
+            println!(
+                "ledger intact: {} entries, hash chain verified",
+                status.rows
+            );
+        } else {
+            println!(
+                "LEDGER TAMPERED: first bad entry {}: {}",
+                status.first_bad_seq.map_or("?".into(), |s| s.to_string()),
+                status.problem.clone().unwrap_or_default()
+            );
+        }
+        return Ok(if status.intact {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::from(1)
+        });
+    }
+    let rows = store.ledger()?;
+    if json {
+        println!("{}", serde_json::to_string_pretty(&rows)?);
+    } else {
+        for r in rows {
+            println!(
+                "{:>5} {} {:<12} {:<8} {:<14} {:<8} {}",
+                r.seq,
+                r.entry.ts_ms,
+                r.entry.kind,
+                r.entry.outcome,
+                r.entry.factor,
+                r.entry.actor,
+                r.entry.detail
+            );
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct LogArgs {
+    /// Keep printing new decisions as they arrive.
+    #[arg(long)]
+    pub follow: bool,
+    #[arg(long)]
+    pub host: Option<String>,
+    #[arg(long)]
+    pub session: Option<String>,
+    /// PASS, AUTH or BLOCK.
+    #[arg(long)]
+    pub verdict: Option<String>,
+    /// passed, blocked, approved, denied or timeout.
+    #[arg(long)]
+    pub outcome: Option<String>,
+    #[arg(long, default_value_t = 50)]
+    pub limit: usize,
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn print_row(r: &airlock_store::DecisionRow, json: bool) -> Result<()> {
+    if json {
+        println!("{}", serde_json::to_string(r)?);
+    } else {
+        println!(
+            "{:>6} {} {:<12} {:<14} {:<14} {:<5} {:<8} {}",
+            r.id,
+            r.ts_ms,
+            r.host,
+            r.tool,
+            r.action_kind,
+            r.verdict,
+            r.outcome.as_str(),
+            r.reasons.join(",")
+        );
+    }
+    Ok(())
+}
+
+pub fn log(paths: &Paths, a: &LogArgs) -> Result<ExitCode> {
+    let store = paths.open_store()?;
+    let outcome = match &a.outcome {
+        Some(o) => Some(o.parse::<Outcome>().map_err(|_| {
+            anyhow::anyhow!("unknown outcome `{o}` (passed, blocked, approved, denied, timeout)")
+        })?),
+        None => None,
+    };
+    if let Some(v) = &a.verdict
+        && !matches!(v.to_ascii_uppercase().as_str(), "PASS" | "AUTH" | "BLOCK")
+    {
+        bail!("unknown verdict `{v}` (PASS, AUTH, BLOCK)");
+    }
+    let filter = DecisionFilter {
+        limit: a.limit,
+        host: a.host.clone(),
+        session_id: a.session.clone(),
+        verdict: a.verdict.as_ref().map(|v| v.to_ascii_uppercase()),
+        outcome,
+        since_ms: None,
+    };
+    let mut rows = store.recent_decisions(&filter)?;
+    rows.reverse();
+    let mut last = rows.last().map_or(0, |r| r.id);
+    for r in &rows {
+        print_row(r, a.json)?;
+    }
+    if a.follow {
+        if last == 0 {
+            last = store
+                .recent_decisions(&DecisionFilter {
+                    limit: 1,
+                    ..Default::default()
+                })?
+                .first()
+                .map_or(0, |r| r.id);
+        }
+        loop {
+            std::thread::sleep(std::time::Duration::from_millis(300));
+            for r in store.decisions_after(last, 500)? {
+                last = r.id;
+                let keep = filter.host.as_ref().is_none_or(|h| *h == r.host)
+                    && filter
+                        .session_id
+                        .as_ref()
+                        .is_none_or(|s| *s == r.session_id)
+                    && filter.verdict.as_ref().is_none_or(|v| *v == r.verdict)
+                    && filter.outcome.is_none_or(|o| o == r.outcome);
+                if keep {
+                    print_row(&r, a.json)?;
+                }
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn stamp() -> String {
+    app::now_ms().to_string()
+}
+
+fn wire_opts() -> Result<WireOptions> {
+    Ok(WireOptions {
+        airlock_bin: app::self_binary()?,
+        timeout_secs: 30,
+        stamp: stamp(),
+    })
+}
+
+fn home(paths: &Paths) -> Result<PathBuf> {
+    paths
+        .home
+        .clone()
+        .context("cannot find your home directory")
+}
+
+pub fn wire(paths: &Paths, agent: &str) -> Result<ExitCode> {
+    let agent: Agent = agent.parse().map_err(|e| anyhow::anyhow!("{e}"))?;
+    let r = airlock_wire::wire(agent, &home(paths)?, &wire_opts()?)
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    if r.changed {
+        println!(
+            "wired {} in {}{}",
+            agent.as_str(),
+            r.path.display(),
+            r.backup
+                .map(|b| format!(" (backup: {})", b.display()))
+                .unwrap_or_default()
+        );
+    } else {
+        println!("{} already wired in {}", agent.as_str(), r.path.display());
+    }
+    if let Ok(store) = paths.open_store() {
+        let _ = ledger(
+            &store,
+            "wire",
+            serde_json::json!({"agent": agent.as_str()}),
+            "none",
+            "applied",
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn unwire(paths: &Paths, agent: &str, f: &FactorArgs) -> Result<ExitCode> {
+    let agent: Agent = agent.parse().map_err(|e| anyhow::anyhow!("{e}"))?;
+    let store = paths.open_store()?;
+    let detail = serde_json::json!({"agent": agent.as_str()});
+    // Taking Airlock off an agent's path is a weakening.
+    let factor = require_factor(&store, f, "unwire", &detail)?;
+    let r = airlock_wire::unwire(agent, &home(paths)?, &wire_opts()?)
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    ledger(&store, "unwire", detail, factor, "applied")?;
+    println!("unwired {} from {}", agent.as_str(), r.path.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+fn on_path(name: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|d| d.join(name))
+        .find(|p| p.is_file())
+}
+
+pub fn doctor(paths: &Paths, json: bool) -> Result<ExitCode> {
+    let mut checks: Vec<(String, bool, String)> = Vec::new();
+    let bin = on_path(if cfg!(windows) {
+        "airlock.exe"
+    } else {
+        "airlock"
+    });
+    checks.push((
+        "binary on PATH".into(),
+        bin.is_some(),
+        bin.map_or("`airlock` is not on PATH".into(), |p| {
+            p.display().to_string()
+        }),
+    ));
+    match paths.open_store() {
+        Ok(store) => {
+            let writable = store
+                .set_setting("doctor_probe", &app::now_ms().to_string())
+                .is_ok();
+            checks.push((
+                "store writable".into(),
+                writable,
+                paths.db.display().to_string(),
+            ));
+            match store.verify_ledger() {
+                Ok(s) => checks.push((
+                    "ledger chain".into(),
+                    s.intact,
+                    format!(
+                        "{} entries{}",
+                        s.rows,
+                        s.problem.map(|p| format!(": {p}")).unwrap_or_default()
+                    ),
+                )),
+                Err(e) => checks.push(("ledger chain".into(), false, e.to_string())),
+            }
+            let pw = factors::password_is_set(&store).unwrap_or(false);
+            checks.push((
+                "password set".into(),
+                pw,
+                if pw {
+                    "yes".into()
+                } else {
+                    "run `airlock setup`".into()
+                },
+            ));
+        }
+        Err(e) => checks.push(("store".into(), false, format!("{e:#}"))),
+    }
+    if let (Some(home), Ok(bin)) = (&paths.home, app::self_binary()) {
+        for agent in Agent::ALL {
+            if !airlock_wire::is_installed(agent, home) {
+                continue;
+            }
+            let wired = airlock_wire::is_wired(agent, home, &bin);
+            let ok = matches!(wired, Ok(true));
+            let detail = match wired {
+                Ok(true) => "hooks wired".to_owned(),
+                Ok(false) => format!("not wired: run `airlock wire {}`", agent.as_str()),
+                Err(e) => e.to_string(),
+            };
+            checks.push((format!("agent {}", agent.as_str()), ok, detail));
+        }
+    }
+    checks.push(("desktop app".into(), false, "not reachable (the tray app is not built yet; AUTH falls back to the host's ask or a deny)".into()));
+    let critical_ok = checks
+        .iter()
+        .filter(|(n, _, _)| n != "desktop app" && n != "binary on PATH")
+        .all(|(_, ok, _)| *ok);
+    if json {
+        let v: Vec<serde_json::Value> = checks
+            .iter()
+            .map(|(n, ok, d)| serde_json::json!({"check": n, "ok": ok, "detail": d}))
+            .collect();
+        println!("{}", serde_json::to_string_pretty(&v)?);
+    } else {
+        for (n, ok, d) in &checks {
+            println!("{} {:<22} {}", if *ok { "ok  " } else { "FAIL" }, n, d);
+        }
+    }
+    Ok(if critical_ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+pub fn setup(
+    paths: &Paths,
+    from_stdin: bool,
+    mode: Option<String>,
+    wire_agents: Vec<String>,
+) -> Result<ExitCode> {
+    let store = paths.open_store()?;
+    if !factors::password_is_set(&store)? {
+        password_set(paths, from_stdin)?;
+    } else {
+        println!("password already set");
+    }
+    if let Some(m) = mode {
+        let to: Mode = m.parse()?;
+        let from = app::load_policy(&store, paths)?.mode;
+        if to < from {
+            bail!(
+                "setup only raises the mode; lowering it needs `airlock mode {to}` with your factor"
+            );
+        }
+        if to != from {
+            store.set_setting(app::MODE_KEY, to.as_str())?;
+            ledger(
+                &store,
+                "mode",
+                serde_json::json!({"from": from.as_str(), "to": to.as_str()}),
+                "none",
+                "applied",
+            )?;
+        }
+        println!("mode: {to}");
+    }
+    let home = home(paths)?;
+    let agents: Vec<Agent> = if wire_agents.iter().any(|a| a == "detected") {
+        // VS Code runs the Claude Code and Copilot hook files, so it is never wired on its own.
+        Agent::ALL
+            .into_iter()
+            .filter(|a| *a != Agent::VsCode && airlock_wire::is_installed(*a, &home))
+            .collect()
+    } else {
+        wire_agents
+            .iter()
+            .map(|a| a.parse::<Agent>().map_err(|e| anyhow::anyhow!("{e}")))
+            .collect::<Result<_>>()?
+    };
+    for a in agents {
+        wire(paths, a.as_str())?;
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,406 @@
+//! Possession factors: the local password (argon2id) and TOTP (totp-rs).
+//!
+//! Every weakening needs a factor: the TOTP code when TOTP is enrolled, else the password.
+//! The TOTP secret lives in the OS keyring (`keyring`). Where no keyring exists (headless
+//! Linux without a Secret Service), the fallback keeps it in the store encrypted with
+//! ChaCha20-Poly1305 under a key derived from the password by argon2id: verifying a code then
+//! needs the password *and* the code, so the fallback is never weaker than the password.
+
+use airlock_store::Store;
+use argon2::Argon2;
+use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
+use chacha20poly1305::aead::{Aead, KeyInit};
+use chacha20poly1305::{ChaCha20Poly1305, Key, Nonce};
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+use totp_rs::{Algorithm, Secret, TOTP};
+
+const PASSWORD_KEY: &str = "password_hash";
+const TOTP_KEY: &str = "totp";
+const TOTP_PENDING_KEY: &str = "totp_pending";
+const KEYRING_SERVICE: &str = "dev.airlock.totp";
+const KEYRING_USER: &str = "airlock";
+pub const MIN_PASSWORD_LEN: usize = 8;
+
+#[derive(Debug, Error)]
+pub enum FactorError {
+    #[error("no password is set: run `airlock password set` first")]
+    NoPassword,
+    #[error("a password is already set: use `airlock password change`")]
+    PasswordExists,
+    #[error("the password must be at least {MIN_PASSWORD_LEN} characters")]
+    WeakPassword,
+    #[error("wrong password")]
+    WrongPassword,
+    #[error("TOTP is enrolled: a current TOTP code is required")]
+    TotpRequired,
+    #[error("wrong or expired TOTP code")]
+    WrongCode,
+    #[error("TOTP is not enrolled")]
+    NotEnrolled,
+    #[error("no TOTP enrolment is in progress: run `airlock totp enroll` first")]
+    NoPendingEnrolment,
+    #[error("the TOTP secret could not be read (keyring or encrypted store): {0}")]
+    SecretUnavailable(String),
+    #[error("store: {0}")]
+    Store(#[from] airlock_store::StoreError),
+    #[error("{0}")]
+    Crypto(String),
+}
+
+/// Where the TOTP secret is kept.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case", tag = "storage")]
+enum TotpState {
+    Keyring,
+    Encrypted { blob: Sealed },
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+struct Sealed {
+    salt: String,
+    nonce: String,
+    ct: String,
+}
+
+/// What the user proved.
+#[derive(Debug, Clone, Default)]
+pub struct Proof {
+    pub password: Option<String>,
+    pub code: Option<String>,
+}
+
+fn random<const N: usize>() -> Result<[u8; N], FactorError> {
+    let mut b = [0u8; N];
+    getrandom::fill(&mut b).map_err(|e| FactorError::Crypto(e.to_string()))?;
+    Ok(b)
+}
+
+fn derive_key(password: &str, salt: &[u8]) -> Result<[u8; 32], FactorError> {
+    let mut key = [0u8; 32];
+    Argon2::default()
+        .hash_password_into(password.as_bytes(), salt, &mut key)
+        .map_err(|e| FactorError::Crypto(e.to_string()))?;
+    Ok(key)
+}
+
+fn seal(password: &str, plaintext: &[u8]) -> Result<Sealed, FactorError> {
+    let salt = random::<16>()?;
+    let nonce = random::<12>()?;
+    let key = derive_key(password, &salt)?;
+    let cipher = ChaCha20Poly1305::new(Key::from_slice(&key));
+    let ct = cipher
+        .encrypt(Nonce::from_slice(&nonce), plaintext)
+        .map_err(|e| FactorError::Crypto(e.to_string()))?;
+    Ok(Sealed {
+        salt: hex::encode(salt),
+        nonce: hex::encode(nonce),
+        ct: hex::encode(ct),
+    })
+}
+
+fn open_sealed(password: &str, s: &Sealed) -> Result<Vec<u8>, FactorError> {
+    let bad = |_| FactorError::SecretUnavailable("damaged encrypted secret".into());
+    let salt = hex::decode(&s.salt).map_err(bad)?;
+    let nonce = hex::decode(&s.nonce).map_err(bad)?;
+    let ct = hex::decode(&s.ct).map_err(bad)?;
+    if nonce.len() != 12 {
+        return Err(FactorError::SecretUnavailable(
+            "damaged encrypted secret".into(),
+        ));
+    }
+    let key = derive_key(password, &salt)?;
+    let cipher = ChaCha20Poly1305::new(Key::from_slice(&key));
+    cipher
+        .decrypt(Nonce::from_slice(&nonce), ct.as_slice())
+        .map_err(|_| FactorError::WrongPassword)
+}
+
+pub fn password_is_set(store: &Store) -> Result<bool, FactorError> {
+    Ok(store.setting(PASSWORD_KEY)?.is_some())
+}
+
+fn hash_password(password: &str) -> Result<String, FactorError> {
+    if password.chars().count() < MIN_PASSWORD_LEN {
+        return Err(FactorError::WeakPassword);
+    }
+    let salt =
+        SaltString::encode_b64(&random::<16>()?).map_err(|e| FactorError::Crypto(e.to_string()))?;
+    Ok(Argon2::default()
+        .hash_password(password.as_bytes(), &salt)
+        .map_err(|e| FactorError::Crypto(e.to_string()))?
+        .to_string())
+}
+
+/// Set the first password. Refused if one exists.
+pub fn set_password(store: &Store, password: &str) -> Result<(), FactorError> {
+    if password_is_set(store)? {
+        return Err(FactorError::PasswordExists);
+    }
+    store.set_setting(PASSWORD_KEY, &hash_password(password)?)?;
+    Ok(())
+}
+
+pub fn verify_password(store: &Store, password: &str) -> Result<(), FactorError> {
+    let Some(stored) = store.setting(PASSWORD_KEY)? else {
+        return Err(FactorError::NoPassword);
+    };
+    let parsed = PasswordHash::new(&stored).map_err(|e| FactorError::Crypto(e.to_string()))?;
+    Argon2::default()
+        .verify_password(password.as_bytes(), &parsed)
+        .map_err(|_| FactorError::WrongPassword)
+}
+
+/// Change the password (needs the current one). An encrypted TOTP secret is re-sealed.
+pub fn change_password(store: &Store, current: &str, new: &str) -> Result<(), FactorError> {
+    verify_password(store, current)?;
+    let hash = hash_password(new)?;
+    if let Some(TotpState::Encrypted { blob }) = totp_state(store)? {
+        let secret = open_sealed(current, &blob)?;
+        let state = TotpState::Encrypted {
+            blob: seal(new, &secret)?,
+        };
+        store.set_setting(
+            TOTP_KEY,
+            &serde_json::to_string(&state).map_err(|e| FactorError::Crypto(e.to_string()))?,
+        )?;
+    }
+    store.set_setting(PASSWORD_KEY, &hash)?;
+    Ok(())
+}
+
+fn totp_state(store: &Store) -> Result<Option<TotpState>, FactorError> {
+    match store.setting(TOTP_KEY)? {
+        None => Ok(None),
+        Some(s) => serde_json::from_str(&s)
+            .map(Some)
+            .map_err(|_| FactorError::SecretUnavailable("damaged TOTP settings".into())),
+    }
+}
+
+pub fn totp_enrolled(store: &Store) -> Result<bool, FactorError> {
+    Ok(totp_state(store)?.is_some())
+}
+
+fn totp_from(secret: Vec<u8>) -> Result<TOTP, FactorError> {
+    TOTP::new(
+        Algorithm::SHA1,
+        6,
+        1,
+        30,
+        secret,
+        Some("Airlock".into()),
+        "airlock".into(),
+    )
+    .map_err(|e| FactorError::Crypto(e.to_string()))
+}
+
+/// Start enrolment: make a secret, keep it pending (sealed under the password), return the
+/// `otpauth://` URI and a QR code PNG for an authenticator app.
+pub fn begin_totp_enroll(store: &Store, password: &str) -> Result<(String, Vec<u8>), FactorError> {
+    verify_password(store, password)?;
+    let secret = Secret::generate_secret()
+        .to_bytes()
+        .map_err(|e| FactorError::Crypto(e.to_string()))?;
+    let totp = totp_from(secret.clone())?;
+    let sealed = seal(password, &secret)?;
+    store.set_setting(
+        TOTP_PENDING_KEY,
+        &serde_json::to_string(&sealed).map_err(|e| FactorError::Crypto(e.to_string()))?,
+    )?;
+    let png = totp.get_qr_png().map_err(FactorError::Crypto)?;
+    Ok((totp.get_url(), png))
+}
+
+/// Finish enrolment: the code proves the authenticator has the secret. Only then does TOTP
+/// take effect. Returns where the secret is kept ("keyring" or "encrypted").
+pub fn finish_totp_enroll(
+    store: &Store,
+    password: &str,
+    code: &str,
+    now_unix: u64,
+    use_keyring: bool,
+) -> Result<&'static str, FactorError> {
+    verify_password(store, password)?;
+    let Some(p) = store.setting(TOTP_PENDING_KEY)? else {
+        return Err(FactorError::NoPendingEnrolment);
+    };
+    let sealed: Sealed = serde_json::from_str(&p).map_err(|_| FactorError::NoPendingEnrolment)?;
+    let secret = open_sealed(password, &sealed)?;
+    if !totp_from(secret.clone())?.check(code.trim(), now_unix) {
+        return Err(FactorError::WrongCode);
+    }
+    let (state, where_) = match use_keyring.then(|| keyring_store(&secret)) {
+        Some(Ok(())) => (TotpState::Keyring, "keyring"),
+        _ => (
+            TotpState::Encrypted {
+                blob: seal(password, &secret)?,
+            },
+            "encrypted",
+        ),
+    };
+    store.set_setting(
+        TOTP_KEY,
+        &serde_json::to_string(&state).map_err(|e| FactorError::Crypto(e.to_string()))?,
+    )?;
+    store.delete_setting(TOTP_PENDING_KEY)?;
+    Ok(where_)
+}
+
+fn keyring_entry() -> Result<keyring::Entry, FactorError> {
+    keyring::Entry::new(KEYRING_SERVICE, KEYRING_USER)
+        .map_err(|e| FactorError::SecretUnavailable(e.to_string()))
+}
+
+fn keyring_store(secret: &[u8]) -> Result<(), FactorError> {
+    let entry = keyring_entry()?;
+    entry
+        .set_secret(secret)
+        .map_err(|e| FactorError::SecretUnavailable(e.to_string()))?;
+    // Read back: a keyring that accepts but does not keep is no keyring.
+    match entry.get_secret() {
+        Ok(back) if back == secret => Ok(()),
+        Ok(_) => Err(FactorError::SecretUnavailable(
+            "keyring returned a different secret".into(),
+        )),
+        Err(e) => Err(FactorError::SecretUnavailable(e.to_string())),
+    }
+}
+
+fn totp_secret(store: &Store, password: Option<&str>) -> Result<Vec<u8>, FactorError> {
+    match totp_state(store)? {
+        None => Err(FactorError::NotEnrolled),
+        Some(TotpState::Keyring) => keyring_entry()?
+            .get_secret()
+            .map_err(|e| FactorError::SecretUnavailable(e.to_string())),
+        Some(TotpState::Encrypted { blob }) => match password {
+            Some(p) => open_sealed(p, &blob),
+            None => Err(FactorError::SecretUnavailable(
+                "the TOTP secret is sealed under the password: give the password too".into(),
+            )),
+        },
+    }
+}
+
+/// Is this secret kept in the keyring (so a code alone suffices)?
+pub fn totp_needs_password(store: &Store) -> Result<bool, FactorError> {
+    Ok(matches!(
+        totp_state(store)?,
+        Some(TotpState::Encrypted { .. })
+    ))
+}
+
+/// Remove TOTP (a weakening: needs a valid code, and the password).
+pub fn remove_totp(store: &Store, proof: &Proof, now_unix: u64) -> Result<(), FactorError> {
+    let pw = proof.password.as_deref().ok_or(FactorError::NoPassword)?;
+    verify_password(store, pw)?;
+    verify(store, proof, now_unix)?;
+    if matches!(totp_state(store)?, Some(TotpState::Keyring))
+        && let Ok(e) = keyring_entry()
+    {
+        let _ = e.delete_credential();
+    }
+    store.delete_setting(TOTP_KEY)?;
+    Ok(())
+}
+
+/// Check the factor a weakening needs. Returns the factor's name for the ledger.
+pub fn verify(store: &Store, proof: &Proof, now_unix: u64) -> Result<&'static str, FactorError> {
+    if totp_enrolled(store)? {
+        let code = proof.code.as_deref().ok_or(FactorError::TotpRequired)?;
+        let secret = totp_secret(store, proof.password.as_deref())?;
+        if totp_from(secret)?.check(code.trim(), now_unix) {
+            return Ok("totp");
+        }
+        return Err(FactorError::WrongCode);
+    }
+    match proof.password.as_deref() {
+        Some(p) => verify_password(store, p).map(|_| "password"),
+        None if password_is_set(store)? => Err(FactorError::WrongPassword),
+        None => Err(FactorError::NoPassword),
+    }
+}
+
+/// The current code for a secret (tests and the self-test only).
+pub fn current_code_for_uri(uri: &str, now_unix: u64) -> Result<String, FactorError> {
+    let t = TOTP::from_url(uri).map_err(|e| FactorError::Crypto(e.to_string()))?;
+    Ok(t.generate(now_unix))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn password_then_totp_fallback() {
+        let s = Store::open_in_memory().unwrap();
+        assert!(matches!(
+            verify(&s, &Proof::default(), 0),
+            Err(FactorError::NoPassword)
+        ));
+        assert!(matches!(
+            set_password(&s, "short"),
+            Err(FactorError::WeakPassword)
+        ));
+        set_password(&s, "correct horse").unwrap();
+        assert!(matches!(
+            set_password(&s, "another one"),
+            Err(FactorError::PasswordExists)
+        ));
+        let good = Proof {
+            password: Some("correct horse".into()),
+            code: None,
+        };
+        let bad = Proof {
+            password: Some("wrong horse!".into()),
+            code: None,
+        };
+        assert_eq!(verify(&s, &good, 0).unwrap(), "password");
+        assert!(matches!(
+            verify(&s, &bad, 0),
+            Err(FactorError::WrongPassword)
+        ));
+
+        let (uri, png) = begin_totp_enroll(&s, "correct horse").unwrap();
+        assert!(uri.starts_with("otpauth://totp/"));
+        assert_eq!(png.get(1..4), Some(&b"PNG"[..]));
+        let now = 1_800_000_000;
+        assert!(matches!(
+            finish_totp_enroll(&s, "correct horse", "000000", now, false),
+            Err(FactorError::WrongCode) | Ok(_)
+        ));
+        let code = current_code_for_uri(&uri, now).unwrap();
+        if !totp_enrolled(&s).unwrap() {
+            assert_eq!(
+                finish_totp_enroll(&s, "correct horse", &code, now, false).unwrap(),
+                "encrypted"
+            );
+        }
+        // Password alone no longer suffices.
+        assert!(matches!(
+            verify(&s, &good, now),
+            Err(FactorError::TotpRequired)
+        ));
+        let with_code = Proof {
+            password: Some("correct horse".into()),
+            code: Some(code.clone()),
+        };
+        assert_eq!(verify(&s, &with_code, now).unwrap(), "totp");
+        let stale = Proof {
+            password: Some("correct horse".into()),
+            code: Some(code),
+        };
+        assert!(matches!(
+            verify(&s, &stale, now + 3600),
+            Err(FactorError::WrongCode)
+        ));
+        // Changing the password keeps TOTP working under the new one.
+        change_password(&s, "correct horse", "battery staple").unwrap();
+        let code = current_code_for_uri(&uri, now).unwrap();
+        let new_proof = Proof {
+            password: Some("battery staple".into()),
+            code: Some(code),
+        };
+        assert_eq!(verify(&s, &new_proof, now).unwrap(), "totp");
+    }
+}

@@ -1,0 +1,207 @@
+//! Weakening needs a possession factor and lands in the hash-chained ledger; wiring edits
+//! real agent config files and unwiring restores them exactly.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)] // test code
+
+use airlock_e2e::Sandbox;
+
+const PW: &str = "correct horse battery";
+
+fn ledger(sb: &Sandbox) -> Vec<serde_json::Value> {
+    let (code, out, err) = sb.run(&["policy-history", "--json"], "");
+    assert_eq!(code, 0, "{err}");
+    serde_json::from_str(&out).unwrap()
+}
+
+#[test]
+fn weakening_needs_the_password_and_is_ledgered() {
+    let sb = Sandbox::new().unwrap();
+    let (code, _, err) = sb.run(&["setup", "--password-stdin"], &format!("{PW}\n"));
+    assert_eq!(code, 0, "{err}");
+    // Raising applies at once, no factor.
+    assert_eq!(sb.run(&["mode", "strict"], "").0, 0);
+    assert_eq!(sb.run(&["mode"], "").1.trim(), "strict");
+    // Lowering without a factor is refused and ledgered as refused.
+    let (code, _, err) = sb.run(&["mode", "light"], "");
+    assert_eq!(code, 1);
+    assert!(err.contains("refused"), "{err}");
+    assert_eq!(sb.run(&["mode"], "").1.trim(), "strict");
+    // A wrong password likewise.
+    assert_eq!(
+        sb.run(&["mode", "light", "--password-stdin"], "not the password\n")
+            .0,
+        1
+    );
+    // The right one works.
+    let (code, _, err) = sb.run(&["mode", "light", "--password-stdin"], &format!("{PW}\n"));
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(sb.run(&["mode"], "").1.trim(), "light");
+    assert_eq!(sb.run(&["enforcement", "off"], "").0, 1);
+    let rows = ledger(&sb);
+    let outcomes: Vec<(String, String)> = rows
+        .iter()
+        .map(|r| {
+            (
+                r["kind"].as_str().unwrap().to_owned(),
+                r["outcome"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    assert!(outcomes.contains(&("mode".into(), "refused".into())));
+    assert!(
+        outcomes
+            .iter()
+            .filter(|o| o.0 == "mode" && o.1 == "applied")
+            .count()
+            >= 2
+    );
+    assert!(outcomes.contains(&("enforcement".into(), "refused".into())));
+    let (code, out, _) = sb.run(&["policy-history", "--verify"], "");
+    assert_eq!(code, 0, "{out}");
+
+    // An edit made behind the ledger's back is detected.
+    let conn = rusqlite::Connection::open(sb.db_path()).unwrap();
+    let triggers: Vec<String> = conn
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'trigger'")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert!(
+        conn.execute(
+            "UPDATE ledger SET outcome = 'applied' WHERE outcome = 'refused'",
+            []
+        )
+        .is_err(),
+        "append-only"
+    );
+    for t in triggers {
+        conn.execute_batch(&format!("DROP TRIGGER \"{t}\""))
+            .unwrap();
+    }
+    conn.execute(
+        "UPDATE ledger SET outcome = 'applied' WHERE outcome = 'refused'",
+        [],
+    )
+    .unwrap();
+    drop(conn);
+    let (code, out, _) = sb.run(&["policy-history", "--verify"], "");
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("TAMPERED"), "{out}");
+}
+
+#[test]
+fn totp_becomes_the_factor() {
+    let sb = Sandbox::new().unwrap();
+    assert_eq!(
+        sb.run(&["password", "set", "--password-stdin"], &format!("{PW}\n"))
+            .0,
+        0
+    );
+    let (code, out, err) = sb.run(
+        &["totp", "enroll", "--password-stdin", "--no-keyring"],
+        &format!("{PW}\n"),
+    );
+    assert_eq!(code, 0, "{err}");
+    let uri = out
+        .lines()
+        .find(|l| l.starts_with("otpauth://"))
+        .unwrap()
+        .to_owned();
+    let totp = totp_rs::TOTP::from_url(&uri).unwrap();
+    // Not in effect until verified: a wrong code is refused.
+    assert_eq!(
+        sb.run(
+            &["totp", "enroll", "--password-stdin", "--verify", "000000"],
+            &format!("{PW}\n")
+        )
+        .0 == 0,
+        totp.generate_current().unwrap() == "000000"
+    );
+    let code_now = totp.generate_current().unwrap();
+    let (c, _, err) = sb.run(
+        &[
+            "totp",
+            "enroll",
+            "--password-stdin",
+            "--no-keyring",
+            "--verify",
+            &code_now,
+        ],
+        &format!("{PW}\n"),
+    );
+    assert_eq!(c, 0, "{err}");
+    // The password alone no longer weakens anything.
+    let (c, _, err) = sb.run(
+        &["enforcement", "monitor", "--password-stdin"],
+        &format!("{PW}\n"),
+    );
+    assert_eq!(c, 1);
+    assert!(err.contains("TOTP"), "{err}");
+    // Password (the fallback seals the secret under it) plus a valid code does.
+    let code_now = totp.generate_current().unwrap();
+    let (c, _, err) = sb.run(
+        &[
+            "enforcement",
+            "monitor",
+            "--password-stdin",
+            "--code",
+            &code_now,
+        ],
+        &format!("{PW}\n"),
+    );
+    assert_eq!(c, 0, "{err}");
+    assert_eq!(sb.run(&["enforcement"], "").1.trim(), "monitor");
+    let rows = ledger(&sb);
+    assert!(
+        rows.iter().any(|r| r["kind"] == "enforcement"
+            && r["factor"] == "totp"
+            && r["outcome"] == "applied")
+    );
+}
+
+#[test]
+fn wire_and_unwire_claude_code_round_trip() {
+    let sb = Sandbox::new().unwrap();
+    assert_eq!(
+        sb.run(&["password", "set", "--password-stdin"], &format!("{PW}\n"))
+            .0,
+        0
+    );
+    let settings = sb.home().join(".claude/settings.json");
+    std::fs::create_dir_all(settings.parent().unwrap()).unwrap();
+    let original = "{\n  \"model\": \"opus\",\n  \"permissions\": {\"allow\": [\"Bash(npm test)\"]},\n  \"hooks\": {\n    \"PreToolUse\": [{\"matcher\": \"Bash\", \"hooks\": [{\"type\": \"command\", \"command\": \"/usr/local/bin/other-guard\"}]}]\n  }\n}\n";
+    std::fs::write(&settings, original).unwrap();
+    let (code, _, err) = sb.run(&["wire", "claude-code"], "");
+    assert_eq!(code, 0, "{err}");
+    let wired = std::fs::read_to_string(&settings).unwrap();
+    assert!(wired.contains("hook claude-code"), "{wired}");
+    assert!(wired.contains("other-guard"), "others' hooks are kept");
+    assert!(wired.contains("\"opus\""));
+    // Idempotent.
+    assert_eq!(sb.run(&["wire", "claude-code"], "").0, 0);
+    assert_eq!(std::fs::read_to_string(&settings).unwrap(), wired);
+    // doctor sees it wired.
+    let (_, out, _) = sb.run(&["doctor"], "");
+    assert!(
+        out.contains("agent claude-code") && out.contains("hooks wired"),
+        "{out}"
+    );
+    // Unwiring is a weakening.
+    assert_eq!(sb.run(&["unwire", "claude-code"], "").0, 1);
+    let (code, _, err) = sb.run(
+        &["unwire", "claude-code", "--password-stdin"],
+        &format!("{PW}\n"),
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        std::fs::read_to_string(&settings).unwrap(),
+        original,
+        "restored byte for byte"
+    );
+}
