@@ -176,3 +176,51 @@ fn store_faults_end_in_a_deny() {
     assert!(code == 2 || out.contains("deny"), "{out}");
     conn.execute_batch("ROLLBACK;").unwrap();
 }
+
+/// Each host's payload through the real binary: PASS is `{}`, BLOCK is that host's deny with
+/// that host's exit code, and the host is detected from the payload even under another hint.
+#[test]
+fn every_host_gets_its_own_wire_format() {
+    use serde_json::json;
+    let sb = Sandbox::new().unwrap();
+    let cursor = |cmd: &str| json!({"conversation_id": "c-1", "generation_id": "g-1", "cursor_version": "2.0.77", "workspace_roots": ["/home/dev/project"], "hook_event_name": "beforeShellExecution", "command": cmd, "cwd": "/home/dev/project"});
+    let codex = |cmd: &str| json!({"session_id": "x-1", "turn_id": "t-1", "cwd": "/home/dev/project", "hook_event_name": "PreToolUse", "model": "gpt-5-codex", "permission_mode": "default", "tool_name": "Bash", "tool_input": {"command": cmd}});
+    let gemini = |cmd: &str| json!({"session_id": "g-1", "cwd": "/home/dev/project", "hook_event_name": "BeforeTool", "timestamp": "2026-01-28T10:00:00.000Z", "tool_name": "run_shell_command", "tool_input": {"command": cmd}});
+    let copilot = |cmd: &str| json!({"sessionId": "p-1", "timestamp": 1_704_614_600_000_u64, "cwd": "/home/dev/project", "toolName": "bash", "toolArgs": json!({"command": cmd}).to_string()});
+    let vscode = |cmd: &str| json!({"timestamp": "2026-02-09T10:30:00.000Z", "cwd": "/home/dev/project", "sessionId": "v-1", "hookEventName": "PreToolUse", "tool_name": "run_in_terminal", "tool_input": {"command": cmd}});
+    // (hint, payload builder, deny marker in stdout, deny exit code)
+    type Build = Box<dyn Fn(&str) -> serde_json::Value>;
+    let cases: Vec<(&str, Build, &str, i32)> = vec![
+        ("cursor", Box::new(cursor), "\"permission\":\"deny\"", 2),
+        (
+            "claude-code",
+            Box::new(cursor),
+            "\"permission\":\"deny\"",
+            2,
+        ),
+        ("codex", Box::new(codex), "deny", 2),
+        ("gemini", Box::new(gemini), "\"decision\":\"deny\"", 2),
+        (
+            "copilot",
+            Box::new(copilot),
+            "\"permissionDecision\":\"deny\"",
+            0,
+        ),
+        ("claude-code", Box::new(vscode), "deny", 2),
+    ];
+    for (hint, build, marker, deny_code) in cases {
+        let (code, out, err) = sb.run(&["hook", hint], &build("git status").to_string());
+        assert_eq!((code, out.trim()), (0, "{}"), "{hint} PASS: {err}");
+        let (code, out, _) = sb.run(&["hook", hint], &build("rm -rf ~").to_string());
+        assert_eq!(code, deny_code, "{hint}: {out}");
+        assert!(out.contains(marker), "{hint}: {out}");
+    }
+    let rows = log_json(&sb);
+    let hosts: std::collections::BTreeSet<String> = rows
+        .iter()
+        .map(|r| r["host"].as_str().unwrap().to_owned())
+        .collect();
+    for h in ["cursor", "codex", "gemini", "copilot", "vscode"] {
+        assert!(hosts.contains(h), "{h} not detected: {hosts:?}");
+    }
+}

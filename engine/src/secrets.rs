@@ -1,7 +1,7 @@
 //! Secret detection: provider token formats, private keys, JWTs, card numbers (Luhn), and
 //! high-entropy values next to key-like names.
 
-use regex::{Regex, RegexSet};
+use regex::Regex;
 
 /// A detected secret: its kind and byte range in the scanned text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -11,63 +11,175 @@ pub struct SecretMatch {
     pub end: usize,
 }
 
-const PATTERNS: &[(&str, &str)] = &[
-    ("aws_access_key", r"\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b"),
-    ("github_token", r"\bgh[pousr]_[A-Za-z0-9]{36,255}\b"),
-    ("github_pat", r"\bgithub_pat_[A-Za-z0-9_]{50,255}\b"),
-    ("gitlab_token", r"\bglpat-[A-Za-z0-9_\-]{20,}\b"),
-    ("slack_token", r"\bxox[abposr]-[A-Za-z0-9-]{10,}\b"),
+/// Cheap test that must pass before a pattern's regex is even compiled.
+#[derive(Debug, Clone, Copy)]
+enum Prefilter {
+    /// Any of these substrings, case-sensitive.
+    Any(&'static [&'static str]),
+    /// Any of these substrings in the ASCII-lowercased text.
+    AnyLower(&'static [&'static str]),
+    /// A run of at least this many digits (spaces and dashes allowed between them).
+    Digits(usize),
+}
+
+use Prefilter::{Any, AnyLower, Digits};
+
+/// (kind, prefilter, regex). Regexes are ASCII-only (`(?-u)`) and compiled on first use:
+/// most text never needs most of them, and a hook process lives for milliseconds.
+const PATTERNS: &[(&str, Prefilter, &str)] = &[
+    (
+        "aws_access_key",
+        Any(&["AKIA", "ASIA", "ABIA", "ACCA"]),
+        r"(?-u)\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b",
+    ),
+    (
+        "github_token",
+        Any(&["ghp_", "gho_", "ghu_", "ghs_", "ghr_"]),
+        r"(?-u)\bgh[pousr]_[A-Za-z0-9]{36,255}\b",
+    ),
+    (
+        "github_pat",
+        Any(&["github_pat_"]),
+        r"(?-u)\bgithub_pat_[A-Za-z0-9_]{50,255}\b",
+    ),
+    (
+        "gitlab_token",
+        Any(&["glpat-"]),
+        r"(?-u)\bglpat-[A-Za-z0-9_\-]{20,}\b",
+    ),
+    (
+        "slack_token",
+        Any(&["xox"]),
+        r"(?-u)\bxox[abposr]-[A-Za-z0-9-]{10,}\b",
+    ),
     (
         "slack_webhook",
-        r"https://hooks\.slack\.com/services/T[A-Z0-9]+/B[A-Z0-9]+/[A-Za-z0-9]+",
+        Any(&["hooks.slack.com"]),
+        r"(?-u)https://hooks\.slack\.com/services/T[A-Z0-9]+/B[A-Z0-9]+/[A-Za-z0-9]+",
     ),
     (
         "stripe_key",
-        r"\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}\b",
+        Any(&["sk_live_", "sk_test_", "rk_live_", "rk_test_"]),
+        r"(?-u)\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}\b",
     ),
-    ("anthropic_key", r"\bsk-ant-[A-Za-z0-9_\-]{20,}"),
+    (
+        "anthropic_key",
+        Any(&["sk-ant-"]),
+        r"(?-u)\bsk-ant-[A-Za-z0-9_\-]{20,}",
+    ),
     (
         "openai_key",
-        r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{32,}",
+        Any(&["sk-"]),
+        r"(?-u)\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{32,}",
     ),
-    ("google_api_key", r"\bAIza[0-9A-Za-z_\-]{35}\b"),
+    (
+        "google_api_key",
+        Any(&["AIza"]),
+        r"(?-u)\bAIza[0-9A-Za-z_\-]{35}\b",
+    ),
     (
         "private_key",
-        r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----",
+        Any(&["PRIVATE KEY"]),
+        r"(?-u)-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----",
     ),
     (
         "jwt",
-        r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}",
+        Any(&["eyJ"]),
+        r"(?-u)\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}",
     ),
-    ("npm_token", r"\bnpm_[A-Za-z0-9]{36}\b"),
-    ("pypi_token", r"\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}"),
-    ("huggingface_token", r"\bhf_[A-Za-z0-9]{34,}\b"),
+    ("npm_token", Any(&["npm_"]), r"(?-u)\bnpm_[A-Za-z0-9]{36}\b"),
+    (
+        "pypi_token",
+        Any(&["pypi-"]),
+        r"(?-u)\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}",
+    ),
+    (
+        "huggingface_token",
+        Any(&["hf_"]),
+        r"(?-u)\bhf_[A-Za-z0-9]{34,}\b",
+    ),
     (
         "sendgrid_key",
-        r"\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}\b",
+        Any(&["SG."]),
+        r"(?-u)\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}\b",
     ),
-    ("twilio_key", r"\bSK[0-9a-f]{32}\b"),
-    ("digitalocean_token", r"\bdo[opr]_v1_[a-f0-9]{64}\b"),
-    ("shopify_token", r"\bshp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}\b"),
-    ("telegram_bot_token", r"\b[0-9]{8,10}:AA[A-Za-z0-9_-]{33}\b"),
-    ("mailgun_key", r"\bkey-[0-9a-zA-Z]{32}\b"),
-    ("azure_storage_key", r"AccountKey=[A-Za-z0-9+/=]{80,}"),
+    ("twilio_key", Any(&["SK"]), r"(?-u)\bSK[0-9a-f]{32}\b"),
+    (
+        "digitalocean_token",
+        Any(&["_v1_"]),
+        r"(?-u)\bdo[opr]_v1_[a-f0-9]{64}\b",
+    ),
+    (
+        "shopify_token",
+        Any(&["shpat_", "shpss_", "shpca_", "shppa_"]),
+        r"(?-u)\bshp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}\b",
+    ),
+    (
+        "telegram_bot_token",
+        Any(&[":AA"]),
+        r"(?-u)\b[0-9]{8,10}:AA[A-Za-z0-9_-]{33}\b",
+    ),
+    (
+        "mailgun_key",
+        Any(&["key-"]),
+        r"(?-u)\bkey-[0-9a-zA-Z]{32}\b",
+    ),
+    (
+        "azure_storage_key",
+        Any(&["AccountKey="]),
+        r"(?-u)AccountKey=[A-Za-z0-9+/=]{80,}",
+    ),
     (
         "gcp_service_account",
-        r#""private_key_id"\s*:\s*"[a-f0-9]{40}""#,
+        Any(&["private_key_id"]),
+        r#"(?-u)"private_key_id"\s*:\s*"[a-f0-9]{40}""#,
     ),
     (
         "assigned_secret",
-        r#"(?i)(?:api[_-]?key|secret|token|passw(?:or)?d|pwd|access[_-]?key|auth|credential|private[_-]?key)[A-Za-z0-9_]*["']?\s*[:=]\s*["']?([A-Za-z0-9+/_\-\.=!@#%^&*~]{12,})"#,
+        AnyLower(&[
+            "key",
+            "secret",
+            "token",
+            "passw",
+            "pwd",
+            "auth",
+            "credential",
+        ]),
+        r#"(?i-u)(?:api[_-]?key|secret|token|passw(?:or)?d|pwd|access[_-]?key|auth|credential|private[_-]?key)[A-Za-z0-9_]*["']?\s*[:=]\s*["']?([A-Za-z0-9+/_\-\.=!@#%^&*~]{12,})"#,
     ),
-    ("card_number", r"\b(?:\d[ -]?){13,19}\b"),
+    ("card_number", Digits(13), r"(?-u)\b(?:[0-9][ -]?){13,19}\b"),
 ];
 
-/// Compiled scanner. Built once per [`crate::Engine`].
+impl Prefilter {
+    fn passes(self, text: &str, lower: &mut Option<String>) -> bool {
+        match self {
+            Any(lits) => lits.iter().any(|l| text.contains(l)),
+            AnyLower(lits) => {
+                let l = lower.get_or_insert_with(|| text.to_ascii_lowercase());
+                lits.iter().any(|x| l.contains(x))
+            }
+            Digits(n) => {
+                let mut run = 0usize;
+                for b in text.bytes() {
+                    if b.is_ascii_digit() {
+                        run += 1;
+                        if run >= n {
+                            return true;
+                        }
+                    } else if b != b' ' && b != b'-' {
+                        run = 0;
+                    }
+                }
+                false
+            }
+        }
+    }
+}
+
+/// Compiled scanner: patterns compile lazily, per scanner (no globals).
 #[derive(Debug, Clone)]
 pub struct SecretScanner {
-    set: RegexSet,
-    each: Vec<(&'static str, Regex)>,
+    compiled: Vec<std::sync::OnceLock<Option<Regex>>>,
 }
 
 /// Shannon entropy in bits per character.
@@ -115,15 +227,31 @@ pub fn luhn_valid(digits: &str) -> bool {
 }
 
 impl SecretScanner {
-    /// Build the scanner. The patterns are constants, so failure is a programming error; it is
-    /// still reported, not panicked on.
+    /// Build the scanner. Nothing is compiled until a prefilter matches.
     pub fn new() -> Result<SecretScanner, regex::Error> {
-        let set = RegexSet::new(PATTERNS.iter().map(|(_, p)| *p))?;
-        let each = PATTERNS
-            .iter()
-            .map(|(k, p)| Regex::new(p).map(|r| (*k, r)))
-            .collect::<Result<Vec<_>, _>>()?;
-        Ok(SecretScanner { set, each })
+        Ok(SecretScanner {
+            compiled: PATTERNS
+                .iter()
+                .map(|_| std::sync::OnceLock::new())
+                .collect(),
+        })
+    }
+
+    /// Compile every pattern now (tests; and a way to surface a bad pattern at start-up).
+    pub fn validate() -> Result<(), regex::Error> {
+        for (_, _, p) in PATTERNS {
+            Regex::new(p)?;
+        }
+        Ok(())
+    }
+
+    fn regex(&self, i: usize) -> Option<&Regex> {
+        let (_, _, src) = PATTERNS.get(i)?;
+        // The patterns are constants checked by `validate` in the tests.
+        self.compiled
+            .get(i)?
+            .get_or_init(|| Regex::new(src).ok())
+            .as_ref()
     }
 
     /// All secrets in `text`.
@@ -132,12 +260,12 @@ impl SecretScanner {
         if text.len() < 8 {
             return out;
         }
-        let hits = self.set.matches(text);
-        if !hits.matched_any() {
-            return out;
-        }
-        for i in hits.iter() {
-            let Some((kind, re)) = self.each.get(i) else {
+        let mut lower = None;
+        for (i, (kind, pre, _)) in PATTERNS.iter().enumerate() {
+            if !pre.passes(text, &mut lower) {
+                continue;
+            }
+            let Some(re) = self.regex(i) else {
                 continue;
             };
             for caps in re.captures_iter(text).take(256) {
@@ -221,6 +349,11 @@ impl SecretScanner {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_pattern_compiles() {
+        SecretScanner::validate().unwrap();
+    }
 
     #[test]
     fn token_formats() {

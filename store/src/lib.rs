@@ -187,6 +187,12 @@ impl Store {
             if !mode.eq_ignore_ascii_case("wal") {
                 tracing::warn!(journal_mode = %mode, "store could not switch to WAL");
             }
+            // Hook processes live for milliseconds: do not checkpoint (and fsync) on every
+            // close. SQLite's auto-checkpoint still folds the WAL in as it grows.
+            conn.set_db_config(
+                rusqlite::config::DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE,
+                true,
+            )?;
         }
         conn.pragma_update(None, "foreign_keys", true)?;
         conn.pragma_update(None, "synchronous", "NORMAL")?;
