@@ -149,8 +149,16 @@ fn thirty_two_parallel_hooks_lose_nothing() {
 
 #[test]
 fn store_faults_end_in_a_deny() {
+    // Never set up: the hook does not invent a fresh store (that would forget the user's
+    // mode and ledger); it denies and says what to do.
+    let sb = Sandbox::bare().unwrap();
+    let (code, out, _) = sb.run(&["hook", "claude-code"], &claude_bash("s", "ls"));
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("airlock setup"), "{out}");
+    assert!(!sb.db_path().exists());
+
     // Corrupt database file.
-    let sb = Sandbox::new().unwrap();
+    let sb = Sandbox::bare().unwrap();
     std::fs::create_dir_all(sb.db_path().parent().unwrap()).unwrap();
     std::fs::write(
         sb.db_path(),
@@ -162,7 +170,7 @@ fn store_faults_end_in_a_deny() {
     assert!(out.contains("store"), "the reason says why: {out}");
 
     // The database path is a directory (cannot be opened at all).
-    let sb = Sandbox::new().unwrap();
+    let sb = Sandbox::bare().unwrap();
     std::fs::create_dir_all(sb.db_path()).unwrap();
     let (code, out, _) = sb.run(&["hook", "claude-code"], &claude_bash("s", "ls"));
     assert!(code == 2 || out.contains("deny"), "{out}");

@@ -75,7 +75,19 @@ pub struct Sandbox {
 }
 
 impl Sandbox {
+    /// A user who has installed Airlock: the store exists (as after `airlock setup`), no
+    /// password yet.
     pub fn new() -> Result<Sandbox, String> {
+        let sb = Sandbox::bare()?;
+        let (code, _, err) = sb.run(&["mode"], "");
+        if code != 0 {
+            return Err(format!("creating the store: {err}"));
+        }
+        Ok(sb)
+    }
+
+    /// A user on whose machine Airlock was never set up.
+    pub fn bare() -> Result<Sandbox, String> {
         Ok(Sandbox {
             home: tempfile::tempdir().map_err(|e| e.to_string())?,
             bin: airlock_bin()?,

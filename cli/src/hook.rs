@@ -175,6 +175,14 @@ fn judge_stdin(hint: Host, responder: &Responder) -> HookAnswer {
         Ok(p) => p,
         Err(_) => return deny("Airlock cannot find its home directory."),
     };
+    // A missing store is not silently recreated: a fresh one would forget the mode, the
+    // ledger and the password the user set. Only `airlock setup` (or any CLI command the
+    // user runs) creates it.
+    if !paths.db.exists() {
+        return deny(
+            "Airlock is not set up on this machine (its store is missing): run `airlock setup`.",
+        );
+    }
     let store = match paths.open_store() {
         Ok(s) => s,
         Err(e) => {
@@ -335,6 +343,9 @@ fn outcome_for(d: &Decision, call: &HookCall) -> (Outcome, HookOutcome) {
 
 fn best_effort_record_failure(hint: Host, code: &str) {
     let Ok(paths) = Paths::discover() else { return };
+    if !paths.db.exists() {
+        return;
+    }
     let Ok(store) = paths.open_store() else {
         return;
     };
