@@ -33,7 +33,8 @@ fn read_line_stdin() -> Result<String> {
     Ok(line.trim_end_matches(['\n', '\r']).to_owned())
 }
 
-fn gather_proof(store: &Store, f: &FactorArgs) -> Result<Proof> {
+/// Collect the password / TOTP code from flags, stdin or a terminal prompt.
+pub fn gather_proof(store: &Store, f: &FactorArgs) -> Result<Proof> {
     let totp = factors::totp_enrolled(store)?;
     let needs_password = !totp || factors::totp_needs_password(store)?;
     let password = if f.password_stdin {
@@ -88,54 +89,55 @@ fn require_factor(
     }
 }
 
-pub fn mode(paths: &Paths, new: Option<String>, f: &FactorArgs) -> Result<ExitCode> {
+/// Show or move one ordered dial (mode, enforcement): raising applies at once, lowering
+/// needs the factor; both are ledgered.
+fn dial<T>(
+    paths: &Paths,
+    kind: &str,
+    key: &str,
+    new: Option<String>,
+    current: impl Fn(&airlock_engine::Policy) -> T,
+    f: &FactorArgs,
+) -> Result<ExitCode>
+where
+    T: Ord + Copy + std::fmt::Display + std::str::FromStr<Err = airlock_engine::PolicyError>,
+{
     let store = paths.open_store()?;
-    let policy = app::load_policy(&store, paths)?;
+    let from = current(&app::load_policy(&store, paths)?);
     let Some(new) = new else {
-        println!("{}", policy.mode);
+        println!("{from}");
         return Ok(ExitCode::SUCCESS);
     };
-    let to: Mode = new.parse()?;
-    let from = policy.mode;
-    let detail = serde_json::json!({"from": from.as_str(), "to": to.as_str()});
+    let to: T = new.parse()?;
     if to == from {
         println!("already {to}");
         return Ok(ExitCode::SUCCESS);
     }
+    let detail = serde_json::json!({"from": from.to_string(), "to": to.to_string()});
     let factor = if to > from {
         "none"
     } else {
-        require_factor(&store, f, "mode", &detail)?
+        require_factor(&store, f, kind, &detail)?
     };
-    store.set_setting(app::MODE_KEY, to.as_str())?;
-    ledger(&store, "mode", detail, factor, "applied")?;
-    println!("mode: {from} -> {to}");
+    store.set_setting(key, &to.to_string())?;
+    ledger(&store, kind, detail, factor, "applied")?;
+    println!("{kind}: {from} -> {to}");
     Ok(ExitCode::SUCCESS)
 }
 
+pub fn mode(paths: &Paths, new: Option<String>, f: &FactorArgs) -> Result<ExitCode> {
+    dial::<Mode>(paths, "mode", app::MODE_KEY, new, |p| p.mode, f)
+}
+
 pub fn enforcement(paths: &Paths, new: Option<String>, f: &FactorArgs) -> Result<ExitCode> {
-    let store = paths.open_store()?;
-    let policy = app::load_policy(&store, paths)?;
-    let Some(new) = new else {
-        println!("{}", policy.enforcement);
-        return Ok(ExitCode::SUCCESS);
-    };
-    let to: Enforcement = new.parse()?;
-    let from = policy.enforcement;
-    let detail = serde_json::json!({"from": from.as_str(), "to": to.as_str()});
-    if to == from {
-        println!("already {to}");
-        return Ok(ExitCode::SUCCESS);
-    }
-    let factor = if to > from {
-        "none"
-    } else {
-        require_factor(&store, f, "enforcement", &detail)?
-    };
-    store.set_setting(app::ENFORCEMENT_KEY, to.as_str())?;
-    ledger(&store, "enforcement", detail, factor, "applied")?;
-    println!("enforcement: {from} -> {to}");
-    Ok(ExitCode::SUCCESS)
+    dial::<Enforcement>(
+        paths,
+        "enforcement",
+        app::ENFORCEMENT_KEY,
+        new,
+        |p| p.enforcement,
+        f,
+    )
 }
 
 fn read_new_password(from_stdin: bool) -> Result<String> {
