@@ -1,0 +1,249 @@
+//! The `airlock-proxy` commands: `serve` (the proxy itself) and `pins list|approve`.
+
+use std::io::{BufRead, IsTerminal};
+use std::path::Path;
+use std::process::Stdio;
+use std::sync::Arc;
+use std::time::Duration;
+
+use airlock_cli::app::{self, Paths};
+use airlock_cli::cmd::FactorArgs;
+use airlock_cli::factors::{self, Proof};
+use airlock_store::{LedgerEntry, Store};
+use anyhow::{Context, Result, bail};
+
+use crate::guard::Guard;
+use crate::pins;
+use crate::proxy::{self, Ended, Options};
+
+/// The server name used in decisions, sessions and pins when `--name` is not given: the
+/// command's file name without extension (`mcp-server-filesystem`, `uvx`, `node`, …).
+pub fn default_server_name(command: &str) -> String {
+    let stem = Path::new(command)
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    if stem.is_empty() {
+        "mcp".to_owned()
+    } else {
+        stem
+    }
+}
+
+/// A server name must be usable in store keys and tool names.
+pub fn valid_server_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 64
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+}
+
+/// The per-process session id: stdio MCP has no session id of its own.
+pub fn process_session_id(server: &str) -> String {
+    format!("{server}-{}-{}", std::process::id(), app::now_ms())
+}
+
+pub struct ServeArgs {
+    pub name: Option<String>,
+    pub session_id: Option<String>,
+    pub approval_timeout: Duration,
+    pub command: Vec<String>,
+}
+
+/// Run the proxy in front of `command`; returns the process exit code.
+pub async fn serve(a: ServeArgs) -> Result<i32> {
+    let Some((program, args)) = a.command.split_first() else {
+        bail!("no server command given: airlock-proxy serve [--name NAME] -- <command> [args…]");
+    };
+    let server = a.name.unwrap_or_else(|| default_server_name(program));
+    if !valid_server_name(&server) {
+        bail!("server name `{server}` must be 1–64 characters of A–Z, a–z, 0–9, `-`, `_` or `.`");
+    }
+    let session_id = a.session_id.unwrap_or_else(|| process_session_id(&server));
+    // Fail closed: without the store and policy nothing could be judged, so refuse to start.
+    let paths = Paths::discover()?;
+    let store = paths.open_store()?;
+    let guard = Arc::new(Guard::new(paths, store, &server, &session_id)?);
+    let mut child = tokio::process::Command::new(program)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .kill_on_drop(true)
+        .spawn()
+        .with_context(|| format!("starting the MCP server `{program}`"))?;
+    let (Some(child_in), Some(child_out)) = (child.stdin.take(), child.stdout.take()) else {
+        bail!("the MCP server's stdio could not be connected");
+    };
+    tracing::info!(server = %server, session = %session_id, "proxy started");
+    let opts = Options {
+        approval_timeout: a.approval_timeout.min(proxy::MAX_APPROVAL),
+        ..Options::default()
+    };
+    let ended = proxy::run(
+        tokio::io::stdin(),
+        tokio::io::stdout(),
+        child_out,
+        child_in,
+        guard,
+        opts,
+    )
+    .await;
+    match ended {
+        Ended::ClientClosed => {
+            match tokio::time::timeout(Duration::from_secs(5), child.wait()).await {
+                Ok(_) => {}
+                Err(_) => {
+                    tracing::warn!(
+                        "the MCP server did not exit after its input closed; killing it"
+                    );
+                    let _ = child.kill().await;
+                }
+            }
+            Ok(0)
+        }
+        Ended::ServerClosed => {
+            let status = tokio::time::timeout(Duration::from_secs(5), child.wait()).await;
+            match status {
+                Ok(Ok(s)) if s.success() => Ok(0),
+                Ok(Ok(s)) => {
+                    tracing::warn!(status = %s, "the MCP server exited");
+                    Ok(1)
+                }
+                _ => {
+                    let _ = child.kill().await;
+                    Ok(1)
+                }
+            }
+        }
+    }
+}
+
+pub fn pins_list(json: bool) -> Result<()> {
+    let paths = Paths::discover()?;
+    let store = paths.open_store()?;
+    let rows = pins::list(&store)?;
+    if json {
+        println!("{}", serde_json::to_string_pretty(&rows)?);
+        return Ok(());
+    }
+    if rows.is_empty() {
+        println!("no tool definitions pinned yet");
+    }
+    for r in rows {
+        let short = |h: &Option<String>| {
+            h.as_deref()
+                .map_or("-".to_owned(), |h| h.chars().take(12).collect())
+        };
+        println!(
+            "{:<20} {:<32} {:<9} pinned {:<12} seen {:<12} {}",
+            r.server,
+            r.tool,
+            r.status,
+            short(&r.pinned),
+            short(&r.seen),
+            r.poison.join(",")
+        );
+    }
+    Ok(())
+}
+
+fn read_line_stdin() -> Result<String> {
+    let mut line = String::new();
+    std::io::stdin()
+        .lock()
+        .read_line(&mut line)
+        .context("reading the password from stdin")?;
+    Ok(line.trim_end_matches(['\n', '\r']).to_owned())
+}
+
+/// The same proof `airlock` asks for before any weakening.
+fn gather_proof(store: &Store, f: &FactorArgs) -> Result<Proof> {
+    let totp = factors::totp_enrolled(store)?;
+    let needs_password = !totp || factors::totp_needs_password(store)?;
+    let password = if f.password_stdin {
+        Some(read_line_stdin()?)
+    } else if needs_password && std::io::stdin().is_terminal() {
+        Some(rpassword::prompt_password("Airlock password: ").context("reading the password")?)
+    } else {
+        None
+    };
+    let code = match (&f.code, totp) {
+        (Some(c), _) => Some(c.clone()),
+        (None, true) if std::io::stdin().is_terminal() => {
+            Some(rpassword::prompt_password("TOTP code: ").context("reading the code")?)
+        }
+        _ => None,
+    };
+    Ok(Proof { password, code })
+}
+
+fn ledger(store: &Store, detail: &serde_json::Value, factor: &str, outcome: &str) -> Result<()> {
+    store.append_ledger(&LedgerEntry {
+        ts_ms: app::now_ms(),
+        kind: "pin".to_owned(),
+        detail: detail.clone(),
+        actor: "airlock-proxy".to_owned(),
+        factor: factor.to_owned(),
+        outcome: outcome.to_owned(),
+    })?;
+    Ok(())
+}
+
+/// Approve the last seen definition of a tool. A weakening: needs the factor, ledgered
+/// either way.
+pub fn pins_approve(server: &str, tool: &str, f: &FactorArgs) -> Result<()> {
+    let paths = Paths::discover()?;
+    let store = paths.open_store()?;
+    let Some(seen) = pins::seen(&store, server, tool)? else {
+        bail!("no definition of `{tool}` on server `{server}` has been seen: nothing to approve");
+    };
+    let key = pins::pin_key(server, tool);
+    let old = store.setting(&key)?;
+    if old.as_deref() == Some(seen.hash.as_str()) {
+        println!("{server}/{tool} is already approved");
+        return Ok(());
+    }
+    let detail = serde_json::json!({
+        "action": "approve",
+        "server": server,
+        "tool": tool,
+        "from": old,
+        "to": seen.hash,
+        "poison": seen.poison,
+    });
+    let proof = gather_proof(&store, f)?;
+    let factor = match factors::verify(&store, &proof, app::now_unix()) {
+        Ok(name) => name,
+        Err(e) => {
+            ledger(&store, &detail, "none", "refused")?;
+            bail!("refused: {e}");
+        }
+    };
+    store.set_setting(&key, &seen.hash)?;
+    ledger(&store, &detail, factor, "applied")?;
+    println!("approved the current definition of {server}/{tool}");
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn server_names() {
+        assert_eq!(
+            default_server_name("/usr/bin/mcp-server-filesystem"),
+            "mcp-server-filesystem"
+        );
+        assert_eq!(default_server_name("npx"), "npx");
+        assert_eq!(default_server_name("C:/x/server.exe"), "server");
+        assert_eq!(default_server_name(""), "mcp");
+        assert!(valid_server_name("filesystem"));
+        assert!(valid_server_name("my_server.v2"));
+        assert!(!valid_server_name("a:b"));
+        assert!(!valid_server_name(""));
+        assert!(process_session_id("fs").starts_with("fs-"));
+    }
+}

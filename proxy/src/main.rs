@@ -1,0 +1,168 @@
+//! `airlock-proxy`: Airlock's MCP proxy.
+//!
+//! ```text
+//! airlock-proxy serve [--name NAME] [--session-id ID] [--approval-timeout SECS] -- <server command> [args…]
+//! airlock-proxy pins list [--json]
+//! airlock-proxy pins approve <server> <tool> [--password-stdin] [--code CODE]
+//! ```
+//!
+//! `serve` speaks MCP over stdio (newline-delimited JSON-RPC) on its own stdin/stdout and runs
+//! the server as a child over its stdio. Logs go to stderr only (`RUST_LOG` filters them;
+//! default `info` for this crate).
+//!
+//! Exit codes: 0 — the client closed the connection, or a `pins` command succeeded; 1 — the
+//! server exited (or failed), or an error / refused approval (the message says which).
+
+use std::process::ExitCode;
+use std::time::Duration;
+
+use airlock_cli::cmd::FactorArgs;
+use airlock_proxy::cli;
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(
+    name = "airlock-proxy",
+    version,
+    about = "Airlock's MCP proxy: judges every tool call before the server sees it."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run an stdio MCP server behind Airlock and speak MCP on stdin/stdout.
+    Serve {
+        /// Server name for decisions, sessions and pins (default: the command's file name).
+        #[arg(long)]
+        name: Option<String>,
+        /// Session id to share memory under (default: one per proxy process).
+        #[arg(long)]
+        session_id: Option<String>,
+        /// Seconds an approval prompt may stay open before the call is denied (at most 59).
+        #[arg(long, default_value_t = 55)]
+        approval_timeout: u64,
+        /// The server command and its arguments, after `--`.
+        #[arg(required = true, last = true)]
+        command: Vec<String>,
+    },
+    /// Pinned tool definitions (rug-pull protection).
+    Pins {
+        #[command(subcommand)]
+        action: PinsCmd,
+    },
+}
+
+#[derive(Subcommand)]
+enum PinsCmd {
+    /// Every tool seen, with its status: approved, changed, poisoned.
+    List {
+        #[arg(long)]
+        json: bool,
+    },
+    /// Approve the last seen definition of a tool (needs your password or TOTP code).
+    Approve {
+        server: String,
+        tool: String,
+        #[command(flatten)]
+        factor: FactorArgs,
+    },
+}
+
+fn init_logs() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("airlock_proxy=info,warn"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(false)
+        .try_init();
+}
+
+fn main() -> ExitCode {
+    let args = Cli::parse();
+    init_logs();
+    match args.command {
+        Command::Serve {
+            name,
+            session_id,
+            approval_timeout,
+            command,
+        } => {
+            let rt = match tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+            {
+                Ok(rt) => rt,
+                Err(e) => {
+                    eprintln!("airlock-proxy: cannot start the runtime: {e}");
+                    return ExitCode::from(1);
+                }
+            };
+            let code = rt.block_on(cli::serve(cli::ServeArgs {
+                name,
+                session_id,
+                approval_timeout: Duration::from_secs(approval_timeout),
+                command,
+            }));
+            let code = match code {
+                Ok(c) => c,
+                Err(e) => {
+                    eprintln!("airlock-proxy: {e:#}");
+                    1
+                }
+            };
+            // Tokio's stdin reader is a blocking thread that would keep the process alive
+            // until the client writes again: leave at once.
+            std::process::exit(code);
+        }
+        Command::Pins { action } => {
+            let r = match action {
+                PinsCmd::List { json } => cli::pins_list(json),
+                PinsCmd::Approve {
+                    server,
+                    tool,
+                    factor,
+                } => cli::pins_approve(&server, &tool, &factor),
+            };
+            match r {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("airlock-proxy: {e:#}");
+                    ExitCode::from(1)
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn cli_is_well_formed() {
+        Cli::command().debug_assert();
+        let c = Cli::try_parse_from([
+            "airlock-proxy",
+            "serve",
+            "--name",
+            "fs",
+            "--",
+            "npx",
+            "-y",
+            "server",
+            "--flag",
+        ])
+        .unwrap();
+        let Command::Serve { name, command, .. } = c.command else {
+            panic!("not serve")
+        };
+        assert_eq!(name.as_deref(), Some("fs"));
+        assert_eq!(command, ["npx", "-y", "server", "--flag"]);
+        assert!(Cli::try_parse_from(["airlock-proxy", "serve"]).is_err());
+    }
+}

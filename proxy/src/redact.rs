@@ -1,0 +1,196 @@
+//! Secrets in tool results: found by the engine's [`SecretScanner`], replaced by
+//! `[REDACTED:<kind>]` before the client (and so the model) sees them.
+//!
+//! Covered: every `text` content item, the `text` of embedded resources, and every string in
+//! `structuredContent`. A private-key header redacts through to its `-----END … KEY-----`
+//! line (or the end of the text), so the key body never leaks past a redacted header.
+
+use airlock_engine::SecretScanner;
+use serde_json::Value;
+
+/// Replace every secret in `text`; returns the new text and how many were replaced.
+pub fn redact_text(scanner: &SecretScanner, text: &str) -> (String, usize) {
+    let matches = scanner.scan(text);
+    if matches.is_empty() {
+        return (text.to_owned(), 0);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0usize;
+    let mut n = 0usize;
+    for m in matches {
+        let mut end = m.end;
+        if m.kind == "private_key" {
+            end = text
+                .get(m.end..)
+                .and_then(|rest| {
+                    let i = rest.find("-----END ")?;
+                    let tail = rest.get(i + 9..)?;
+                    let close = tail.find("-----")?;
+                    Some(m.end + i + 9 + close + 5)
+                })
+                .unwrap_or(text.len());
+        }
+        if m.start < at {
+            // Overlaps a range already redacted: extend it if needed.
+            if end > at {
+                at = end;
+            }
+            continue;
+        }
+        if let Some(before) = text.get(at..m.start) {
+            out.push_str(before);
+        }
+        out.push_str("[REDACTED:");
+        out.push_str(m.kind);
+        out.push(']');
+        at = end.max(m.start);
+        n += 1;
+    }
+    if let Some(rest) = text.get(at..) {
+        out.push_str(rest);
+    }
+    (out, n)
+}
+
+fn redact_string(scanner: &SecretScanner, s: &mut String) -> usize {
+    let (new, n) = redact_text(scanner, s);
+    if n > 0 {
+        *s = new;
+    }
+    n
+}
+
+fn redact_all_strings(scanner: &SecretScanner, v: &mut Value, depth: u8) -> usize {
+    if depth > 64 {
+        return 0;
+    }
+    match v {
+        Value::String(s) => redact_string(scanner, s),
+        Value::Array(a) => a
+            .iter_mut()
+            .map(|x| redact_all_strings(scanner, x, depth + 1))
+            .sum(),
+        Value::Object(m) => m
+            .values_mut()
+            .map(|x| redact_all_strings(scanner, x, depth + 1))
+            .sum(),
+        _ => 0,
+    }
+}
+
+/// Redact a `tools/call` result in place; returns how many secrets were replaced.
+pub fn redact_result(scanner: &SecretScanner, result: &mut Value) -> usize {
+    let mut n = 0;
+    if let Some(items) = result.get_mut("content").and_then(Value::as_array_mut) {
+        for item in items {
+            if let Some(Value::String(t)) = item.get_mut("text") {
+                n += redact_string(scanner, t);
+            }
+            if let Some(Value::String(t)) = item.get_mut("resource").and_then(|r| r.get_mut("text"))
+            {
+                n += redact_string(scanner, t);
+            }
+        }
+    }
+    if let Some(sc) = result.get_mut("structuredContent") {
+        n += redact_all_strings(scanner, sc, 0);
+    }
+    n
+}
+
+fn push_strings(v: &Value, out: &mut String, depth: u8) {
+    if depth > 64 || out.len() > 8 * 1024 * 1024 {
+        return;
+    }
+    match v {
+        Value::String(s) => {
+            out.push_str(s);
+            out.push('\n');
+        }
+        Value::Array(a) => a.iter().for_each(|x| push_strings(x, out, depth + 1)),
+        Value::Object(m) => m.values().for_each(|x| push_strings(x, out, depth + 1)),
+        _ => {}
+    }
+}
+
+/// The text of a result as the agent will read it (before redaction), for session memory.
+pub fn result_text(result: &Value) -> String {
+    let mut out = String::new();
+    if let Some(items) = result.get("content").and_then(Value::as_array) {
+        for item in items {
+            if let Some(t) = item.get("text").and_then(Value::as_str) {
+                out.push_str(t);
+                out.push('\n');
+            }
+            if let Some(t) = item
+                .get("resource")
+                .and_then(|r| r.get("text"))
+                .and_then(Value::as_str)
+            {
+                out.push_str(t);
+                out.push('\n');
+            }
+        }
+    }
+    if let Some(sc) = result.get("structuredContent") {
+        push_strings(sc, &mut out, 0);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    const GHP: &str = "ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789";
+
+    #[test]
+    fn redacts_tokens_in_text() {
+        let s = SecretScanner::new().unwrap();
+        let (t, n) = redact_text(&s, &format!("token={GHP}\nother line"));
+        assert_eq!(n, 1);
+        assert!(!t.contains(GHP), "{t}");
+        assert!(t.contains("[REDACTED:"), "{t}");
+        assert!(t.ends_with("other line"));
+        let (t, n) = redact_text(&s, "nothing secret here");
+        assert_eq!((t.as_str(), n), ("nothing secret here", 0));
+        let (t, n) = redact_text(&s, &format!("a {GHP} b {GHP} c"));
+        assert_eq!(n, 2);
+        assert_eq!(t, "a [REDACTED:github_token] b [REDACTED:github_token] c");
+    }
+
+    #[test]
+    fn private_keys_are_redacted_whole() {
+        let s = SecretScanner::new().unwrap();
+        let pem = "before\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----\nafter";
+        let (t, n) = redact_text(&s, pem);
+        assert_eq!(n, 1);
+        assert_eq!(t, "before\n[REDACTED:private_key]\nafter");
+        let (t, _) = redact_text(&s, "-----BEGIN RSA PRIVATE KEY-----\nMIIEow truncated");
+        assert_eq!(t, "[REDACTED:private_key]");
+    }
+
+    #[test]
+    fn redacts_every_text_item_resource_and_structured_content() {
+        let s = SecretScanner::new().unwrap();
+        let mut r = json!({
+            "content": [
+                {"type": "text", "text": format!("one {GHP}")},
+                {"type": "image", "data": "aGVsbG8=", "mimeType": "image/png"},
+                {"type": "resource", "resource": {"uri": "file:///x", "text": format!("two {GHP}")}},
+                {"type": "text", "text": "clean"}
+            ],
+            "structuredContent": {"env": {"GITHUB_TOKEN": GHP}, "n": 1},
+            "isError": false
+        });
+        let text_before = result_text(&r);
+        assert!(text_before.contains(GHP));
+        assert_eq!(redact_result(&s, &mut r), 3);
+        let out = r.to_string();
+        assert!(!out.contains(GHP), "{out}");
+        assert_eq!(r["content"][3]["text"], "clean");
+        assert_eq!(r["content"][1]["data"], "aGVsbG8=");
+        assert_eq!(r["isError"], false);
+    }
+}
