@@ -205,3 +205,21 @@ fn wire_and_unwire_claude_code_round_trip() {
         "restored byte for byte"
     );
 }
+
+#[test]
+fn serve_and_pins_hand_over_to_the_proxy_binary() {
+    let sb = Sandbox::new().unwrap();
+    let (code, out, err) = sb.run(&["pins", "list"], "");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("no tool definitions pinned"), "{out}");
+    // Approving a pin is a weakening: refused without the factor.
+    assert_eq!(
+        sb.run(&["password", "set", "--password-stdin"], &format!("{PW}\n"))
+            .0,
+        0
+    );
+    let (code, _, _) = sb.run(&["pins", "approve", "fs", "write_file"], "");
+    assert_ne!(code, 0);
+    let (code, _, err) = sb.run(&["serve", "--help"], "");
+    assert_eq!(code, 0, "{err}");
+}

@@ -23,7 +23,19 @@ pub fn airlock_bin() -> Result<PathBuf, String> {
     });
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let mut cmd = Command::new(cargo);
-    cmd.args(["build", "--quiet", "-p", "airlock-cli", "--bin", "airlock"]);
+    // `airlock serve`/`pins` hand over to `airlock-proxy`, installed next to it.
+    cmd.args([
+        "build",
+        "--quiet",
+        "-p",
+        "airlock-cli",
+        "--bin",
+        "airlock",
+        "-p",
+        "airlock-proxy",
+        "--bin",
+        "airlock-proxy",
+    ]);
     if dir.file_name().is_some_and(|n| n == "release") {
         cmd.arg("--release");
     }

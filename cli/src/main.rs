@@ -56,6 +56,19 @@ enum Command {
         #[arg(required = true, trailing_var_arg = true, allow_hyphen_values = true)]
         command: Vec<String>,
     },
+    /// Run an MCP server behind Airlock's proxy: `airlock serve [--name NAME] -- CMD ARGS…`
+    /// (runs the `airlock-proxy` binary installed next to `airlock`).
+    #[command(disable_help_flag = true)]
+    Serve {
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
+    /// List or approve pinned MCP tool definitions (`airlock pins list|approve SERVER TOOL`).
+    #[command(disable_help_flag = true)]
+    Pins {
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
     /// Judge one hook event from an agent host (reads its JSON on stdin). Wired by `airlock wire`.
     Hook {
         /// claude-code, cursor, codex, gemini, copilot or vscode.
@@ -230,6 +243,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Hook { host } => hook::run(&host),
+        Command::Serve { args } => run_proxy("serve", &args),
+        Command::Pins { args } => run_proxy("pins", &args),
         other => {
             let paths = Paths::discover()?;
             match other {
@@ -271,12 +286,39 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     mode,
                     wire,
                 } => cmd::setup(&paths, password_stdin, mode, wire),
-                Command::Eval { .. } | Command::Check { .. } | Command::Hook { .. } => {
-                    Ok(ExitCode::from(1))
-                }
+                Command::Eval { .. }
+                | Command::Check { .. }
+                | Command::Hook { .. }
+                | Command::Serve { .. }
+                | Command::Pins { .. } => Ok(ExitCode::from(1)),
             }
         }
     }
+}
+
+/// The proxy is its own binary (it links tokio; `airlock hook` must not), installed next to
+/// `airlock`. Hand the arguments over unchanged.
+fn run_proxy(sub: &str, args: &[String]) -> Result<ExitCode> {
+    let me = std::env::current_exe().context("finding the airlock binary")?;
+    let name = if cfg!(windows) {
+        "airlock-proxy.exe"
+    } else {
+        "airlock-proxy"
+    };
+    let proxy = me.with_file_name(name);
+    if !proxy.is_file() {
+        anyhow::bail!("{} is not installed next to {}", name, me.display());
+    }
+    let status = std::process::Command::new(&proxy)
+        .arg(sub)
+        .args(args)
+        .status()
+        .with_context(|| format!("running {}", proxy.display()))?;
+    Ok(match status.code() {
+        Some(0) => ExitCode::SUCCESS,
+        Some(c) => ExitCode::from(u8::try_from(c).unwrap_or(1)),
+        None => ExitCode::from(1),
+    })
 }
 
 fn main() -> ExitCode {
