@@ -615,6 +615,15 @@ pub fn doctor(paths: &Paths, json: bool) -> Result<ExitCode> {
     })
 }
 
+fn ask(question: &str) -> Result<String> {
+    use std::io::Write as _;
+    print!("{question}");
+    std::io::stdout().flush()?;
+    read_line_stdin()
+}
+
+/// First-time setup. With a terminal and no flags it asks: password (twice), mode, and for
+/// each installed agent whether to wire it.
 pub fn setup(
     paths: &Paths,
     from_stdin: bool,
@@ -627,6 +636,37 @@ pub fn setup(
     } else {
         println!("password already set");
     }
+    let interactive = !from_stdin && std::io::stdin().is_terminal();
+    let mode = match mode {
+        None if interactive => {
+            let m = ask("Strictness mode: light, balanced, strict or paranoid [balanced]: ")?;
+            Some(if m.trim().is_empty() {
+                "balanced".to_owned()
+            } else {
+                m.trim().to_owned()
+            })
+        }
+        m => m,
+    };
+    let wire_agents = if wire_agents.is_empty() && interactive {
+        let home = home(paths)?;
+        let mut chosen = Vec::new();
+        for a in Agent::ALL
+            .into_iter()
+            .filter(|a| *a != Agent::VsCode && airlock_wire::is_installed(*a, &home))
+        {
+            let yn = ask(&format!(
+                "Found {}. Put Airlock on its path? [Y/n]: ",
+                a.as_str()
+            ))?;
+            if !yn.trim().to_ascii_lowercase().starts_with('n') {
+                chosen.push(a.as_str().to_owned());
+            }
+        }
+        chosen
+    } else {
+        wire_agents
+    };
     if let Some(m) = mode {
         let to: Mode = m.parse()?;
         let from = app::load_policy(&store, paths)?.mode;
