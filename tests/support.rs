@@ -118,7 +118,8 @@ impl Sandbox {
             .env_remove("XDG_DATA_HOME")
             .env_remove("XDG_CONFIG_HOME")
             .env_remove("XDG_STATE_HOME")
-            .env_remove("XDG_CACHE_HOME");
+            .env_remove("XDG_CACHE_HOME")
+            .env_remove("XDG_RUNTIME_DIR");
         c
     }
 
@@ -146,6 +147,13 @@ impl Sandbox {
             ),
             Err(e) => (-1, String::new(), e.to_string()),
         }
+    }
+
+    /// Where this user's approval service listens (no XDG_RUNTIME_DIR in the sandbox).
+    pub fn broker_socket(&self) -> PathBuf {
+        self.home
+            .path()
+            .join(".local/share/airlock/run/broker.sock")
     }
 
     /// Path of the store database for this user (Linux layout of `directories`).

@@ -468,7 +468,7 @@ fn stamp() -> String {
 fn wire_opts() -> Result<WireOptions> {
     Ok(WireOptions {
         airlock_bin: app::self_binary()?,
-        timeout_secs: 30,
+        timeout_secs: 150,
         stamp: stamp(),
     })
 }

@@ -22,6 +22,9 @@ use crate::app::{self, Paths};
 /// The hook answers well before hosts' own timeouts (wiring sets 30 s): past this budget the
 /// watchdog denies.
 pub const WATCHDOG: Duration = Duration::from_secs(20);
+/// How long a hook waits for a human in the approval popup (the broker's own hard deadline is
+/// two minutes; wiring gives hosts a longer timeout than this plus the watchdog margin).
+pub const APPROVAL_WAIT: Duration = Duration::from_secs(110);
 
 pub const OPEN_AIRLOCK: &str = "Airlock needs a human to approve this; open the Airlock app to approve it, or run it yourself.";
 
@@ -32,6 +35,8 @@ fn deny_text(reason: &str) -> String {
 /// Print the answer once (the watchdog and the main path race for it) and exit.
 struct Responder {
     answered: AtomicBool,
+    /// Milliseconds after start at which the watchdog denies (extended while a human is asked).
+    deadline_ms: std::sync::atomic::AtomicU64,
     /// The host and event once parsed, so a late deny is rendered for the right event.
     parsed: std::sync::Mutex<Option<(Host, String)>>,
 }
@@ -79,6 +84,9 @@ pub fn run(host_name: &str) -> ! {
     let hint = parse_host(host_name).unwrap_or(Host::ClaudeCode);
     let responder = Arc::new(Responder {
         answered: AtomicBool::new(false),
+        deadline_ms: std::sync::atomic::AtomicU64::new(
+            u64::try_from(WATCHDOG.as_millis()).unwrap_or(20_000),
+        ),
         parsed: std::sync::Mutex::new(None),
     });
     // Panics print a fixed line (never a payload) and the deny below still goes out.
@@ -91,7 +99,14 @@ pub fn run(host_name: &str) -> ! {
     {
         let r = Arc::clone(&responder);
         std::thread::spawn(move || {
-            std::thread::sleep(WATCHDOG);
+            let start = std::time::Instant::now();
+            loop {
+                std::thread::sleep(Duration::from_millis(50));
+                let elapsed = u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX);
+                if elapsed >= r.deadline_ms.load(Ordering::SeqCst) {
+                    break;
+                }
+            }
             let (host, event) = r.parsed();
             let a = airlock_hooks::render(
                 host.unwrap_or(hint),
@@ -199,7 +214,7 @@ fn judge_stdin(hint: Host, responder: &Responder) -> HookAnswer {
             return deny("Airlock's policy could not be loaded.");
         }
     };
-    match handle(&store, &engine, &call) {
+    match handle(&store, &engine, &call, responder) {
         Ok(a) => a,
         Err(e) => {
             tracing_note(&format!("hook failed: {e:#}"));
@@ -224,7 +239,113 @@ fn load_session(state: Option<&str>) -> SessionState {
     }
 }
 
-fn handle(store: &Store, engine: &Engine, call: &HookCall) -> anyhow::Result<HookAnswer> {
+/// Show `text` to a human without any secret in it, bounded.
+fn redacted(engine: &Engine, text: &str) -> String {
+    let mut out = String::new();
+    let mut at = 0;
+    for m in engine.scanner().scan(text) {
+        if m.start < at {
+            continue;
+        }
+        out.push_str(text.get(at..m.start).unwrap_or(""));
+        out.push_str(&format!("[REDACTED:{}]", m.kind));
+        at = m.end;
+    }
+    out.push_str(text.get(at..).unwrap_or(""));
+    if out.chars().count() > 400 {
+        out = out.chars().take(400).collect::<String>() + "…";
+    }
+    out
+}
+
+fn summary(engine: &Engine, action: &Action) -> String {
+    use airlock_engine::Operation as Op;
+    let raw = match &action.op {
+        Op::Shell { command } => command.clone(),
+        Op::FileRead { path } => format!("read {path}"),
+        Op::FileWrite { path, .. } => format!("write {path}"),
+        Op::FileDelete { path } => format!("delete {path}"),
+        Op::Fetch { url, .. } => format!("fetch {url}"),
+        Op::McpCall {
+            server,
+            tool,
+            arguments,
+            ..
+        } => format!("{server}/{tool} {arguments}"),
+        Op::Prompt { .. } => "a prompt".to_owned(),
+        other => other.kind().as_str().to_owned(),
+    };
+    redacted(engine, &raw)
+}
+
+/// Ask a human through the desktop approval service. `None` when it is not running.
+fn ask_human(
+    store: &Store,
+    engine: &Engine,
+    action: &Action,
+    d: &Decision,
+    responder: &Responder,
+) -> Option<(Outcome, HookOutcome)> {
+    let req = airlock_broker::ApprovalRequest {
+        host: action.host.as_str().to_owned(),
+        session_id: session_key(action),
+        cwd: action.cwd.clone().unwrap_or_default(),
+        tool: action.tool.clone(),
+        summary: summary(engine, action),
+        reasons: d
+            .reasons
+            .iter()
+            .map(|r| airlock_broker::Reason {
+                code: r.code.clone(),
+                message: r.message.clone(),
+            })
+            .collect(),
+        high_risk: d.high_risk,
+        deadline_ms: app::now_ms()
+            .saturating_add(i64::try_from(APPROVAL_WAIT.as_millis()).unwrap_or(110_000)),
+    };
+    // Keep the watchdog from denying while a human decides.
+    let extended = WATCHDOG + APPROVAL_WAIT + Duration::from_secs(5);
+    responder.deadline_ms.store(
+        u64::try_from(extended.as_millis()).unwrap_or(u64::MAX),
+        Ordering::SeqCst,
+    );
+    let result = airlock_broker::request_and_redeem(store, &req, APPROVAL_WAIT);
+    responder.deadline_ms.store(
+        u64::try_from(WATCHDOG.as_millis()).unwrap_or(20_000),
+        Ordering::SeqCst,
+    );
+    let reason = d
+        .reasons
+        .first()
+        .map(|r| r.message.clone())
+        .unwrap_or_default();
+    match result {
+        airlock_broker::ApprovalResult::Approved { .. } => {
+            Some((Outcome::Approved, HookOutcome::NoOpinion))
+        }
+        airlock_broker::ApprovalResult::Denied { .. } => Some((
+            Outcome::Denied,
+            HookOutcome::Deny {
+                reason: deny_text(&format!("{reason} You denied it in Airlock.")),
+            },
+        )),
+        airlock_broker::ApprovalResult::Timeout { .. } => Some((
+            Outcome::Timeout,
+            HookOutcome::Deny {
+                reason: deny_text(&format!("{reason} Nobody approved it in time.")),
+            },
+        )),
+        airlock_broker::ApprovalResult::Unavailable { .. } => None,
+    }
+}
+
+fn handle(
+    store: &Store,
+    engine: &Engine,
+    call: &HookCall,
+    responder: &Responder,
+) -> anyhow::Result<HookAnswer> {
     let host_str = call.host.as_str();
     match &call.event {
         Event::Ignore(_) => Ok(airlock_hooks::render(
@@ -251,7 +372,12 @@ fn handle(store: &Store, engine: &Engine, call: &HookCall) -> anyhow::Result<Hoo
             );
             let mut d = engine.decide(action, &session);
             apply_allow_rules(store, &mut d)?;
-            let (outcome, hook_outcome) = outcome_for(&d, call);
+            let asked = if d.effective == Verdict::Auth {
+                ask_human(store, engine, action, &d, responder)
+            } else {
+                None
+            };
+            let (outcome, hook_outcome) = asked.unwrap_or_else(|| outcome_for(&d, call));
             store.update_session(host_str, &session_key(action), |old| {
                 let s = engine.record(&load_session(old), action, &d);
                 serde_json::to_string(&s).unwrap_or_default()
@@ -316,9 +442,8 @@ fn outcome_for(d: &Decision, call: &HookCall) -> (Outcome, HookOutcome) {
             },
         ),
         Verdict::Auth => {
-            // The desktop approval service (issue #5) is not built yet, so no approval can be
-            // obtained here. Use the host's own ask where it is honoured (never under
-            // bypassPermissions, never for high-risk calls), else deny.
+            // The desktop approval service is not running: use the host's own ask where it is
+            // honoured (never under bypassPermissions, never for high-risk calls), else deny.
             if airlock_hooks::supports_ask(call.host, &call.event_name)
                 && !call.bypass_permissions
                 && !d.high_risk

@@ -1,0 +1,222 @@
+//! The local approval service: hooks and the MCP proxy *ask*, only the Airlock app's own UI
+//! *answers*.
+//!
+//! # Shape
+//!
+//! - **Transport**: a Unix domain socket at `$XDG_RUNTIME_DIR/airlock/broker.sock` (when
+//!   `XDG_RUNTIME_DIR` is an absolute path), else `<data dir>/run/broker.sock`
+//!   (`~/.local/share/airlock/run/broker.sock` on Linux). The directory is `0700` and owned by
+//!   the user, the socket `0600`. Both ends check that the peer runs as the same user
+//!   (`SO_PEERCRED` on Linux, `getpeereid` on the BSDs and macOS) and hang up otherwise.
+//!   Windows (named pipe) is a TODO: there the client always answers
+//!   [`ApprovalResult::Unavailable`] and [`Broker::start`] fails with
+//!   [`BrokerError::Unsupported`], so callers fall back to their deny path.
+//! - **Protocol**: newline-delimited JSON, one exchange per connection. The client writes one
+//!   [`ClientMessage`] (`{"type":"request","nonce":…,"request":{…}}`), the broker answers one
+//!   [`ServerMessage`] line: `{"type":"response","id":7,"outcome":"approved"}` (or
+//!   `denied` / `timeout` / `unavailable`), or `{"type":"error","code":…,"message":…}`.
+//!   Lines are capped at [`MAX_LINE`] bytes.
+//! - **Client** ([`request_approval`], [`request_and_redeem`]): plain blocking `std` I/O, no
+//!   async runtime, so the hook binary can link it. A connect error is
+//!   [`ApprovalResult::Unavailable`] at once; no answer within `wait` is
+//!   [`ApprovalResult::Timeout`].
+//! - **Server** ([`Broker`]): std threads (one per connection, capped). Each request is
+//!   written to the store's `approvals` table ([`airlock_store::Store::create_approval`]),
+//!   announced to the UI as a [`BrokerEvent::Pending`] on a channel, and ends when the UI calls
+//!   [`Broker::resolve`], at the deadline, or when the requester hangs up.
+//!
+//! **Architecture invariant:** no socket message can answer a request. The only message the
+//! broker parses is `request`; anything else (a forged `resolve`, an `approve` with somebody
+//! else's id) is answered with an error and changes nothing. Approving happens only through
+//! the in-process [`Broker::resolve`], which the app calls from its own popup.
+//!
+//! # Deadlines
+//!
+//! - **Hard deadline**: each request ends at the earlier of the caller's `deadline_ms` and
+//!   [`HARD_DEADLINE`] (2 minutes) after it arrived, measured on the monotonic clock (a wall
+//!   clock set back cannot stretch it). Then it is resolved `timeout` in the store
+//!   (`resolve_approval(Timeout)`, or `expire_approvals` when the wall clock already passed
+//!   the stored deadline) and the requester gets `timeout` — never `denied`, which is kept for
+//!   a human's "no".
+//! - **Backstop**: no connection, and no `pending` row, outlives [`BACKSTOP`] (20 minutes),
+//!   whatever the configuration says. A sweeper marks `timeout` every pending row of the store
+//!   that no live connection waits for (rows left by a crashed app, a dead thread, a clock
+//!   jump), at start and every few seconds.
+//! - **Requester gone**: when the requester hangs up (its own `wait` ran out, the hook's
+//!   watchdog fired) the request ends `timeout` at once and the popup closes.
+//! - **Arming**: [`Broker::resolve`] refuses `Approved` until [`ARM_DELAY`] after the request
+//!   arrived ([`BrokerError::NotArmed`]), so a stray keystroke in a popup that just opened
+//!   cannot approve, even if the UI's own button delay is bypassed. `Denied` is always allowed.
+//! - **Quitting** the app ([`Broker::shutdown`], also on drop) denies every pending request:
+//!   stored `denied`, each requester gets `denied`.
+//!
+//! # Single use
+//!
+//! An `approved` answer is a ticket for one tool call. [`request_and_redeem`] (what the hook
+//! should call) checks the answer against the store and consumes it
+//! ([`airlock_store::Store::consume_approval`]): the row must be `approved`, not yet consumed,
+//! for the same host and session, and carry the random nonce this client sent. So a fake
+//! listener on the socket path (same user, e.g. after pointing `XDG_RUNTIME_DIR` elsewhere)
+//! can say "approved" but cannot produce a row that redeems, and one approval never lets two
+//! calls through.
+
+#[cfg(unix)]
+mod client;
+#[cfg(unix)]
+mod peer;
+mod protocol;
+#[cfg(unix)]
+mod server;
+
+use std::path::PathBuf;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+pub use protocol::{
+    ApprovalRequest, ApprovalResponse, ClientMessage, MAX_LINE, Outcome, Reason, ServerMessage,
+};
+
+#[cfg(unix)]
+pub use client::{
+    redeem, request_and_redeem, request_and_redeem_at, request_approval, request_approval_at,
+};
+#[cfg(unix)]
+pub use server::{Broker, BrokerConfig, BrokerEvent, Decision, PendingRequest};
+
+/// Longest a single request stays open (the earlier of this and the caller's deadline).
+pub const HARD_DEADLINE: Duration = Duration::from_secs(120);
+/// Longest anything stays pending, whatever the configuration says.
+pub const BACKSTOP: Duration = Duration::from_secs(20 * 60);
+/// How long after a request arrives before it can be approved.
+pub const ARM_DELAY: Duration = Duration::from_millis(1500);
+/// File name of the socket.
+pub const SOCKET_NAME: &str = "broker.sock";
+
+/// What the client learned.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ApprovalResult {
+    /// A human approved request `id` (from [`request_approval`] this is the broker's word;
+    /// from [`request_and_redeem`] it is also confirmed and consumed in the store).
+    Approved {
+        /// Approval row id.
+        id: i64,
+        /// The nonce this client sent (needed by [`redeem`]).
+        nonce: String,
+    },
+    /// A human said no (or the app quit while the request was pending).
+    Denied {
+        /// Approval row id.
+        id: i64,
+    },
+    /// Nobody answered in time (the broker's deadline, or the client's own `wait`, in which
+    /// case the id may be unknown).
+    Timeout {
+        /// Approval row id, when the broker said so.
+        id: Option<i64>,
+    },
+    /// No approval service: not running, refused us, answered garbage, or the approval did
+    /// not check out in the store. Callers treat this as "no human approval".
+    Unavailable {
+        /// Why, for logs (never contains the request).
+        reason: String,
+    },
+}
+
+impl ApprovalResult {
+    /// The wire outcome this result corresponds to.
+    pub fn outcome(&self) -> Outcome {
+        match self {
+            ApprovalResult::Approved { .. } => Outcome::Approved,
+            ApprovalResult::Denied { .. } => Outcome::Denied,
+            ApprovalResult::Timeout { .. } => Outcome::Timeout,
+            ApprovalResult::Unavailable { .. } => Outcome::Unavailable,
+        }
+    }
+
+    /// True only for [`ApprovalResult::Approved`].
+    pub fn is_approved(&self) -> bool {
+        matches!(self, ApprovalResult::Approved { .. })
+    }
+
+    /// The approval row id, when known.
+    pub fn id(&self) -> Option<i64> {
+        match self {
+            ApprovalResult::Approved { id, .. } | ApprovalResult::Denied { id } => Some(*id),
+            ApprovalResult::Timeout { id } => *id,
+            ApprovalResult::Unavailable { .. } => None,
+        }
+    }
+}
+
+/// Errors of the server side.
+#[derive(Debug, thiserror::Error)]
+pub enum BrokerError {
+    /// Socket or directory trouble.
+    #[error("{path}: {source}")]
+    Io {
+        /// The path involved.
+        path: PathBuf,
+        /// The OS error.
+        source: std::io::Error,
+    },
+    /// Another broker answers on this socket.
+    #[error("another Airlock approval service is already running at {0}")]
+    AlreadyRunning(PathBuf),
+    /// The socket directory or file is not safe to use (wrong owner, not a socket, ...).
+    #[error("refusing an unsafe socket location: {0}")]
+    Insecure(String),
+    /// The store failed.
+    #[error("store: {0}")]
+    Store(#[from] airlock_store::StoreError),
+    /// No such pending request (unknown, already decided, timed out, or its requester left).
+    #[error("approval {0} is not pending")]
+    NotPending(i64),
+    /// Too early to approve (see [`ARM_DELAY`]).
+    #[error("approval {id} cannot be approved for another {wait_ms} ms")]
+    NotArmed {
+        /// The request.
+        id: i64,
+        /// How long until it can be approved.
+        wait_ms: u64,
+    },
+    /// No approval service on this platform yet (Windows named pipe: TODO).
+    #[error("the approval service is not available on this platform yet")]
+    Unsupported,
+}
+
+/// Where the socket lives: `$XDG_RUNTIME_DIR/airlock/broker.sock` when `XDG_RUNTIME_DIR` is
+/// set to an absolute path, else `<data dir>/run/broker.sock`. `None` without a home.
+pub fn default_socket_path() -> Option<PathBuf> {
+    let runtime = std::env::var_os("XDG_RUNTIME_DIR")
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute());
+    match runtime {
+        Some(dir) => Some(dir.join("airlock").join(SOCKET_NAME)),
+        None => airlock_store::default_data_dir().map(|d| d.join("run").join(SOCKET_NAME)),
+    }
+}
+
+/// Wall clock in milliseconds since the Unix epoch (0 before 1970, saturating).
+pub fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+        .unwrap_or(0)
+}
+
+/// Fallback for platforms without the Unix socket transport (Windows named pipe: TODO).
+#[cfg(not(unix))]
+pub fn request_approval(_req: &ApprovalRequest, _wait: Duration) -> ApprovalResult {
+    ApprovalResult::Unavailable {
+        reason: "the approval service is not available on this platform yet".to_owned(),
+    }
+}
+
+/// Fallback for platforms without the Unix socket transport (Windows named pipe: TODO).
+#[cfg(not(unix))]
+pub fn request_and_redeem(
+    _store: &airlock_store::Store,
+    req: &ApprovalRequest,
+    wait: Duration,
+) -> ApprovalResult {
+    request_approval(req, wait)
+}

@@ -1,0 +1,171 @@
+//! The wire format: one JSON object per line, one exchange per connection.
+
+use serde::{Deserialize, Serialize};
+
+/// Longest line either side reads (bytes, newline included).
+pub const MAX_LINE: usize = 64 * 1024;
+
+/// One reason for the AUTH verdict, as the engine states it (constant messages, no payload).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Reason {
+    /// Stable reason code, e.g. `secret_access`.
+    pub code: String,
+    /// Plain-words explanation.
+    pub message: String,
+}
+
+/// What a hook (or the proxy) asks a human to approve.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ApprovalRequest {
+    /// Host agent (`claude-code`, `cursor`, ...).
+    pub host: String,
+    /// The host's session id.
+    pub session_id: String,
+    /// Working directory of the tool call.
+    pub cwd: String,
+    /// Tool name (`Bash`, `Read`, an MCP tool, ...).
+    pub tool: String,
+    /// Summary of the arguments, already redacted by the caller (never secrets).
+    pub summary: String,
+    /// Why Airlock asks.
+    pub reasons: Vec<Reason>,
+    /// Needs the stronger factor (TOTP code or password) in the popup.
+    pub high_risk: bool,
+    /// The caller's own deadline, ms since the Unix epoch; the broker ends the request at the
+    /// earlier of this and two minutes after arrival.
+    pub deadline_ms: i64,
+}
+
+/// The only message a client may send.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ClientMessage {
+    /// Ask for approval.
+    Request {
+        /// Random, chosen by the client; stored with the row so only this client can redeem
+        /// the approval.
+        nonce: String,
+        /// What to approve.
+        request: ApprovalRequest,
+    },
+}
+
+/// How a request ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    /// A human approved (single use).
+    Approved,
+    /// A human denied (or the app quit).
+    Denied,
+    /// Nobody answered in time.
+    Timeout,
+    /// No answer possible (too many pending, store failure, shutting down).
+    Unavailable,
+}
+
+impl Outcome {
+    /// The wire name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Approved => "approved",
+            Outcome::Denied => "denied",
+            Outcome::Timeout => "timeout",
+            Outcome::Unavailable => "unavailable",
+        }
+    }
+}
+
+impl std::fmt::Display for Outcome {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The broker's answer to a request.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ApprovalResponse {
+    /// Approval row id (absent when no row was written).
+    pub id: Option<i64>,
+    /// How it ended.
+    pub outcome: Outcome,
+}
+
+/// What the broker writes back (exactly one line).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ServerMessage {
+    /// The request ended.
+    Response(ApprovalResponse),
+    /// The message was refused; nothing was created or changed.
+    Error {
+        /// Stable code: `bad_request`, `peer_refused`, `too_long`, `read_failed`.
+        code: String,
+        /// Plain words.
+        message: String,
+    },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn req() -> ApprovalRequest {
+        ApprovalRequest {
+            host: "claude-code".into(),
+            session_id: "s1".into(),
+            cwd: "/w".into(),
+            tool: "Bash".into(),
+            summary: "git reset --hard".into(),
+            reasons: vec![Reason {
+                code: "git_destructive".into(),
+                message: "Throws away uncommitted work.".into(),
+            }],
+            high_risk: false,
+            deadline_ms: 5,
+        }
+    }
+
+    #[test]
+    fn wire_shapes_are_pinned() {
+        let m = ClientMessage::Request {
+            nonce: "n".into(),
+            request: req(),
+        };
+        let v = serde_json::to_value(&m).unwrap();
+        assert_eq!(v["type"], "request");
+        assert_eq!(v["request"]["reasons"][0]["code"], "git_destructive");
+        let r = ServerMessage::Response(ApprovalResponse {
+            id: Some(7),
+            outcome: Outcome::Timeout,
+        });
+        assert_eq!(
+            serde_json::to_value(&r).unwrap(),
+            json!({"type":"response","id":7,"outcome":"timeout"})
+        );
+        let e = ServerMessage::Error {
+            code: "bad_request".into(),
+            message: "x".into(),
+        };
+        assert_eq!(
+            serde_json::to_value(&e).unwrap(),
+            json!({"type":"error","code":"bad_request","message":"x"})
+        );
+    }
+
+    #[test]
+    fn only_requests_parse() {
+        for forged in [
+            json!({"type":"resolve","id":1,"outcome":"approved"}),
+            json!({"type":"response","id":1,"outcome":"approved"}),
+            json!({"type":"request","nonce":"n","request":req(),"approve":true}),
+            json!({"type":"request","nonce":"n","request":{"host":"h"}}),
+        ] {
+            assert!(serde_json::from_value::<ClientMessage>(forged).is_err());
+        }
+    }
+}
