@@ -528,6 +528,16 @@ fn on_path(name: &str) -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
+#[cfg(unix)]
+fn broker_reachable(p: &std::path::Path) -> bool {
+    std::os::unix::net::UnixStream::connect(p).is_ok()
+}
+
+#[cfg(not(unix))]
+fn broker_reachable(_: &std::path::Path) -> bool {
+    false
+}
+
 pub fn doctor(paths: &Paths, json: bool) -> Result<ExitCode> {
     let mut checks: Vec<(String, bool, String)> = Vec::new();
     let bin = on_path(if cfg!(windows) {
@@ -592,7 +602,16 @@ pub fn doctor(paths: &Paths, json: bool) -> Result<ExitCode> {
             checks.push((format!("agent {}", agent.as_str()), ok, detail));
         }
     }
-    checks.push(("desktop app".into(), false, "not reachable (the tray app is not built yet; AUTH falls back to the host's ask or a deny)".into()));
+    let app_up = airlock_broker::default_socket_path().is_some_and(|p| broker_reachable(&p));
+    checks.push((
+        "desktop app".into(),
+        app_up,
+        if app_up {
+            "approval service reachable".into()
+        } else {
+            "not running: AUTH falls back to the host's own ask, or a deny".into()
+        },
+    ));
     let critical_ok = checks
         .iter()
         .filter(|(n, _, _)| n != "desktop app" && n != "binary on PATH")
