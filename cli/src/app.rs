@@ -3,7 +3,10 @@
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use airlock_engine::{Enforcement, Engine, FingerprintKey, HostFacts, Mode, Policy, PolicyConfig};
+use airlock_engine::{
+    Decision, Enforcement, Engine, FingerprintKey, HostFacts, Mode, Policy, PolicyConfig,
+    SessionState, Verdict,
+};
 use airlock_store::Store;
 use anyhow::{Context, Result};
 
@@ -142,4 +145,34 @@ pub fn self_binary() -> Result<PathBuf> {
 
 pub fn display(p: &Path) -> String {
     p.display().to_string()
+}
+
+/// Read a stored session. A damaged record must not lower the floor: assume the worst.
+pub fn load_session(state: Option<&str>) -> SessionState {
+    match state {
+        None => SessionState::default(),
+        Some(s) => serde_json::from_str(s).unwrap_or(SessionState {
+            tainted: true,
+            secret_read: true,
+            ..SessionState::default()
+        }),
+    }
+}
+
+/// A scoped allow rule turns AUTH into PASS when it covers every AUTH reason; hard blocks
+/// and BLOCK verdicts are never touched. Used by the hook and the proxy alike.
+pub fn apply_allow_rules(store: &Store, d: &mut Decision) -> Result<()> {
+    if d.effective != Verdict::Auth {
+        return Ok(());
+    }
+    let rules = allow_rules(store)?;
+    let codes: Vec<&str> = rules.iter().filter_map(|r| r.code.as_deref()).collect();
+    if !codes.is_empty()
+        && d.reasons
+            .iter()
+            .all(|r| r.verdict == Verdict::Auth && !r.hard && codes.contains(&r.code.as_str()))
+    {
+        d.effective = Verdict::Pass;
+    }
+    Ok(())
 }

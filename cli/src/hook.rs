@@ -12,7 +12,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use airlock_engine::{Action, Decision, Engine, Host, SessionState, Verdict};
+use airlock_engine::{Action, Decision, Engine, Host, Verdict};
 use airlock_hooks::claude::Event;
 use airlock_hooks::{HookAnswer, HookCall, HookOutcome, MAX_PAYLOAD_BYTES};
 use airlock_store::{DecisionRow, Outcome, Store};
@@ -227,18 +227,6 @@ fn session_key(a: &Action) -> String {
     a.session_id.clone().unwrap_or_else(|| "unknown".into())
 }
 
-fn load_session(state: Option<&str>) -> SessionState {
-    // A damaged session record must not lower the floor: assume the worst.
-    match state {
-        None => SessionState::default(),
-        Some(s) => serde_json::from_str(s).unwrap_or(SessionState {
-            tainted: true,
-            secret_read: true,
-            ..SessionState::default()
-        }),
-    }
-}
-
 /// Show `text` to a human without any secret in it, bounded.
 fn redacted(engine: &Engine, text: &str) -> String {
     let mut out = String::new();
@@ -355,7 +343,7 @@ fn handle(
         )),
         Event::Observe { action, result } => {
             store.update_session(host_str, &session_key(action), |old| {
-                let s = engine.observe(&load_session(old), action, result);
+                let s = engine.observe(&app::load_session(old), action, result);
                 serde_json::to_string(&s).unwrap_or_default()
             })?;
             Ok(airlock_hooks::render(
@@ -365,13 +353,13 @@ fn handle(
             ))
         }
         Event::Judge(action) => {
-            let session = load_session(
+            let session = app::load_session(
                 store
                     .load_session(host_str, &session_key(action))?
                     .as_deref(),
             );
             let mut d = engine.decide(action, &session);
-            apply_allow_rules(store, &mut d)?;
+            app::apply_allow_rules(store, &mut d)?;
             let asked = if d.effective == Verdict::Auth {
                 ask_human(store, engine, action, &d, responder)
             } else {
@@ -379,7 +367,7 @@ fn handle(
             };
             let (outcome, hook_outcome) = asked.unwrap_or_else(|| outcome_for(&d, call));
             store.update_session(host_str, &session_key(action), |old| {
-                let s = engine.record(&load_session(old), action, &d);
+                let s = engine.record(&app::load_session(old), action, &d);
                 serde_json::to_string(&s).unwrap_or_default()
             })?;
             let mut reasons: Vec<String> = d.reasons.iter().map(|r| r.code.clone()).collect();
@@ -407,24 +395,6 @@ fn handle(
             ))
         }
     }
-}
-
-/// A scoped allow rule turns AUTH into PASS when it covers every AUTH reason; hard blocks
-/// and BLOCK verdicts are never touched.
-fn apply_allow_rules(store: &Store, d: &mut Decision) -> anyhow::Result<()> {
-    if d.effective != Verdict::Auth {
-        return Ok(());
-    }
-    let rules = app::allow_rules(store)?;
-    let codes: Vec<&str> = rules.iter().filter_map(|r| r.code.as_deref()).collect();
-    if !codes.is_empty()
-        && d.reasons
-            .iter()
-            .all(|r| r.verdict == Verdict::Auth && !r.hard && codes.contains(&r.code.as_str()))
-    {
-        d.effective = Verdict::Pass;
-    }
-    Ok(())
 }
 
 fn outcome_for(d: &Decision, call: &HookCall) -> (Outcome, HookOutcome) {

@@ -1,6 +1,5 @@
 //! The `airlock-proxy` commands: `serve` (the proxy itself) and `pins list|approve`.
 
-use std::io::{BufRead, IsTerminal};
 use std::path::Path;
 use std::process::Stdio;
 use std::sync::Arc;
@@ -8,7 +7,7 @@ use std::time::Duration;
 
 use airlock_cli::app::{self, Paths};
 use airlock_cli::cmd::FactorArgs;
-use airlock_cli::factors::{self, Proof};
+use airlock_cli::factors::{self};
 use airlock_store::{LedgerEntry, Store};
 use anyhow::{Context, Result, bail};
 
@@ -149,36 +148,6 @@ pub fn pins_list(json: bool) -> Result<()> {
     Ok(())
 }
 
-fn read_line_stdin() -> Result<String> {
-    let mut line = String::new();
-    std::io::stdin()
-        .lock()
-        .read_line(&mut line)
-        .context("reading the password from stdin")?;
-    Ok(line.trim_end_matches(['\n', '\r']).to_owned())
-}
-
-/// The same proof `airlock` asks for before any weakening.
-fn gather_proof(store: &Store, f: &FactorArgs) -> Result<Proof> {
-    let totp = factors::totp_enrolled(store)?;
-    let needs_password = !totp || factors::totp_needs_password(store)?;
-    let password = if f.password_stdin {
-        Some(read_line_stdin()?)
-    } else if needs_password && std::io::stdin().is_terminal() {
-        Some(rpassword::prompt_password("Airlock password: ").context("reading the password")?)
-    } else {
-        None
-    };
-    let code = match (&f.code, totp) {
-        (Some(c), _) => Some(c.clone()),
-        (None, true) if std::io::stdin().is_terminal() => {
-            Some(rpassword::prompt_password("TOTP code: ").context("reading the code")?)
-        }
-        _ => None,
-    };
-    Ok(Proof { password, code })
-}
-
 fn ledger(store: &Store, detail: &serde_json::Value, factor: &str, outcome: &str) -> Result<()> {
     store.append_ledger(&LedgerEntry {
         ts_ms: app::now_ms(),
@@ -213,7 +182,7 @@ pub fn pins_approve(server: &str, tool: &str, f: &FactorArgs) -> Result<()> {
         "to": seen.hash,
         "poison": seen.poison,
     });
-    let proof = gather_proof(&store, f)?;
+    let proof = airlock_cli::cmd::gather_proof(&store, f)?;
     let factor = match factors::verify(&store, &proof, app::now_unix()) {
         Ok(name) => name,
         Err(e) => {

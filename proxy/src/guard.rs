@@ -75,18 +75,6 @@ impl std::fmt::Debug for Guard {
     }
 }
 
-fn load_session(state: Option<&str>) -> SessionState {
-    // A damaged session record must not lower the floor: assume the worst.
-    match state {
-        None => SessionState::default(),
-        Some(s) => serde_json::from_str(s).unwrap_or(SessionState {
-            tainted: true,
-            secret_read: true,
-            ..SessionState::default()
-        }),
-    }
-}
-
 impl Guard {
     pub fn new(paths: Paths, store: Store, server: &str, session_id: &str) -> Result<Guard> {
         let base = app::engine(&store, &paths)?;
@@ -173,7 +161,7 @@ impl Guard {
 
     fn judge_in(&self, store: &Store, call: &Call, action: &Action) -> Result<Judgement> {
         let engine = self.engine(store)?;
-        let session = load_session(store.load_session(HOST, &self.session_id)?.as_deref());
+        let session = app::load_session(store.load_session(HOST, &self.session_id)?.as_deref());
         let mut d = engine.decide(action, &session);
         // The proxy's own findings (rug pull, poisoning) only ever raise the verdict.
         if let Some(def) = &call.def
@@ -192,7 +180,7 @@ impl Guard {
             d.effective =
                 verdict::apply_enforcement(Verdict::Block, true, engine.policy().enforcement);
         }
-        apply_allow_rules(store, &mut d)?;
+        app::apply_allow_rules(store, &mut d)?;
         Ok(Judgement {
             args_hash: engine.action_fingerprint(action),
             action: action.clone(),
@@ -218,7 +206,7 @@ impl Guard {
                 );
             }
             store.update_session(HOST, &self.session_id, |old| {
-                let s = engine.record(&load_session(old), &j.action, &j.decision);
+                let s = engine.record(&app::load_session(old), &j.action, &j.decision);
                 serde_json::to_string(&s).unwrap_or_default()
             })?;
             store.record_decision(&DecisionRow {
@@ -248,7 +236,7 @@ impl Guard {
         self.with_store(|store| {
             let engine = self.engine(store)?;
             store.update_session(HOST, &self.session_id, |old| {
-                let s = engine.observe(&load_session(old), action, &text);
+                let s = engine.observe(&app::load_session(old), action, &text);
                 serde_json::to_string(&s).unwrap_or_default()
             })?;
             Ok(())
@@ -276,7 +264,7 @@ impl Guard {
     pub fn status(&self, hidden: &[(String, PinStatus)]) -> Result<Value> {
         self.with_store(|store| {
             let engine = self.engine(store)?;
-            let s = load_session(store.load_session(HOST, &self.session_id)?.as_deref());
+            let s = app::load_session(store.load_session(HOST, &self.session_id)?.as_deref());
             Ok(json!({
                 "server": self.server,
                 "session_id": self.session_id,
@@ -322,29 +310,11 @@ impl Guard {
     /// The session memory as stored (for tests and status).
     pub fn session(&self) -> Result<SessionState> {
         self.with_store(|store| {
-            Ok(load_session(
+            Ok(app::load_session(
                 store.load_session(HOST, &self.session_id)?.as_deref(),
             ))
         })
     }
-}
-
-/// A scoped allow rule turns AUTH into PASS when it covers every AUTH reason; hard blocks and
-/// BLOCK verdicts are never touched (the same rule as the hook path).
-fn apply_allow_rules(store: &Store, d: &mut Decision) -> Result<()> {
-    if d.effective != Verdict::Auth {
-        return Ok(());
-    }
-    let rules = app::allow_rules(store)?;
-    let codes: Vec<&str> = rules.iter().filter_map(|r| r.code.as_deref()).collect();
-    if !codes.is_empty()
-        && d.reasons
-            .iter()
-            .all(|r| r.verdict == Verdict::Auth && !r.hard && codes.contains(&r.code.as_str()))
-    {
-        d.effective = Verdict::Pass;
-    }
-    Ok(())
 }
 
 #[cfg(test)]
