@@ -194,6 +194,7 @@ pub fn analyze(command: &str, env: ShellEnv<'_>) -> ShellAnalysis {
     let mut w = Walker {
         env,
         out: ShellAnalysis::default(),
+        scripts: 0,
     };
     if command.trim().is_empty() {
         // An empty command line is not something an agent legitimately sends.
@@ -274,7 +275,12 @@ pub fn is_network_fetcher(program: &str) -> bool {
 struct Walker<'a> {
     env: ShellEnv<'a>,
     out: ShellAnalysis,
+    /// Scripts analysed so far (every `sh -c`, `$(…)`, heredoc …): a hard bound on total work.
+    scripts: usize,
 }
+
+/// Most nested scripts one command may contain before it is judged as too complex.
+const MAX_SCRIPTS: usize = 1024;
 
 fn max_bracket_nesting(s: &str) -> usize {
     let (mut depth, mut max) = (0usize, 0usize);
@@ -324,6 +330,11 @@ impl Walker<'_> {
 
     /// Analyse a whole script. `stdin` feeds its first command (for `echo x | sh`).
     fn script(&mut self, text: &str, depth: u8, stdin: Option<Stdin>) {
+        self.scripts += 1;
+        if self.scripts > MAX_SCRIPTS {
+            self.issue(ShellIssue::TooLarge);
+            return;
+        }
         if depth > MAX_DEPTH {
             self.issue(ShellIssue::TooDeep);
             return;

@@ -102,6 +102,26 @@ fn heredoc_to_shell_is_analysed() {
 }
 
 #[test]
+fn nested_substitutions_stay_linear() {
+    // Each level used to be analysed twice (once to fold, once to judge): 2^depth work.
+    for depth in [10usize, 40, 60] {
+        let cmd = format!("echo {}x{}", "$(echo ".repeat(depth), ")".repeat(depth));
+        let t = std::time::Instant::now();
+        let a = analyze(&cmd, ShellEnv::default());
+        assert!(
+            t.elapsed() < std::time::Duration::from_secs(2),
+            "depth {depth} took {:?}",
+            t.elapsed()
+        );
+        assert!(!a.invocations.is_empty() || !a.issues.is_empty());
+    }
+    let backticks = format!("echo {}", "`echo `".repeat(200));
+    let t = std::time::Instant::now();
+    let _ = analyze(&backticks, ShellEnv::default());
+    assert!(t.elapsed() < std::time::Duration::from_secs(2));
+}
+
+#[test]
 fn bounded_on_hostile_input() {
     let a = analyze(&"(".repeat(10_000), ShellEnv::default());
     assert!(a.has_issue(&ShellIssue::TooDeep));

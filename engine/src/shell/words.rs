@@ -239,6 +239,11 @@ fn parameter(expr: &ParameterExpr, src: &str, quoted: bool, ctx: &mut ResolveCtx
 
 /// `$(echo rm)` and `$(printf rm)` print a constant: fold them so the command word is seen.
 fn fold_constant(sub: &str) -> Option<String> {
+    // Only flat text is folded: a substitution inside a substitution is analysed once by the
+    // walker, never again here (re-analysing at every level would be exponential).
+    if sub.len() > 4096 || sub.contains("$(") || sub.contains('`') || sub.contains("<(") {
+        return None;
+    }
     let analysis = super::analyze(sub, super::ShellEnv::default());
     if !analysis.issues.is_empty() {
         return None;
