@@ -25,6 +25,7 @@ const MAX_REASONS: usize = 32;
 const MAX_REASON_MESSAGE: usize = 512;
 const MIN_NONCE: usize = 16;
 const WRITE_TIMEOUT: Duration = Duration::from_secs(2);
+const ACCEPT_THREAD: &str = "airlock-broker-accept";
 
 /// How the broker runs. [`BrokerConfig::new`] gives the product defaults.
 #[derive(Debug, Clone)]
@@ -195,7 +196,7 @@ impl Broker {
         };
         let accept_inner = Arc::clone(&inner);
         let accept = std::thread::Builder::new()
-            .name("airlock-broker-accept".into())
+            .name(ACCEPT_THREAD.into())
             .spawn(move || accept_loop(&accept_inner, &listener))
             .map_err(io)?;
         lock(&broker.threads).push(accept);
@@ -297,10 +298,13 @@ impl Broker {
             }
         }
         drop(lock(&self.stop_sweeper).take());
-        // Wake the accept loop so it sees the flag.
-        let _ = UnixStream::connect(&self.inner.cfg.socket_path);
+        // Wake the accept loop so it sees the flag. If that fails (socket file gone), do not
+        // wait for it: the thread ends with the process.
+        let woke = UnixStream::connect(&self.inner.cfg.socket_path).is_ok();
         for t in lock(&self.threads).drain(..) {
-            let _ = t.join();
+            if woke || t.thread().name() != Some(ACCEPT_THREAD) {
+                let _ = t.join();
+            }
         }
         let _ = std::fs::remove_file(&self.inner.cfg.socket_path);
         tracing::info!("approval service stopped");

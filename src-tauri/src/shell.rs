@@ -1,0 +1,618 @@
+//! The Tauri side: tray, windows, commands.
+
+use std::collections::HashMap;
+use std::process::ExitCode;
+use std::sync::Mutex;
+use std::sync::mpsc::Receiver;
+use std::time::Duration;
+
+use airlock_broker::{Broker, BrokerConfig, BrokerError, BrokerEvent, Decision, PendingRequest};
+use airlock_cli::app::Paths;
+use airlock_cli::factors::Proof;
+use airlock_engine::Mode;
+use serde::Serialize;
+use tauri::menu::{CheckMenuItem, IsMenuItem, Menu, MenuItem, PredefinedMenuItem, Submenu};
+use tauri::tray::TrayIconBuilder;
+use tauri::{AppHandle, Emitter, Manager, RunEvent, State, WebviewUrl, WebviewWindowBuilder, Wry};
+
+use crate::policy::{self, ENFORCEMENTS, Kind, Status};
+
+const POPUP_PREFIX: &str = "approval-";
+const POPUP_W: f64 = 460.0;
+const POPUP_H: f64 = 520.0;
+
+struct TrayItems {
+    pending: MenuItem<Wry>,
+    modes: Vec<(Mode, CheckMenuItem<Wry>)>,
+    enforcement: Vec<(airlock_engine::Enforcement, CheckMenuItem<Wry>)>,
+}
+
+/// Popup windows. One hidden popup is kept loaded ("spare") so a request shows without
+/// waiting for a page load; more at once get fresh windows.
+#[derive(Default)]
+struct Popups {
+    /// Loaded and listening (it said so through `popup_standby`).
+    spare: Option<String>,
+    /// Built, page still loading.
+    loading: Option<String>,
+    by_id: HashMap<i64, String>,
+    next: u64,
+}
+
+struct Shared {
+    broker: Broker,
+    /// Keep one hidden popup loaded (`--no-preload` turns it off: saves a web process's
+    /// memory, costs a page load per popup).
+    preload: bool,
+    paths: Paths,
+    tray: Mutex<Option<TrayItems>>,
+    popups: Mutex<Popups>,
+}
+
+type Res<T> = Result<T, String>;
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+fn proof(password: Option<String>, code: Option<String>) -> Proof {
+    let nonempty = |s: Option<String>| s.filter(|v| !v.is_empty());
+    Proof {
+        password: nonempty(password),
+        code: nonempty(code),
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Commands
+
+#[derive(Serialize)]
+struct PopupInfo {
+    request: PendingRequest,
+    status: Status,
+}
+
+#[tauri::command]
+async fn approval_get(shared: State<'_, Shared>, id: i64) -> Res<PopupInfo> {
+    let request = shared
+        .broker
+        .get(id)
+        .ok_or_else(|| "This request is no longer pending.".to_owned())?;
+    let store = shared.paths.open_store().map_err(|e| e.to_string())?;
+    let status = policy::status(&store, &shared.paths).map_err(|e| e.to_string())?;
+    Ok(PopupInfo { request, status })
+}
+
+#[tauri::command]
+async fn approval_decide(
+    app: AppHandle,
+    shared: State<'_, Shared>,
+    id: i64,
+    decision: Decision,
+    password: Option<String>,
+    code: Option<String>,
+) -> Res<()> {
+    let request = shared
+        .broker
+        .get(id)
+        .ok_or_else(|| "This request is no longer pending.".to_owned())?;
+    if decision == Decision::Approved && request.high_risk {
+        let store = shared.paths.open_store().map_err(|e| e.to_string())?;
+        policy::verify_factor(&store, &proof(password, code))
+            .map_err(|e| format!("Not approved: {e}"))?;
+    }
+    match shared.broker.resolve(id, decision) {
+        Ok(()) => {
+            close_popup(&app, id);
+            Ok(())
+        }
+        Err(BrokerError::NotArmed { wait_ms, .. }) => Err(format!(
+            "Too quick: the request can be approved in {:.1} s.",
+            wait_ms as f64 / 1000.0
+        )),
+        Err(BrokerError::NotPending(_)) => {
+            close_popup(&app, id);
+            Err("This request is no longer pending.".to_owned())
+        }
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// A page closes its own window (Cancel in the prompt, a popup after its answer or deadline).
+/// Closing a popup this way decides nothing: an open request still ends at its deadline.
+#[tauri::command]
+fn close_self(window: tauri::WebviewWindow) {
+    let _ = window.destroy();
+}
+
+/// A preloaded popup page is listening for its request.
+#[tauri::command]
+fn popup_standby(window: tauri::WebviewWindow, shared: State<'_, Shared>) {
+    let mut g = lock(&shared.popups);
+    if g.loading.as_deref() == Some(window.label()) {
+        g.loading = None;
+        g.spare = Some(window.label().to_owned());
+    }
+}
+
+/// The popup has rendered request `id`: show its window (a spare is hidden until then) and
+/// log the time since the request arrived.
+#[tauri::command]
+fn popup_shown(app: AppHandle, window: tauri::WebviewWindow, shared: State<'_, Shared>, id: i64) {
+    let _ = window.show();
+    let _ = window.set_focus();
+    // Now that this one is up, load the next one.
+    replenish(&app);
+    if let Some(p) = shared.broker.get(id) {
+        let ms = airlock_broker::now_ms() - p.created_ms;
+        tracing::info!(id, ms, "popup shown");
+    }
+}
+
+#[derive(Serialize)]
+struct Overview {
+    status: Status,
+    pending: Vec<PendingRequest>,
+    socket: String,
+}
+
+#[tauri::command]
+async fn overview(shared: State<'_, Shared>) -> Res<Overview> {
+    let store = shared.paths.open_store().map_err(|e| e.to_string())?;
+    Ok(Overview {
+        status: policy::status(&store, &shared.paths).map_err(|e| e.to_string())?,
+        pending: shared.broker.pending(),
+        socket: shared.broker.socket_path().display().to_string(),
+    })
+}
+
+/// Tray or dashboard asks for a change: raising applies now, lowering opens the prompt.
+#[tauri::command]
+async fn policy_request(app: AppHandle, kind: String, to: String) -> Res<String> {
+    request_change(&app, &kind, &to).map_err(|e| e.to_string())
+}
+
+/// The prompt window submits the factor for a lowering.
+#[tauri::command]
+async fn policy_change(
+    app: AppHandle,
+    shared: State<'_, Shared>,
+    kind: String,
+    to: String,
+    password: Option<String>,
+    code: Option<String>,
+) -> Res<String> {
+    let kind = Kind::parse(&kind).map_err(|e| e.to_string())?;
+    let store = shared.paths.open_store().map_err(|e| e.to_string())?;
+    let p = proof(password, code);
+    let result = policy::change(&store, &shared.paths, kind, &to, Some(&p));
+    refresh_tray(&app);
+    let _ = app.emit("policy-changed", ());
+    match result {
+        Ok(msg) => {
+            if let Some(w) = app.get_webview_window("prompt") {
+                let _ = w.destroy();
+            }
+            Ok(msg)
+        }
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Windows
+
+fn popup_builder<'a>(
+    app: &'a AppHandle,
+    label: &str,
+    title: &str,
+    id: Option<i64>,
+) -> WebviewWindowBuilder<'a, Wry, AppHandle> {
+    let id_js = id.map_or_else(|| "null".to_owned(), |i| i.to_string());
+    WebviewWindowBuilder::new(app, label, WebviewUrl::App("popup.html".into()))
+        .title(title)
+        .initialization_script(format!("window.__AIRLOCK_ID__ = {id_js};"))
+        .inner_size(POPUP_W, POPUP_H)
+        .resizable(false)
+        .always_on_top(true)
+        .visible_on_all_workspaces(true)
+        .center()
+}
+
+fn next_label(app: &AppHandle) -> String {
+    let shared = app.state::<Shared>();
+    let mut g = lock(&shared.popups);
+    g.next += 1;
+    format!("{POPUP_PREFIX}{}", g.next)
+}
+
+/// Loads a hidden popup page to take the next request.
+fn make_spare(app: &AppHandle) {
+    let label = next_label(app);
+    match popup_builder(app, &label, "Airlock (standby)", None)
+        .visible(false)
+        .build()
+    {
+        Ok(_) => lock(&app.state::<Shared>().popups).loading = Some(label),
+        Err(e) => tracing::warn!(error = %e, "cannot preload a popup"),
+    }
+}
+
+/// Preloads the next popup unless one is ready or loading (or preloading is off).
+fn replenish(app: &AppHandle) {
+    let shared = app.state::<Shared>();
+    if !shared.preload {
+        return;
+    }
+    let has_spare = {
+        let g = lock(&shared.popups);
+        g.spare.is_some() || g.loading.is_some()
+    };
+    if !has_spare {
+        make_spare(app);
+    }
+}
+
+fn open_popup(app: &AppHandle, p: &PendingRequest) {
+    let shared = app.state::<Shared>();
+    if lock(&shared.popups).by_id.contains_key(&p.id) {
+        return;
+    }
+    let title = format!(
+        "Airlock approval #{}: {} wants to run {}",
+        p.id, p.host, p.tool
+    );
+    let spare = lock(&shared.popups).spare.take();
+    if let Some((label, w)) = spare.and_then(|l| app.get_webview_window(&l).map(|w| (l, w))) {
+        lock(&shared.popups).by_id.insert(p.id, label.clone());
+        let _ = w.set_title(&title);
+        // The page renders the request, then `popup_shown` shows the window.
+        let _ = app.emit_to(label.as_str(), "airlock-show", p.id);
+        // Should the page not answer, show it anyway.
+        let w2 = w.clone();
+        let _ = std::thread::Builder::new()
+            .name("airlock-ui-show".into())
+            .spawn(move || {
+                std::thread::sleep(Duration::from_millis(1000));
+                if !w2.is_visible().unwrap_or(true) {
+                    tracing::warn!("popup page did not report; showing it anyway");
+                    let _ = w2.show();
+                }
+            });
+        tracing::info!(id = p.id, "popup opened (preloaded)");
+        return;
+    }
+    let label = next_label(app);
+    lock(&shared.popups).by_id.insert(p.id, label.clone());
+    match popup_builder(app, &label, &title, Some(p.id))
+        .focused(true)
+        .build()
+    {
+        Ok(_) => tracing::info!(id = p.id, "popup opened"),
+        Err(e) => tracing::error!(id = p.id, error = %e, "cannot open the approval popup"),
+    }
+}
+
+fn close_popup(app: &AppHandle, id: i64) {
+    let label = lock(&app.state::<Shared>().popups).by_id.remove(&id);
+    if let Some(w) = label.and_then(|l| app.get_webview_window(&l)) {
+        let _ = w.destroy();
+    }
+}
+
+/// The request a popup window shows, if any.
+fn popup_request(app: &AppHandle, label: &str) -> Option<i64> {
+    lock(&app.state::<Shared>().popups)
+        .by_id
+        .iter()
+        .find_map(|(id, l)| (l == label).then_some(*id))
+}
+
+fn open_dashboard(app: &AppHandle) {
+    if let Some(w) = app.get_webview_window("dashboard") {
+        let _ = w.show();
+        let _ = w.set_focus();
+        return;
+    }
+    let built = WebviewWindowBuilder::new(app, "dashboard", WebviewUrl::App("index.html".into()))
+        .title("Airlock")
+        .inner_size(640.0, 560.0)
+        .build();
+    if let Err(e) = built {
+        tracing::error!(error = %e, "cannot open the dashboard");
+    }
+}
+
+fn open_prompt(app: &AppHandle, kind: Kind, from: &str, to: &str) {
+    if let Some(w) = app.get_webview_window("prompt") {
+        let _ = w.destroy();
+    }
+    let init = serde_json::json!({"kind": kind.as_str(), "from": from, "to": to});
+    let built = WebviewWindowBuilder::new(app, "prompt", WebviewUrl::App("prompt.html".into()))
+        .title(format!("Airlock: lower {} to {to}?", kind.as_str()))
+        .initialization_script(format!("window.__AIRLOCK_PROMPT__ = {init};"))
+        .inner_size(420.0, 340.0)
+        .resizable(false)
+        .always_on_top(true)
+        .center()
+        .focused(true)
+        .build();
+    if let Err(e) = built {
+        tracing::error!(error = %e, "cannot open the prompt");
+    }
+}
+
+fn request_change(app: &AppHandle, kind: &str, to: &str) -> anyhow::Result<String> {
+    let shared = app.state::<Shared>();
+    let kind = Kind::parse(kind)?;
+    let store = shared.paths.open_store()?;
+    let result = match policy::is_lowering(&store, &shared.paths, kind, to)? {
+        None => Ok("unchanged".to_owned()),
+        Some(false) => policy::change(&store, &shared.paths, kind, to, None),
+        Some(true) => {
+            let (mode, enforcement) = policy::current(&store, &shared.paths)?;
+            let from = match kind {
+                Kind::Mode => mode.as_str(),
+                Kind::Enforcement => enforcement.as_str(),
+            };
+            open_prompt(app, kind, from, to);
+            Ok("prompt".to_owned())
+        }
+    };
+    refresh_tray(app);
+    let _ = app.emit("policy-changed", ());
+    result
+}
+
+// ---------------------------------------------------------------------------------------
+// Tray
+
+fn build_tray(app: &AppHandle) -> tauri::Result<()> {
+    let pending = MenuItem::with_id(app, "pending", "No pending approvals", true, None::<&str>)?;
+    let mut modes = Vec::new();
+    for m in Mode::ALL {
+        let item = CheckMenuItem::with_id(
+            app,
+            format!("mode:{}", m.as_str()),
+            m.as_str(),
+            true,
+            false,
+            None::<&str>,
+        )?;
+        modes.push((m, item));
+    }
+    let mut enforcement = Vec::new();
+    for e in ENFORCEMENTS.into_iter().rev() {
+        let item = CheckMenuItem::with_id(
+            app,
+            format!("enforcement:{}", e.as_str()),
+            e.as_str(),
+            true,
+            false,
+            None::<&str>,
+        )?;
+        enforcement.push((e, item));
+    }
+    let mode_items: Vec<&dyn IsMenuItem<Wry>> = modes
+        .iter()
+        .map(|(_, i)| i as &dyn IsMenuItem<Wry>)
+        .collect();
+    let enf_items: Vec<&dyn IsMenuItem<Wry>> = enforcement
+        .iter()
+        .map(|(_, i)| i as &dyn IsMenuItem<Wry>)
+        .collect();
+    let mode_menu = Submenu::with_id_and_items(app, "mode", "Strictness mode", true, &mode_items)?;
+    let enf_menu = Submenu::with_id_and_items(app, "enforcement", "Enforcement", true, &enf_items)?;
+    let dashboard = MenuItem::with_id(app, "dashboard", "Open dashboard", true, None::<&str>)?;
+    let quit = MenuItem::with_id(
+        app,
+        "quit",
+        "Quit Airlock (denies pending approvals)",
+        true,
+        None::<&str>,
+    )?;
+    let menu = Menu::with_items(
+        app,
+        &[
+            &pending,
+            &PredefinedMenuItem::separator(app)?,
+            &mode_menu,
+            &enf_menu,
+            &PredefinedMenuItem::separator(app)?,
+            &dashboard,
+            &quit,
+        ],
+    )?;
+    let mut tray = TrayIconBuilder::with_id("airlock")
+        .tooltip("Airlock")
+        .menu(&menu)
+        .show_menu_on_left_click(true)
+        .on_menu_event(|app, event| on_menu(app, event.id().as_ref()));
+    if let Some(icon) = app.default_window_icon() {
+        tray = tray.icon(icon.clone());
+    }
+    tray.build(app)?;
+    let shared = app.state::<Shared>();
+    *lock(&shared.tray) = Some(TrayItems {
+        pending,
+        modes,
+        enforcement,
+    });
+    refresh_tray(app);
+    Ok(())
+}
+
+fn on_menu(app: &AppHandle, id: &str) {
+    match id {
+        "pending" | "dashboard" => open_dashboard(app),
+        "quit" => {
+            let shared = app.state::<Shared>();
+            shared.broker.shutdown();
+            app.exit(0);
+        }
+        other => {
+            let change = other
+                .split_once(':')
+                .map(|(kind, to)| request_change(app, kind, to));
+            match change {
+                Some(Ok(msg)) => tracing::info!(item = other, result = %msg, "tray change"),
+                Some(Err(e)) => tracing::warn!(item = other, error = %e, "tray change failed"),
+                None => {}
+            }
+            // A click toggles the check mark on its own: put back the real state.
+            refresh_tray(app);
+        }
+    }
+}
+
+fn refresh_tray(app: &AppHandle) {
+    let shared = app.state::<Shared>();
+    let n = shared.broker.pending().len();
+    let current = shared
+        .paths
+        .open_store()
+        .and_then(|s| policy::current(&s, &shared.paths));
+    let guard = lock(&shared.tray);
+    let Some(items) = guard.as_ref() else {
+        return;
+    };
+    let text = match n {
+        0 => "No pending approvals".to_owned(),
+        1 => "1 pending approval".to_owned(),
+        n => format!("{n} pending approvals"),
+    };
+    let _ = items.pending.set_text(&text);
+    if let Ok((mode, enforcement)) = current {
+        for (m, item) in &items.modes {
+            let _ = item.set_checked(*m == mode);
+        }
+        for (e, item) in &items.enforcement {
+            let _ = item.set_checked(*e == enforcement);
+        }
+        if let Some(tray) = app.tray_by_id("airlock") {
+            let _ = tray.set_tooltip(Some(format!(
+                "Airlock: {mode}, {}; {text}",
+                enforcement.as_str()
+            )));
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Broker events → windows
+
+fn pump(app: AppHandle, rx: Receiver<BrokerEvent>) {
+    for ev in rx {
+        match &ev {
+            BrokerEvent::Pending(p) => open_popup(&app, p),
+            BrokerEvent::Closed { id, outcome } => {
+                tracing::info!(id, outcome = outcome.as_str(), "request ended");
+                close_popup(&app, *id);
+            }
+        }
+        refresh_tray(&app);
+        let _ = app.emit("pending-changed", ());
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+
+pub fn run() -> ExitCode {
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+        )
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        .try_init();
+    let show_dashboard = std::env::args().any(|a| a == "--dashboard");
+    let preload = !std::env::args().any(|a| a == "--no-preload");
+
+    let paths = match Paths::discover() {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("airlock-app: {e:#}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let started = paths
+        .open_store()
+        .map_err(|e| format!("{e:#}"))
+        .and_then(|store| {
+            let cfg = BrokerConfig::at_default_location()
+                .ok_or_else(|| "no home directory for the approval socket".to_owned())?;
+            Broker::start(cfg, store).map_err(|e| e.to_string())
+        });
+    let (broker, rx) = match started {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("airlock-app: cannot start the approval service: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    tracing::info!(socket = %broker.socket_path().display(), "Airlock app started");
+
+    let app = tauri::Builder::default()
+        .manage(Shared {
+            broker,
+            preload,
+            paths,
+            tray: Mutex::new(None),
+            popups: Mutex::new(Popups::default()),
+        })
+        .invoke_handler(tauri::generate_handler![
+            approval_get,
+            approval_decide,
+            popup_shown,
+            popup_standby,
+            close_self,
+            overview,
+            policy_request,
+            policy_change
+        ])
+        .on_window_event(|window, event| {
+            // Closing a popup with the window manager is a "no".
+            if let tauri::WindowEvent::CloseRequested { .. } = event
+                && let Some(id) = popup_request(window.app_handle(), window.label())
+            {
+                let _ = window
+                    .state::<Shared>()
+                    .broker
+                    .resolve(id, Decision::Denied);
+            }
+        })
+        .setup(move |app| {
+            let handle = app.handle().clone();
+            if let Err(e) = build_tray(&handle) {
+                tracing::error!(error = %e, "no tray icon");
+            }
+            // Pull the broker's receiver into the event pump.
+            let pump_handle = handle.clone();
+            std::thread::Builder::new()
+                .name("airlock-ui-pump".into())
+                .spawn(move || pump(pump_handle, rx))?;
+            replenish(&handle);
+            if show_dashboard {
+                open_dashboard(&handle);
+            }
+            Ok(())
+        })
+        .build(tauri::generate_context!());
+    let app = match app {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("airlock-app: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    app.run(|app, event| match event {
+        // The tray app keeps running with no window open.
+        RunEvent::ExitRequested {
+            api, code: None, ..
+        } => api.prevent_exit(),
+        RunEvent::Exit => app.state::<Shared>().broker.shutdown(),
+        _ => {}
+    });
+    ExitCode::SUCCESS
+}
