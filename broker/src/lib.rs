@@ -220,3 +220,39 @@ pub fn request_and_redeem(
 ) -> ApprovalResult {
     request_approval(req, wait)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn socket_path_follows_the_runtime_dir_else_the_data_dir() {
+        let Some(p) = default_socket_path() else {
+            return; // no home in this sandbox
+        };
+        assert!(p.ends_with(SOCKET_NAME));
+        let runtime = std::env::var_os("XDG_RUNTIME_DIR")
+            .map(PathBuf::from)
+            .filter(|p| p.is_absolute());
+        match runtime {
+            Some(dir) => assert_eq!(p, dir.join("airlock").join(SOCKET_NAME)),
+            None => assert!(p.ends_with(std::path::Path::new("run").join(SOCKET_NAME))),
+        }
+    }
+
+    #[test]
+    fn result_accessors() {
+        let a = ApprovalResult::Approved {
+            id: 3,
+            nonce: "n".into(),
+        };
+        assert!(a.is_approved());
+        assert_eq!((a.id(), a.outcome()), (Some(3), Outcome::Approved));
+        let t = ApprovalResult::Timeout { id: None };
+        assert_eq!((t.id(), t.outcome()), (None, Outcome::Timeout));
+        let u = ApprovalResult::Unavailable { reason: "x".into() };
+        assert!(!u.is_approved());
+        assert_eq!(u.outcome(), Outcome::Unavailable);
+        assert_eq!(Outcome::Denied.to_string(), "denied");
+    }
+}

@@ -10,6 +10,7 @@ use airlock_broker::{Broker, BrokerConfig, BrokerError, BrokerEvent, Decision, P
 use airlock_cli::app::Paths;
 use airlock_cli::factors::Proof;
 use airlock_engine::Mode;
+use airlock_store::{DecisionFilter, DecisionRow, Outcome as DecisionOutcome};
 use serde::Serialize;
 use tauri::menu::{CheckMenuItem, IsMenuItem, Menu, MenuItem, PredefinedMenuItem, Submenu};
 use tauri::tray::TrayIconBuilder;
@@ -23,6 +24,7 @@ const POPUP_H: f64 = 520.0;
 
 struct TrayItems {
     pending: MenuItem<Wry>,
+    blocks: Submenu<Wry>,
     modes: Vec<(Mode, CheckMenuItem<Wry>)>,
     enforcement: Vec<(airlock_engine::Enforcement, CheckMenuItem<Wry>)>,
 }
@@ -47,6 +49,8 @@ struct Shared {
     paths: Paths,
     tray: Mutex<Option<TrayItems>>,
     popups: Mutex<Popups>,
+    /// Recent BLOCKs for the tray, newest first.
+    blocks: Mutex<Vec<String>>,
 }
 
 type Res<T> = Result<T, String>;
@@ -403,6 +407,7 @@ fn build_tray(app: &AppHandle) -> tauri::Result<()> {
         .collect();
     let mode_menu = Submenu::with_id_and_items(app, "mode", "Strictness mode", true, &mode_items)?;
     let enf_menu = Submenu::with_id_and_items(app, "enforcement", "Enforcement", true, &enf_items)?;
+    let blocks = Submenu::with_id(app, "blocks", "Recent blocks", true)?;
     let dashboard = MenuItem::with_id(app, "dashboard", "Open dashboard", true, None::<&str>)?;
     let quit = MenuItem::with_id(
         app,
@@ -418,6 +423,7 @@ fn build_tray(app: &AppHandle) -> tauri::Result<()> {
             &PredefinedMenuItem::separator(app)?,
             &mode_menu,
             &enf_menu,
+            &blocks,
             &PredefinedMenuItem::separator(app)?,
             &dashboard,
             &quit,
@@ -435,11 +441,123 @@ fn build_tray(app: &AppHandle) -> tauri::Result<()> {
     let shared = app.state::<Shared>();
     *lock(&shared.tray) = Some(TrayItems {
         pending,
+        blocks,
         modes,
         enforcement,
     });
     refresh_tray(app);
+    refresh_blocks(app);
     Ok(())
+}
+
+/// Rewrites the "Recent blocks" submenu from `Shared::blocks`.
+fn refresh_blocks(app: &AppHandle) {
+    let shared = app.state::<Shared>();
+    let labels = lock(&shared.blocks).clone();
+    let guard = lock(&shared.tray);
+    let Some(items) = guard.as_ref() else {
+        return;
+    };
+    if let Ok(old) = items.blocks.items() {
+        for item in old {
+            let _ = items.blocks.remove(&item);
+        }
+    }
+    let labels = if labels.is_empty() {
+        vec!["No blocks yet".to_owned()]
+    } else {
+        labels
+    };
+    for label in labels {
+        if let Ok(item) = MenuItem::new(app, label, false, None::<&str>) {
+            let _ = items.blocks.append(&item);
+        }
+    }
+}
+
+const RECENT_BLOCKS: usize = 5;
+
+fn block_label(d: &DecisionRow) -> String {
+    format!("{} · {} · {}", d.host, d.tool, d.reasons.join(", "))
+}
+
+/// A desktop notification for a BLOCK, from its own thread: a missing notification daemon
+/// (or a slow one) never holds anything up.
+fn notify_block(d: &DecisionRow) {
+    let body = format!(
+        "{} tried to run {}. Airlock blocked it ({}).",
+        d.host,
+        d.tool,
+        d.reasons.join(", ")
+    );
+    let _ = std::thread::Builder::new()
+        .name("airlock-ui-notify".into())
+        .spawn(move || {
+            match notify_rust::Notification::new()
+                .appname("Airlock")
+                .summary("Airlock blocked a tool call")
+                .body(&body)
+                .show()
+            {
+                Ok(_) => tracing::info!("block notification shown"),
+                Err(e) => {
+                    tracing::info!(error = %e, "no block notification (no notification daemon?)")
+                }
+            }
+        });
+}
+
+/// Follows the audit log for BLOCKs (recorded by hooks and the proxy in other processes).
+fn watch_blocks(app: AppHandle) {
+    let shared = app.state::<Shared>();
+    let store = match shared.paths.open_store() {
+        Ok(s) => s,
+        Err(e) => {
+            tracing::warn!(error = %e, "cannot follow the audit log for blocks");
+            return;
+        }
+    };
+    let newest = |filter: DecisionFilter| store.recent_decisions(&filter).unwrap_or_default();
+    let mut last = newest(DecisionFilter {
+        limit: 1,
+        ..DecisionFilter::default()
+    })
+    .first()
+    .map_or(0, |d| d.id);
+    *lock(&shared.blocks) = newest(DecisionFilter {
+        limit: RECENT_BLOCKS,
+        outcome: Some(DecisionOutcome::Blocked),
+        ..DecisionFilter::default()
+    })
+    .iter()
+    .map(block_label)
+    .collect();
+    refresh_blocks(&app);
+    loop {
+        std::thread::sleep(Duration::from_secs(1));
+        let rows = match store.decisions_after(last, 200) {
+            Ok(rows) => rows,
+            Err(e) => {
+                tracing::debug!(error = %e, "audit log poll failed");
+                continue;
+            }
+        };
+        let mut changed = false;
+        for d in rows {
+            last = last.max(d.id);
+            if d.outcome == DecisionOutcome::Blocked {
+                tracing::info!(id = d.id, host = %d.host, tool = %d.tool, "blocked call seen");
+                let mut list = lock(&shared.blocks);
+                list.insert(0, block_label(&d));
+                list.truncate(RECENT_BLOCKS);
+                changed = true;
+                notify_block(&d);
+            }
+        }
+        if changed {
+            refresh_blocks(&app);
+        }
+    }
 }
 
 fn on_menu(app: &AppHandle, id: &str) {
@@ -560,6 +678,7 @@ pub fn run() -> ExitCode {
             paths,
             tray: Mutex::new(None),
             popups: Mutex::new(Popups::default()),
+            blocks: Mutex::new(Vec::new()),
         })
         .invoke_handler(tauri::generate_handler![
             approval_get,
@@ -592,6 +711,10 @@ pub fn run() -> ExitCode {
             std::thread::Builder::new()
                 .name("airlock-ui-pump".into())
                 .spawn(move || pump(pump_handle, rx))?;
+            let blocks_handle = handle.clone();
+            std::thread::Builder::new()
+                .name("airlock-ui-blocks".into())
+                .spawn(move || watch_blocks(blocks_handle))?;
             replenish(&handle);
             if show_dashboard {
                 open_dashboard(&handle);

@@ -19,12 +19,13 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use airlock_broker::{ApprovalRequest, ApprovalResult, Reason, now_ms, request_and_redeem_at};
-use airlock_store::{ApprovalStatus, Store};
+use airlock_store::{ApprovalStatus, DecisionRow, Outcome, Store};
 
 struct Session {
     home: tempfile::TempDir,
     app: Child,
     trayer: Option<Child>,
+    dunst: Option<Child>,
     sock: PathBuf,
     db: PathBuf,
     shots: Option<PathBuf>,
@@ -35,9 +36,12 @@ impl Drop for Session {
     fn drop(&mut self) {
         let _ = self.app.kill();
         let _ = self.app.wait();
-        if let Some(t) = self.trayer.as_mut() {
-            let _ = t.kill();
-            let _ = t.wait();
+        for c in [self.trayer.as_mut(), self.dunst.as_mut()]
+            .into_iter()
+            .flatten()
+        {
+            let _ = c.kill();
+            let _ = c.wait();
         }
     }
 }
@@ -113,6 +117,26 @@ fn geometry(win: &str) -> (i64, i64, i64, i64) {
             .unwrap_or_else(|| panic!("no {k} in {out}"))
     };
     (get("X"), get("Y"), get("WIDTH"), get("HEIGHT"))
+}
+
+/// Geometry once the window has stopped moving (a new window is centred after it maps).
+fn settled_geometry(win: &str) -> (i64, i64, i64, i64) {
+    let mut last = geometry(win);
+    for _ in 0..50 {
+        std::thread::sleep(Duration::from_millis(60));
+        let now = geometry(win);
+        if now == last {
+            return now;
+        }
+        last = now;
+    }
+    last
+}
+
+/// Gives `win` the keyboard focus (what a window manager does on click; Xvfb has none).
+fn focus(win: &str) {
+    xdotool(&["windowfocus", win]);
+    std::thread::sleep(Duration::from_millis(100));
 }
 
 fn click(x: i64, y: i64) {
@@ -191,6 +215,17 @@ fn start_with(dashboard: bool, extra: &[&str]) -> Session {
                 .ok()
         })
         .flatten();
+    // A notification daemon, so BLOCK notifications have somewhere to go.
+    let dunst = tool("dunst")
+        .then(|| {
+            Command::new("dunst")
+                .env("HOME", home.path())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .ok()
+        })
+        .flatten();
     std::thread::sleep(Duration::from_millis(300));
     let log = home.path().join("app.log");
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_airlock-app"));
@@ -213,6 +248,7 @@ fn start_with(dashboard: bool, extra: &[&str]) -> Session {
         home,
         app,
         trayer,
+        dunst,
         sock,
         db,
         shots: std::env::var_os("AIRLOCK_SHOTS").map(PathBuf::from),
@@ -264,7 +300,7 @@ fn status_of(s: &Session, id: i64) -> (ApprovalStatus, bool) {
 /// Popup layout (ui/www/style.css): the footer buttons sit 14 px above the bottom, 44 px
 /// high; Deny on the left half, Approve on the right half.
 fn popup_buttons(win: &str) -> ((i64, i64), (i64, i64)) {
-    let (x, y, w, h) = geometry(win);
+    let (x, y, w, h) = settled_geometry(win);
     let by = y + h - 14 - 22;
     ((x + w / 4, by), (x + 3 * w / 4, by))
 }
@@ -280,13 +316,8 @@ fn approve_in_popup(s: &Session, screenshot: Option<&str>) -> (ApprovalResult, u
         .expect("no approval popup appeared");
     let to_window = t0.elapsed().as_millis();
     wait_rendered(s, 1);
-    // Clicking at once does nothing: the buttons are not armed yet.
     let (_deny, approve) = popup_buttons(&win);
-    std::thread::sleep(Duration::from_millis(300));
-    click(approve.0, approve.1);
-    std::thread::sleep(Duration::from_millis(300));
-    assert!(!client.is_finished(), "an unarmed click must not approve");
-    std::thread::sleep(Duration::from_millis(1400));
+    std::thread::sleep(Duration::from_millis(1700)); // armed 1.5 s after arrival
     if let Some(name) = screenshot {
         shot(s, name);
     }
@@ -314,15 +345,28 @@ fn tray_app_end_to_end() {
     };
     assert_eq!(status_of(&s, id), (ApprovalStatus::Approved, true));
 
-    // 2. Deny button.
+    // 2. An unarmed "Approve once" does nothing; then the Deny button.
     let client = ask(
         &s,
         request("rm -rf build/", 60_000, false),
         Duration::from_secs(60),
     );
+    let t0 = Instant::now();
     let win = wait_window("^Airlock approval #", Duration::from_secs(20)).expect("no popup");
     wait_rendered(&s, 2);
-    let (deny, _) = popup_buttons(&win);
+    let (deny, approve) = popup_buttons(&win);
+    // "Approve once" clicked at once does nothing: the buttons (and the broker) arm 1.5 s
+    // after the request arrived, which is after t0. On a machine so slow that the popup is
+    // only up after ~1 s this cannot be checked here (the broker test covers it).
+    let before_click = t0.elapsed();
+    if before_click < Duration::from_millis(1000) {
+        click(approve.0, approve.1);
+        std::thread::sleep(Duration::from_millis(300));
+        assert!(!client.is_finished(), "an unarmed click must not approve");
+        shot(&s, "popup-unarmed.png");
+    } else {
+        eprintln!("popup came up after {before_click:?}: unarmed click not checked");
+    }
     click(deny.0, deny.1); // Deny needs no arming
     let got = client.join().unwrap();
     let ApprovalResult::Denied { id } = got else {
@@ -360,13 +404,14 @@ fn tray_app_end_to_end() {
     );
     let win = wait_window("^Airlock approval #", Duration::from_secs(20)).expect("no popup");
     wait_rendered(&s, 4);
-    let (x, y, w, h) = geometry(&win);
     std::thread::sleep(Duration::from_millis(1700));
+    let (x, y, w, h) = settled_geometry(&win);
     let (_, approve) = popup_buttons(&win);
     click(approve.0, approve.1); // no password: refused, still pending
     std::thread::sleep(Duration::from_millis(800));
     assert!(!client.is_finished(), "high-risk approved without a factor");
     // Password field: left part of the factor row, 68 px above the bottom, 32 px high.
+    focus(&win);
     click(x + w / 4, y + h - 68 - 16);
     xdotool(&["type", "--delay", "20", "correct horse battery"]);
     shot(&s, "popup-high-risk.png");
@@ -376,16 +421,18 @@ fn tray_app_end_to_end() {
 
     // 5. Lowering the mode without the factor is refused (dashboard -> "light" -> prompt).
     let dash = wait_window("^Airlock$", Duration::from_secs(10)).expect("no dashboard");
-    let (dx, dy, _, _) = geometry(&dash);
+    let (dx, dy, _, _) = settled_geometry(&dash);
+    focus(&dash);
     click(dx + 600, dy + 500); // focus the page (empty area)
     xdotool(&["key", "Tab"]); // first control: the "light" mode button
     xdotool(&["key", "Return"]);
     let prompt = wait_window("^Airlock: lower mode", Duration::from_secs(10))
         .expect("lowering did not open the factor prompt");
     std::thread::sleep(Duration::from_millis(700)); // let the page load
-    let (px, py, pw, ph) = geometry(&prompt);
+    let (px, py, pw, ph) = settled_geometry(&prompt);
     // Same layout as the popup: factor row 68 px above the bottom, 32 px high.
     let field = (px + pw / 4, py + ph - 68 - 16);
+    focus(&prompt);
     click(field.0, field.1);
     xdotool(&["type", "--delay", "20", "not the password"]);
     click(px + 3 * pw / 4, py + ph - 36); // "Lower it"
@@ -421,7 +468,43 @@ fn tray_app_end_to_end() {
         ("applied", "password")
     );
 
-    // 6. Tray menu (needs a tray host in the display): screenshot, raise via the menu.
+    // 6. A BLOCK recorded by a hook (another process) shows up: log, notification, tray.
+    store
+        .record_decision(&DecisionRow {
+            id: 0,
+            ts_ms: now_ms(),
+            host: "claude-code".into(),
+            session_id: "gui-session-1".into(),
+            action_kind: "shell".into(),
+            tool: "Bash".into(),
+            verdict: "BLOCK".into(),
+            effective: "BLOCK".into(),
+            reasons: vec!["rm_rf_home".into()],
+            outcome: Outcome::Blocked,
+            args_hash: "00".repeat(32),
+            mode: "light".into(),
+        })
+        .unwrap();
+    let t0 = Instant::now();
+    let seen = loop {
+        let log = std::fs::read_to_string(&s.log).unwrap_or_default();
+        let notified = log.contains("block notification shown")
+            || (s.dunst.is_none() && log.contains("no block notification"));
+        if log.contains("blocked call seen") && notified {
+            break true;
+        }
+        if t0.elapsed() > Duration::from_secs(10) {
+            eprintln!("{log}");
+            break false;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert!(
+        seen,
+        "the app did not pick up the BLOCK (or notify about it)"
+    );
+
+    // 7. Tray menu (needs a tray host in the display): screenshot, raise via the menu.
     if s.trayer.is_some() {
         tray_menu(&s);
     } else {
@@ -430,7 +513,19 @@ fn tray_app_end_to_end() {
     let _ = &s.home;
 }
 
+/// Opens the tray menu, retrying while the icon is (re)docking.
 fn open_tray_menu() -> bool {
+    let t0 = Instant::now();
+    while t0.elapsed() < Duration::from_secs(10) {
+        if open_tray_menu_once() {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    false
+}
+
+fn open_tray_menu_once() -> bool {
     // The icon docked in trayer (GtkStatusIcon fallback of the tray-icon crate).
     let Some(icon) = xdotool(&["search", "--class", "tray-icon tray app airlock"])
         .lines()
@@ -453,12 +548,7 @@ fn keys(ks: &[&str]) {
 }
 
 fn tray_menu(s: &Session) {
-    let mut found = false;
-    let t0 = Instant::now();
-    while !found && t0.elapsed() < Duration::from_secs(5) {
-        found = open_tray_menu();
-    }
-    assert!(found, "the tray icon did not dock in trayer");
+    assert!(open_tray_menu(), "the tray icon did not dock in trayer");
     // Keyboard through the menu: "N pending", then "Strictness mode" > light, balanced,
     // strict, paranoid.
     keys(&["Down", "Down", "Right"]);
@@ -485,10 +575,17 @@ fn tray_menu(s: &Session) {
     let prompt = wait_window("^Airlock: lower mode to light", Duration::from_secs(10))
         .expect("lowering from the tray did not open the prompt");
     std::thread::sleep(Duration::from_millis(700)); // let the page load
-    let (px, py, pw, ph) = geometry(&prompt);
+    let (px, py, pw, ph) = settled_geometry(&prompt);
     click(px + pw / 4, py + ph - 36); // Cancel
     assert!(wait_gone("^Airlock: lower mode", Duration::from_secs(5)));
     assert_eq!(store.setting("mode").unwrap().as_deref(), Some("paranoid"));
+
+    // Recent blocks submenu (the BLOCK recorded above).
+    assert!(open_tray_menu());
+    keys(&["Down", "Down", "Down", "Down", "Right"]);
+    std::thread::sleep(Duration::from_millis(400));
+    shot(s, "tray-recent-blocks.png");
+    keys(&["Escape", "Escape"]);
 }
 
 /// The app process and everything it spawned (WebKit's web and network processes).
