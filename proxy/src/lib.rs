@@ -9,6 +9,7 @@
 //! | [`codec`] | codec | frame ↔ JSON-RPC message (`serde_json::Value`, unknown fields kept) |
 //! | [`proxy`] | policy | which messages are judged, rewritten, answered or passed through |
 //! | [`guard`] | backend | the engine and the store: verdicts, records, session memory |
+//! | [`http_front`], [`http_remote`] | transport | streamable HTTP: serve HTTP clients (one duplex per MCP session), reach remote servers |
 //! | [`pins`], [`redact`], [`builtin`] | helpers | rug-pull / poisoning checks, secret redaction, the proxy's own tools |
 //!
 //! Architecture invariant: no `tools/call` reaches the server without a verdict recorded in the
@@ -18,7 +19,10 @@ pub mod builtin;
 pub mod cli;
 pub mod codec;
 pub mod guard;
+pub mod http_front;
+pub mod http_remote;
 pub mod pins;
 pub mod proxy;
 pub mod redact;
+pub mod serve_http;
 pub mod transport;

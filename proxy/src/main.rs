@@ -2,12 +2,16 @@
 //!
 //! ```text
 //! airlock-proxy serve [--name NAME] [--session-id ID] [--approval-timeout SECS] -- <server command> [args…]
+//! airlock-proxy serve --listen 127.0.0.1:PORT [--allow-origin ORIGIN]… [--name NAME] -- <server command> [args…]
 //! airlock-proxy pins list [--json]
 //! airlock-proxy pins approve <server> <tool> [--password-stdin] [--code CODE]
 //! ```
 //!
 //! `serve` speaks MCP over stdio (newline-delimited JSON-RPC) on its own stdin/stdout and runs
-//! the server as a child over its stdio. Logs go to stderr only (`RUST_LOG` filters them;
+//! the server as a child over its stdio. With `--listen` it serves MCP's streamable HTTP on that
+//! loopback address instead (endpoint `/mcp`; port 0 picks a free port, and the bound URL is
+//! printed to stderr as `airlock-proxy: listening on http://…/mcp`), one server child and one
+//! proxy session per MCP session, until interrupted. Logs go to stderr only (`RUST_LOG` filters them;
 //! default `info` for this crate).
 //!
 //! Exit codes: 0 — the client closed the connection, or a `pins` command succeeded; 1 — the
@@ -17,7 +21,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use airlock_cli::cmd::FactorArgs;
-use airlock_proxy::cli;
+use airlock_proxy::{cli, serve_http};
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
@@ -39,8 +43,14 @@ enum Command {
         #[arg(long)]
         name: Option<String>,
         /// Session id to share memory under (default: one per proxy process).
-        #[arg(long)]
+        #[arg(long, conflicts_with = "listen")]
         session_id: Option<String>,
+        /// Serve streamable HTTP on this loopback address (e.g. 127.0.0.1:0) instead of stdio.
+        #[arg(long, value_name = "ADDR")]
+        listen: Option<String>,
+        /// With --listen: also accept requests from this browser origin (repeatable).
+        #[arg(long, value_name = "ORIGIN", requires = "listen")]
+        allow_origin: Vec<String>,
         /// Seconds an approval prompt may stay open before the call is denied (at most 59).
         #[arg(long, default_value_t = 55)]
         approval_timeout: u64,
@@ -88,6 +98,8 @@ fn main() -> ExitCode {
         Command::Serve {
             name,
             session_id,
+            listen,
+            allow_origin,
             approval_timeout,
             command,
         } => {
@@ -101,12 +113,16 @@ fn main() -> ExitCode {
                     return ExitCode::from(1);
                 }
             };
-            let code = rt.block_on(cli::serve(cli::ServeArgs {
+            let serve_args = cli::ServeArgs {
                 name,
                 session_id,
                 approval_timeout: Duration::from_secs(approval_timeout),
                 command,
-            }));
+            };
+            let code = match listen {
+                Some(addr) => rt.block_on(serve_http::serve_http(serve_args, &addr, allow_origin)),
+                None => rt.block_on(cli::serve(serve_args)),
+            };
             let code = match code {
                 Ok(c) => c,
                 Err(e) => {
@@ -164,5 +180,37 @@ mod tests {
         assert_eq!(name.as_deref(), Some("fs"));
         assert_eq!(command, ["npx", "-y", "server", "--flag"]);
         assert!(Cli::try_parse_from(["airlock-proxy", "serve"]).is_err());
+        let c = Cli::try_parse_from([
+            "airlock-proxy",
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+            "--allow-origin",
+            "https://a.example",
+            "--allow-origin",
+            "https://b.example",
+            "--",
+            "server",
+        ])
+        .unwrap();
+        let Command::Serve {
+            listen,
+            allow_origin,
+            ..
+        } = c.command
+        else {
+            panic!("not serve")
+        };
+        assert_eq!(listen.as_deref(), Some("127.0.0.1:0"));
+        assert_eq!(allow_origin.len(), 2);
+        // --allow-origin needs --listen; --session-id is per MCP session there.
+        assert!(
+            Cli::try_parse_from(["airlock-proxy", "serve", "--allow-origin", "https://a.example", "--", "s"])
+                .is_err()
+        );
+        assert!(
+            Cli::try_parse_from(["airlock-proxy", "serve", "--listen", "127.0.0.1:0", "--session-id", "x", "--", "s"])
+                .is_err()
+        );
     }
 }

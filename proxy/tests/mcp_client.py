@@ -2,8 +2,9 @@
 
 Usage:
     python mcp_client.py --steps JSON [--elicit accept|decline|hang|none] -- <proxy command> [args...]
+    python mcp_client.py --steps JSON [--elicit ...] --url http://127.0.0.1:PORT/mcp
 
-It spawns the proxy over stdio, runs the `initialize` handshake, then the steps in order,
+It spawns the proxy over stdio (or, with --url, connects with the SDK's streamable-HTTP client), runs the `initialize` handshake, then the steps in order,
 and prints one JSON object per line on stdout:
 
     {"step": N, "op": "list", "tools": [...]}            tools/list (names and full entries)
@@ -29,6 +30,7 @@ import anyio
 import mcp_types as types
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
+from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 
 
@@ -40,6 +42,7 @@ async def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--steps", required=True)
     ap.add_argument("--elicit", default="none", choices=["accept", "decline", "hang", "none"])
+    ap.add_argument("--url", default=None)
     ap.add_argument("command", nargs=argparse.REMAINDER)
     a = ap.parse_args()
     cmd = a.command[1:] if a.command and a.command[0] == "--" else a.command
@@ -54,9 +57,14 @@ async def main():
             return types.ElicitResult(action="accept", content={"approve": True})
         return types.ElicitResult(action="decline")
 
-    params = StdioServerParameters(command=cmd[0], args=cmd[1:], env=dict(os.environ))
     kwargs = {} if a.elicit == "none" else {"elicitation_callback": on_elicit}
-    async with stdio_client(params) as (read, write):
+    if a.url:
+        transport = streamable_http_client(a.url)
+    else:
+        params = StdioServerParameters(command=cmd[0], args=cmd[1:], env=dict(os.environ))
+        transport = stdio_client(params)
+    async with transport as streams:
+        read, write = streams[0], streams[1]
         async with ClientSession(read, write, **kwargs) as session:
             init = await session.initialize()
             emit({"op": "initialize", "server": init.server_info.name})

@@ -1,0 +1,906 @@
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)] // test code
+//! The streamable-HTTP parts against REAL peers:
+//!
+//! * `airlock-proxy serve --listen` (the real binary) with `server-everything` (stdio) behind
+//!   it, driven by the official `mcp` Python SDK's streamable-HTTP client and by raw HTTP;
+//! * `http_remote::connect` against `server-everything streamableHttp` (a real remote), driven
+//!   by a small line driver;
+//! * `http_front::serve` in process with a scripted session, for the limits.
+//!
+//! Prerequisite: `proxy/tests/setup-peers.sh` (run by the first test if the peers are missing).
+//! Every proxy runs as a throw-away user (HOME is a temp dir, XDG_* removed).
+
+use std::io::{BufRead, BufReader as StdBufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+use airlock_proxy::http_front::{self, FrontOptions, SessionFactory};
+use airlock_proxy::http_remote::{self, RemoteOptions};
+use airlock_store::{DecisionFilter, DecisionRow, Store};
+use serde_json::{Value, json};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+
+const GHP: &str = "ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789";
+
+fn tests_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests")
+}
+
+fn peers() -> PathBuf {
+    tests_dir().join("peers")
+}
+
+fn python() -> PathBuf {
+    peers().join(".venv/bin/python")
+}
+
+fn everything_server() -> PathBuf {
+    peers().join("node_modules/.bin/mcp-server-everything")
+}
+
+fn conformance_bin() -> PathBuf {
+    peers().join("node_modules/.bin/conformance")
+}
+
+fn ensure_peers() {
+    static READY: OnceLock<Result<(), String>> = OnceLock::new();
+    let r = READY.get_or_init(|| {
+        if python().exists() && everything_server().exists() && conformance_bin().exists() {
+            return Ok(());
+        }
+        let out = Command::new("bash")
+            .arg(tests_dir().join("setup-peers.sh"))
+            .output()
+            .map_err(|e| format!("cannot run setup-peers.sh: {e}"))?;
+        if out.status.success() {
+            Ok(())
+        } else {
+            Err(format!(
+                "proxy/tests/setup-peers.sh failed (network or registry problem?):\n{}\n{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            ))
+        }
+    });
+    if let Err(e) = r {
+        panic!("{e}");
+    }
+}
+
+fn sandboxed(program: &Path, home: &Path) -> Command {
+    let mut c = Command::new(program);
+    c.env("HOME", home).current_dir(home);
+    for (k, _) in std::env::vars_os() {
+        if k.to_string_lossy().starts_with("XDG_") {
+            c.env_remove(k);
+        }
+    }
+    c
+}
+
+fn wait_with_timeout(mut child: Child, limit: Duration) -> std::process::Output {
+    let start = Instant::now();
+    loop {
+        if child.try_wait().unwrap().is_some() {
+            return child.wait_with_output().unwrap();
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let out = child.wait_with_output().unwrap();
+            panic!(
+                "timed out after {limit:?} (a hang):\nstdout:\n{}\nstderr:\n{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// `airlock-proxy serve --listen 127.0.0.1:0 …` as a throw-away user; killed on drop.
+struct Listening {
+    home: tempfile::TempDir,
+    child: Child,
+    url: String,
+    stderr: Arc<Mutex<String>>,
+}
+
+impl Listening {
+    fn start(extra: &[&str], server: &[String]) -> Listening {
+        ensure_peers();
+        let home = tempfile::tempdir().unwrap();
+        let mut c = sandboxed(Path::new(env!("CARGO_BIN_EXE_airlock-proxy")), home.path());
+        c.args(["serve", "--listen", "127.0.0.1:0"])
+            .args(extra)
+            .arg("--")
+            .args(server)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped());
+        let mut child = c.spawn().unwrap();
+        let err = child.stderr.take().unwrap();
+        let stderr = Arc::new(Mutex::new(String::new()));
+        let (tx, rx) = std::sync::mpsc::channel();
+        let log = Arc::clone(&stderr);
+        std::thread::spawn(move || {
+            for line in StdBufReader::new(err).lines() {
+                let Ok(line) = line else { break };
+                if let Some(u) = line.strip_prefix("airlock-proxy: listening on ") {
+                    let _ = tx.send(u.trim().to_owned());
+                }
+                let mut l = log.lock().unwrap();
+                l.push_str(&line);
+                l.push('\n');
+            }
+        });
+        let url = rx
+            .recv_timeout(Duration::from_secs(30))
+            .unwrap_or_else(|_| panic!("no listening line; stderr:\n{}", stderr.lock().unwrap()));
+        assert!(url.starts_with("http://127.0.0.1:") && url.ends_with("/mcp"), "{url}");
+        Listening {
+            home,
+            child,
+            url,
+            stderr,
+        }
+    }
+
+    fn everything(extra: &[&str]) -> Listening {
+        let mut args = vec!["--name", "everything"];
+        args.extend_from_slice(extra);
+        Listening::start(&args, &[everything_server().to_string_lossy().into_owned()])
+    }
+
+    fn stderr(&self) -> String {
+        self.stderr.lock().unwrap().clone()
+    }
+
+    fn decisions(&self) -> Vec<DecisionRow> {
+        let store =
+            Store::open(&self.home.path().join(".local/share/airlock/airlock.db")).unwrap();
+        let mut rows = store
+            .recent_decisions(&DecisionFilter {
+                limit: 100,
+                ..Default::default()
+            })
+            .unwrap();
+        rows.reverse();
+        rows
+    }
+
+    /// Run the Python SDK client (streamable HTTP) with these steps.
+    fn sdk(&self, elicit: &str, steps: Value) -> Vec<Value> {
+        let mut c = sandboxed(&python(), self.home.path());
+        c.arg(tests_dir().join("mcp_client.py"))
+            .args(["--elicit", elicit, "--steps", &steps.to_string()])
+            .args(["--url", &self.url])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let out = wait_with_timeout(c.spawn().unwrap(), Duration::from_secs(120));
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(
+            out.status.success(),
+            "client failed ({}):\nstdout:\n{stdout}\nstderr:\n{}\nproxy stderr:\n{}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr),
+            self.stderr()
+        );
+        stdout
+            .lines()
+            .filter_map(|l| serde_json::from_str(l).ok())
+            .collect()
+    }
+}
+
+impl Drop for Listening {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn step(lines: &[Value], i: usize) -> &Value {
+    lines
+        .iter()
+        .find(|l| l["step"] == i)
+        .unwrap_or_else(|| panic!("no output for step {i}: {lines:?}"))
+}
+
+fn text(lines: &[Value], i: usize) -> String {
+    step(lines, i)["result"]["content"]
+        .as_array()
+        .unwrap_or_else(|| panic!("step {i} has no content: {}", step(lines, i)))
+        .iter()
+        .filter_map(|c| c["text"].as_str())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn call(name: &str, args: Value) -> Value {
+    json!({"op": "call", "name": name, "args": args})
+}
+
+// ---- (a) the Python SDK over streamable HTTP ---------------------------------------------
+
+#[test]
+fn python_sdk_over_http_lists_passes_blocks_and_gets_progress() {
+    let p = Listening::everything(&[]);
+    let lines = p.sdk(
+        "none",
+        json!([
+            {"op": "list"},
+            call("echo", json!({"message": "hi over http"})),
+            // A live credential sent to an open-world server: a hard BLOCK.
+            call("echo", json!({"message": format!("token {GHP}")})),
+            {"op": "call", "name": "trigger-long-running-operation", "args": {"duration": 1, "steps": 3}, "progress": true},
+            call("airlock__status", json!({})),
+        ]),
+    );
+    let names: Vec<&str> = step(&lines, 0)["names"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_str().unwrap())
+        .collect();
+    assert!(names.contains(&"echo"), "{names:?}");
+    assert!(
+        names.contains(&"trigger-long-running-operation"),
+        "{names:?}"
+    );
+    assert_eq!(names.last(), Some(&"airlock__recent_decisions"), "{names:?}");
+    assert!(names.contains(&"airlock__status"), "{names:?}");
+    // PASS reaches the server: it echoes.
+    assert_eq!(text(&lines, 1), "Echo: hi over http");
+    // BLOCK never does: Airlock's answer, not the server's echo.
+    let blocked = text(&lines, 2);
+    assert_eq!(step(&lines, 2)["result"]["isError"], true, "{blocked}");
+    assert!(blocked.starts_with("Blocked by Airlock: "), "{blocked}");
+    assert!(!blocked.contains("Echo:") && !blocked.contains(GHP), "{blocked}");
+    // Server → client notifications travel on the POST's SSE stream.
+    assert_eq!(step(&lines, 3)["progress"], json!([1.0, 2.0, 3.0]));
+    let status = &step(&lines, 4)["result"]["structuredContent"];
+    assert_eq!(status["server"], "everything");
+    let rows = p.decisions();
+    let got: Vec<(&str, &str, &str)> = rows
+        .iter()
+        .map(|r| (r.tool.as_str(), r.verdict.as_str(), r.outcome.as_str()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("mcp__everything__echo", "PASS", "passed"),
+            ("mcp__everything__echo", "BLOCK", "blocked"),
+            ("mcp__everything__trigger-long-running-operation", "PASS", "passed"),
+        ]
+    );
+    // The session id is the MCP session id: 128 random bits, hex.
+    let sid = &rows[0].session_id;
+    assert_eq!(sid.len(), 32, "{sid}");
+    assert!(sid.bytes().all(|b| b.is_ascii_hexdigit()), "{sid}");
+    assert!(rows.iter().all(|r| &r.session_id == sid));
+    // A second client gets a session (and a session id) of its own.
+    let again = p.sdk("none", json!([call("echo", json!({"message": "second"}))]));
+    assert_eq!(text(&again, 0), "Echo: second");
+    let rows = p.decisions();
+    assert_eq!(rows.len(), 4);
+    assert_ne!(&rows[3].session_id, sid);
+    let all = serde_json::to_string(&rows).unwrap();
+    assert!(!all.contains(GHP), "a payload reached the audit log");
+}
+
+// ---- (b) raw HTTP against the real binary --------------------------------------------
+
+fn sse_messages(body: &str) -> Vec<Value> {
+    body.lines()
+        .filter_map(|l| l.strip_prefix("data:"))
+        .filter_map(|d| serde_json::from_str(d.trim()).ok())
+        .collect()
+}
+
+const BOTH: &str = "application/json, text/event-stream";
+
+fn init_body() -> Value {
+    json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "raw-test", "version": "0"}}})
+}
+
+#[tokio::test]
+async fn raw_http_origin_session_version_and_malformed_json() {
+    let p = Listening::everything(&[]);
+    let http = reqwest::Client::new();
+    let post = |body: String| {
+        http.post(&p.url)
+            .header("content-type", "application/json")
+            .header("accept", BOTH)
+            .body(body)
+    };
+
+    // A browser page from another origin (DNS rebinding): 403, no session created.
+    let r = post(init_body().to_string())
+        .header("origin", "http://evil.example")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 403);
+    assert!(r.headers().get("mcp-session-id").is_none());
+    // A rebound Host name: 403 as well.
+    let r = post(init_body().to_string())
+        .header("host", "evil.example")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 403);
+    // Unknown session: 404.
+    let r = post(json!({"jsonrpc":"2.0","id":1,"method":"tools/list"}).to_string())
+        .header("mcp-session-id", "0123456789abcdef0123456789abcdef")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 404);
+    // Sessionless ("stateless") request: 400 with a JSON-RPC error naming the id.
+    let r = post(json!({"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"echo","arguments":{"message":"x"}}}).to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 400);
+    let v: Value = r.json().await.unwrap();
+    assert_eq!(v["id"], 7);
+    assert_eq!(v["error"]["code"], -32600);
+    // Unknown protocol version: 400.
+    let r = post(init_body().to_string())
+        .header("mcp-protocol-version", "1999-01-01")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 400);
+
+    // A loopback page may talk to it: initialize → SSE answer with a session id.
+    let r = post(init_body().to_string())
+        .header("origin", "http://localhost:5173")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    assert_eq!(
+        r.headers()["access-control-allow-origin"],
+        "http://localhost:5173"
+    );
+    assert!(
+        r.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/event-stream")
+    );
+    let sid = r.headers()["mcp-session-id"].to_str().unwrap().to_owned();
+    assert_eq!(sid.len(), 32);
+    let msgs = sse_messages(&r.text().await.unwrap());
+    let init = msgs.iter().find(|m| m["id"] == 0).expect("initialize result");
+    let version = init["result"]["protocolVersion"].as_str().unwrap().to_owned();
+    let in_session = |body: String| {
+        post(body)
+            .header("mcp-session-id", &sid)
+            .header("mcp-protocol-version", &version)
+    };
+    let r = in_session(json!({"jsonrpc":"2.0","method":"notifications/initialized"}).to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 202);
+    assert!(r.text().await.unwrap().is_empty());
+
+    // Malformed JSON: 400 with a JSON-RPC parse error; the session keeps serving.
+    let r = in_session("{\"jsonrpc\": \"2.0\", \"id\": 3, \"method\": ".to_owned())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 400);
+    let v: Value = r.json().await.unwrap();
+    assert_eq!(v["error"]["code"], -32700);
+    // A batch: 400 too.
+    let r = in_session("[]".to_owned()).send().await.unwrap();
+    assert_eq!(r.status(), 400);
+    // JSON-only Accept: one application/json answer; pretty-printed bodies are fine.
+    let list = serde_json::to_string_pretty(&json!({"jsonrpc":"2.0","id":"l1","method":"tools/list"}))
+        .unwrap();
+    let r = http
+        .post(&p.url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json")
+        .header("mcp-session-id", &sid)
+        .body(list)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    assert!(
+        r.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("application/json")
+    );
+    let v: Value = r.json().await.unwrap();
+    assert_eq!(v["id"], "l1");
+    let names: Vec<&str> = v["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert!(names.contains(&"echo") && names.contains(&"airlock__status"), "{names:?}");
+    // A call in the session still works after the malformed one.
+    let r = in_session(json!({"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"echo","arguments":{"message":"still here"}}}).to_string())
+        .send()
+        .await
+        .unwrap();
+    let msgs = sse_messages(&r.text().await.unwrap());
+    let res = msgs.iter().find(|m| m["id"] == 4).expect("call result");
+    assert_eq!(res["result"]["content"][0]["text"], "Echo: still here");
+    // Other methods and paths.
+    let r = http.put(&p.url).send().await.unwrap();
+    assert_eq!(r.status(), 405);
+    let r = http
+        .post(p.url.replace("/mcp", "/other"))
+        .body("{}")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 404);
+    // DELETE ends the session: its id is unknown afterwards.
+    let r = http
+        .delete(&p.url)
+        .header("mcp-session-id", &sid)
+        .send()
+        .await
+        .unwrap();
+    assert!(r.status().is_success(), "{}", r.status());
+    let r = in_session(json!({"jsonrpc":"2.0","id":5,"method":"tools/list"}).to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 404);
+    let rows = p.decisions();
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0].session_id, sid);
+}
+
+#[test]
+fn non_loopback_listen_is_refused() {
+    let home = tempfile::tempdir().unwrap();
+    for addr in ["0.0.0.0:0", "[::]:0", "8.8.8.8:80"] {
+        let mut c = sandboxed(Path::new(env!("CARGO_BIN_EXE_airlock-proxy")), home.path());
+        c.args(["serve", "--listen", addr, "--", "true"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let out = wait_with_timeout(c.spawn().unwrap(), Duration::from_secs(30));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{addr}: {err}");
+        assert!(err.contains("loopback"), "{addr}: {err}");
+        assert!(!err.contains("listening on"), "{addr}: {err}");
+    }
+}
+
+// ---- the front in process, with a scripted session ---------------------------------------
+
+/// A scripted "proxy session": answers every request with `{"echo": method}`, sends a
+/// `notifications/message` before answering `slow`, and sends `ping-me` server requests on
+/// `kick`.
+fn scripted() -> SessionFactory {
+    Arc::new(|_sid: String, io: tokio::io::DuplexStream| {
+        Box::pin(async move {
+            let (rd, mut wr) = tokio::io::split(io);
+            let mut lines = BufReader::new(rd).lines();
+            while let Ok(Some(l)) = lines.next_line().await {
+                let v: Value = serde_json::from_str(&l).unwrap();
+                let Some(id) = v.get("id").cloned() else {
+                    continue;
+                };
+                let Some(method) = v["method"].as_str() else {
+                    continue;
+                };
+                let mut out = String::new();
+                if method == "slow" {
+                    out.push_str(&json!({"jsonrpc":"2.0","method":"notifications/message","params":{"data":"working"}}).to_string());
+                    out.push('\n');
+                }
+                if method == "kick" {
+                    out.push_str(&json!({"jsonrpc":"2.0","method":"notifications/tools/list_changed"}).to_string());
+                    out.push('\n');
+                }
+                out.push_str(&json!({"jsonrpc":"2.0","id":id,"result":{"echo":method}}).to_string());
+                out.push('\n');
+                if wr.write_all(out.as_bytes()).await.is_err() {
+                    break;
+                }
+            }
+        })
+    })
+}
+
+async fn in_process(opts: FrontOptions) -> String {
+    let l = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/mcp", l.local_addr().unwrap());
+    tokio::spawn(http_front::serve(l, opts, scripted()));
+    url
+}
+
+async fn initialize(http: &reqwest::Client, url: &str) -> String {
+    let r = http
+        .post(url)
+        .header("accept", BOTH)
+        .header("content-type", "application/json")
+        .body(init_body().to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    let sid = r.headers()["mcp-session-id"].to_str().unwrap().to_owned();
+    let msgs = sse_messages(&r.text().await.unwrap());
+    assert_eq!(msgs[0]["result"]["echo"], "initialize");
+    sid
+}
+
+#[tokio::test]
+async fn front_limits_streams_and_routing_in_process() {
+    let url = in_process(FrontOptions {
+        max_body: 4096,
+        max_sessions: 2,
+        ..FrontOptions::default()
+    })
+    .await;
+    let http = reqwest::Client::new();
+    let sid = initialize(&http, &url).await;
+    let post = |sid: &str, body: String, accept: &str| {
+        http.post(&url)
+            .header("accept", accept)
+            .header("content-type", "application/json")
+            .header("mcp-session-id", sid)
+            .body(body)
+    };
+    // A message on the POST's stream before its answer.
+    let r = post(&sid, json!({"jsonrpc":"2.0","id":1,"method":"slow"}).to_string(), BOTH)
+        .send()
+        .await
+        .unwrap();
+    let msgs = sse_messages(&r.text().await.unwrap());
+    assert_eq!(msgs.len(), 2, "{msgs:?}");
+    assert_eq!(msgs[0]["method"], "notifications/message");
+    assert_eq!(msgs[1]["result"]["echo"], "slow");
+    // A server message while no stream is open waits in the backlog for the GET stream.
+    let r = post(&sid, json!({"jsonrpc":"2.0","id":2,"method":"kick"}).to_string(), "application/json")
+        .send()
+        .await
+        .unwrap();
+    let v: Value = r.json().await.unwrap();
+    assert_eq!(v["result"]["echo"], "kick");
+    let mut get = http
+        .get(&url)
+        .header("accept", "text/event-stream")
+        .header("mcp-session-id", &sid)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(get.status(), 200);
+    let chunk = tokio::time::timeout(Duration::from_secs(5), get.chunk())
+        .await
+        .unwrap()
+        .unwrap()
+        .unwrap();
+    let first = sse_messages(&String::from_utf8_lossy(&chunk));
+    assert_eq!(first[0]["method"], "notifications/tools/list_changed");
+    // Only one GET stream per session.
+    let r = http
+        .get(&url)
+        .header("accept", "text/event-stream")
+        .header("mcp-session-id", &sid)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 409);
+    // While a JSON-mode request is open, server messages go to the GET stream.
+    let r = post(&sid, json!({"jsonrpc":"2.0","id":3,"method":"slow"}).to_string(), "application/json")
+        .send()
+        .await
+        .unwrap();
+    let v: Value = r.json().await.unwrap();
+    assert_eq!(v["result"]["echo"], "slow");
+    let chunk = tokio::time::timeout(Duration::from_secs(5), get.chunk())
+        .await
+        .unwrap()
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        sse_messages(&String::from_utf8_lossy(&chunk))[0]["method"],
+        "notifications/message"
+    );
+    // Notifications and responses: 202.
+    let r = post(&sid, json!({"jsonrpc":"2.0","id":"s1","result":{}}).to_string(), BOTH)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 202);
+    // Bodies over the limit: 413, and the session keeps serving.
+    let big = json!({"jsonrpc":"2.0","id":4,"method":"x","params":{"pad":"a".repeat(5000)}});
+    let r = post(&sid, big.to_string(), BOTH).send().await.unwrap();
+    assert_eq!(r.status(), 413);
+    // Not acceptable / wrong media type.
+    let r = post(&sid, json!({"jsonrpc":"2.0","id":5,"method":"x"}).to_string(), "text/html")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 406);
+    let r = http
+        .post(&url)
+        .header("accept", BOTH)
+        .header("content-type", "text/plain")
+        .header("mcp-session-id", &sid)
+        .body("{}")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 415);
+    // initialize inside a session: refused.
+    let r = post(&sid, init_body().to_string(), BOTH).send().await.unwrap();
+    assert_eq!(r.status(), 400);
+    let r = post(&sid, json!({"jsonrpc":"2.0","id":6,"method":"after"}).to_string(), BOTH)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(sse_messages(&r.text().await.unwrap())[0]["result"]["echo"], "after");
+    // The session limit: 503 for a third.
+    let _second = initialize(&http, &url).await;
+    let r = http
+        .post(&url)
+        .header("accept", BOTH)
+        .header("content-type", "application/json")
+        .body(init_body().to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 503);
+    // DELETE frees a slot and closes the GET stream.
+    let r = http
+        .delete(&url)
+        .header("mcp-session-id", &sid)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    let end = tokio::time::timeout(Duration::from_secs(5), get.chunk())
+        .await
+        .unwrap();
+    assert!(matches!(end, Ok(None)), "{end:?}");
+    let _third = initialize(&http, &url).await;
+}
+
+#[tokio::test]
+async fn a_session_whose_proxy_ends_fails_pending_requests_and_then_404s() {
+    // A factory whose session never answers and ends on `die`.
+    let factory: SessionFactory = Arc::new(|_sid, io: tokio::io::DuplexStream| {
+        Box::pin(async move {
+            let (rd, mut wr) = tokio::io::split(io);
+            let mut lines = BufReader::new(rd).lines();
+            while let Ok(Some(l)) = lines.next_line().await {
+                let v: Value = serde_json::from_str(&l).unwrap();
+                if v["method"] == "initialize" {
+                    let a = json!({"jsonrpc":"2.0","id":v["id"],"result":{}});
+                    wr.write_all(format!("{a}\n").as_bytes()).await.unwrap();
+                }
+                if v["method"] == "die" {
+                    return;
+                }
+            }
+        })
+    });
+    let l = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/mcp", l.local_addr().unwrap());
+    tokio::spawn(http_front::serve(l, FrontOptions::default(), factory));
+    let http = reqwest::Client::new();
+    let r = http
+        .post(&url)
+        .header("accept", BOTH)
+        .body(init_body().to_string())
+        .send()
+        .await
+        .unwrap();
+    let sid = r.headers()["mcp-session-id"].to_str().unwrap().to_owned();
+    let post = |body: Value| {
+        http.post(&url)
+            .header("accept", BOTH)
+            .header("mcp-session-id", &sid)
+            .body(body.to_string())
+            .send()
+    };
+    let hanging = tokio::spawn(post(json!({"jsonrpc":"2.0","id":"h","method":"hang"})));
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let _ = post(json!({"jsonrpc":"2.0","id":"d","method":"die"})).await;
+    let r = tokio::time::timeout(Duration::from_secs(5), hanging)
+        .await
+        .expect("the pending request hung")
+        .unwrap()
+        .unwrap();
+    let msgs = sse_messages(&r.text().await.unwrap());
+    assert_eq!(msgs[0]["id"], "h");
+    assert_eq!(msgs[0]["error"]["code"], -32603);
+    let r = post(json!({"jsonrpc":"2.0","id":1,"method":"x"})).await.unwrap();
+    assert_eq!(r.status(), 404);
+}
+
+// ---- (c) http_remote against a real streamable-HTTP server --------------------------------
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// `server-everything streamableHttp` on a free port; killed on drop.
+struct Remote {
+    child: Child,
+    url: String,
+}
+
+impl Remote {
+    fn start() -> Remote {
+        ensure_peers();
+        let port = free_port();
+        let child = Command::new(everything_server())
+            .arg("streamableHttp")
+            .env("PORT", port.to_string())
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let start = Instant::now();
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(
+                start.elapsed() < Duration::from_secs(30),
+                "server-everything did not listen"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        Remote {
+            child,
+            url: format!("http://127.0.0.1:{port}/mcp"),
+        }
+    }
+}
+
+impl Drop for Remote {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A small line driver over the duplex `http_remote::connect` returns.
+struct Driver {
+    lines: tokio::io::Lines<BufReader<tokio::io::ReadHalf<tokio::io::DuplexStream>>>,
+    wr: tokio::io::WriteHalf<tokio::io::DuplexStream>,
+    seen: Vec<Value>,
+}
+
+impl Driver {
+    async fn connect(url: &str) -> Driver {
+        let headers = [("Authorization".to_owned(), "Bearer not-a-secret".to_owned())];
+        let io = http_remote::connect(url, &headers, RemoteOptions::default())
+            .await
+            .unwrap();
+        let (rd, wr) = tokio::io::split(io);
+        Driver {
+            lines: BufReader::new(rd).lines(),
+            wr,
+            seen: Vec::new(),
+        }
+    }
+
+    async fn send(&mut self, v: Value) {
+        self.wr
+            .write_all(format!("{v}\n").as_bytes())
+            .await
+            .unwrap();
+    }
+
+    /// The next line, or None at EOF; panics after `limit`.
+    async fn next(&mut self, limit: Duration) -> Option<Value> {
+        let l = tokio::time::timeout(limit, self.lines.next_line())
+            .await
+            .expect("no message from the remote in time (a hang)")
+            .unwrap()?;
+        Some(serde_json::from_str(&l).unwrap())
+    }
+
+    /// Everything up to the answer for `id`; other messages are kept in `seen`.
+    async fn answer(&mut self, id: Value) -> Value {
+        loop {
+            let v = self
+                .next(Duration::from_secs(30))
+                .await
+                .expect("EOF before the answer");
+            if v["id"] == id && v.get("method").is_none() {
+                return v;
+            }
+            self.seen.push(v);
+        }
+    }
+}
+
+#[tokio::test]
+async fn http_remote_round_trip_and_the_remote_killed_mid_call() {
+    let mut remote = Remote::start();
+    let mut d = Driver::connect(&remote.url).await;
+    d.send(json!({"jsonrpc":"2.0","id":1,"method":"initialize","params":{
+        "protocolVersion":"2025-06-18","capabilities":{},
+        "clientInfo":{"name":"airlock-test","version":"0"}}}))
+        .await;
+    let init = d.answer(json!(1)).await;
+    assert!(init["result"]["protocolVersion"].is_string(), "{init}");
+    assert!(init["result"]["serverInfo"]["name"].is_string(), "{init}");
+    d.send(json!({"jsonrpc":"2.0","method":"notifications/initialized"}))
+        .await;
+    d.send(json!({"jsonrpc":"2.0","id":2,"method":"tools/list"}))
+        .await;
+    let list = d.answer(json!(2)).await;
+    let names: Vec<&str> = list["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert!(names.contains(&"echo"), "{names:?}");
+    d.send(json!({"jsonrpc":"2.0","id":"c1","method":"tools/call","params":{"name":"echo","arguments":{"message":"remote hi"}}}))
+        .await;
+    let r = d.answer(json!("c1")).await;
+    assert_eq!(r["result"]["content"][0]["text"], "Echo: remote hi", "{r}");
+    // Progress notifications arrive before the answer (SSE answer stream).
+    d.send(json!({"jsonrpc":"2.0","id":"p1","method":"tools/call","params":{"name":"trigger-long-running-operation","arguments":{"duration":1,"steps":2},"_meta":{"progressToken":"tok"}}}))
+        .await;
+    let r = d.answer(json!("p1")).await;
+    assert!(r["result"].is_object(), "{r}");
+    let progress = d
+        .seen
+        .iter()
+        .filter(|m| m["method"] == "notifications/progress" && m["params"]["progressToken"] == "tok")
+        .count();
+    assert_eq!(progress, 2, "{:?}", d.seen);
+
+    // The remote killed mid-call: the pending call ends with an error, no hang.
+    d.send(json!({"jsonrpc":"2.0","id":"k1","method":"tools/call","params":{"name":"trigger-long-running-operation","arguments":{"duration":30,"steps":30}}}))
+        .await;
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let started = Instant::now();
+    remote.child.kill().unwrap();
+    remote.child.wait().unwrap();
+    let r = d.answer(json!("k1")).await;
+    assert_eq!(r["error"]["code"], -32603, "{r}");
+    assert!(started.elapsed() < Duration::from_secs(10));
+    // The next request finds it gone for good: an error for it, then EOF.
+    d.send(json!({"jsonrpc":"2.0","id":"after","method":"tools/list"}))
+        .await;
+    let r = d.answer(json!("after")).await;
+    assert!(
+        r["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("cannot be reached"),
+        "{r}"
+    );
+    loop {
+        match d.next(Duration::from_secs(10)).await {
+            None => break,
+            Some(v) => assert!(v.get("method").is_some(), "unexpected {v}"),
+        }
+    }
+}
