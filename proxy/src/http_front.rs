@@ -85,8 +85,7 @@ pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 /// Runs one whole proxy session on its end of the duplex and returns when the session is over.
 /// The first argument is the MCP session id the front assigned (use it as the proxy's session
 /// id, so session memory is per HTTP session).
-pub type SessionFactory =
-    Arc<dyn Fn(String, DuplexStream) -> BoxFuture<'static, ()> + Send + Sync>;
+pub type SessionFactory = Arc<dyn Fn(String, DuplexStream) -> BoxFuture<'static, ()> + Send + Sync>;
 
 /// Protocol versions accepted in `MCP-Protocol-Version`.
 pub const PROTOCOL_VERSIONS: &[&str] = &["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
@@ -178,10 +177,6 @@ impl Drop for OpenStream {
 
 fn full(b: impl Into<Bytes>) -> Body {
     Full::new(b.into()).boxed()
-}
-
-fn empty() -> Body {
-    full(Bytes::new())
 }
 
 fn sse_event(json: &[u8]) -> Bytes {
@@ -308,7 +303,8 @@ impl Session {
                     ),
                 }
             }
-            Ok(Message::Request { method, raw, .. }) | Ok(Message::Notification { method, raw }) => {
+            Ok(Message::Request { method, raw, .. })
+            | Ok(Message::Notification { method, raw }) => {
                 let token = (method == "notifications/progress")
                     .then(|| raw.get("params").and_then(|p| p.get("progressToken")))
                     .flatten()
@@ -366,7 +362,10 @@ impl Session {
                 return;
             }
         }
-        tracing::warn!(session = self.short(), "server message could not be delivered");
+        tracing::warn!(
+            session = self.short(),
+            "server message could not be delivered"
+        );
     }
 
     /// Move the backlog into a newly opened stream.
@@ -375,7 +374,9 @@ impl Session {
         while let Some(ev) = r.backlog.pop_front() {
             if let Err(e) = tx.try_send(ev) {
                 let ev = match e {
-                    mpsc::error::TrySendError::Full(ev) | mpsc::error::TrySendError::Closed(ev) => ev,
+                    mpsc::error::TrySendError::Full(ev) | mpsc::error::TrySendError::Closed(ev) => {
+                        ev
+                    }
                 };
                 r.backlog.push_front(ev);
                 break;
@@ -501,7 +502,9 @@ fn header_str<'a>(h: &'a HeaderMap, name: &str) -> Option<&'a str> {
 fn loopback_host(host: &str) -> bool {
     let h = host.trim_start_matches('[').trim_end_matches(']');
     h.eq_ignore_ascii_case("localhost")
-        || h.parse::<IpAddr>().map(|ip| ip.is_loopback()).unwrap_or(false)
+        || h.parse::<IpAddr>()
+            .map(|ip| ip.is_loopback())
+            .unwrap_or(false)
 }
 
 /// The host part of a `Host` header value (`name`, `name:port`, `[v6]:port`).
@@ -620,7 +623,10 @@ async fn check_and_dispatch(
 ) -> Response<Body> {
     let opts = &front.opts;
     if req.uri().path() != opts.path {
-        return plain(StatusCode::NOT_FOUND, "Not Found: the MCP endpoint is elsewhere\n");
+        return plain(
+            StatusCode::NOT_FOUND,
+            "Not Found: the MCP endpoint is elsewhere\n",
+        );
     }
     if let Some(h) = header_str(req.headers(), "host")
         && !host_allowed(h, &opts.allowed_hosts)
@@ -775,7 +781,10 @@ async fn read_body(req: Request<Incoming>, max: usize) -> Result<Bytes, Response
     match Limited::new(req.into_body(), max).collect().await {
         Ok(c) => Ok(c.to_bytes()),
         Err(e) if e.is::<http_body_util::LengthLimitError>() => Err(too_large()),
-        Err(_) => Err(plain(StatusCode::BAD_REQUEST, "Bad Request: body unreadable\n")),
+        Err(_) => Err(plain(
+            StatusCode::BAD_REQUEST,
+            "Bad Request: body unreadable\n",
+        )),
     }
 }
 
@@ -1051,10 +1060,22 @@ mod tests {
     #[test]
     fn hosts() {
         let none: &[String] = &[];
-        for ok in ["127.0.0.1:80", "localhost", "localhost:1", "[::1]:8080", "[::1]"] {
+        for ok in [
+            "127.0.0.1:80",
+            "localhost",
+            "localhost:1",
+            "[::1]:8080",
+            "[::1]",
+        ] {
             assert!(host_allowed(ok, none), "{ok}");
         }
-        for bad in ["evil.example", "evil.example:80", "0.0.0.0:1", "[::2]:1", ""] {
+        for bad in [
+            "evil.example",
+            "evil.example:80",
+            "0.0.0.0:1",
+            "[::2]:1",
+            "",
+        ] {
             assert!(!host_allowed(bad, none), "{bad}");
         }
         assert!(host_allowed("box.lan:80", &["box.lan".to_owned()]));

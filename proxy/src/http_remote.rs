@@ -632,7 +632,10 @@ impl SseParser {
         self.buf.extend_from_slice(chunk);
         let mut out = Vec::new();
         let mut start = 0usize;
-        while let Some(rel) = self.buf.get(start..).and_then(|b| b.iter().position(|c| *c == b'\n'))
+        while let Some(rel) = self
+            .buf
+            .get(start..)
+            .and_then(|b| b.iter().position(|c| *c == b'\n'))
         {
             let end = start + rel;
             let mut line = self.buf.get(start..end).unwrap_or_default();
@@ -731,6 +734,10 @@ mod tests {
             Err(RemoteError::Header(..))
         ));
         let ok = [("Authorization".to_owned(), "Bearer t".to_owned())];
-        assert!(connect("https://example.invalid/mcp", &ok, o()).await.is_ok());
+        assert!(
+            connect("https://example.invalid/mcp", &ok, o())
+                .await
+                .is_ok()
+        );
     }
 }

@@ -205,12 +205,28 @@ mod tests {
         assert_eq!(allow_origin.len(), 2);
         // --allow-origin needs --listen; --session-id is per MCP session there.
         assert!(
-            Cli::try_parse_from(["airlock-proxy", "serve", "--allow-origin", "https://a.example", "--", "s"])
-                .is_err()
+            Cli::try_parse_from([
+                "airlock-proxy",
+                "serve",
+                "--allow-origin",
+                "https://a.example",
+                "--",
+                "s"
+            ])
+            .is_err()
         );
         assert!(
-            Cli::try_parse_from(["airlock-proxy", "serve", "--listen", "127.0.0.1:0", "--session-id", "x", "--", "s"])
-                .is_err()
+            Cli::try_parse_from([
+                "airlock-proxy",
+                "serve",
+                "--listen",
+                "127.0.0.1:0",
+                "--session-id",
+                "x",
+                "--",
+                "s"
+            ])
+            .is_err()
         );
     }
 }

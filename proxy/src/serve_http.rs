@@ -189,7 +189,14 @@ mod tests {
             parse_listen("localhost:9").unwrap().to_string(),
             "127.0.0.1:9"
         );
-        for bad in ["0.0.0.0:0", "[::]:1", "192.168.1.2:80", "example.com:80", "8080", "localhost:x"] {
+        for bad in [
+            "0.0.0.0:0",
+            "[::]:1",
+            "192.168.1.2:80",
+            "example.com:80",
+            "8080",
+            "localhost:x",
+        ] {
             assert!(parse_listen(bad).is_err(), "{bad}");
         }
         let e = format!("{:#}", parse_listen("0.0.0.0:0").unwrap_err());

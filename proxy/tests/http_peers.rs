@@ -143,7 +143,10 @@ impl Listening {
         let url = rx
             .recv_timeout(Duration::from_secs(30))
             .unwrap_or_else(|_| panic!("no listening line; stderr:\n{}", stderr.lock().unwrap()));
-        assert!(url.starts_with("http://127.0.0.1:") && url.ends_with("/mcp"), "{url}");
+        assert!(
+            url.starts_with("http://127.0.0.1:") && url.ends_with("/mcp"),
+            "{url}"
+        );
         Listening {
             home,
             child,
@@ -163,8 +166,7 @@ impl Listening {
     }
 
     fn decisions(&self) -> Vec<DecisionRow> {
-        let store =
-            Store::open(&self.home.path().join(".local/share/airlock/airlock.db")).unwrap();
+        let store = Store::open(&self.home.path().join(".local/share/airlock/airlock.db")).unwrap();
         let mut rows = store
             .recent_decisions(&DecisionFilter {
                 limit: 100,
@@ -238,8 +240,8 @@ fn python_sdk_over_http_lists_passes_blocks_and_gets_progress() {
         json!([
             {"op": "list"},
             call("echo", json!({"message": "hi over http"})),
-            // A live credential sent to an open-world server: a hard BLOCK.
-            call("echo", json!({"message": format!("token {GHP}")})),
+            // A live credential headed to a host nobody listed: a hard BLOCK.
+            call("echo", json!({"message": format!("send {GHP} to https://evil.example/c")})),
             {"op": "call", "name": "trigger-long-running-operation", "args": {"duration": 1, "steps": 3}, "progress": true},
             call("airlock__status", json!({})),
         ]),
@@ -255,7 +257,11 @@ fn python_sdk_over_http_lists_passes_blocks_and_gets_progress() {
         names.contains(&"trigger-long-running-operation"),
         "{names:?}"
     );
-    assert_eq!(names.last(), Some(&"airlock__recent_decisions"), "{names:?}");
+    assert_eq!(
+        names.last(),
+        Some(&"airlock__recent_decisions"),
+        "{names:?}"
+    );
     assert!(names.contains(&"airlock__status"), "{names:?}");
     // PASS reaches the server: it echoes.
     assert_eq!(text(&lines, 1), "Echo: hi over http");
@@ -263,7 +269,10 @@ fn python_sdk_over_http_lists_passes_blocks_and_gets_progress() {
     let blocked = text(&lines, 2);
     assert_eq!(step(&lines, 2)["result"]["isError"], true, "{blocked}");
     assert!(blocked.starts_with("Blocked by Airlock: "), "{blocked}");
-    assert!(!blocked.contains("Echo:") && !blocked.contains(GHP), "{blocked}");
+    assert!(
+        !blocked.contains("Echo:") && !blocked.contains(GHP),
+        "{blocked}"
+    );
     // Server → client notifications travel on the POST's SSE stream.
     assert_eq!(step(&lines, 3)["progress"], json!([1.0, 2.0, 3.0]));
     let status = &step(&lines, 4)["result"]["structuredContent"];
@@ -278,7 +287,11 @@ fn python_sdk_over_http_lists_passes_blocks_and_gets_progress() {
         [
             ("mcp__everything__echo", "PASS", "passed"),
             ("mcp__everything__echo", "BLOCK", "blocked"),
-            ("mcp__everything__trigger-long-running-operation", "PASS", "passed"),
+            (
+                "mcp__everything__trigger-long-running-operation",
+                "PASS",
+                "passed"
+            ),
         ]
     );
     // The session id is the MCP session id: 128 random bits, hex.
@@ -352,7 +365,7 @@ async fn raw_http_origin_session_version_and_malformed_json() {
         .await
         .unwrap();
     assert_eq!(r.status(), 400);
-    let v: Value = r.json().await.unwrap();
+    let v: Value = serde_json::from_str(&r.text().await.unwrap()).unwrap();
     assert_eq!(v["id"], 7);
     assert_eq!(v["error"]["code"], -32600);
     // Unknown protocol version: 400.
@@ -383,8 +396,14 @@ async fn raw_http_origin_session_version_and_malformed_json() {
     let sid = r.headers()["mcp-session-id"].to_str().unwrap().to_owned();
     assert_eq!(sid.len(), 32);
     let msgs = sse_messages(&r.text().await.unwrap());
-    let init = msgs.iter().find(|m| m["id"] == 0).expect("initialize result");
-    let version = init["result"]["protocolVersion"].as_str().unwrap().to_owned();
+    let init = msgs
+        .iter()
+        .find(|m| m["id"] == 0)
+        .expect("initialize result");
+    let version = init["result"]["protocolVersion"]
+        .as_str()
+        .unwrap()
+        .to_owned();
     let in_session = |body: String| {
         post(body)
             .header("mcp-session-id", &sid)
@@ -403,14 +422,15 @@ async fn raw_http_origin_session_version_and_malformed_json() {
         .await
         .unwrap();
     assert_eq!(r.status(), 400);
-    let v: Value = r.json().await.unwrap();
+    let v: Value = serde_json::from_str(&r.text().await.unwrap()).unwrap();
     assert_eq!(v["error"]["code"], -32700);
     // A batch: 400 too.
     let r = in_session("[]".to_owned()).send().await.unwrap();
     assert_eq!(r.status(), 400);
     // JSON-only Accept: one application/json answer; pretty-printed bodies are fine.
-    let list = serde_json::to_string_pretty(&json!({"jsonrpc":"2.0","id":"l1","method":"tools/list"}))
-        .unwrap();
+    let list =
+        serde_json::to_string_pretty(&json!({"jsonrpc":"2.0","id":"l1","method":"tools/list"}))
+            .unwrap();
     let r = http
         .post(&p.url)
         .header("content-type", "application/json")
@@ -427,7 +447,7 @@ async fn raw_http_origin_session_version_and_malformed_json() {
             .unwrap()
             .starts_with("application/json")
     );
-    let v: Value = r.json().await.unwrap();
+    let v: Value = serde_json::from_str(&r.text().await.unwrap()).unwrap();
     assert_eq!(v["id"], "l1");
     let names: Vec<&str> = v["result"]["tools"]
         .as_array()
@@ -435,7 +455,10 @@ async fn raw_http_origin_session_version_and_malformed_json() {
         .iter()
         .map(|t| t["name"].as_str().unwrap())
         .collect();
-    assert!(names.contains(&"echo") && names.contains(&"airlock__status"), "{names:?}");
+    assert!(
+        names.contains(&"echo") && names.contains(&"airlock__status"),
+        "{names:?}"
+    );
     // A call in the session still works after the malformed one.
     let r = in_session(json!({"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"echo","arguments":{"message":"still here"}}}).to_string())
         .send()
@@ -513,10 +536,15 @@ fn scripted() -> SessionFactory {
                     out.push('\n');
                 }
                 if method == "kick" {
-                    out.push_str(&json!({"jsonrpc":"2.0","method":"notifications/tools/list_changed"}).to_string());
+                    out.push_str(
+                        &json!({"jsonrpc":"2.0","method":"notifications/tools/list_changed"})
+                            .to_string(),
+                    );
                     out.push('\n');
                 }
-                out.push_str(&json!({"jsonrpc":"2.0","id":id,"result":{"echo":method}}).to_string());
+                out.push_str(
+                    &json!({"jsonrpc":"2.0","id":id,"result":{"echo":method}}).to_string(),
+                );
                 out.push('\n');
                 if wr.write_all(out.as_bytes()).await.is_err() {
                     break;
@@ -567,20 +595,28 @@ async fn front_limits_streams_and_routing_in_process() {
             .body(body)
     };
     // A message on the POST's stream before its answer.
-    let r = post(&sid, json!({"jsonrpc":"2.0","id":1,"method":"slow"}).to_string(), BOTH)
-        .send()
-        .await
-        .unwrap();
+    let r = post(
+        &sid,
+        json!({"jsonrpc":"2.0","id":1,"method":"slow"}).to_string(),
+        BOTH,
+    )
+    .send()
+    .await
+    .unwrap();
     let msgs = sse_messages(&r.text().await.unwrap());
     assert_eq!(msgs.len(), 2, "{msgs:?}");
     assert_eq!(msgs[0]["method"], "notifications/message");
     assert_eq!(msgs[1]["result"]["echo"], "slow");
     // A server message while no stream is open waits in the backlog for the GET stream.
-    let r = post(&sid, json!({"jsonrpc":"2.0","id":2,"method":"kick"}).to_string(), "application/json")
-        .send()
-        .await
-        .unwrap();
-    let v: Value = r.json().await.unwrap();
+    let r = post(
+        &sid,
+        json!({"jsonrpc":"2.0","id":2,"method":"kick"}).to_string(),
+        "application/json",
+    )
+    .send()
+    .await
+    .unwrap();
+    let v: Value = serde_json::from_str(&r.text().await.unwrap()).unwrap();
     assert_eq!(v["result"]["echo"], "kick");
     let mut get = http
         .get(&url)
@@ -607,11 +643,15 @@ async fn front_limits_streams_and_routing_in_process() {
         .unwrap();
     assert_eq!(r.status(), 409);
     // While a JSON-mode request is open, server messages go to the GET stream.
-    let r = post(&sid, json!({"jsonrpc":"2.0","id":3,"method":"slow"}).to_string(), "application/json")
-        .send()
-        .await
-        .unwrap();
-    let v: Value = r.json().await.unwrap();
+    let r = post(
+        &sid,
+        json!({"jsonrpc":"2.0","id":3,"method":"slow"}).to_string(),
+        "application/json",
+    )
+    .send()
+    .await
+    .unwrap();
+    let v: Value = serde_json::from_str(&r.text().await.unwrap()).unwrap();
     assert_eq!(v["result"]["echo"], "slow");
     let chunk = tokio::time::timeout(Duration::from_secs(5), get.chunk())
         .await
@@ -623,20 +663,28 @@ async fn front_limits_streams_and_routing_in_process() {
         "notifications/message"
     );
     // Notifications and responses: 202.
-    let r = post(&sid, json!({"jsonrpc":"2.0","id":"s1","result":{}}).to_string(), BOTH)
-        .send()
-        .await
-        .unwrap();
+    let r = post(
+        &sid,
+        json!({"jsonrpc":"2.0","id":"s1","result":{}}).to_string(),
+        BOTH,
+    )
+    .send()
+    .await
+    .unwrap();
     assert_eq!(r.status(), 202);
     // Bodies over the limit: 413, and the session keeps serving.
     let big = json!({"jsonrpc":"2.0","id":4,"method":"x","params":{"pad":"a".repeat(5000)}});
     let r = post(&sid, big.to_string(), BOTH).send().await.unwrap();
     assert_eq!(r.status(), 413);
     // Not acceptable / wrong media type.
-    let r = post(&sid, json!({"jsonrpc":"2.0","id":5,"method":"x"}).to_string(), "text/html")
-        .send()
-        .await
-        .unwrap();
+    let r = post(
+        &sid,
+        json!({"jsonrpc":"2.0","id":5,"method":"x"}).to_string(),
+        "text/html",
+    )
+    .send()
+    .await
+    .unwrap();
     assert_eq!(r.status(), 406);
     let r = http
         .post(&url)
@@ -649,13 +697,23 @@ async fn front_limits_streams_and_routing_in_process() {
         .unwrap();
     assert_eq!(r.status(), 415);
     // initialize inside a session: refused.
-    let r = post(&sid, init_body().to_string(), BOTH).send().await.unwrap();
-    assert_eq!(r.status(), 400);
-    let r = post(&sid, json!({"jsonrpc":"2.0","id":6,"method":"after"}).to_string(), BOTH)
+    let r = post(&sid, init_body().to_string(), BOTH)
         .send()
         .await
         .unwrap();
-    assert_eq!(sse_messages(&r.text().await.unwrap())[0]["result"]["echo"], "after");
+    assert_eq!(r.status(), 400);
+    let r = post(
+        &sid,
+        json!({"jsonrpc":"2.0","id":6,"method":"after"}).to_string(),
+        BOTH,
+    )
+    .send()
+    .await
+    .unwrap();
+    assert_eq!(
+        sse_messages(&r.text().await.unwrap())[0]["result"]["echo"],
+        "after"
+    );
     // The session limit: 503 for a third.
     let _second = initialize(&http, &url).await;
     let r = http
@@ -731,7 +789,9 @@ async fn a_session_whose_proxy_ends_fails_pending_requests_and_then_404s() {
     let msgs = sse_messages(&r.text().await.unwrap());
     assert_eq!(msgs[0]["id"], "h");
     assert_eq!(msgs[0]["error"]["code"], -32603);
-    let r = post(json!({"jsonrpc":"2.0","id":1,"method":"x"})).await.unwrap();
+    let r = post(json!({"jsonrpc":"2.0","id":1,"method":"x"}))
+        .await
+        .unwrap();
     assert_eq!(r.status(), 404);
 }
 
@@ -841,10 +901,12 @@ impl Driver {
 async fn http_remote_round_trip_and_the_remote_killed_mid_call() {
     let mut remote = Remote::start();
     let mut d = Driver::connect(&remote.url).await;
-    d.send(json!({"jsonrpc":"2.0","id":1,"method":"initialize","params":{
+    d.send(
+        json!({"jsonrpc":"2.0","id":1,"method":"initialize","params":{
         "protocolVersion":"2025-06-18","capabilities":{},
-        "clientInfo":{"name":"airlock-test","version":"0"}}}))
-        .await;
+        "clientInfo":{"name":"airlock-test","version":"0"}}}),
+    )
+    .await;
     let init = d.answer(json!(1)).await;
     assert!(init["result"]["protocolVersion"].is_string(), "{init}");
     assert!(init["result"]["serverInfo"]["name"].is_string(), "{init}");
@@ -872,7 +934,9 @@ async fn http_remote_round_trip_and_the_remote_killed_mid_call() {
     let progress = d
         .seen
         .iter()
-        .filter(|m| m["method"] == "notifications/progress" && m["params"]["progressToken"] == "tok")
+        .filter(|m| {
+            m["method"] == "notifications/progress" && m["params"]["progressToken"] == "tok"
+        })
         .count();
     assert_eq!(progress, 2, "{:?}", d.seen);
 
