@@ -21,7 +21,8 @@
 //! `DELETE` ends the session: the front drops its end of the duplex, the proxy sees the client
 //! close and shuts the upstream down. A session also ends when the factory's proxy session
 //! ends (the upstream died): requests naming it then get 404, pending ones a JSON-RPC error.
-//! Idle sessions (no open stream, no request for [`FrontOptions::idle_timeout`]) are ended too.
+//! Idle sessions (no open stream, no request for [`FrontOptions::idle_timeout`]) are ended too,
+//! and when the session limit is reached the least recently used idle session makes room.
 //!
 //! Checks on every request, in order (first failure answers):
 //!
@@ -37,7 +38,7 @@
 //! | body at most [`FrontOptions::max_body`] bytes | 413 |
 //! | body is one JSON-RPC message | 400 with a JSON-RPC parse / invalid-request error; the session keeps serving |
 //! | a request id already pending in the session | 400 (it would misroute the answer) |
-//! | sessions below [`FrontOptions::max_sessions`] | 503 |
+//! | sessions below [`FrontOptions::max_sessions`], or an idle one to end for room | 503 |
 //!
 //! The `Host` check complements the `Origin` check against DNS rebinding: a page on a rebound
 //! name sends `Host: evil.example`, even on requests for which a browser omits `Origin`.
@@ -112,7 +113,8 @@ pub struct FrontOptions {
     pub allowed_hosts: Vec<String>,
     /// Largest request body (default 16 MiB).
     pub max_body: usize,
-    /// Most sessions at once (default 64).
+    /// Most sessions at once (default 32). When full, a new session replaces the least
+    /// recently used idle one (no open stream, nothing pending); with none idle, 503.
     pub max_sessions: usize,
     /// Most HTTP connections at once (default 512); further ones wait to be accepted.
     pub max_connections: usize,
@@ -129,7 +131,7 @@ impl Default for FrontOptions {
             allowed_origins: Vec::new(),
             allowed_hosts: Vec::new(),
             max_body: MAX_FRAME,
-            max_sessions: 64,
+            max_sessions: 32,
             max_connections: 512,
             idle_timeout: Duration::from_secs(3600),
             backlog: 256,
@@ -269,6 +271,11 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 impl Session {
     fn short(&self) -> &str {
         self.id.get(..8).unwrap_or(&self.id)
+    }
+
+    /// No open stream and nothing pending.
+    fn idle(&self) -> bool {
+        self.open_streams.load(Ordering::SeqCst) == 0 && lock(&self.routes).pending.is_empty()
     }
 
     fn touch(&self) {
@@ -430,10 +437,22 @@ impl Front {
         let id = hex::encode(raw);
         let (ours, theirs) = tokio::io::duplex(DUPLEX_BUF);
         let (rd, wr) = tokio::io::split(ours);
+        let mut evicted = None;
         let s = {
             let mut all = lock(&self.sessions);
             if all.len() >= self.opts.max_sessions {
-                return Ok(None);
+                // Make room by ending the least recently used idle session (no open stream,
+                // nothing pending): clients that never DELETE must not lock others out. Its
+                // client gets 404 next time and starts a new session, as the spec says.
+                let idle = all
+                    .values()
+                    .filter(|s| s.idle())
+                    .min_by_key(|s| *lock(&s.last_active))
+                    .map(|s| s.id.clone());
+                match idle.and_then(|id| all.remove(&id)) {
+                    Some(old) => evicted = Some(old),
+                    None => return Ok(None),
+                }
             }
             let (to_proxy, _writer) = spawn_writer(wr);
             let s = Arc::new(Session {
@@ -447,6 +466,10 @@ impl Front {
             all.insert(id.clone(), Arc::clone(&s));
             s
         };
+        if let Some(old) = evicted {
+            tracing::info!(session = old.short(), "idle MCP session ended to make room");
+            old.close("The MCP session was ended to make room for a new one.");
+        }
         tracing::info!(session = s.short(), "MCP session opened");
         // The proxy session itself.
         tokio::spawn((self.factory)(id, theirs));
@@ -477,11 +500,7 @@ impl Front {
         let idle: Vec<Arc<Session>> = {
             let all = lock(&self.sessions);
             all.values()
-                .filter(|s| {
-                    s.open_streams.load(Ordering::SeqCst) == 0
-                        && lock(&s.routes).pending.is_empty()
-                        && lock(&s.last_active).elapsed() >= self.opts.idle_timeout
-                })
+                .filter(|s| s.idle() && lock(&s.last_active).elapsed() >= self.opts.idle_timeout)
                 .cloned()
                 .collect()
         };

@@ -714,17 +714,34 @@ async fn front_limits_streams_and_routing_in_process() {
         sse_messages(&r.text().await.unwrap())[0]["result"]["echo"],
         "after"
     );
-    // The session limit: 503 for a third.
-    let _second = initialize(&http, &url).await;
-    let r = http
-        .post(&url)
-        .header("accept", BOTH)
-        .header("content-type", "application/json")
-        .body(init_body().to_string())
+    // The session limit: with both sessions busy (a GET stream open), 503 for a third.
+    let second = initialize(&http, &url).await;
+    let get2 = http
+        .get(&url)
+        .header("accept", "text/event-stream")
+        .header("mcp-session-id", &second)
         .send()
         .await
         .unwrap();
-    assert_eq!(r.status(), 503);
+    assert_eq!(get2.status(), 200);
+    let third = || {
+        http.post(&url)
+            .header("accept", BOTH)
+            .header("content-type", "application/json")
+            .body(init_body().to_string())
+            .send()
+    };
+    assert_eq!(third().await.unwrap().status(), 503);
+    // Once the second is idle, a new session replaces it (least recently used idle one).
+    drop(get2);
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let r = third().await.unwrap();
+    assert_eq!(r.status(), 200);
+    let r = post(&second, json!({"jsonrpc":"2.0","id":1,"method":"x"}).to_string(), BOTH)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 404);
     // DELETE frees a slot and closes the GET stream.
     let r = http
         .delete(&url)
@@ -966,5 +983,53 @@ async fn http_remote_round_trip_and_the_remote_killed_mid_call() {
             None => break,
             Some(v) => assert!(v.get("method").is_some(), "unexpected {v}"),
         }
+    }
+}
+
+// ---- (d) the MCP conformance suite ---------------------------------------------------------
+
+/// The official conformance suite (server mode, active suite) against `serve --listen` with
+/// server-everything behind it. `tests/conformance-baseline.yml` lists the scenarios that fail
+/// for lack of the suite's fixtures in server-everything; the suite exits non-zero when any
+/// other scenario fails (a regression) or a listed one passes (a stale baseline).
+#[test]
+fn mcp_conformance_suite_server_mode() {
+    let p = Listening::everything(&[]);
+    let out_dir = tempfile::tempdir().unwrap();
+    let mut c = Command::new(conformance_bin());
+    c.current_dir(out_dir.path())
+        .args(["server", "--url", &p.url, "--expected-failures"])
+        .arg(tests_dir().join("conformance-baseline.yml"))
+        .args(["-o"])
+        .arg(out_dir.path())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let out = wait_with_timeout(c.spawn().unwrap(), Duration::from_secs(240));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "conformance regressions:\n{stdout}\n{}\nproxy stderr (tail):\n{}",
+        String::from_utf8_lossy(&out.stderr),
+        p.stderr()
+            .lines()
+            .rev()
+            .take(40)
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+    for must in [
+        "server-initialize",
+        "tools-list",
+        "tools-call-error",
+        "server-sse-multiple-streams",
+        "dns-rebinding-protection",
+    ] {
+        assert!(
+            stdout
+                .lines()
+                .any(|l| l.contains(&format!("✓ {must}:"))),
+            "{must} did not pass:\n{stdout}"
+        );
     }
 }
