@@ -17,8 +17,9 @@
 //!   pending call and its client sees the server close;
 //! * redirects are not followed (a redirect is a failure).
 //!
-//! Requests run concurrently (a long tool call does not hold up others), except `initialize`,
-//! whose response headers are awaited before anything else is sent (they carry the session id).
+//! Requests run concurrently (a long tool call does not hold up others), except `initialize`:
+//! nothing else is sent until its answer arrives (or it fails), since the answer carries the
+//! session id and the negotiated protocol version.
 //! When the proxy closes its end, the session is `DELETE`d (best effort, 5 s).
 //!
 //! TLS is rustls (system roots and the webpki roots); no OpenSSL. Logs carry status codes and
@@ -32,7 +33,7 @@ use reqwest::header::{self, HeaderMap, HeaderName, HeaderValue};
 use reqwest::{Method, StatusCode, Url};
 use serde_json::Value;
 use tokio::io::{BufReader, DuplexStream};
-use tokio::sync::{mpsc, watch};
+use tokio::sync::{mpsc, oneshot, watch};
 
 use crate::codec::{self, Message, code, id_key};
 use crate::transport::{Frame, FrameReader, MAX_FRAME, spawn_writer};
@@ -125,6 +126,7 @@ pub async fn connect(
         out: Mutex::new(Some(out)),
         listening: AtomicBool::new(false),
         closed: closed_rx,
+        init_done: Mutex::new(None),
     });
     tokio::spawn(drive(shared, rd, closed_tx));
     Ok(ours)
@@ -141,6 +143,8 @@ struct Shared {
     out: Mutex<Option<mpsc::Sender<Vec<u8>>>>,
     listening: AtomicBool,
     closed: watch::Receiver<bool>,
+    /// Fired when the `initialize` exchange has its answer or has failed.
+    init_done: Mutex<Option<oneshot::Sender<()>>>,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -175,8 +179,13 @@ async fn drive(s: Arc<Shared>, rd: tokio::io::ReadHalf<DuplexStream>, closed: wa
         match codec::decode(&line) {
             Ok(Message::Request { id, method, raw }) => {
                 if method == "initialize" {
-                    // Awaited up to its response headers: they carry the session id.
-                    s.request(id, raw, true).await;
+                    // Nothing else is sent before its answer (or failure): the response
+                    // carries the session id and the negotiated version.
+                    let (tx, rx) = oneshot::channel();
+                    *lock(&s.init_done) = Some(tx);
+                    let s2 = Arc::clone(&s);
+                    tokio::spawn(async move { s2.request(id, raw, true).await });
+                    let _ = rx.await;
                 } else {
                     let s = Arc::clone(&s);
                     tokio::spawn(async move { s.request(id, raw, false).await });
@@ -269,6 +278,9 @@ impl Shared {
                 self.gone(&why);
             }
         }
+        if init {
+            self.init_answered();
+        }
     }
 
     /// POST a notification or a response; true when the remote accepted it.
@@ -355,10 +367,10 @@ impl Shared {
             "text/event-stream" => {
                 let r = self
                     .read_sse(resp, self.opts.stream_idle_timeout, |s, v| {
-                        let hit = want.as_deref().is_some_and(|w| answers(&v, w));
+                        let hit = want.as_deref().is_some_and(|w| answers(v, w));
                         answered |= hit;
                         if hit && init {
-                            s.take_version(&v);
+                            s.take_version(v);
                         }
                         hit
                     })
@@ -384,6 +396,9 @@ impl Shared {
                         if v.is_object() {
                             self.emit(&v).await;
                         }
+                        if hit && init {
+                            self.init_answered();
+                        }
                     }
                 }
                 Err(why) => return Outcome::Failed(why),
@@ -400,6 +415,13 @@ impl Shared {
         }
     }
 
+    fn init_answered(&self) {
+        if let Some(tx) = lock(&self.init_done).take() {
+            let _ = tx.send(());
+        }
+    }
+
+    /// Keep the negotiated version from the `initialize` answer (before it is relayed).
     fn take_version(&self, v: &Value) {
         let ver = v
             .get("result")
@@ -445,7 +467,7 @@ impl Shared {
         mut seen: F,
     ) -> Result<(), String>
     where
-        F: FnMut(&Shared, Value) -> bool,
+        F: FnMut(&Shared, &Value) -> bool,
     {
         let mut parser = SseParser::new(self.opts.max_message);
         let mut closed = self.closed.clone();
@@ -471,8 +493,12 @@ impl Shared {
             for data in events {
                 match serde_json::from_slice::<Value>(&data) {
                     Ok(v) if v.is_object() => {
+                        let hit = seen(self, &v);
                         self.emit(&v).await;
-                        seen(self, v);
+                        if hit {
+                            // Only pending while `initialize` is (nothing else runs then).
+                            self.init_answered();
+                        }
                     }
                     _ => tracing::warn!(len = data.len(), "non-JSON SSE event skipped"),
                 }

@@ -737,10 +737,14 @@ async fn front_limits_streams_and_routing_in_process() {
     tokio::time::sleep(Duration::from_millis(200)).await;
     let r = third().await.unwrap();
     assert_eq!(r.status(), 200);
-    let r = post(&second, json!({"jsonrpc":"2.0","id":1,"method":"x"}).to_string(), BOTH)
-        .send()
-        .await
-        .unwrap();
+    let r = post(
+        &second,
+        json!({"jsonrpc":"2.0","id":1,"method":"x"}).to_string(),
+        BOTH,
+    )
+    .send()
+    .await
+    .unwrap();
     assert_eq!(r.status(), 404);
     // DELETE frees a slot and closes the GET stream.
     let r = http
@@ -1026,9 +1030,7 @@ fn mcp_conformance_suite_server_mode() {
         "dns-rebinding-protection",
     ] {
         assert!(
-            stdout
-                .lines()
-                .any(|l| l.contains(&format!("✓ {must}:"))),
+            stdout.lines().any(|l| l.contains(&format!("✓ {must}:"))),
             "{must} did not pass:\n{stdout}"
         );
     }
