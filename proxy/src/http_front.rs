@@ -48,7 +48,10 @@
 //! error (`-32600`, with the request's id), and nothing reaches an upstream. Airlock's verdicts
 //! depend on per-session memory (taint, secrets read, blocks so far); serving a call outside a
 //! session would judge it without that memory, so the front fails closed and the client can fall
-//! back to the `initialize` handshake.
+//! back to the `initialize` handshake. A request stamped `MCP-Protocol-Version: 2026-07-28` (or
+//! any version not in [`PROTOCOL_VERSIONS`]) is refused earlier, at the version check: 400 with
+//! `error.data.supported` listing the handshake versions this front serves (the `mcp` Python
+//! SDK's `server/discover` probe then falls back to `initialize`).
 //!
 //! Not implemented (all optional in the spec): resumability (`Last-Event-ID` is ignored and SSE
 //! events carry no ids, so no priming event is sent), server-initiated closing of SSE
@@ -672,12 +675,18 @@ async fn check_and_dispatch(
     if let Some(v) = header_str(req.headers(), VERSION_HEADER)
         && !PROTOCOL_VERSIONS.contains(&v.trim())
     {
-        return rpc_error(
-            StatusCode::BAD_REQUEST,
-            None,
+        let mut e = codec::error(
+            &Value::Null,
             code::INVALID_REQUEST,
             "Bad Request: unsupported MCP-Protocol-Version",
         );
+        if let Some(err) = e.get_mut("error").and_then(Value::as_object_mut) {
+            err.insert(
+                "data".to_owned(),
+                serde_json::json!({ "supported": PROTOCOL_VERSIONS }),
+            );
+        }
+        return json_response(StatusCode::BAD_REQUEST, &e);
     }
     let sid = header_str(req.headers(), SESSION_HEADER).map(str::to_owned);
     let session = match &sid {

@@ -368,13 +368,21 @@ async fn raw_http_origin_session_version_and_malformed_json() {
     let v: Value = serde_json::from_str(&r.text().await.unwrap()).unwrap();
     assert_eq!(v["id"], 7);
     assert_eq!(v["error"]["code"], -32600);
-    // Unknown protocol version: 400.
+    // Unknown protocol version (e.g. a 2026-07-28 stateless request): 400, naming ours.
     let r = post(init_body().to_string())
-        .header("mcp-protocol-version", "1999-01-01")
+        .header("mcp-protocol-version", "2026-07-28")
         .send()
         .await
         .unwrap();
     assert_eq!(r.status(), 400);
+    let v: Value = serde_json::from_str(&r.text().await.unwrap()).unwrap();
+    assert!(
+        v["error"]["data"]["supported"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("2025-06-18")),
+        "{v}"
+    );
 
     // A loopback page may talk to it: initialize → SSE answer with a session id.
     let r = post(init_body().to_string())
