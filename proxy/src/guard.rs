@@ -22,6 +22,10 @@ use crate::redact;
 /// Host name of the proxy in the store (decisions and sessions).
 pub const HOST: &str = "mcp-proxy";
 
+const APPROVED_BY_ELICITATION: &str = "approved_by_elicitation";
+/// Longest argument summary shown in a desktop approval popup.
+const SUMMARY_MAX: usize = 400;
+
 const STORE_UNAVAILABLE: &str = "proxy_store_unavailable";
 const STORE_UNAVAILABLE_MSG: &str =
     "Airlock could not read its store or policy, so nothing can be judged safely.";
@@ -44,6 +48,9 @@ pub struct Judgement {
     pub decision: Decision,
     pub args_hash: String,
     pub mode: String,
+    /// Reason code recorded when a human approves (`approved_by_elicitation`,
+    /// `approved_in_app`).
+    pub approved_via: &'static str,
 }
 
 impl Judgement {
@@ -154,6 +161,7 @@ impl Guard {
                         high_risk: false,
                     },
                     mode: String::new(),
+                    approved_via: APPROVED_BY_ELICITATION,
                 }
             }
         }
@@ -186,6 +194,7 @@ impl Guard {
             action: action.clone(),
             decision: d,
             mode: engine.policy().mode.as_str().to_owned(),
+            approved_via: APPROVED_BY_ELICITATION,
         })
     }
 
@@ -198,7 +207,7 @@ impl Guard {
             if j.decision.effective == Verdict::Auth {
                 reasons.push(
                     match outcome {
-                        Outcome::Approved => "approved_by_elicitation",
+                        Outcome::Approved => j.approved_via,
                         Outcome::Timeout => "approval_timeout",
                         _ => "not_approved",
                     }
@@ -226,6 +235,40 @@ impl Guard {
             Ok(())
         })
         .context("recording the decision")
+    }
+
+    /// What a desktop approval popup shows about a call: server, tool and the arguments with
+    /// secrets redacted, clipped.
+    pub fn summary(&self, action: &Action) -> String {
+        let raw = match &action.op {
+            Operation::McpCall {
+                server,
+                tool,
+                arguments,
+                ..
+            } => format!("{server}/{tool} {arguments}"),
+            other => other.kind().as_str().to_owned(),
+        };
+        let (mut red, _) = redact::redact_text(self.base.scanner(), &raw);
+        if red.len() > SUMMARY_MAX {
+            let mut cut = SUMMARY_MAX;
+            while !red.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            red.truncate(cut);
+            red.push('…');
+        }
+        red
+    }
+
+    /// Use up a desktop approval: true exactly once, for this session's request and nonce.
+    pub fn redeem(
+        &self,
+        id: i64,
+        nonce: &str,
+        req: &airlock_broker::ApprovalRequest,
+    ) -> Result<bool> {
+        self.with_store(|store| Ok(airlock_broker::redeem(store, id, nonce, req)?))
     }
 
     /// After a call returned: redact secrets in the result (in place) and update the session
@@ -330,6 +373,22 @@ pub(crate) mod tests {
             home: Some(dir.path().to_path_buf()),
         };
         let store = Store::open_in_memory().unwrap();
+        (
+            Guard::new(paths, store, server, "test-session").unwrap(),
+            dir,
+        )
+    }
+
+    /// A guard over a real store file (`<tmp>/data/airlock.db`), for tests that share the
+    /// store with another component (the approval service).
+    pub(crate) fn guard_on_file(server: &str) -> (Guard, tempfile::TempDir) {
+        let dir = tempfile::tempdir().unwrap();
+        let paths = Paths {
+            db: dir.path().join("data/airlock.db"),
+            config_dir: dir.path().join("config"),
+            home: Some(dir.path().to_path_buf()),
+        };
+        let store = Store::open(&paths.db).unwrap();
         (
             Guard::new(paths, store, server, "test-session").unwrap(),
             dir,

@@ -44,9 +44,13 @@ pub const UPSTREAM_GONE: &str = "The MCP server exited before answering this req
 
 #[derive(Debug, Clone)]
 pub struct Options {
-    /// How long an elicitation approval may take before the call is denied (`timeout`).
+    /// How long an approval (elicitation or the desktop app) may take before the call is
+    /// denied (`timeout`).
     pub approval_timeout: Duration,
     pub max_frame: usize,
+    /// The desktop approval service's socket (`None`: no desktop approvals, AUTH that cannot
+    /// be asked through the client is denied).
+    pub broker_socket: Option<std::path::PathBuf>,
 }
 
 impl Default for Options {
@@ -54,6 +58,7 @@ impl Default for Options {
         Options {
             approval_timeout: Duration::from_secs(55),
             max_frame: MAX_FRAME,
+            broker_socket: airlock_broker::default_socket_path(),
         }
     }
 }
@@ -72,6 +77,16 @@ enum Inflight {
     List,
     Call(Box<Action>),
     Other,
+}
+
+/// How a pending approval ended.
+enum Answer {
+    Approved,
+    Declined,
+    Timeout,
+    /// Nobody can be asked (no prompt-capable client, no desktop app).
+    Unavailable,
+    Cancelled(CancelWhy),
 }
 
 enum Ours {
@@ -437,28 +452,13 @@ impl Core {
         }
     }
 
-    /// AUTH: ask the user through the client (elicitation), or deny.
+    /// AUTH: ask the user through the client (MCP elicitation) when it can prompt and the call
+    /// is not high risk; else through the desktop app (whose popup asks for the factor on
+    /// high-risk calls); else deny.
     async fn ask(self: &Arc<Self>, id: Value, key: String, raw: Value, j: Judgement) {
-        let msg = j.first_message();
-        if j.decision.high_risk {
-            self.record(&j, Outcome::Denied).await;
-            self.reply_blocked(
-                &id,
-                &format!("{msg} This call is high risk: approving it needs your password or TOTP code, so open Airlock to approve it."),
-            )
-            .await;
-            return;
-        }
-        let can_ask = self.st().elicitation;
-        if !can_ask {
-            self.record(&j, Outcome::Denied).await;
-            self.reply_blocked(
-                &id,
-                &format!(
-                    "{msg} This client cannot show approval prompts: open Airlock to approve it."
-                ),
-            )
-            .await;
+        let can_elicit = self.st().elicitation && !j.decision.high_risk;
+        if !can_elicit {
+            self.ask_desktop(id, key, raw, j).await;
             return;
         }
         let (cancel_tx, cancel_rx) = oneshot::channel();
@@ -523,12 +523,6 @@ impl Core {
         ans_rx: oneshot::Receiver<Value>,
         cancel_rx: oneshot::Receiver<CancelWhy>,
     ) {
-        enum Answer {
-            Approved,
-            Declined,
-            Timeout,
-            Cancelled(CancelWhy),
-        }
         let answer = tokio::select! {
             a = ans_rx => match a {
                 Ok(resp) if approves(&resp) => Answer::Approved,
@@ -549,10 +543,102 @@ impl Core {
             ))
             .await;
         }
+        self.finish_approval(id, key, raw, j, answer).await;
+    }
+
+    /// AUTH through the desktop app's approval service (`airlock-broker`): a popup, and the
+    /// approval redeemed once in the store. A client cancellation hangs up, which closes the
+    /// popup.
+    async fn ask_desktop(self: &Arc<Self>, id: Value, key: String, raw: Value, mut j: Judgement) {
+        j.approved_via = "approved_in_app";
+        let Some(sock) = self.opts.broker_socket.clone() else {
+            self.finish_approval(id, key, raw, j, Answer::Unavailable)
+                .await;
+            return;
+        };
+        let (cancel_tx, cancel_rx) = oneshot::channel();
+        {
+            let mut st = self.st();
+            st.held.insert(key.clone(), cancel_tx);
+        }
+        let wait = self.opts.approval_timeout;
+        let req = airlock_broker::ApprovalRequest {
+            host: crate::guard::HOST.to_owned(),
+            session_id: self.guard.session_id().to_owned(),
+            cwd: j.action.cwd.clone().unwrap_or_default(),
+            tool: j.action.tool.clone(),
+            summary: self.guard.summary(&j.action),
+            reasons: j
+                .decision
+                .reasons
+                .iter()
+                .map(|r| airlock_broker::Reason {
+                    code: r.code.clone(),
+                    message: r.message.clone(),
+                })
+                .collect(),
+            high_risk: j.decision.high_risk,
+            deadline_ms: airlock_broker::now_ms()
+                .saturating_add(i64::try_from(wait.as_millis()).unwrap_or(55_000)),
+        };
+        let core = Arc::clone(self);
+        tokio::spawn(async move {
+            let flag = Arc::new(std::sync::atomic::AtomicBool::new(false));
+            let (f2, req2) = (Arc::clone(&flag), req.clone());
+            let mut asking = tokio::task::spawn_blocking(move || {
+                airlock_broker::request_approval_cancellable(&sock, &req2, wait, &f2)
+            });
+            let answer = tokio::select! {
+                r = &mut asking => match r {
+                    Ok(airlock_broker::ApprovalResult::Approved { id: aid, nonce }) => {
+                        if core.redeem(aid, nonce, req).await {
+                            Answer::Approved
+                        } else {
+                            Answer::Unavailable
+                        }
+                    }
+                    Ok(airlock_broker::ApprovalResult::Denied { .. }) => Answer::Declined,
+                    Ok(airlock_broker::ApprovalResult::Timeout { .. }) => Answer::Timeout,
+                    Ok(airlock_broker::ApprovalResult::Unavailable { reason }) => {
+                        tracing::info!(%reason, "desktop approval service unavailable");
+                        Answer::Unavailable
+                    }
+                    Err(_) => Answer::Unavailable,
+                },
+                c = cancel_rx => {
+                    // Hang up: the broker ends the request and closes the popup.
+                    flag.store(true, std::sync::atomic::Ordering::SeqCst);
+                    let _ = asking.await;
+                    Answer::Cancelled(c.unwrap_or(CancelWhy::Client))
+                }
+            };
+            core.st().held.remove(&key);
+            core.finish_approval(id, key, raw, j, answer).await;
+        });
+    }
+
+    /// Use up a desktop approval in the store (single use, bound to this session and nonce).
+    async fn redeem(&self, aid: i64, nonce: String, req: airlock_broker::ApprovalRequest) -> bool {
+        let guard = Arc::clone(&self.guard);
+        matches!(
+            tokio::task::spawn_blocking(move || guard.redeem(aid, &nonce, &req)).await,
+            Ok(Ok(true))
+        )
+    }
+
+    /// How an approval ended: forward (recorded first) or answer the denial.
+    async fn finish_approval(
+        &self,
+        id: Value,
+        key: String,
+        raw: Value,
+        j: Judgement,
+        answer: Answer,
+    ) {
         let msg = j.first_message();
         match answer {
             Answer::Approved => {
-                tracing::info!(tool = %j.action.tool, "approved through elicitation");
+                tracing::info!(tool = %j.action.tool, via = j.approved_via, "approved");
                 if self.record(&j, Outcome::Approved).await {
                     self.forward(&id, key, Inflight::Call(Box::new(j.action)), &raw)
                         .await;
@@ -561,8 +647,17 @@ impl Core {
                         .await;
                 }
             }
+            Answer::Unavailable => {
+                self.record(&j, Outcome::Denied).await;
+                let why = if j.decision.high_risk {
+                    "This call is high risk: approving it needs your password or TOTP code in the Airlock app, which is not running."
+                } else {
+                    "This client cannot show approval prompts and the Airlock app is not running: open Airlock to approve calls like this."
+                };
+                self.reply_blocked(&id, &format!("{msg} {why}")).await;
+            }
             Answer::Declined => {
-                tracing::info!(tool = %j.action.tool, "declined through elicitation");
+                tracing::info!(tool = %j.action.tool, "declined");
                 self.record(&j, Outcome::Denied).await;
                 self.reply_blocked(&id, &format!("{msg} You did not approve it."))
                     .await;
@@ -982,7 +1077,143 @@ mod tests {
     }
 
     fn rig() -> Rig {
-        rig_with(Options::default())
+        rig_with(Options {
+            broker_socket: None,
+            ..Options::default()
+        })
+    }
+
+    /// A rig whose store is a real file shared with a real approval service (the desktop app's
+    /// broker, answered by the test as the popup would be).
+    fn rig_desktop() -> (
+        Rig,
+        airlock_broker::Broker,
+        std::sync::mpsc::Receiver<airlock_broker::BrokerEvent>,
+    ) {
+        let (guard, dir) = crate::guard::tests::guard_on_file("filesystem");
+        let sock = dir.path().join("run/broker.sock");
+        let mut cfg = airlock_broker::BrokerConfig::new(sock.clone());
+        cfg.arm_delay = Duration::ZERO;
+        let store = airlock_store::Store::open(&dir.path().join("data/airlock.db")).unwrap();
+        let (broker, events) = airlock_broker::Broker::start(cfg, store).unwrap();
+        let guard = Arc::new(guard);
+        let (client_end, proxy_client) = tokio::io::duplex(1 << 20);
+        let (server_end, proxy_server) = tokio::io::duplex(1 << 20);
+        let (cr, cw) = tokio::io::split(proxy_client);
+        let (sr, sw) = tokio::io::split(proxy_server);
+        let opts = Options {
+            broker_socket: Some(sock),
+            approval_timeout: Duration::from_secs(20),
+            ..Options::default()
+        };
+        let run = tokio::spawn(run(cr, cw, sr, sw, Arc::clone(&guard), opts));
+        let rig = Rig {
+            client: Peer::new(client_end),
+            server: Peer::new(server_end),
+            run,
+            guard,
+            home: dir.path().to_path_buf(),
+            _dir: dir,
+        };
+        (rig, broker, events)
+    }
+
+    async fn next_event(
+        rx: &std::sync::mpsc::Receiver<airlock_broker::BrokerEvent>,
+    ) -> airlock_broker::BrokerEvent {
+        for _ in 0..200 {
+            if let Ok(e) = rx.try_recv() {
+                return e;
+            }
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+        panic!("no broker event");
+    }
+
+    #[tokio::test]
+    async fn desktop_approval_forwards_the_call_once() {
+        let (mut r, broker, events) = rig_desktop();
+        handshake(&mut r, false, tools_v1()).await;
+        let rc = r.home.join(".bashrc").to_string_lossy().into_owned();
+        call(
+            &mut r,
+            7,
+            "write_file",
+            json!({"path": rc, "content": "export TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789"}),
+        )
+        .await;
+        let airlock_broker::BrokerEvent::Pending(p) = next_event(&events).await else {
+            panic!("expected a pending request")
+        };
+        assert_eq!(p.host, "mcp-proxy");
+        assert!(p.tool.contains("write_file"));
+        assert!(!p.summary.contains("ghp_abcdef"), "{}", p.summary);
+        r.server.quiet().await;
+        broker
+            .resolve(p.id, airlock_broker::Decision::Approved)
+            .unwrap();
+        let fwd = r.server.recv().await;
+        assert_eq!(fwd["id"], 7);
+        assert_eq!(fwd["params"]["name"], "write_file");
+        r.server
+            .send(json!({"jsonrpc": "2.0", "id": 7, "result": {"content": [{"type": "text", "text": "ok"}]}}))
+            .await;
+        assert_eq!(r.client.recv().await["result"]["content"][0]["text"], "ok");
+        let recent = r.guard.recent(5).unwrap();
+        assert_eq!(recent[0]["outcome"], "approved");
+        assert!(recent[0]["reasons"].to_string().contains("approved_in_app"));
+        // Single use: the approval row is consumed.
+        let row = airlock_store::Store::open(&r.home.join("data/airlock.db"))
+            .unwrap()
+            .approval(p.id)
+            .unwrap()
+            .unwrap();
+        assert!(row.consumed);
+        broker.shutdown();
+    }
+
+    #[tokio::test]
+    async fn desktop_denial_and_client_cancel_never_reach_the_server() {
+        let (mut r, broker, events) = rig_desktop();
+        handshake(&mut r, false, tools_v1()).await;
+        let rc = r.home.join(".bashrc").to_string_lossy().into_owned();
+        call(&mut r, 1, "write_file", json!({"path": rc, "content": "x"})).await;
+        let airlock_broker::BrokerEvent::Pending(p) = next_event(&events).await else {
+            panic!("expected a pending request")
+        };
+        broker
+            .resolve(p.id, airlock_broker::Decision::Denied)
+            .unwrap();
+        let resp = r.client.recv().await;
+        assert_eq!(resp["id"], 1);
+        assert!(text(&resp).contains("You did not approve it"), "{resp}");
+        assert_eq!(r.guard.recent(5).unwrap()[0]["outcome"], "denied");
+
+        // A second call, cancelled by the client while its popup is open: the popup closes.
+        call(&mut r, 2, "write_file", json!({"path": rc, "content": "y"})).await;
+        let p2 = loop {
+            if let airlock_broker::BrokerEvent::Pending(p) = next_event(&events).await {
+                break p;
+            }
+        };
+        r.client
+            .send(
+                json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                         "params": {"requestId": 2, "reason": "user"}}),
+            )
+            .await;
+        let closed = loop {
+            if let airlock_broker::BrokerEvent::Closed { id, outcome } = next_event(&events).await
+                && id == p2.id
+            {
+                break outcome;
+            }
+        };
+        assert_eq!(closed, airlock_broker::Outcome::Timeout);
+        r.server.quiet().await;
+        r.client.quiet().await;
+        assert!(broker.pending().is_empty());
+        broker.shutdown();
     }
 
     fn tools_v1() -> Value {
