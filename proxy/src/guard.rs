@@ -51,6 +51,9 @@ pub struct Judgement {
     /// Reason code recorded when a human approves (`approved_by_elicitation`,
     /// `approved_in_app`).
     pub approved_via: &'static str,
+    /// A denial is a JSON-RPC error (`resources/read`) rather than an error result
+    /// (`tools/call`).
+    pub rpc_error: bool,
 }
 
 impl Judgement {
@@ -124,15 +127,22 @@ impl Guard {
     }
 
     fn action(&self, call: &Call) -> Action {
-        Action {
-            host: Host::McpProxy,
-            tool: format!("mcp__{}__{}", self.server, call.tool),
-            op: Operation::McpCall {
+        self.make_action(
+            format!("mcp__{}__{}", self.server, call.tool),
+            Operation::McpCall {
                 server: self.server.clone(),
                 tool: call.tool.clone(),
                 arguments: call.arguments.clone(),
                 annotations: call.annotations.clone(),
             },
+        )
+    }
+
+    fn make_action(&self, tool: String, op: Operation) -> Action {
+        Action {
+            host: Host::McpProxy,
+            tool,
+            op,
             cwd: self.cwd.clone(),
             provenance: Provenance::User,
             session_id: Some(self.session_id.clone()),
@@ -141,8 +151,61 @@ impl Guard {
 
     /// Judge a call. Never fails: any error is a BLOCK.
     pub fn judge(&self, call: &Call) -> Judgement {
-        let action = self.action(call);
-        match self.with_store(|store| self.judge_in(store, call, &action)) {
+        self.judge_action(self.action(call), call.def.as_ref())
+    }
+
+    /// The action a `resources/read` of `uri` is judged as: a `file://` URI is a file read of
+    /// its (percent-decoded) path, an `http(s)://` URI a fetch, anything else a read-only call
+    /// on this server.
+    pub fn resource_action(&self, uri: &str) -> Action {
+        let op = match file_uri_path(uri) {
+            Some(path) => Operation::FileRead { path },
+            None if starts_with_ci(uri, "http://") || starts_with_ci(uri, "https://") => {
+                Operation::Fetch {
+                    url: uri.to_owned(),
+                    is_search: false,
+                }
+            }
+            None => Operation::McpCall {
+                server: self.server.clone(),
+                tool: "resources/read".to_owned(),
+                arguments: json!({ "uri": uri }),
+                annotations: AnnotationInfo::Declared(airlock_engine::ToolAnnotations {
+                    read_only_hint: Some(true),
+                    ..Default::default()
+                }),
+            },
+        };
+        self.make_action(format!("mcp__{}__resources/read", self.server), op)
+    }
+
+    /// Judge a `resources/read`. Never fails: any error is a BLOCK.
+    pub fn judge_resource(&self, uri: &str) -> Judgement {
+        let mut j = self.judge_action(self.resource_action(uri), None);
+        j.rpc_error = true;
+        j
+    }
+
+    /// The action a `prompts/get` result is observed under (its text goes to the model).
+    pub fn prompt_action(&self, raw: &Value) -> Action {
+        let name = raw
+            .get("params")
+            .and_then(|p| p.get("name"))
+            .cloned()
+            .unwrap_or(Value::Null);
+        self.make_action(
+            format!("mcp__{}__prompts/get", self.server),
+            Operation::McpCall {
+                server: self.server.clone(),
+                tool: "prompts/get".to_owned(),
+                arguments: json!({ "name": name }),
+                annotations: AnnotationInfo::Unknown,
+            },
+        )
+    }
+
+    fn judge_action(&self, action: Action, def: Option<&ToolDef>) -> Judgement {
+        match self.with_store(|store| self.judge_in(store, def, &action)) {
             Ok(j) => j,
             Err(e) => {
                 tracing::error!(error = %format!("{e:#}"), "judging failed; denying");
@@ -162,17 +225,18 @@ impl Guard {
                     },
                     mode: String::new(),
                     approved_via: APPROVED_BY_ELICITATION,
+                    rpc_error: false,
                 }
             }
         }
     }
 
-    fn judge_in(&self, store: &Store, call: &Call, action: &Action) -> Result<Judgement> {
+    fn judge_in(&self, store: &Store, def: Option<&ToolDef>, action: &Action) -> Result<Judgement> {
         let engine = self.engine(store)?;
         let session = app::load_session(store.load_session(HOST, &self.session_id)?.as_deref());
         let mut d = engine.decide(action, &session);
         // The proxy's own findings (rug pull, poisoning) only ever raise the verdict.
-        if let Some(def) = &call.def
+        if let Some(def) = def
             && let Some(reason) = pins::status_of(store, &self.server, def)?.reason()
         {
             d.reasons.insert(
@@ -195,6 +259,7 @@ impl Guard {
             decision: d,
             mode: engine.policy().mode.as_str().to_owned(),
             approved_via: APPROVED_BY_ELICITATION,
+            rpc_error: false,
         })
     }
 
@@ -360,6 +425,49 @@ impl Guard {
     }
 }
 
+fn starts_with_ci(s: &str, prefix: &str) -> bool {
+    s.get(..prefix.len())
+        .is_some_and(|p| p.eq_ignore_ascii_case(prefix))
+}
+
+/// The local path of a `file:` URI (`file:///p`, `file://localhost/p`), percent-decoded;
+/// `None` for other schemes and remote hosts.
+pub fn file_uri_path(uri: &str) -> Option<String> {
+    if !starts_with_ci(uri, "file://") {
+        return None;
+    }
+    let rest = uri.get("file://".len()..)?;
+    let rest = if starts_with_ci(rest, "localhost/") {
+        rest.get("localhost".len()..)?
+    } else {
+        rest
+    };
+    if !rest.starts_with('/') {
+        return None;
+    }
+    let rest = rest.split(['?', '#']).next().unwrap_or(rest);
+    Some(percent_decode(rest))
+}
+
+fn percent_decode(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while let Some(&c) = b.get(i) {
+        if c == b'%'
+            && let (Some(h), Some(l)) = (b.get(i + 1), b.get(i + 2))
+            && let (Some(h), Some(l)) = ((*h as char).to_digit(16), (*l as char).to_digit(16))
+        {
+            out.push(u8::try_from(h * 16 + l).unwrap_or(b'?'));
+            i += 3;
+            continue;
+        }
+        out.push(c);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
@@ -436,6 +544,74 @@ pub(crate) mod tests {
         assert_eq!(j.decision.effective, Verdict::Auth, "{:?}", j.decision);
         assert!(!j.args_hash.is_empty());
         assert_eq!(j.action.tool, "mcp__filesystem__write_file");
+    }
+
+    #[test]
+    fn file_uris_become_paths() {
+        for (uri, want) in [
+            ("file:///home/u/.ssh/id_rsa", Some("/home/u/.ssh/id_rsa")),
+            ("FILE:///etc/passwd", Some("/etc/passwd")),
+            ("file://localhost/etc/hosts", Some("/etc/hosts")),
+            (
+                "file:///home/u/%2essh/id%5Frsa",
+                Some("/home/u/.ssh/id_rsa"),
+            ),
+            ("file:///p/a%20b.txt?x=1#frag", Some("/p/a b.txt")),
+            ("file:///p/%zz", Some("/p/%zz")),
+            ("file://evil.example/share/x", None),
+            ("https://example.com/x", None),
+            ("test://static/resource/1", None),
+            ("file:", None),
+        ] {
+            assert_eq!(file_uri_path(uri).as_deref(), want, "{uri}");
+        }
+    }
+
+    #[test]
+    fn resource_reads_are_judged_as_reads() {
+        let (g, dir) = guard("filesystem");
+        let home = dir.path().to_string_lossy().into_owned();
+        // (uri, expected effective verdict, reason code when not PASS)
+        let table = [
+            (
+                format!("file://{home}/project/notes.txt"),
+                Verdict::Pass,
+                "",
+            ),
+            (
+                format!("file://{home}/.ssh/id_rsa"),
+                Verdict::Auth,
+                "secret_read_private_key",
+            ),
+            (
+                format!("file://{home}/%2Essh/id_rsa"),
+                Verdict::Auth,
+                "secret_read_private_key",
+            ),
+            ("test://static/resource/1".to_owned(), Verdict::Pass, ""),
+        ];
+        for (uri, want, code) in table {
+            let j = g.judge_resource(&uri);
+            assert!(j.rpc_error);
+            assert_eq!(j.action.tool, "mcp__filesystem__resources/read");
+            assert!(j.decision.effective >= want, "{uri}: {:?}", j.decision);
+            if want == Verdict::Pass {
+                assert_eq!(
+                    j.decision.effective,
+                    Verdict::Pass,
+                    "{uri}: {:?}",
+                    j.decision
+                );
+            } else {
+                assert!(
+                    j.decision.codes().contains(&code),
+                    "{uri}: {:?}",
+                    j.decision
+                );
+            }
+        }
+        let j = g.judge_resource("https://webhook.site/abc");
+        assert_ne!(j.decision.effective, Verdict::Pass, "{:?}", j.decision);
     }
 
     #[test]

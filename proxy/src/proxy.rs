@@ -263,6 +263,13 @@ impl Core {
                     "initialize" => self.forward(&id, key, Inflight::Initialize, &raw).await,
                     "tools/list" => self.forward(&id, key, Inflight::List, &raw).await,
                     "tools/call" => self.on_call(id, key, raw).await,
+                    "resources/read" => self.on_resource(id, key, raw).await,
+                    // Prompt text goes to the model: its result is redacted and observed.
+                    "prompts/get" => {
+                        let action = self.guard.prompt_action(&raw);
+                        self.forward(&id, key, Inflight::Call(Box::new(action)), &raw)
+                            .await;
+                    }
                     _ => self.forward(&id, key, Inflight::Other, &raw).await,
                 }
             }
@@ -342,6 +349,21 @@ impl Core {
             .await;
     }
 
+    /// A denial in the form the request's method expects: a `tools/call` gets an error
+    /// *result* (the model reads why), a `resources/read` a JSON-RPC error.
+    async fn reply_denied(&self, id: &Value, j: &Judgement, text: &str) {
+        if j.rpc_error {
+            self.send_client(&codec::error(
+                id,
+                code::BLOCKED,
+                &format!("Blocked by Airlock: {text}"),
+            ))
+            .await;
+        } else {
+            self.reply_blocked(id, text).await;
+        }
+    }
+
     async fn record(&self, j: &Judgement, outcome: Outcome) -> bool {
         let guard = Arc::clone(&self.guard);
         let j2 = j.clone();
@@ -399,12 +421,43 @@ impl Core {
                 .await;
             return;
         };
+        self.decide(id, key, raw, j).await;
+    }
+
+    /// `resources/read`: judged as a read of its URI (a `file://` URI as a file read, an
+    /// `http(s)://` one as a fetch, anything else as a read-only call on the server).
+    async fn on_resource(self: &Arc<Self>, id: Value, key: String, raw: Value) {
+        let p = codec::params(&raw);
+        let Some(uri) = p.get("uri").and_then(Value::as_str).map(str::to_owned) else {
+            self.send_client(&codec::error(
+                &id,
+                code::INVALID_PARAMS,
+                "resources/read needs a string `uri`",
+            ))
+            .await;
+            return;
+        };
+        let guard = Arc::clone(&self.guard);
+        let Ok(j) = tokio::task::spawn_blocking(move || guard.judge_resource(&uri)).await else {
+            self.send_client(&codec::error(
+                &id,
+                code::BLOCKED,
+                "Blocked by Airlock: Airlock hit an internal error, so the read is denied.",
+            ))
+            .await;
+            return;
+        };
+        self.decide(id, key, raw, j).await;
+    }
+
+    /// Act on a verdict: PASS forwards (recorded first), BLOCK answers, AUTH asks.
+    async fn decide(self: &Arc<Self>, id: Value, key: String, raw: Value, j: Judgement) {
         tracing::info!(
-            tool = %name,
+            tool = %j.action.tool,
             verdict = j.decision.verdict.as_str(),
             effective = j.decision.effective.as_str(),
             reasons = ?j.decision.codes(),
-            "tools/call judged"
+            "request judged"
         );
         match j.decision.effective {
             Verdict::Pass => {
@@ -412,13 +465,17 @@ impl Core {
                     self.forward(&id, key, Inflight::Call(Box::new(j.action)), &raw)
                         .await;
                 } else {
-                    self.reply_blocked(&id, "Airlock could not record this call, so it is denied.")
-                        .await;
+                    self.reply_denied(
+                        &id,
+                        &j,
+                        "Airlock could not record this call, so it is denied.",
+                    )
+                    .await;
                 }
             }
             Verdict::Block => {
                 self.record(&j, Outcome::Blocked).await;
-                self.reply_blocked(&id, &j.first_message()).await;
+                self.reply_denied(&id, &j, &j.first_message()).await;
             }
             Verdict::Auth => self.ask(id, key, raw, j).await,
         }
@@ -643,8 +700,12 @@ impl Core {
                     self.forward(&id, key, Inflight::Call(Box::new(j.action)), &raw)
                         .await;
                 } else {
-                    self.reply_blocked(&id, "Airlock could not record this call, so it is denied.")
-                        .await;
+                    self.reply_denied(
+                        &id,
+                        &j,
+                        "Airlock could not record this call, so it is denied.",
+                    )
+                    .await;
                 }
             }
             Answer::Unavailable => {
@@ -654,19 +715,20 @@ impl Core {
                 } else {
                     "This client cannot show approval prompts and the Airlock app is not running: open Airlock to approve calls like this."
                 };
-                self.reply_blocked(&id, &format!("{msg} {why}")).await;
+                self.reply_denied(&id, &j, &format!("{msg} {why}")).await;
             }
             Answer::Declined => {
                 tracing::info!(tool = %j.action.tool, "declined");
                 self.record(&j, Outcome::Denied).await;
-                self.reply_blocked(&id, &format!("{msg} You did not approve it."))
+                self.reply_denied(&id, &j, &format!("{msg} You did not approve it."))
                     .await;
             }
             Answer::Timeout => {
                 tracing::warn!(tool = %j.action.tool, "approval timed out; denied");
                 self.record(&j, Outcome::Timeout).await;
-                self.reply_blocked(
+                self.reply_denied(
                     &id,
+                    &j,
                     &format!("{msg} No approval arrived before the deadline, so it is denied."),
                 )
                 .await;
@@ -1504,6 +1566,63 @@ mod tests {
         r.server.quiet().await;
         let recent = r.guard.recent(5).unwrap();
         assert_eq!(recent[0]["outcome"], "blocked");
+    }
+
+    #[tokio::test]
+    async fn resource_reads_are_judged_and_their_contents_redacted() {
+        let mut r = rig();
+        handshake(&mut r, false, tools_v1()).await;
+        let key = format!("file://{}/.ssh/id_rsa", r.home.display());
+        r.client
+            .send(json!({"jsonrpc": "2.0", "id": 1, "method": "resources/read", "params": {"uri": key}}))
+            .await;
+        let resp = r.client.recv().await;
+        assert_eq!(resp["id"], 1);
+        assert_eq!(resp["error"]["code"], code::BLOCKED, "{resp}");
+        assert!(
+            resp["error"]["message"]
+                .as_str()
+                .unwrap()
+                .starts_with("Blocked by Airlock: ")
+        );
+        assert!(!resp.to_string().contains("id_rsa"));
+        r.server.quiet().await;
+        assert_eq!(
+            r.guard.recent(5).unwrap()[0]["tool"],
+            "mcp__filesystem__resources/read"
+        );
+
+        let notes = format!("file://{}/project/notes.txt", r.home.display());
+        let req = json!({"jsonrpc": "2.0", "id": 2, "method": "resources/read", "params": {"uri": notes, "x-extra": 1}});
+        r.client.send(req.clone()).await;
+        assert_eq!(r.server.recv().await, req);
+        let tok = "ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789";
+        r.server
+            .send(json!({"jsonrpc": "2.0", "id": 2, "result": {"contents": [
+                {"uri": notes, "mimeType": "text/plain", "text": format!("TOKEN={tok}")}]}}))
+            .await;
+        let got = r.client.recv().await;
+        assert!(!got.to_string().contains(tok), "{got}");
+        assert!(
+            got["result"]["contents"][0]["text"]
+                .as_str()
+                .unwrap()
+                .contains("[REDACTED:")
+        );
+        assert!(r.guard.session().unwrap().secret_read);
+
+        // prompts/get passes through; its text is redacted before the model sees it.
+        let req =
+            json!({"jsonrpc": "2.0", "id": 3, "method": "prompts/get", "params": {"name": "p"}});
+        r.client.send(req.clone()).await;
+        assert_eq!(r.server.recv().await, req);
+        r.server
+            .send(json!({"jsonrpc": "2.0", "id": 3, "result": {"messages": [
+                {"role": "user", "content": {"type": "text", "text": format!("use {tok}")}}]}}))
+            .await;
+        let got = r.client.recv().await;
+        assert_eq!(got["id"], 3);
+        assert!(!got.to_string().contains(tok), "{got}");
     }
 
     #[tokio::test]
