@@ -39,6 +39,8 @@ pub struct Call {
     pub annotations: AnnotationInfo,
     /// The listed definition, when known (checked against its pin at call time).
     pub def: Option<ToolDef>,
+    /// The tool's rate limit is exhausted for this session.
+    pub rate_limited: bool,
 }
 
 /// The verdict on one call, with what is needed to record it later.
@@ -151,7 +153,7 @@ impl Guard {
 
     /// Judge a call. Never fails: any error is a BLOCK.
     pub fn judge(&self, call: &Call) -> Judgement {
-        self.judge_action(self.action(call), call.def.as_ref())
+        self.judge_action(self.action(call), call.def.as_ref(), call.rate_limited)
     }
 
     /// The action a `resources/read` of `uri` is judged as: a `file://` URI is a file read of
@@ -181,7 +183,7 @@ impl Guard {
 
     /// Judge a `resources/read`. Never fails: any error is a BLOCK.
     pub fn judge_resource(&self, uri: &str) -> Judgement {
-        let mut j = self.judge_action(self.resource_action(uri), None);
+        let mut j = self.judge_action(self.resource_action(uri), None, false);
         j.rpc_error = true;
         j
     }
@@ -204,8 +206,8 @@ impl Guard {
         )
     }
 
-    fn judge_action(&self, action: Action, def: Option<&ToolDef>) -> Judgement {
-        match self.with_store(|store| self.judge_in(store, def, &action)) {
+    fn judge_action(&self, action: Action, def: Option<&ToolDef>, rate_limited: bool) -> Judgement {
+        match self.with_store(|store| self.judge_in(store, def, rate_limited, &action)) {
             Ok(j) => j,
             Err(e) => {
                 tracing::error!(error = %format!("{e:#}"), "judging failed; denying");
@@ -231,26 +233,26 @@ impl Guard {
         }
     }
 
-    fn judge_in(&self, store: &Store, def: Option<&ToolDef>, action: &Action) -> Result<Judgement> {
+    fn judge_in(
+        &self,
+        store: &Store,
+        def: Option<&ToolDef>,
+        rate_limited: bool,
+        action: &Action,
+    ) -> Result<Judgement> {
         let engine = self.engine(store)?;
         let session = app::load_session(store.load_session(HOST, &self.session_id)?.as_deref());
         let mut d = engine.decide(action, &session);
-        // The proxy's own findings (rug pull, poisoning) only ever raise the verdict.
+        // The proxy's own findings (rug pull, poisoning, rate limit) only ever raise the
+        // verdict.
+        let enforcement = engine.policy().enforcement;
         if let Some(def) = def
             && let Some(reason) = pins::status_of(store, &self.server, def)?.reason()
         {
-            d.reasons.insert(
-                0,
-                ReasonReport {
-                    code: reason.code.to_owned(),
-                    message: reason.message.to_owned(),
-                    verdict: Verdict::Block,
-                    hard: true,
-                },
-            );
-            d.verdict = Verdict::Block;
-            d.effective =
-                verdict::apply_enforcement(Verdict::Block, true, engine.policy().enforcement);
+            raise(&mut d, reason.code, reason.message, true, enforcement);
+        }
+        if rate_limited {
+            raise(&mut d, RATE_LIMITED, RATE_LIMITED_MSG, false, enforcement);
         }
         app::apply_allow_rules(store, &mut d)?;
         Ok(Judgement {
@@ -425,6 +427,37 @@ impl Guard {
     }
 }
 
+const RATE_LIMITED: &str = "mcp_rate_limited";
+const RATE_LIMITED_MSG: &str =
+    "This tool was called more often than its rate limit allows; wait a moment.";
+
+/// Add a BLOCK finding of the proxy's own to an engine decision (raise-only): it goes first,
+/// and the effective verdict is recomputed under the enforcement dial.
+fn raise(
+    d: &mut Decision,
+    code: &str,
+    message: &str,
+    hard: bool,
+    enforcement: airlock_engine::Enforcement,
+) {
+    d.reasons.insert(
+        0,
+        ReasonReport {
+            code: code.to_owned(),
+            message: message.to_owned(),
+            verdict: Verdict::Block,
+            hard,
+        },
+    );
+    d.verdict = Verdict::Block;
+    let any_hard = d
+        .reasons
+        .iter()
+        .any(|r| r.hard && r.verdict == Verdict::Block);
+    let raised = verdict::apply_enforcement(Verdict::Block, any_hard, enforcement);
+    d.effective = d.effective.max(raised);
+}
+
 fn starts_with_ci(s: &str, prefix: &str) -> bool {
     s.get(..prefix.len())
         .is_some_and(|p| p.eq_ignore_ascii_case(prefix))
@@ -509,6 +542,7 @@ pub(crate) mod tests {
             arguments: args,
             annotations,
             def: None,
+            rate_limited: false,
         }
     }
 

@@ -17,7 +17,9 @@
 pub mod builtin;
 pub mod cli;
 pub mod codec;
+pub mod config;
 pub mod guard;
+pub mod limits;
 pub mod pins;
 pub mod proxy;
 pub mod redact;

@@ -51,6 +51,8 @@ pub struct Options {
     /// The desktop approval service's socket (`None`: no desktop approvals, AUTH that cannot
     /// be asked through the client is denied).
     pub broker_socket: Option<std::path::PathBuf>,
+    /// Per-tool rate limits (none by default).
+    pub limits: crate::config::RateLimits,
 }
 
 impl Default for Options {
@@ -59,6 +61,7 @@ impl Default for Options {
             approval_timeout: Duration::from_secs(55),
             max_frame: MAX_FRAME,
             broker_socket: airlock_broker::default_socket_path(),
+            limits: crate::config::RateLimits::default(),
         }
     }
 }
@@ -126,6 +129,7 @@ struct Core {
     state: Mutex<State>,
     to_client: Mutex<Option<mpsc::Sender<Vec<u8>>>>,
     to_server: Mutex<Option<mpsc::Sender<Vec<u8>>>>,
+    limiter: Mutex<crate::limits::RateLimiter>,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -414,6 +418,9 @@ impl Core {
                 .as_ref()
                 .map_or(AnnotationInfo::Unknown, |d| d.annotations.clone()),
             def,
+            rate_limited: self.opts.limits.for_tool(&name).is_some_and(|rate| {
+                !lock(&self.limiter).allow(&name, rate, std::time::Instant::now())
+            }),
         };
         let guard = Arc::clone(&self.guard);
         let Ok(j) = tokio::task::spawn_blocking(move || guard.judge(&call)).await else {
@@ -1035,6 +1042,7 @@ where
         }),
         to_client: Mutex::new(Some(to_client)),
         to_server: Mutex::new(Some(to_server)),
+        limiter: Mutex::new(crate::limits::RateLimiter::default()),
     });
     let mut client = tokio::spawn(Arc::clone(&core).client_loop(client_in));
     let mut server = tokio::spawn(Arc::clone(&core).server_loop(server_out));
@@ -1623,6 +1631,39 @@ mod tests {
         let got = r.client.recv().await;
         assert_eq!(got["id"], 3);
         assert!(!got.to_string().contains(tok), "{got}");
+    }
+
+    #[tokio::test]
+    async fn rate_limited_calls_are_blocked_before_the_server() {
+        let mut limits = crate::config::RateLimits::default();
+        limits.tools.insert(
+            "read_text_file".into(),
+            crate::limits::Rate::parse("2/min").unwrap(),
+        );
+        let mut r = rig_with(Options {
+            broker_socket: None,
+            limits,
+            ..Options::default()
+        });
+        handshake(&mut r, false, tools_v1()).await;
+        let notes = r.home.join("notes.txt").to_string_lossy().into_owned();
+        for id in 1..=2 {
+            call(&mut r, id, "read_text_file", json!({"path": notes})).await;
+            let fwd = r.server.recv().await;
+            assert_eq!(fwd["id"], id);
+            r.server
+                .send(json!({"jsonrpc": "2.0", "id": id, "result": {"content": []}}))
+                .await;
+            assert_eq!(r.client.recv().await["id"], id);
+        }
+        call(&mut r, 3, "read_text_file", json!({"path": notes})).await;
+        let resp = r.client.recv().await;
+        assert_eq!(resp["id"], 3);
+        assert!(text(&resp).contains("rate limit"), "{resp}");
+        r.server.quiet().await;
+        let recent = r.guard.recent(1).unwrap();
+        assert_eq!(recent[0]["outcome"], "blocked");
+        assert_eq!(recent[0]["reasons"][0], "mcp_rate_limited");
     }
 
     #[tokio::test]
