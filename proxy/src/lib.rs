@@ -18,6 +18,7 @@ pub mod builtin;
 pub mod cli;
 pub mod codec;
 pub mod config;
+pub mod gateway;
 pub mod guard;
 pub mod limits;
 pub mod pins;
