@@ -22,6 +22,7 @@ pub mod exfiltration;
 pub mod git_destructive;
 pub mod infra_destructive;
 pub mod mcp_annotations;
+pub mod mcp_recipients;
 pub mod secret_access;
 pub mod secret_echo;
 pub mod secret_in_args;
@@ -75,6 +76,7 @@ pub const RULES: &[(&str, RuleFn)] = &[
     ("env_poisoning", env_poisoning::check),
     ("verification_bypass", verification_bypass::check),
     ("mcp_annotations", mcp_annotations::check),
+    ("mcp_recipients", mcp_recipients::check),
 ];
 
 #[cfg(test)]
