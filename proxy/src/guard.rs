@@ -73,6 +73,8 @@ pub struct Guard {
     paths: Paths,
     store: Mutex<Store>,
     base: Engine,
+    /// The engine under the last policy seen, keyed by [`app::policy_stamp`].
+    compiled: Mutex<Option<(String, std::sync::Arc<Engine>)>>,
     server: String,
     session_id: String,
     cwd: Option<String>,
@@ -94,6 +96,7 @@ impl Guard {
             paths,
             store: Mutex::new(store),
             base,
+            compiled: Mutex::new(None),
             server: server.to_owned(),
             session_id: session_id.to_owned(),
             cwd: std::env::current_dir()
@@ -122,10 +125,23 @@ impl Guard {
         f(&store)
     }
 
-    /// The engine under the policy as it is now (mode and enforcement may change while the
-    /// proxy runs).
-    fn engine(&self, store: &Store) -> Result<Engine> {
-        Ok(self.base.with_policy(app::load_policy(store, &self.paths)?))
+    /// The engine under the policy as it is now (mode, enforcement, allow rules and
+    /// `config.toml` may change while the proxy runs): recompiled only when the policy's
+    /// stamp changed.
+    fn engine(&self, store: &Store) -> Result<std::sync::Arc<Engine>> {
+        let stamp = app::policy_stamp(store, &self.paths)?;
+        let mut cache = self
+            .compiled
+            .lock()
+            .map_err(|_| anyhow!("policy cache lock poisoned"))?;
+        if let Some((s, e)) = cache.as_ref()
+            && *s == stamp
+        {
+            return Ok(std::sync::Arc::clone(e));
+        }
+        let e = std::sync::Arc::new(self.base.with_policy(app::load_policy(store, &self.paths)?));
+        *cache = Some((stamp, std::sync::Arc::clone(&e)));
+        Ok(e)
     }
 
     fn action(&self, call: &Call) -> Action {
@@ -149,6 +165,26 @@ impl Guard {
             provenance: Provenance::User,
             session_id: Some(self.session_id.clone()),
         }
+    }
+
+    /// Judge a call and, when no human is needed (PASS or BLOCK), record it at once — one
+    /// trip to the blocking pool instead of two. The flag says whether the record landed
+    /// (`None` for AUTH, recorded once the approval ends).
+    pub fn judge_and_settle(&self, call: &Call) -> (Judgement, Option<bool>) {
+        let j = self.judge(call);
+        let outcome = match j.decision.effective {
+            Verdict::Pass => Outcome::Passed,
+            Verdict::Block => Outcome::Blocked,
+            Verdict::Auth => return (j, None),
+        };
+        let ok = match self.record(&j, outcome) {
+            Ok(()) => true,
+            Err(e) => {
+                tracing::error!(error = %format!("{e:#}"), "could not record a decision");
+                false
+            }
+        };
+        (j, Some(ok))
     }
 
     /// Judge a call. Never fails: any error is a BLOCK.
@@ -281,11 +317,7 @@ impl Guard {
                     .to_owned(),
                 );
             }
-            store.update_session(HOST, &self.session_id, |old| {
-                let s = engine.record(&app::load_session(old), &j.action, &j.decision);
-                serde_json::to_string(&s).unwrap_or_default()
-            })?;
-            store.record_decision(&DecisionRow {
+            let row = DecisionRow {
                 id: 0,
                 ts_ms: app::now_ms(),
                 host: HOST.to_owned(),
@@ -298,6 +330,11 @@ impl Guard {
                 outcome,
                 args_hash: j.args_hash.clone(),
                 mode: j.mode.clone(),
+            };
+            // One transaction: the session's memory and the audit row land together.
+            store.record_decision_and_session(&row, |old| {
+                let s = engine.record(&app::load_session(old), &j.action, &j.decision);
+                serde_json::to_string(&s).unwrap_or_default()
             })?;
             Ok(())
         })
@@ -578,6 +615,35 @@ pub(crate) mod tests {
         assert_eq!(j.decision.effective, Verdict::Auth, "{:?}", j.decision);
         assert!(!j.args_hash.is_empty());
         assert_eq!(j.action.tool, "mcp__filesystem__write_file");
+    }
+
+    #[test]
+    fn policy_changes_apply_to_the_next_call_despite_the_cache() {
+        let (g, dir) = guard("filesystem");
+        let home = dir.path().to_string_lossy().into_owned();
+        let c = call(
+            "write_file",
+            json!({"path": format!("{home}/project/x.md"), "content": "x"}),
+            AnnotationInfo::Unknown,
+        );
+        assert_eq!(g.judge(&c).mode, "balanced");
+        let first = g.engine(&g.store.lock().unwrap()).unwrap();
+        let again = g.engine(&g.store.lock().unwrap()).unwrap();
+        assert!(
+            std::sync::Arc::ptr_eq(&first, &again),
+            "unchanged policy is reused"
+        );
+        g.with_store(|s| Ok(s.set_setting(app::MODE_KEY, "paranoid")?))
+            .unwrap();
+        assert_eq!(g.judge(&c).mode, "paranoid");
+        g.with_store(|s| Ok(s.set_setting(app::ENFORCEMENT_KEY, "monitor")?))
+            .unwrap();
+        assert_eq!(g.judge(&c).decision.effective, Verdict::Pass);
+        // config.toml appearing changes the stamp too.
+        std::fs::create_dir_all(dir.path().join("config")).unwrap();
+        std::fs::write(dir.path().join("config/config.toml"), "mode = \"strict\"\n").unwrap();
+        let after = g.engine(&g.store.lock().unwrap()).unwrap();
+        assert!(!std::sync::Arc::ptr_eq(&first, &after));
     }
 
     #[test]

@@ -423,12 +423,14 @@ impl Core {
             }),
         };
         let guard = Arc::clone(&self.guard);
-        let Ok(j) = tokio::task::spawn_blocking(move || guard.judge(&call)).await else {
+        let Ok((j, recorded)) =
+            tokio::task::spawn_blocking(move || guard.judge_and_settle(&call)).await
+        else {
             self.reply_blocked(&id, "Airlock hit an internal error, so the call is denied.")
                 .await;
             return;
         };
-        self.decide(id, key, raw, j).await;
+        self.decide(id, key, raw, j, recorded).await;
     }
 
     /// `resources/read`: judged as a read of its URI (a `file://` URI as a file read, an
@@ -454,12 +456,20 @@ impl Core {
             .await;
             return;
         };
-        self.decide(id, key, raw, j).await;
+        self.decide(id, key, raw, j, None).await;
     }
 
     /// Act on a verdict: PASS forwards (recorded first), BLOCK answers, AUTH asks.
-    async fn decide(self: &Arc<Self>, id: Value, key: String, raw: Value, j: Judgement) {
-        tracing::info!(
+    /// `recorded`: the PASS / BLOCK was already recorded (and whether that worked).
+    async fn decide(
+        self: &Arc<Self>,
+        id: Value,
+        key: String,
+        raw: Value,
+        j: Judgement,
+        recorded: Option<bool>,
+    ) {
+        tracing::debug!(
             tool = %j.action.tool,
             verdict = j.decision.verdict.as_str(),
             effective = j.decision.effective.as_str(),
@@ -468,7 +478,11 @@ impl Core {
         );
         match j.decision.effective {
             Verdict::Pass => {
-                if self.record(&j, Outcome::Passed).await {
+                let ok = match recorded {
+                    Some(ok) => ok,
+                    None => self.record(&j, Outcome::Passed).await,
+                };
+                if ok {
                     self.forward(&id, key, Inflight::Call(Box::new(j.action)), &raw)
                         .await;
                 } else {
@@ -481,7 +495,10 @@ impl Core {
                 }
             }
             Verdict::Block => {
-                self.record(&j, Outcome::Blocked).await;
+                if recorded.is_none() {
+                    self.record(&j, Outcome::Blocked).await;
+                }
+                tracing::info!(tool = %j.action.tool, reasons = ?j.decision.codes(), "blocked");
                 self.reply_denied(&id, &j, &j.first_message()).await;
             }
             Verdict::Auth => self.ask(id, key, raw, j).await,
