@@ -33,12 +33,15 @@ impl Store {
             .query_row(params![host, session_id], |r| r.get(0))
             .optional()?;
         let next = f(current.as_deref());
-        tx.prepare_cached(
-            "INSERT INTO sessions (host, session_id, state) VALUES (?1, ?2, ?3) \
-             ON CONFLICT (host, session_id) \
-             DO UPDATE SET state = excluded.state, revision = revision + 1",
-        )?
-        .execute(params![host, session_id, next])?;
+        // Nothing learned (the common case for a tool result): no write, no WAL frame.
+        if current.as_deref() != Some(next.as_str()) {
+            tx.prepare_cached(
+                "INSERT INTO sessions (host, session_id, state) VALUES (?1, ?2, ?3) \
+                 ON CONFLICT (host, session_id) \
+                 DO UPDATE SET state = excluded.state, revision = revision + 1",
+            )?
+            .execute(params![host, session_id, next])?;
+        }
         tx.commit()?;
         Ok(next)
     }
