@@ -30,6 +30,7 @@ pub mod self_protection;
 pub mod session_floor;
 pub mod shell_issues;
 pub mod supply_chain;
+pub mod synthetic_input;
 pub mod verification_bypass;
 
 /// Everything a rule may look at. Built once per decision.
@@ -73,6 +74,7 @@ pub const RULES: &[(&str, RuleFn)] = &[
     ("destination", destination::check),
     ("session_floor", session_floor::check),
     ("supply_chain", supply_chain::check),
+    ("synthetic_input", synthetic_input::check),
     ("env_poisoning", env_poisoning::check),
     ("verification_bypass", verification_bypass::check),
     ("mcp_annotations", mcp_annotations::check),
