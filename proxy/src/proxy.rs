@@ -37,6 +37,12 @@ use crate::transport::{Frame, FrameReader, MAX_FRAME, spawn_writer};
 pub const MAX_PENDING: usize = 4096;
 /// Most pages the proxy follows when it lists tools on its own.
 const MAX_LIST_PAGES: u32 = 64;
+/// How many notifications a server may send before the excess is dropped (burst, then per
+/// second).
+pub const NOTIFICATION_RATE: crate::limits::Rate = crate::limits::Rate {
+    calls: 500,
+    per: Duration::from_secs(1),
+};
 /// Longest approval deadline: MCP clients commonly time requests out at 60 s.
 pub const MAX_APPROVAL: Duration = Duration::from_secs(59);
 
@@ -120,6 +126,7 @@ struct State {
     ours: HashMap<String, Ours>,
     tools: HashMap<String, Known>,
     next: u64,
+    dropped_notifications: u64,
 }
 
 struct Core {
@@ -826,6 +833,32 @@ impl Core {
             // sampling/createMessage, elicitation/create, roots/list, ping: the client's business.
             Message::Request { raw, .. } => self.send_client(&raw).await,
             Message::Notification { method, raw } => {
+                // A flood of chatter (progress, logs) is thinned so answers keep flowing;
+                // notifications that change what the client should believe always pass.
+                let essential = matches!(
+                    method.as_str(),
+                    "notifications/cancelled"
+                        | "notifications/tools/list_changed"
+                        | "notifications/prompts/list_changed"
+                        | "notifications/resources/list_changed"
+                );
+                if !essential
+                    && !lock(&self.limiter).allow(
+                        "\u{0}server-notifications",
+                        NOTIFICATION_RATE,
+                        std::time::Instant::now(),
+                    )
+                {
+                    let mut st = self.st();
+                    st.dropped_notifications += 1;
+                    if st.dropped_notifications.is_power_of_two() {
+                        tracing::warn!(
+                            dropped = st.dropped_notifications,
+                            "the MCP server floods notifications; dropping the excess"
+                        );
+                    }
+                    return;
+                }
                 self.send_client(&raw).await;
                 if method == "notifications/tools/list_changed" {
                     let now = {
@@ -1056,6 +1089,7 @@ where
             ours: HashMap::new(),
             tools: HashMap::new(),
             next: 0,
+            dropped_notifications: 0,
         }),
         to_client: Mutex::new(Some(to_client)),
         to_server: Mutex::new(Some(to_server)),
@@ -1648,6 +1682,47 @@ mod tests {
         let got = r.client.recv().await;
         assert_eq!(got["id"], 3);
         assert!(!got.to_string().contains(tok), "{got}");
+    }
+
+    #[tokio::test]
+    async fn a_notification_flood_is_thinned_and_answers_still_flow() {
+        let mut r = rig();
+        handshake(&mut r, false, tools_v1()).await;
+        let notes = r.home.join("notes.txt").to_string_lossy().into_owned();
+        call(&mut r, 1, "read_text_file", json!({"path": notes})).await;
+        let fwd = r.server.recv().await;
+        let flood = 3000;
+        let mut burst = Vec::new();
+        for i in 0..flood {
+            burst.extend(codec::encode(
+                &json!({"jsonrpc": "2.0", "method": "notifications/message",
+                "params": {"level": "info", "data": i}}),
+            ));
+            burst.push(b'\n');
+        }
+        burst.extend(codec::encode(
+            &json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"}),
+        ));
+        burst.push(b'\n');
+        burst.extend(codec::encode(
+            &json!({"jsonrpc": "2.0", "id": fwd["id"], "result": {"content": []}}),
+        ));
+        burst.push(b'\n');
+        r.server.w.write_all(&burst).await.unwrap();
+        let (mut logs, mut changed) = (0, false);
+        loop {
+            let m = r.client.recv().await;
+            if m.get("id") == Some(&json!(1)) {
+                break;
+            }
+            match m["method"].as_str() {
+                Some("notifications/message") => logs += 1,
+                Some("notifications/tools/list_changed") => changed = true,
+                _ => {}
+            }
+        }
+        assert!(logs >= 400 && logs < flood, "{logs} of {flood} relayed");
+        assert!(changed, "list_changed must never be dropped");
     }
 
     #[tokio::test]
