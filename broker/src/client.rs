@@ -3,6 +3,7 @@
 use std::io::{ErrorKind, Read, Write};
 use std::os::unix::net::UnixStream;
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use airlock_store::{ApprovalStatus, Store};
@@ -10,6 +11,9 @@ use airlock_store::{ApprovalStatus, Store};
 use crate::peer;
 use crate::protocol::{ApprovalRequest, ClientMessage, MAX_LINE, Outcome, ServerMessage};
 use crate::{ApprovalResult, default_socket_path};
+
+/// How often a waiting [`request_approval_cancellable`] looks at its cancel flag.
+pub const CANCEL_POLL: Duration = Duration::from_millis(100);
 
 /// How long writing the request may take.
 const WRITE_TIMEOUT: Duration = Duration::from_secs(2);
@@ -37,6 +41,19 @@ pub fn request_approval(req: &ApprovalRequest, wait: Duration) -> ApprovalResult
 
 /// [`request_approval`] against an explicit socket path (tests, the proxy).
 pub fn request_approval_at(path: &Path, req: &ApprovalRequest, wait: Duration) -> ApprovalResult {
+    request_approval_cancellable(path, req, wait, &AtomicBool::new(false))
+}
+
+/// [`request_approval_at`] that also gives up as soon as `cancel` is set (checked every
+/// [`CANCEL_POLL`]): the connection is closed, so the broker ends the request and closes its
+/// popup. A cancelled wait returns [`ApprovalResult::Timeout`] with no id; callers that set
+/// the flag know why. Used by the MCP proxy, whose client may cancel a call awaiting approval.
+pub fn request_approval_cancellable(
+    path: &Path,
+    req: &ApprovalRequest,
+    wait: Duration,
+    cancel: &AtomicBool,
+) -> ApprovalResult {
     let started = Instant::now();
     let nonce = match fresh_nonce() {
         Ok(n) => n,
@@ -71,7 +88,7 @@ pub fn request_approval_at(path: &Path, req: &ApprovalRequest, wait: Duration) -
         return unavailable(format!("cannot send the request: {e}"));
     }
     let deadline = started + wait;
-    let reply = match read_line(&mut stream, deadline) {
+    let reply = match read_line(&mut stream, deadline, cancel) {
         Ok(Some(bytes)) => bytes,
         Ok(None) => return unavailable("the approval service closed the connection"),
         Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {
@@ -100,21 +117,32 @@ pub fn request_approval_at(path: &Path, req: &ApprovalRequest, wait: Duration) -
 
 /// Reads one `\n`-terminated line (without the newline) before `deadline`. `Ok(None)` on EOF
 /// before a full line; `TimedOut` past the deadline; `InvalidData` past [`MAX_LINE`].
-fn read_line(stream: &mut UnixStream, deadline: Instant) -> std::io::Result<Option<Vec<u8>>> {
+fn read_line(
+    stream: &mut UnixStream,
+    deadline: Instant,
+    cancel: &AtomicBool,
+) -> std::io::Result<Option<Vec<u8>>> {
     let mut buf = Vec::with_capacity(256);
     let mut chunk = [0u8; 1024];
     loop {
         let left = deadline.saturating_duration_since(Instant::now());
-        if left.is_zero() {
+        if left.is_zero() || cancel.load(Ordering::SeqCst) {
             return Err(std::io::Error::new(
                 ErrorKind::TimedOut,
                 "no answer in time",
             ));
         }
-        stream.set_read_timeout(Some(left))?;
+        stream.set_read_timeout(Some(left.min(CANCEL_POLL)))?;
         let n = match stream.read(&mut chunk) {
             Ok(n) => n,
-            Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    ErrorKind::Interrupted | ErrorKind::WouldBlock | ErrorKind::TimedOut
+                ) =>
+            {
+                continue;
+            }
             Err(e) => return Err(e),
         };
         if n == 0 {

@@ -77,7 +77,8 @@ pub use protocol::{
 
 #[cfg(unix)]
 pub use client::{
-    redeem, request_and_redeem, request_and_redeem_at, request_approval, request_approval_at,
+    CANCEL_POLL, redeem, request_and_redeem, request_and_redeem_at, request_approval,
+    request_approval_at, request_approval_cancellable,
 };
 #[cfg(unix)]
 pub use server::{Broker, BrokerConfig, BrokerEvent, Decision, PendingRequest};

@@ -18,6 +18,7 @@ use std::time::{Duration, Instant};
 use airlock_broker::{
     ApprovalRequest, ApprovalResult, Broker, BrokerConfig, BrokerError, BrokerEvent, Decision,
     Outcome, PendingRequest, Reason, now_ms, redeem, request_and_redeem_at, request_approval_at,
+    request_approval_cancellable,
 };
 use airlock_store::{ApprovalStatus, NewApproval, Store};
 
@@ -352,6 +353,25 @@ fn requester_giving_up_ends_the_request_as_timeout() {
     assert!(t0.elapsed() < Duration::from_secs(2));
     assert_eq!(next_closed(&rx), (p.id, Outcome::Timeout));
     assert_eq!(status(&e, p.id).0, ApprovalStatus::Timeout);
+    assert!(broker.pending().is_empty());
+}
+
+#[test]
+fn a_cancelled_wait_hangs_up_and_closes_the_request() {
+    let e = env();
+    let (broker, rx) = start(&e, config(&e));
+    let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let (sock, f2) = (e.sock.clone(), std::sync::Arc::clone(&flag));
+    let client = std::thread::spawn(move || {
+        request_approval_cancellable(&sock, &req(60_000), Duration::from_secs(60), &f2)
+    });
+    let p = next_pending(&rx);
+    let t0 = Instant::now();
+    flag.store(true, std::sync::atomic::Ordering::SeqCst);
+    assert_eq!(client.join().unwrap(), ApprovalResult::Timeout { id: None });
+    assert!(t0.elapsed() < Duration::from_secs(2), "{:?}", t0.elapsed());
+    // The broker saw the hang-up: the popup closes, nothing stays approvable.
+    assert_eq!(next_closed(&rx), (p.id, Outcome::Timeout));
     assert!(broker.pending().is_empty());
 }
 

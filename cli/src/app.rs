@@ -89,6 +89,25 @@ pub fn allow_rules(store: &Store) -> Result<Vec<AllowRule>> {
     }
 }
 
+/// What [`load_policy`] depends on, read cheaply: `config.toml`'s length and modification
+/// time, and the store's mode, enforcement and allow-rule settings. Equal stamps give equal
+/// policies, so a long-running process (the MCP proxy) can keep its compiled policy until the
+/// stamp changes.
+pub fn policy_stamp(store: &Store, paths: &Paths) -> Result<String> {
+    let file = paths.config_file();
+    let meta = match std::fs::metadata(&file) {
+        Ok(m) => format!("{}:{:?}", m.len(), m.modified().ok()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => "none".to_owned(),
+        Err(e) => return Err(e).with_context(|| format!("reading {}", file.display())),
+    };
+    Ok(format!(
+        "{meta}|{:?}|{:?}|{:?}",
+        store.setting(MODE_KEY)?,
+        store.setting(ENFORCEMENT_KEY)?,
+        store.setting(ALLOW_RULES_KEY)?
+    ))
+}
+
 /// Read `config.toml` (optional) and the store's mode / enforcement into a policy.
 pub fn load_policy(store: &Store, paths: &Paths) -> Result<Policy> {
     let file = paths.config_file();

@@ -366,15 +366,11 @@ fn handle(
                 None
             };
             let (outcome, hook_outcome) = asked.unwrap_or_else(|| outcome_for(&d, call));
-            store.update_session(host_str, &session_key(action), |old| {
-                let s = engine.record(&app::load_session(old), action, &d);
-                serde_json::to_string(&s).unwrap_or_default()
-            })?;
             let mut reasons: Vec<String> = d.reasons.iter().map(|r| r.code.clone()).collect();
             if matches!(hook_outcome, HookOutcome::Ask { .. }) {
                 reasons.push("deferred_to_host_ask".into());
             }
-            store.record_decision(&DecisionRow {
+            let row = DecisionRow {
                 id: 0,
                 ts_ms: app::now_ms(),
                 host: host_str.to_owned(),
@@ -387,6 +383,11 @@ fn handle(
                 outcome,
                 args_hash: engine.action_fingerprint(action),
                 mode: engine.policy().mode.as_str().to_owned(),
+            };
+            // One transaction: the session's memory and the audit row land together.
+            store.record_decision_and_session(&row, |old| {
+                let s = engine.record(&app::load_session(old), action, &d);
+                serde_json::to_string(&s).unwrap_or_default()
             })?;
             Ok(airlock_hooks::render(
                 call.host,

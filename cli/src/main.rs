@@ -63,6 +63,13 @@ enum Command {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         args: Vec<String>,
     },
+    /// Aggregate several MCP servers behind Airlock: `airlock gateway --config FILE`
+    /// (runs the `airlock-proxy` binary installed next to `airlock`).
+    #[command(disable_help_flag = true)]
+    Gateway {
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
     /// List or approve pinned MCP tool definitions (`airlock pins list|approve SERVER TOOL`).
     #[command(disable_help_flag = true)]
     Pins {
@@ -245,6 +252,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Hook { host } => hook::run(&host),
         Command::Serve { args } => run_proxy("serve", &args),
         Command::Pins { args } => run_proxy("pins", &args),
+        Command::Gateway { args } => run_proxy("gateway", &args),
         other => {
             let paths = Paths::discover()?;
             match other {
@@ -290,6 +298,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 | Command::Check { .. }
                 | Command::Hook { .. }
                 | Command::Serve { .. }
+                | Command::Gateway { .. }
                 | Command::Pins { .. } => Ok(ExitCode::from(1)),
             }
         }

@@ -154,6 +154,13 @@ pub struct PolicyConfig {
     /// Extra `npx`/`uvx` packages that may run without asking.
     #[serde(default)]
     pub allow_packages: Vec<String>,
+    /// E-mail recipients MCP tools may send to: `me@example.com`, `*@corp.example`,
+    /// `*@*.corp.example`.
+    #[serde(default)]
+    pub allow_emails: Vec<String>,
+    /// Phone numbers MCP tools may send to (any punctuation; compared as digits).
+    #[serde(default)]
+    pub allow_phones: Vec<String>,
 }
 
 /// Facts about the machine, supplied by the caller (the engine never looks them up).
@@ -335,6 +342,9 @@ pub struct Policy {
     pub(crate) allow_hosts: Vec<HostPattern>,
     pub(crate) exfil_hosts: Vec<HostPattern>,
     pub(crate) allow_packages: Vec<String>,
+    /// (local part or `*`, domain pattern).
+    pub(crate) allow_emails: Vec<(String, HostPattern)>,
+    pub(crate) allow_phones: Vec<String>,
     pub(crate) home: Option<String>,
     pub(crate) protected_paths: Vec<String>,
 }
@@ -354,6 +364,8 @@ impl Policy {
             allow_hosts: Vec::new(),
             exfil_hosts: Vec::new(),
             allow_packages: Vec::new(),
+            allow_emails: Vec::new(),
+            allow_phones: Vec::new(),
             home: None,
             protected_paths: Vec::new(),
         }
@@ -395,6 +407,31 @@ impl Policy {
             })?;
             p.allow_hosts.push(pat);
         }
+        for (i, e) in config.allow_emails.iter().enumerate() {
+            let bad = || PolicyError::Field {
+                file: "config".into(),
+                field: format!("allow_emails[{i}]"),
+                message: "expected `name@domain`, `*@domain` or `*@*.domain`".into(),
+            };
+            let e = e.trim().to_ascii_lowercase();
+            let (local, domain) = e.split_once('@').ok_or_else(bad)?;
+            if local.is_empty() || (local.contains(['*', ' ']) && local != "*") {
+                return Err(bad());
+            }
+            let pat = HostPattern::parse(domain).ok_or_else(bad)?;
+            p.allow_emails.push((local.to_owned(), pat));
+        }
+        for (i, ph) in config.allow_phones.iter().enumerate() {
+            let n = crate::rules::mcp_recipients::normalize_phone(ph).ok_or_else(|| {
+                PolicyError::Field {
+                    file: "config".into(),
+                    field: format!("allow_phones[{i}]"),
+                    message: "expected a phone number of 7 to 15 digits, e.g. `+1 555 123 4567`"
+                        .into(),
+                }
+            })?;
+            p.allow_phones.push(n);
+        }
         p.allow_packages = DEFAULT_ALLOW_PACKAGES
             .iter()
             .map(|s| (*s).to_owned())
@@ -432,6 +469,31 @@ impl Policy {
 
     pub(crate) fn host_allowed(&self, host: &str) -> bool {
         self.allow_hosts.iter().any(|p| p.matches(host))
+    }
+
+    /// Is this (lower-cased) e-mail address on the user's list?
+    pub(crate) fn email_allowed(&self, email: &str) -> bool {
+        let Some((local, domain)) = email.rsplit_once('@') else {
+            return false;
+        };
+        self.allow_emails
+            .iter()
+            .any(|(l, d)| (l == "*" || l == local) && d.matches(domain))
+    }
+
+    /// Is this (normalised) phone number on the user's list? Compared on digits, so
+    /// `+15551234567` and `15551234567` match.
+    pub(crate) fn phone_allowed(&self, phone: &str) -> bool {
+        let digits = |s: &str| s.trim_start_matches('+').to_owned();
+        self.allow_phones.iter().any(|p| digits(p) == digits(phone))
+    }
+
+    pub(crate) fn has_email_list(&self) -> bool {
+        !self.allow_emails.is_empty()
+    }
+
+    pub(crate) fn has_phone_list(&self) -> bool {
+        !self.allow_phones.is_empty()
     }
 
     pub(crate) fn host_is_exfil(&self, host: &str) -> bool {
@@ -517,5 +579,37 @@ mod tests {
         assert!(p.host_is_exfil("webhook.site"));
         assert!(p.package_allowed("prettier@3.1.0"));
         assert!(!p.package_allowed("some-unknown-pkg"));
+    }
+
+    #[test]
+    fn recipient_lists_compile_or_name_the_field() {
+        let cfg = Policy::parse_config(
+            "allow_emails = [\"Me@Home.example\", \"*@corp.example\", \"*@*.corp.example\"]\nallow_phones = [\"+1 (555) 123-4567\"]",
+            "c",
+        )
+        .unwrap();
+        let p = Policy::compile(&cfg, &HostFacts::default()).unwrap();
+        assert!(p.email_allowed("me@home.example"));
+        assert!(!p.email_allowed("you@home.example"));
+        assert!(p.email_allowed("anyone@corp.example"));
+        assert!(p.email_allowed("a@eu.corp.example"));
+        assert!(!p.email_allowed("a@corp.example.evil"));
+        assert!(p.phone_allowed("+15551234567") && p.phone_allowed("15551234567"));
+        assert!(!p.phone_allowed("+15551234568"));
+        for (text, field) in [
+            ("allow_emails = [\"nobody\"]", "allow_emails[0]"),
+            ("allow_emails = [\"a*b@x.example\"]", "allow_emails[0]"),
+            (
+                "allow_emails = [\"ok@x.example\", \"x@https://y\"]",
+                "allow_emails[1]",
+            ),
+            ("allow_phones = [\"call me\"]", "allow_phones[0]"),
+        ] {
+            let cfg = Policy::parse_config(text, "c").unwrap();
+            match Policy::compile(&cfg, &HostFacts::default()) {
+                Err(PolicyError::Field { field: f, .. }) => assert_eq!(f, field, "{text}"),
+                other => panic!("{text}: {other:?}"),
+            }
+        }
     }
 }

@@ -43,6 +43,130 @@ pub fn process_session_id(server: &str) -> String {
     format!("{server}-{}-{}", std::process::id(), app::now_ms())
 }
 
+pub struct GatewayArgs {
+    pub config: std::path::PathBuf,
+    pub session_id: Option<String>,
+    pub approval_timeout: Duration,
+}
+
+/// Start a stdio MCP server as a child (stderr inherited, killed if dropped).
+fn spawn_stdio(
+    program: &str,
+    args: &[String],
+    env: &std::collections::BTreeMap<String, String>,
+    cwd: Option<&Path>,
+) -> Result<(
+    tokio::process::Child,
+    tokio::process::ChildStdout,
+    tokio::process::ChildStdin,
+)> {
+    let mut cmd = tokio::process::Command::new(program);
+    cmd.args(args)
+        .envs(env)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .kill_on_drop(true);
+    if let Some(dir) = cwd {
+        cmd.current_dir(dir);
+    }
+    let mut child = cmd
+        .spawn()
+        .with_context(|| format!("starting the MCP server `{program}`"))?;
+    let (Some(child_in), Some(child_out)) = (child.stdin.take(), child.stdout.take()) else {
+        bail!("the MCP server's stdio could not be connected");
+    };
+    Ok((child, child_out, child_in))
+}
+
+/// Wait a moment for a child whose input closed, then kill it.
+async fn reap(mut child: tokio::process::Child) -> Option<std::process::ExitStatus> {
+    match tokio::time::timeout(Duration::from_secs(5), child.wait()).await {
+        Ok(Ok(s)) => Some(s),
+        _ => {
+            tracing::warn!("an MCP server did not exit after its input closed; killing it");
+            let _ = child.kill().await;
+            None
+        }
+    }
+}
+
+/// Run the gateway over stdio: every configured server behind its own proxy session, all
+/// sharing one Airlock session (so what one server's results taught — a secret read,
+/// untrusted content — raises the floor for every other server's calls).
+pub async fn gateway(a: GatewayArgs) -> Result<i32> {
+    let cfg = crate::config::GatewayConfig::load(&a.config)?;
+    let session_id = a
+        .session_id
+        .unwrap_or_else(|| process_session_id("gateway"));
+    let paths = Paths::discover()?;
+    let mut upstreams = Vec::new();
+    let mut sessions = Vec::new();
+    let mut children = Vec::new();
+    for s in cfg.servers {
+        // Fail closed: no store or policy → refuse to start.
+        let store = paths.open_store()?;
+        let guard = Arc::new(Guard::new(paths.clone(), store, &s.name, &session_id)?);
+        let opts = Options {
+            approval_timeout: a.approval_timeout.min(proxy::MAX_APPROVAL),
+            limits: s.limits.clone(),
+            ..Options::default()
+        };
+        let (mux_end, proxy_end) = tokio::io::duplex(1 << 20);
+        let (pr, pw) = tokio::io::split(proxy_end);
+        match &s.transport {
+            crate::config::Transport::Stdio {
+                command,
+                args,
+                env,
+                cwd,
+            } => {
+                let (child, out, inp) = spawn_stdio(command, args, env, cwd.as_deref())
+                    .with_context(|| format!("server `{}`", s.name))?;
+                children.push(child);
+                sessions.push(tokio::spawn(proxy::run(pr, pw, out, inp, guard, opts)));
+            }
+            crate::config::Transport::Http { url, headers } => {
+                // A remote upstream: the streamable-HTTP client behaves like a stdio server.
+                let remote = crate::http_remote::connect(
+                    url,
+                    headers,
+                    crate::http_remote::RemoteOptions::default(),
+                )
+                .await
+                .with_context(|| format!("server `{}`", s.name))?;
+                let (rr, rw) = tokio::io::split(remote);
+                sessions.push(tokio::spawn(proxy::run(pr, pw, rr, rw, guard, opts)));
+            }
+        }
+        let (mr, mw) = tokio::io::split(mux_end);
+        upstreams.push(crate::gateway::Upstream {
+            name: s.name.clone(),
+            read: Box::new(mr),
+            write: Box::new(mw),
+        });
+        tracing::info!(server = %s.name, "gateway server started");
+    }
+    tracing::info!(session = %session_id, servers = upstreams.len(), "gateway started");
+    let ended = crate::gateway::run(
+        tokio::io::stdin(),
+        tokio::io::stdout(),
+        upstreams,
+        crate::gateway::GatewayOptions::default(),
+    )
+    .await;
+    for s in sessions {
+        let _ = tokio::time::timeout(Duration::from_secs(5), s).await;
+    }
+    for c in children {
+        reap(c).await;
+    }
+    Ok(match ended {
+        Ended::ClientClosed => 0,
+        Ended::ServerClosed => 1,
+    })
+}
+
 pub struct ServeArgs {
     pub name: Option<String>,
     pub session_id: Option<String>,

@@ -16,6 +16,9 @@ pub mod code {
     pub const METHOD_NOT_FOUND: i64 = -32601;
     pub const INVALID_PARAMS: i64 = -32602;
     pub const INTERNAL_ERROR: i64 = -32603;
+    /// A request Airlock refused (a blocked or unapproved `resources/read`); in the
+    /// implementation-defined server-error range.
+    pub const BLOCKED: i64 = -32001;
 }
 
 /// A decoded message. `raw` is the whole object as received.

@@ -22,6 +22,10 @@ use crate::redact;
 /// Host name of the proxy in the store (decisions and sessions).
 pub const HOST: &str = "mcp-proxy";
 
+const APPROVED_BY_ELICITATION: &str = "approved_by_elicitation";
+/// Longest argument summary shown in a desktop approval popup.
+const SUMMARY_MAX: usize = 400;
+
 const STORE_UNAVAILABLE: &str = "proxy_store_unavailable";
 const STORE_UNAVAILABLE_MSG: &str =
     "Airlock could not read its store or policy, so nothing can be judged safely.";
@@ -35,6 +39,8 @@ pub struct Call {
     pub annotations: AnnotationInfo,
     /// The listed definition, when known (checked against its pin at call time).
     pub def: Option<ToolDef>,
+    /// The tool's rate limit is exhausted for this session.
+    pub rate_limited: bool,
 }
 
 /// The verdict on one call, with what is needed to record it later.
@@ -44,6 +50,12 @@ pub struct Judgement {
     pub decision: Decision,
     pub args_hash: String,
     pub mode: String,
+    /// Reason code recorded when a human approves (`approved_by_elicitation`,
+    /// `approved_in_app`).
+    pub approved_via: &'static str,
+    /// A denial is a JSON-RPC error (`resources/read`) rather than an error result
+    /// (`tools/call`).
+    pub rpc_error: bool,
 }
 
 impl Judgement {
@@ -61,6 +73,8 @@ pub struct Guard {
     paths: Paths,
     store: Mutex<Store>,
     base: Engine,
+    /// The engine under the last policy seen, keyed by [`app::policy_stamp`].
+    compiled: Mutex<Option<(String, std::sync::Arc<Engine>)>>,
     server: String,
     session_id: String,
     cwd: Option<String>,
@@ -82,6 +96,7 @@ impl Guard {
             paths,
             store: Mutex::new(store),
             base,
+            compiled: Mutex::new(None),
             server: server.to_owned(),
             session_id: session_id.to_owned(),
             cwd: std::env::current_dir()
@@ -110,32 +125,125 @@ impl Guard {
         f(&store)
     }
 
-    /// The engine under the policy as it is now (mode and enforcement may change while the
-    /// proxy runs).
-    fn engine(&self, store: &Store) -> Result<Engine> {
-        Ok(self.base.with_policy(app::load_policy(store, &self.paths)?))
+    /// The engine under the policy as it is now (mode, enforcement, allow rules and
+    /// `config.toml` may change while the proxy runs): recompiled only when the policy's
+    /// stamp changed.
+    fn engine(&self, store: &Store) -> Result<std::sync::Arc<Engine>> {
+        let stamp = app::policy_stamp(store, &self.paths)?;
+        let mut cache = self
+            .compiled
+            .lock()
+            .map_err(|_| anyhow!("policy cache lock poisoned"))?;
+        if let Some((s, e)) = cache.as_ref()
+            && *s == stamp
+        {
+            return Ok(std::sync::Arc::clone(e));
+        }
+        let e = std::sync::Arc::new(self.base.with_policy(app::load_policy(store, &self.paths)?));
+        *cache = Some((stamp, std::sync::Arc::clone(&e)));
+        Ok(e)
     }
 
     fn action(&self, call: &Call) -> Action {
-        Action {
-            host: Host::McpProxy,
-            tool: format!("mcp__{}__{}", self.server, call.tool),
-            op: Operation::McpCall {
+        self.make_action(
+            format!("mcp__{}__{}", self.server, call.tool),
+            Operation::McpCall {
                 server: self.server.clone(),
                 tool: call.tool.clone(),
                 arguments: call.arguments.clone(),
                 annotations: call.annotations.clone(),
             },
+        )
+    }
+
+    fn make_action(&self, tool: String, op: Operation) -> Action {
+        Action {
+            host: Host::McpProxy,
+            tool,
+            op,
             cwd: self.cwd.clone(),
             provenance: Provenance::User,
             session_id: Some(self.session_id.clone()),
         }
     }
 
+    /// Judge a call and, when no human is needed (PASS or BLOCK), record it at once — one
+    /// trip to the blocking pool instead of two. The flag says whether the record landed
+    /// (`None` for AUTH, recorded once the approval ends).
+    pub fn judge_and_settle(&self, call: &Call) -> (Judgement, Option<bool>) {
+        let j = self.judge(call);
+        let outcome = match j.decision.effective {
+            Verdict::Pass => Outcome::Passed,
+            Verdict::Block => Outcome::Blocked,
+            Verdict::Auth => return (j, None),
+        };
+        let ok = match self.record(&j, outcome) {
+            Ok(()) => true,
+            Err(e) => {
+                tracing::error!(error = %format!("{e:#}"), "could not record a decision");
+                false
+            }
+        };
+        (j, Some(ok))
+    }
+
     /// Judge a call. Never fails: any error is a BLOCK.
     pub fn judge(&self, call: &Call) -> Judgement {
-        let action = self.action(call);
-        match self.with_store(|store| self.judge_in(store, call, &action)) {
+        self.judge_action(self.action(call), call.def.as_ref(), call.rate_limited)
+    }
+
+    /// The action a `resources/read` of `uri` is judged as: a `file://` URI is a file read of
+    /// its (percent-decoded) path, an `http(s)://` URI a fetch, anything else a read-only call
+    /// on this server.
+    pub fn resource_action(&self, uri: &str) -> Action {
+        let op = match file_uri_path(uri) {
+            Some(path) => Operation::FileRead { path },
+            None if starts_with_ci(uri, "http://") || starts_with_ci(uri, "https://") => {
+                Operation::Fetch {
+                    url: uri.to_owned(),
+                    is_search: false,
+                }
+            }
+            None => Operation::McpCall {
+                server: self.server.clone(),
+                tool: "resources/read".to_owned(),
+                arguments: json!({ "uri": uri }),
+                annotations: AnnotationInfo::Declared(airlock_engine::ToolAnnotations {
+                    read_only_hint: Some(true),
+                    ..Default::default()
+                }),
+            },
+        };
+        self.make_action(format!("mcp__{}__resources/read", self.server), op)
+    }
+
+    /// Judge a `resources/read`. Never fails: any error is a BLOCK.
+    pub fn judge_resource(&self, uri: &str) -> Judgement {
+        let mut j = self.judge_action(self.resource_action(uri), None, false);
+        j.rpc_error = true;
+        j
+    }
+
+    /// The action a `prompts/get` result is observed under (its text goes to the model).
+    pub fn prompt_action(&self, raw: &Value) -> Action {
+        let name = raw
+            .get("params")
+            .and_then(|p| p.get("name"))
+            .cloned()
+            .unwrap_or(Value::Null);
+        self.make_action(
+            format!("mcp__{}__prompts/get", self.server),
+            Operation::McpCall {
+                server: self.server.clone(),
+                tool: "prompts/get".to_owned(),
+                arguments: json!({ "name": name }),
+                annotations: AnnotationInfo::Unknown,
+            },
+        )
+    }
+
+    fn judge_action(&self, action: Action, def: Option<&ToolDef>, rate_limited: bool) -> Judgement {
+        match self.with_store(|store| self.judge_in(store, def, rate_limited, &action)) {
             Ok(j) => j,
             Err(e) => {
                 tracing::error!(error = %format!("{e:#}"), "judging failed; denying");
@@ -154,31 +262,33 @@ impl Guard {
                         high_risk: false,
                     },
                     mode: String::new(),
+                    approved_via: APPROVED_BY_ELICITATION,
+                    rpc_error: false,
                 }
             }
         }
     }
 
-    fn judge_in(&self, store: &Store, call: &Call, action: &Action) -> Result<Judgement> {
+    fn judge_in(
+        &self,
+        store: &Store,
+        def: Option<&ToolDef>,
+        rate_limited: bool,
+        action: &Action,
+    ) -> Result<Judgement> {
         let engine = self.engine(store)?;
         let session = app::load_session(store.load_session(HOST, &self.session_id)?.as_deref());
         let mut d = engine.decide(action, &session);
-        // The proxy's own findings (rug pull, poisoning) only ever raise the verdict.
-        if let Some(def) = &call.def
+        // The proxy's own findings (rug pull, poisoning, rate limit) only ever raise the
+        // verdict.
+        let enforcement = engine.policy().enforcement;
+        if let Some(def) = def
             && let Some(reason) = pins::status_of(store, &self.server, def)?.reason()
         {
-            d.reasons.insert(
-                0,
-                ReasonReport {
-                    code: reason.code.to_owned(),
-                    message: reason.message.to_owned(),
-                    verdict: Verdict::Block,
-                    hard: true,
-                },
-            );
-            d.verdict = Verdict::Block;
-            d.effective =
-                verdict::apply_enforcement(Verdict::Block, true, engine.policy().enforcement);
+            raise(&mut d, reason.code, reason.message, true, enforcement);
+        }
+        if rate_limited {
+            raise(&mut d, RATE_LIMITED, RATE_LIMITED_MSG, false, enforcement);
         }
         app::apply_allow_rules(store, &mut d)?;
         Ok(Judgement {
@@ -186,6 +296,8 @@ impl Guard {
             action: action.clone(),
             decision: d,
             mode: engine.policy().mode.as_str().to_owned(),
+            approved_via: APPROVED_BY_ELICITATION,
+            rpc_error: false,
         })
     }
 
@@ -198,18 +310,14 @@ impl Guard {
             if j.decision.effective == Verdict::Auth {
                 reasons.push(
                     match outcome {
-                        Outcome::Approved => "approved_by_elicitation",
+                        Outcome::Approved => j.approved_via,
                         Outcome::Timeout => "approval_timeout",
                         _ => "not_approved",
                     }
                     .to_owned(),
                 );
             }
-            store.update_session(HOST, &self.session_id, |old| {
-                let s = engine.record(&app::load_session(old), &j.action, &j.decision);
-                serde_json::to_string(&s).unwrap_or_default()
-            })?;
-            store.record_decision(&DecisionRow {
+            let row = DecisionRow {
                 id: 0,
                 ts_ms: app::now_ms(),
                 host: HOST.to_owned(),
@@ -222,10 +330,49 @@ impl Guard {
                 outcome,
                 args_hash: j.args_hash.clone(),
                 mode: j.mode.clone(),
+            };
+            // One transaction: the session's memory and the audit row land together.
+            store.record_decision_and_session(&row, |old| {
+                let s = engine.record(&app::load_session(old), &j.action, &j.decision);
+                serde_json::to_string(&s).unwrap_or_default()
             })?;
             Ok(())
         })
         .context("recording the decision")
+    }
+
+    /// What a desktop approval popup shows about a call: server, tool and the arguments with
+    /// secrets redacted, clipped.
+    pub fn summary(&self, action: &Action) -> String {
+        let raw = match &action.op {
+            Operation::McpCall {
+                server,
+                tool,
+                arguments,
+                ..
+            } => format!("{server}/{tool} {arguments}"),
+            other => other.kind().as_str().to_owned(),
+        };
+        let (mut red, _) = redact::redact_text(self.base.scanner(), &raw);
+        if red.len() > SUMMARY_MAX {
+            let mut cut = SUMMARY_MAX;
+            while !red.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            red.truncate(cut);
+            red.push('…');
+        }
+        red
+    }
+
+    /// Use up a desktop approval: true exactly once, for this session's request and nonce.
+    pub fn redeem(
+        &self,
+        id: i64,
+        nonce: &str,
+        req: &airlock_broker::ApprovalRequest,
+    ) -> Result<bool> {
+        self.with_store(|store| Ok(airlock_broker::redeem(store, id, nonce, req)?))
     }
 
     /// After a call returned: redact secrets in the result (in place) and update the session
@@ -317,6 +464,80 @@ impl Guard {
     }
 }
 
+const RATE_LIMITED: &str = "mcp_rate_limited";
+const RATE_LIMITED_MSG: &str =
+    "This tool was called more often than its rate limit allows; wait a moment.";
+
+/// Add a BLOCK finding of the proxy's own to an engine decision (raise-only): it goes first,
+/// and the effective verdict is recomputed under the enforcement dial.
+fn raise(
+    d: &mut Decision,
+    code: &str,
+    message: &str,
+    hard: bool,
+    enforcement: airlock_engine::Enforcement,
+) {
+    d.reasons.insert(
+        0,
+        ReasonReport {
+            code: code.to_owned(),
+            message: message.to_owned(),
+            verdict: Verdict::Block,
+            hard,
+        },
+    );
+    d.verdict = Verdict::Block;
+    let any_hard = d
+        .reasons
+        .iter()
+        .any(|r| r.hard && r.verdict == Verdict::Block);
+    let raised = verdict::apply_enforcement(Verdict::Block, any_hard, enforcement);
+    d.effective = d.effective.max(raised);
+}
+
+fn starts_with_ci(s: &str, prefix: &str) -> bool {
+    s.get(..prefix.len())
+        .is_some_and(|p| p.eq_ignore_ascii_case(prefix))
+}
+
+/// The local path of a `file:` URI (`file:///p`, `file://localhost/p`), percent-decoded;
+/// `None` for other schemes and remote hosts.
+pub fn file_uri_path(uri: &str) -> Option<String> {
+    if !starts_with_ci(uri, "file://") {
+        return None;
+    }
+    let rest = uri.get("file://".len()..)?;
+    let rest = if starts_with_ci(rest, "localhost/") {
+        rest.get("localhost".len()..)?
+    } else {
+        rest
+    };
+    if !rest.starts_with('/') {
+        return None;
+    }
+    let rest = rest.split(['?', '#']).next().unwrap_or(rest);
+    Some(percent_decode(rest))
+}
+
+fn percent_decode(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while let Some(&c) = b.get(i) {
+        if c == b'%'
+            && let (Some(h), Some(l)) = (b.get(i + 1), b.get(i + 2))
+            && let (Some(h), Some(l)) = ((*h as char).to_digit(16), (*l as char).to_digit(16))
+        {
+            out.push(u8::try_from(h * 16 + l).unwrap_or(b'?'));
+            i += 3;
+            continue;
+        }
+        out.push(c);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
@@ -336,12 +557,29 @@ pub(crate) mod tests {
         )
     }
 
+    /// A guard over a real store file (`<tmp>/data/airlock.db`), for tests that share the
+    /// store with another component (the approval service).
+    pub(crate) fn guard_on_file(server: &str) -> (Guard, tempfile::TempDir) {
+        let dir = tempfile::tempdir().unwrap();
+        let paths = Paths {
+            db: dir.path().join("data/airlock.db"),
+            config_dir: dir.path().join("config"),
+            home: Some(dir.path().to_path_buf()),
+        };
+        let store = Store::open(&paths.db).unwrap();
+        (
+            Guard::new(paths, store, server, "test-session").unwrap(),
+            dir,
+        )
+    }
+
     fn call(tool: &str, args: Value, annotations: AnnotationInfo) -> Call {
         Call {
             tool: tool.into(),
             arguments: args,
             annotations,
             def: None,
+            rate_limited: false,
         }
     }
 
@@ -377,6 +615,103 @@ pub(crate) mod tests {
         assert_eq!(j.decision.effective, Verdict::Auth, "{:?}", j.decision);
         assert!(!j.args_hash.is_empty());
         assert_eq!(j.action.tool, "mcp__filesystem__write_file");
+    }
+
+    #[test]
+    fn policy_changes_apply_to_the_next_call_despite_the_cache() {
+        let (g, dir) = guard("filesystem");
+        let home = dir.path().to_string_lossy().into_owned();
+        let c = call(
+            "write_file",
+            json!({"path": format!("{home}/project/x.md"), "content": "x"}),
+            AnnotationInfo::Unknown,
+        );
+        assert_eq!(g.judge(&c).mode, "balanced");
+        let first = g.engine(&g.store.lock().unwrap()).unwrap();
+        let again = g.engine(&g.store.lock().unwrap()).unwrap();
+        assert!(
+            std::sync::Arc::ptr_eq(&first, &again),
+            "unchanged policy is reused"
+        );
+        g.with_store(|s| Ok(s.set_setting(app::MODE_KEY, "paranoid")?))
+            .unwrap();
+        assert_eq!(g.judge(&c).mode, "paranoid");
+        g.with_store(|s| Ok(s.set_setting(app::ENFORCEMENT_KEY, "monitor")?))
+            .unwrap();
+        assert_eq!(g.judge(&c).decision.effective, Verdict::Pass);
+        // config.toml appearing changes the stamp too.
+        std::fs::create_dir_all(dir.path().join("config")).unwrap();
+        std::fs::write(dir.path().join("config/config.toml"), "mode = \"strict\"\n").unwrap();
+        let after = g.engine(&g.store.lock().unwrap()).unwrap();
+        assert!(!std::sync::Arc::ptr_eq(&first, &after));
+    }
+
+    #[test]
+    fn file_uris_become_paths() {
+        for (uri, want) in [
+            ("file:///home/u/.ssh/id_rsa", Some("/home/u/.ssh/id_rsa")),
+            ("FILE:///etc/passwd", Some("/etc/passwd")),
+            ("file://localhost/etc/hosts", Some("/etc/hosts")),
+            (
+                "file:///home/u/%2essh/id%5Frsa",
+                Some("/home/u/.ssh/id_rsa"),
+            ),
+            ("file:///p/a%20b.txt?x=1#frag", Some("/p/a b.txt")),
+            ("file:///p/%zz", Some("/p/%zz")),
+            ("file://evil.example/share/x", None),
+            ("https://example.com/x", None),
+            ("test://static/resource/1", None),
+            ("file:", None),
+        ] {
+            assert_eq!(file_uri_path(uri).as_deref(), want, "{uri}");
+        }
+    }
+
+    #[test]
+    fn resource_reads_are_judged_as_reads() {
+        let (g, dir) = guard("filesystem");
+        let home = dir.path().to_string_lossy().into_owned();
+        // (uri, expected effective verdict, reason code when not PASS)
+        let table = [
+            (
+                format!("file://{home}/project/notes.txt"),
+                Verdict::Pass,
+                "",
+            ),
+            (
+                format!("file://{home}/.ssh/id_rsa"),
+                Verdict::Auth,
+                "secret_read_private_key",
+            ),
+            (
+                format!("file://{home}/%2Essh/id_rsa"),
+                Verdict::Auth,
+                "secret_read_private_key",
+            ),
+            ("test://static/resource/1".to_owned(), Verdict::Pass, ""),
+        ];
+        for (uri, want, code) in table {
+            let j = g.judge_resource(&uri);
+            assert!(j.rpc_error);
+            assert_eq!(j.action.tool, "mcp__filesystem__resources/read");
+            assert!(j.decision.effective >= want, "{uri}: {:?}", j.decision);
+            if want == Verdict::Pass {
+                assert_eq!(
+                    j.decision.effective,
+                    Verdict::Pass,
+                    "{uri}: {:?}",
+                    j.decision
+                );
+            } else {
+                assert!(
+                    j.decision.codes().contains(&code),
+                    "{uri}: {:?}",
+                    j.decision
+                );
+            }
+        }
+        let j = g.judge_resource("https://webhook.site/abc");
+        assert_ne!(j.decision.effective, Verdict::Pass, "{:?}", j.decision);
     }
 
     #[test]

@@ -18,9 +18,12 @@
 pub mod builtin;
 pub mod cli;
 pub mod codec;
+pub mod config;
+pub mod gateway;
 pub mod guard;
 pub mod http_front;
 pub mod http_remote;
+pub mod limits;
 pub mod pins;
 pub mod proxy;
 pub mod redact;

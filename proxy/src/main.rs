@@ -3,6 +3,7 @@
 //! ```text
 //! airlock-proxy serve [--name NAME] [--session-id ID] [--approval-timeout SECS] -- <server command> [args…]
 //! airlock-proxy serve --listen 127.0.0.1:PORT [--allow-origin ORIGIN]… [--name NAME] -- <server command> [args…]
+//! airlock-proxy gateway --config FILE [--session-id ID] [--approval-timeout SECS]
 //! airlock-proxy pins list [--json]
 //! airlock-proxy pins approve <server> <tool> [--password-stdin] [--code CODE]
 //! ```
@@ -57,6 +58,19 @@ enum Command {
         /// The server command and its arguments, after `--`.
         #[arg(required = true, last = true)]
         command: Vec<String>,
+    },
+    /// Aggregate several MCP servers (stdio children, streamable-HTTP remotes) from a config
+    /// file into one MCP server on stdin/stdout, tools named `<server>__<tool>`.
+    Gateway {
+        /// The gateway configuration (TOML, or JSON with `mcpServers`).
+        #[arg(long)]
+        config: std::path::PathBuf,
+        /// Session id to share memory under (default: one per gateway process).
+        #[arg(long)]
+        session_id: Option<String>,
+        /// Seconds an approval prompt may stay open before the call is denied (at most 59).
+        #[arg(long, default_value_t = 55)]
+        approval_timeout: u64,
     },
     /// Pinned tool definitions (rug-pull protection).
     Pins {
@@ -132,6 +146,35 @@ fn main() -> ExitCode {
             };
             // Tokio's stdin reader is a blocking thread that would keep the process alive
             // until the client writes again: leave at once.
+            std::process::exit(code);
+        }
+        Command::Gateway {
+            config,
+            session_id,
+            approval_timeout,
+        } => {
+            let rt = match tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+            {
+                Ok(rt) => rt,
+                Err(e) => {
+                    eprintln!("airlock-proxy: cannot start the runtime: {e}");
+                    return ExitCode::from(1);
+                }
+            };
+            let code = rt.block_on(cli::gateway(cli::GatewayArgs {
+                config,
+                session_id,
+                approval_timeout: Duration::from_secs(approval_timeout),
+            }));
+            let code = match code {
+                Ok(c) => c,
+                Err(e) => {
+                    eprintln!("airlock-proxy: {e:#}");
+                    1
+                }
+            };
             std::process::exit(code);
         }
         Command::Pins { action } => {

@@ -37,6 +37,12 @@ use crate::transport::{Frame, FrameReader, MAX_FRAME, spawn_writer};
 pub const MAX_PENDING: usize = 4096;
 /// Most pages the proxy follows when it lists tools on its own.
 const MAX_LIST_PAGES: u32 = 64;
+/// How many notifications a server may send before the excess is dropped (burst, then per
+/// second).
+pub const NOTIFICATION_RATE: crate::limits::Rate = crate::limits::Rate {
+    calls: 500,
+    per: Duration::from_secs(1),
+};
 /// Longest approval deadline: MCP clients commonly time requests out at 60 s.
 pub const MAX_APPROVAL: Duration = Duration::from_secs(59);
 
@@ -44,9 +50,15 @@ pub const UPSTREAM_GONE: &str = "The MCP server exited before answering this req
 
 #[derive(Debug, Clone)]
 pub struct Options {
-    /// How long an elicitation approval may take before the call is denied (`timeout`).
+    /// How long an approval (elicitation or the desktop app) may take before the call is
+    /// denied (`timeout`).
     pub approval_timeout: Duration,
     pub max_frame: usize,
+    /// The desktop approval service's socket (`None`: no desktop approvals, AUTH that cannot
+    /// be asked through the client is denied).
+    pub broker_socket: Option<std::path::PathBuf>,
+    /// Per-tool rate limits (none by default).
+    pub limits: crate::config::RateLimits,
 }
 
 impl Default for Options {
@@ -54,6 +66,8 @@ impl Default for Options {
         Options {
             approval_timeout: Duration::from_secs(55),
             max_frame: MAX_FRAME,
+            broker_socket: airlock_broker::default_socket_path(),
+            limits: crate::config::RateLimits::default(),
         }
     }
 }
@@ -72,6 +86,16 @@ enum Inflight {
     List,
     Call(Box<Action>),
     Other,
+}
+
+/// How a pending approval ended.
+enum Answer {
+    Approved,
+    Declined,
+    Timeout,
+    /// Nobody can be asked (no prompt-capable client, no desktop app).
+    Unavailable,
+    Cancelled(CancelWhy),
 }
 
 enum Ours {
@@ -102,6 +126,7 @@ struct State {
     ours: HashMap<String, Ours>,
     tools: HashMap<String, Known>,
     next: u64,
+    dropped_notifications: u64,
 }
 
 struct Core {
@@ -111,6 +136,7 @@ struct Core {
     state: Mutex<State>,
     to_client: Mutex<Option<mpsc::Sender<Vec<u8>>>>,
     to_server: Mutex<Option<mpsc::Sender<Vec<u8>>>>,
+    limiter: Mutex<crate::limits::RateLimiter>,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -248,6 +274,13 @@ impl Core {
                     "initialize" => self.forward(&id, key, Inflight::Initialize, &raw).await,
                     "tools/list" => self.forward(&id, key, Inflight::List, &raw).await,
                     "tools/call" => self.on_call(id, key, raw).await,
+                    "resources/read" => self.on_resource(id, key, raw).await,
+                    // Prompt text goes to the model: its result is redacted and observed.
+                    "prompts/get" => {
+                        let action = self.guard.prompt_action(&raw);
+                        self.forward(&id, key, Inflight::Call(Box::new(action)), &raw)
+                            .await;
+                    }
                     _ => self.forward(&id, key, Inflight::Other, &raw).await,
                 }
             }
@@ -327,6 +360,21 @@ impl Core {
             .await;
     }
 
+    /// A denial in the form the request's method expects: a `tools/call` gets an error
+    /// *result* (the model reads why), a `resources/read` a JSON-RPC error.
+    async fn reply_denied(&self, id: &Value, j: &Judgement, text: &str) {
+        if j.rpc_error {
+            self.send_client(&codec::error(
+                id,
+                code::BLOCKED,
+                &format!("Blocked by Airlock: {text}"),
+            ))
+            .await;
+        } else {
+            self.reply_blocked(id, text).await;
+        }
+    }
+
     async fn record(&self, j: &Judgement, outcome: Outcome) -> bool {
         let guard = Arc::clone(&self.guard);
         let j2 = j.clone();
@@ -377,33 +425,88 @@ impl Core {
                 .as_ref()
                 .map_or(AnnotationInfo::Unknown, |d| d.annotations.clone()),
             def,
+            rate_limited: self.opts.limits.for_tool(&name).is_some_and(|rate| {
+                !lock(&self.limiter).allow(&name, rate, std::time::Instant::now())
+            }),
         };
         let guard = Arc::clone(&self.guard);
-        let Ok(j) = tokio::task::spawn_blocking(move || guard.judge(&call)).await else {
+        let Ok((j, recorded)) =
+            tokio::task::spawn_blocking(move || guard.judge_and_settle(&call)).await
+        else {
             self.reply_blocked(&id, "Airlock hit an internal error, so the call is denied.")
                 .await;
             return;
         };
-        tracing::info!(
-            tool = %name,
+        self.decide(id, key, raw, j, recorded).await;
+    }
+
+    /// `resources/read`: judged as a read of its URI (a `file://` URI as a file read, an
+    /// `http(s)://` one as a fetch, anything else as a read-only call on the server).
+    async fn on_resource(self: &Arc<Self>, id: Value, key: String, raw: Value) {
+        let p = codec::params(&raw);
+        let Some(uri) = p.get("uri").and_then(Value::as_str).map(str::to_owned) else {
+            self.send_client(&codec::error(
+                &id,
+                code::INVALID_PARAMS,
+                "resources/read needs a string `uri`",
+            ))
+            .await;
+            return;
+        };
+        let guard = Arc::clone(&self.guard);
+        let Ok(j) = tokio::task::spawn_blocking(move || guard.judge_resource(&uri)).await else {
+            self.send_client(&codec::error(
+                &id,
+                code::BLOCKED,
+                "Blocked by Airlock: Airlock hit an internal error, so the read is denied.",
+            ))
+            .await;
+            return;
+        };
+        self.decide(id, key, raw, j, None).await;
+    }
+
+    /// Act on a verdict: PASS forwards (recorded first), BLOCK answers, AUTH asks.
+    /// `recorded`: the PASS / BLOCK was already recorded (and whether that worked).
+    async fn decide(
+        self: &Arc<Self>,
+        id: Value,
+        key: String,
+        raw: Value,
+        j: Judgement,
+        recorded: Option<bool>,
+    ) {
+        tracing::debug!(
+            tool = %j.action.tool,
             verdict = j.decision.verdict.as_str(),
             effective = j.decision.effective.as_str(),
             reasons = ?j.decision.codes(),
-            "tools/call judged"
+            "request judged"
         );
         match j.decision.effective {
             Verdict::Pass => {
-                if self.record(&j, Outcome::Passed).await {
+                let ok = match recorded {
+                    Some(ok) => ok,
+                    None => self.record(&j, Outcome::Passed).await,
+                };
+                if ok {
                     self.forward(&id, key, Inflight::Call(Box::new(j.action)), &raw)
                         .await;
                 } else {
-                    self.reply_blocked(&id, "Airlock could not record this call, so it is denied.")
-                        .await;
+                    self.reply_denied(
+                        &id,
+                        &j,
+                        "Airlock could not record this call, so it is denied.",
+                    )
+                    .await;
                 }
             }
             Verdict::Block => {
-                self.record(&j, Outcome::Blocked).await;
-                self.reply_blocked(&id, &j.first_message()).await;
+                if recorded.is_none() {
+                    self.record(&j, Outcome::Blocked).await;
+                }
+                tracing::info!(tool = %j.action.tool, reasons = ?j.decision.codes(), "blocked");
+                self.reply_denied(&id, &j, &j.first_message()).await;
             }
             Verdict::Auth => self.ask(id, key, raw, j).await,
         }
@@ -437,28 +540,13 @@ impl Core {
         }
     }
 
-    /// AUTH: ask the user through the client (elicitation), or deny.
+    /// AUTH: ask the user through the client (MCP elicitation) when it can prompt and the call
+    /// is not high risk; else through the desktop app (whose popup asks for the factor on
+    /// high-risk calls); else deny.
     async fn ask(self: &Arc<Self>, id: Value, key: String, raw: Value, j: Judgement) {
-        let msg = j.first_message();
-        if j.decision.high_risk {
-            self.record(&j, Outcome::Denied).await;
-            self.reply_blocked(
-                &id,
-                &format!("{msg} This call is high risk: approving it needs your password or TOTP code, so open Airlock to approve it."),
-            )
-            .await;
-            return;
-        }
-        let can_ask = self.st().elicitation;
-        if !can_ask {
-            self.record(&j, Outcome::Denied).await;
-            self.reply_blocked(
-                &id,
-                &format!(
-                    "{msg} This client cannot show approval prompts: open Airlock to approve it."
-                ),
-            )
-            .await;
+        let can_elicit = self.st().elicitation && !j.decision.high_risk;
+        if !can_elicit {
+            self.ask_desktop(id, key, raw, j).await;
             return;
         }
         let (cancel_tx, cancel_rx) = oneshot::channel();
@@ -523,12 +611,6 @@ impl Core {
         ans_rx: oneshot::Receiver<Value>,
         cancel_rx: oneshot::Receiver<CancelWhy>,
     ) {
-        enum Answer {
-            Approved,
-            Declined,
-            Timeout,
-            Cancelled(CancelWhy),
-        }
         let answer = tokio::select! {
             a = ans_rx => match a {
                 Ok(resp) if approves(&resp) => Answer::Approved,
@@ -549,29 +631,135 @@ impl Core {
             ))
             .await;
         }
+        self.finish_approval(id, key, raw, j, answer).await;
+    }
+
+    /// AUTH through the desktop app's approval service (`airlock-broker`): a popup, and the
+    /// approval redeemed once in the store. A client cancellation hangs up, which closes the
+    /// popup.
+    async fn ask_desktop(self: &Arc<Self>, id: Value, key: String, raw: Value, mut j: Judgement) {
+        j.approved_via = "approved_in_app";
+        let Some(sock) = self.opts.broker_socket.clone() else {
+            self.finish_approval(id, key, raw, j, Answer::Unavailable)
+                .await;
+            return;
+        };
+        let (cancel_tx, cancel_rx) = oneshot::channel();
+        {
+            let mut st = self.st();
+            st.held.insert(key.clone(), cancel_tx);
+        }
+        let wait = self.opts.approval_timeout;
+        let req = airlock_broker::ApprovalRequest {
+            host: crate::guard::HOST.to_owned(),
+            session_id: self.guard.session_id().to_owned(),
+            cwd: j.action.cwd.clone().unwrap_or_default(),
+            tool: j.action.tool.clone(),
+            summary: self.guard.summary(&j.action),
+            reasons: j
+                .decision
+                .reasons
+                .iter()
+                .map(|r| airlock_broker::Reason {
+                    code: r.code.clone(),
+                    message: r.message.clone(),
+                })
+                .collect(),
+            high_risk: j.decision.high_risk,
+            deadline_ms: airlock_broker::now_ms()
+                .saturating_add(i64::try_from(wait.as_millis()).unwrap_or(55_000)),
+        };
+        let core = Arc::clone(self);
+        tokio::spawn(async move {
+            let flag = Arc::new(std::sync::atomic::AtomicBool::new(false));
+            let (f2, req2) = (Arc::clone(&flag), req.clone());
+            let mut asking = tokio::task::spawn_blocking(move || {
+                airlock_broker::request_approval_cancellable(&sock, &req2, wait, &f2)
+            });
+            let answer = tokio::select! {
+                r = &mut asking => match r {
+                    Ok(airlock_broker::ApprovalResult::Approved { id: aid, nonce }) => {
+                        if core.redeem(aid, nonce, req).await {
+                            Answer::Approved
+                        } else {
+                            Answer::Unavailable
+                        }
+                    }
+                    Ok(airlock_broker::ApprovalResult::Denied { .. }) => Answer::Declined,
+                    Ok(airlock_broker::ApprovalResult::Timeout { .. }) => Answer::Timeout,
+                    Ok(airlock_broker::ApprovalResult::Unavailable { reason }) => {
+                        tracing::info!(%reason, "desktop approval service unavailable");
+                        Answer::Unavailable
+                    }
+                    Err(_) => Answer::Unavailable,
+                },
+                c = cancel_rx => {
+                    // Hang up: the broker ends the request and closes the popup.
+                    flag.store(true, std::sync::atomic::Ordering::SeqCst);
+                    let _ = asking.await;
+                    Answer::Cancelled(c.unwrap_or(CancelWhy::Client))
+                }
+            };
+            core.st().held.remove(&key);
+            core.finish_approval(id, key, raw, j, answer).await;
+        });
+    }
+
+    /// Use up a desktop approval in the store (single use, bound to this session and nonce).
+    async fn redeem(&self, aid: i64, nonce: String, req: airlock_broker::ApprovalRequest) -> bool {
+        let guard = Arc::clone(&self.guard);
+        matches!(
+            tokio::task::spawn_blocking(move || guard.redeem(aid, &nonce, &req)).await,
+            Ok(Ok(true))
+        )
+    }
+
+    /// How an approval ended: forward (recorded first) or answer the denial.
+    async fn finish_approval(
+        &self,
+        id: Value,
+        key: String,
+        raw: Value,
+        j: Judgement,
+        answer: Answer,
+    ) {
         let msg = j.first_message();
         match answer {
             Answer::Approved => {
-                tracing::info!(tool = %j.action.tool, "approved through elicitation");
+                tracing::info!(tool = %j.action.tool, via = j.approved_via, "approved");
                 if self.record(&j, Outcome::Approved).await {
                     self.forward(&id, key, Inflight::Call(Box::new(j.action)), &raw)
                         .await;
                 } else {
-                    self.reply_blocked(&id, "Airlock could not record this call, so it is denied.")
-                        .await;
+                    self.reply_denied(
+                        &id,
+                        &j,
+                        "Airlock could not record this call, so it is denied.",
+                    )
+                    .await;
                 }
             }
-            Answer::Declined => {
-                tracing::info!(tool = %j.action.tool, "declined through elicitation");
+            Answer::Unavailable => {
                 self.record(&j, Outcome::Denied).await;
-                self.reply_blocked(&id, &format!("{msg} You did not approve it."))
+                let why = if j.decision.high_risk {
+                    "This call is high risk: approving it needs your password or TOTP code in the Airlock app, which is not running."
+                } else {
+                    "This client cannot show approval prompts and the Airlock app is not running: open Airlock to approve calls like this."
+                };
+                self.reply_denied(&id, &j, &format!("{msg} {why}")).await;
+            }
+            Answer::Declined => {
+                tracing::info!(tool = %j.action.tool, "declined");
+                self.record(&j, Outcome::Denied).await;
+                self.reply_denied(&id, &j, &format!("{msg} You did not approve it."))
                     .await;
             }
             Answer::Timeout => {
                 tracing::warn!(tool = %j.action.tool, "approval timed out; denied");
                 self.record(&j, Outcome::Timeout).await;
-                self.reply_blocked(
+                self.reply_denied(
                     &id,
+                    &j,
                     &format!("{msg} No approval arrived before the deadline, so it is denied."),
                 )
                 .await;
@@ -645,6 +833,32 @@ impl Core {
             // sampling/createMessage, elicitation/create, roots/list, ping: the client's business.
             Message::Request { raw, .. } => self.send_client(&raw).await,
             Message::Notification { method, raw } => {
+                // A flood of chatter (progress, logs) is thinned so answers keep flowing;
+                // notifications that change what the client should believe always pass.
+                let essential = matches!(
+                    method.as_str(),
+                    "notifications/cancelled"
+                        | "notifications/tools/list_changed"
+                        | "notifications/prompts/list_changed"
+                        | "notifications/resources/list_changed"
+                );
+                if !essential
+                    && !lock(&self.limiter).allow(
+                        "\u{0}server-notifications",
+                        NOTIFICATION_RATE,
+                        std::time::Instant::now(),
+                    )
+                {
+                    let mut st = self.st();
+                    st.dropped_notifications += 1;
+                    if st.dropped_notifications.is_power_of_two() {
+                        tracing::warn!(
+                            dropped = st.dropped_notifications,
+                            "the MCP server floods notifications; dropping the excess"
+                        );
+                    }
+                    return;
+                }
                 self.send_client(&raw).await;
                 if method == "notifications/tools/list_changed" {
                     let now = {
@@ -875,9 +1089,11 @@ where
             ours: HashMap::new(),
             tools: HashMap::new(),
             next: 0,
+            dropped_notifications: 0,
         }),
         to_client: Mutex::new(Some(to_client)),
         to_server: Mutex::new(Some(to_server)),
+        limiter: Mutex::new(crate::limits::RateLimiter::default()),
     });
     let mut client = tokio::spawn(Arc::clone(&core).client_loop(client_in));
     let mut server = tokio::spawn(Arc::clone(&core).server_loop(server_out));
@@ -982,7 +1198,143 @@ mod tests {
     }
 
     fn rig() -> Rig {
-        rig_with(Options::default())
+        rig_with(Options {
+            broker_socket: None,
+            ..Options::default()
+        })
+    }
+
+    /// A rig whose store is a real file shared with a real approval service (the desktop app's
+    /// broker, answered by the test as the popup would be).
+    fn rig_desktop() -> (
+        Rig,
+        airlock_broker::Broker,
+        std::sync::mpsc::Receiver<airlock_broker::BrokerEvent>,
+    ) {
+        let (guard, dir) = crate::guard::tests::guard_on_file("filesystem");
+        let sock = dir.path().join("run/broker.sock");
+        let mut cfg = airlock_broker::BrokerConfig::new(sock.clone());
+        cfg.arm_delay = Duration::ZERO;
+        let store = airlock_store::Store::open(&dir.path().join("data/airlock.db")).unwrap();
+        let (broker, events) = airlock_broker::Broker::start(cfg, store).unwrap();
+        let guard = Arc::new(guard);
+        let (client_end, proxy_client) = tokio::io::duplex(1 << 20);
+        let (server_end, proxy_server) = tokio::io::duplex(1 << 20);
+        let (cr, cw) = tokio::io::split(proxy_client);
+        let (sr, sw) = tokio::io::split(proxy_server);
+        let opts = Options {
+            broker_socket: Some(sock),
+            approval_timeout: Duration::from_secs(20),
+            ..Options::default()
+        };
+        let run = tokio::spawn(run(cr, cw, sr, sw, Arc::clone(&guard), opts));
+        let rig = Rig {
+            client: Peer::new(client_end),
+            server: Peer::new(server_end),
+            run,
+            guard,
+            home: dir.path().to_path_buf(),
+            _dir: dir,
+        };
+        (rig, broker, events)
+    }
+
+    async fn next_event(
+        rx: &std::sync::mpsc::Receiver<airlock_broker::BrokerEvent>,
+    ) -> airlock_broker::BrokerEvent {
+        for _ in 0..200 {
+            if let Ok(e) = rx.try_recv() {
+                return e;
+            }
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+        panic!("no broker event");
+    }
+
+    #[tokio::test]
+    async fn desktop_approval_forwards_the_call_once() {
+        let (mut r, broker, events) = rig_desktop();
+        handshake(&mut r, false, tools_v1()).await;
+        let rc = r.home.join(".bashrc").to_string_lossy().into_owned();
+        call(
+            &mut r,
+            7,
+            "write_file",
+            json!({"path": rc, "content": "export TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789"}),
+        )
+        .await;
+        let airlock_broker::BrokerEvent::Pending(p) = next_event(&events).await else {
+            panic!("expected a pending request")
+        };
+        assert_eq!(p.host, "mcp-proxy");
+        assert!(p.tool.contains("write_file"));
+        assert!(!p.summary.contains("ghp_abcdef"), "{}", p.summary);
+        r.server.quiet().await;
+        broker
+            .resolve(p.id, airlock_broker::Decision::Approved)
+            .unwrap();
+        let fwd = r.server.recv().await;
+        assert_eq!(fwd["id"], 7);
+        assert_eq!(fwd["params"]["name"], "write_file");
+        r.server
+            .send(json!({"jsonrpc": "2.0", "id": 7, "result": {"content": [{"type": "text", "text": "ok"}]}}))
+            .await;
+        assert_eq!(r.client.recv().await["result"]["content"][0]["text"], "ok");
+        let recent = r.guard.recent(5).unwrap();
+        assert_eq!(recent[0]["outcome"], "approved");
+        assert!(recent[0]["reasons"].to_string().contains("approved_in_app"));
+        // Single use: the approval row is consumed.
+        let row = airlock_store::Store::open(&r.home.join("data/airlock.db"))
+            .unwrap()
+            .approval(p.id)
+            .unwrap()
+            .unwrap();
+        assert!(row.consumed);
+        broker.shutdown();
+    }
+
+    #[tokio::test]
+    async fn desktop_denial_and_client_cancel_never_reach_the_server() {
+        let (mut r, broker, events) = rig_desktop();
+        handshake(&mut r, false, tools_v1()).await;
+        let rc = r.home.join(".bashrc").to_string_lossy().into_owned();
+        call(&mut r, 1, "write_file", json!({"path": rc, "content": "x"})).await;
+        let airlock_broker::BrokerEvent::Pending(p) = next_event(&events).await else {
+            panic!("expected a pending request")
+        };
+        broker
+            .resolve(p.id, airlock_broker::Decision::Denied)
+            .unwrap();
+        let resp = r.client.recv().await;
+        assert_eq!(resp["id"], 1);
+        assert!(text(&resp).contains("You did not approve it"), "{resp}");
+        assert_eq!(r.guard.recent(5).unwrap()[0]["outcome"], "denied");
+
+        // A second call, cancelled by the client while its popup is open: the popup closes.
+        call(&mut r, 2, "write_file", json!({"path": rc, "content": "y"})).await;
+        let p2 = loop {
+            if let airlock_broker::BrokerEvent::Pending(p) = next_event(&events).await {
+                break p;
+            }
+        };
+        r.client
+            .send(
+                json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                         "params": {"requestId": 2, "reason": "user"}}),
+            )
+            .await;
+        let closed = loop {
+            if let airlock_broker::BrokerEvent::Closed { id, outcome } = next_event(&events).await
+                && id == p2.id
+            {
+                break outcome;
+            }
+        };
+        assert_eq!(closed, airlock_broker::Outcome::Timeout);
+        r.server.quiet().await;
+        r.client.quiet().await;
+        assert!(broker.pending().is_empty());
+        broker.shutdown();
     }
 
     fn tools_v1() -> Value {
@@ -1273,6 +1625,137 @@ mod tests {
         r.server.quiet().await;
         let recent = r.guard.recent(5).unwrap();
         assert_eq!(recent[0]["outcome"], "blocked");
+    }
+
+    #[tokio::test]
+    async fn resource_reads_are_judged_and_their_contents_redacted() {
+        let mut r = rig();
+        handshake(&mut r, false, tools_v1()).await;
+        let key = format!("file://{}/.ssh/id_rsa", r.home.display());
+        r.client
+            .send(json!({"jsonrpc": "2.0", "id": 1, "method": "resources/read", "params": {"uri": key}}))
+            .await;
+        let resp = r.client.recv().await;
+        assert_eq!(resp["id"], 1);
+        assert_eq!(resp["error"]["code"], code::BLOCKED, "{resp}");
+        assert!(
+            resp["error"]["message"]
+                .as_str()
+                .unwrap()
+                .starts_with("Blocked by Airlock: ")
+        );
+        assert!(!resp.to_string().contains("id_rsa"));
+        r.server.quiet().await;
+        assert_eq!(
+            r.guard.recent(5).unwrap()[0]["tool"],
+            "mcp__filesystem__resources/read"
+        );
+
+        let notes = format!("file://{}/project/notes.txt", r.home.display());
+        let req = json!({"jsonrpc": "2.0", "id": 2, "method": "resources/read", "params": {"uri": notes, "x-extra": 1}});
+        r.client.send(req.clone()).await;
+        assert_eq!(r.server.recv().await, req);
+        let tok = "ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789";
+        r.server
+            .send(json!({"jsonrpc": "2.0", "id": 2, "result": {"contents": [
+                {"uri": notes, "mimeType": "text/plain", "text": format!("TOKEN={tok}")}]}}))
+            .await;
+        let got = r.client.recv().await;
+        assert!(!got.to_string().contains(tok), "{got}");
+        assert!(
+            got["result"]["contents"][0]["text"]
+                .as_str()
+                .unwrap()
+                .contains("[REDACTED:")
+        );
+        assert!(r.guard.session().unwrap().secret_read);
+
+        // prompts/get passes through; its text is redacted before the model sees it.
+        let req =
+            json!({"jsonrpc": "2.0", "id": 3, "method": "prompts/get", "params": {"name": "p"}});
+        r.client.send(req.clone()).await;
+        assert_eq!(r.server.recv().await, req);
+        r.server
+            .send(json!({"jsonrpc": "2.0", "id": 3, "result": {"messages": [
+                {"role": "user", "content": {"type": "text", "text": format!("use {tok}")}}]}}))
+            .await;
+        let got = r.client.recv().await;
+        assert_eq!(got["id"], 3);
+        assert!(!got.to_string().contains(tok), "{got}");
+    }
+
+    #[tokio::test]
+    async fn a_notification_flood_is_thinned_and_answers_still_flow() {
+        let mut r = rig();
+        handshake(&mut r, false, tools_v1()).await;
+        let notes = r.home.join("notes.txt").to_string_lossy().into_owned();
+        call(&mut r, 1, "read_text_file", json!({"path": notes})).await;
+        let fwd = r.server.recv().await;
+        let flood = 3000;
+        let mut burst = Vec::new();
+        for i in 0..flood {
+            burst.extend(codec::encode(
+                &json!({"jsonrpc": "2.0", "method": "notifications/message",
+                "params": {"level": "info", "data": i}}),
+            ));
+            burst.push(b'\n');
+        }
+        burst.extend(codec::encode(
+            &json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"}),
+        ));
+        burst.push(b'\n');
+        burst.extend(codec::encode(
+            &json!({"jsonrpc": "2.0", "id": fwd["id"], "result": {"content": []}}),
+        ));
+        burst.push(b'\n');
+        r.server.w.write_all(&burst).await.unwrap();
+        let (mut logs, mut changed) = (0, false);
+        loop {
+            let m = r.client.recv().await;
+            if m.get("id") == Some(&json!(1)) {
+                break;
+            }
+            match m["method"].as_str() {
+                Some("notifications/message") => logs += 1,
+                Some("notifications/tools/list_changed") => changed = true,
+                _ => {}
+            }
+        }
+        assert!(logs >= 400 && logs < flood, "{logs} of {flood} relayed");
+        assert!(changed, "list_changed must never be dropped");
+    }
+
+    #[tokio::test]
+    async fn rate_limited_calls_are_blocked_before_the_server() {
+        let mut limits = crate::config::RateLimits::default();
+        limits.tools.insert(
+            "read_text_file".into(),
+            crate::limits::Rate::parse("2/min").unwrap(),
+        );
+        let mut r = rig_with(Options {
+            broker_socket: None,
+            limits,
+            ..Options::default()
+        });
+        handshake(&mut r, false, tools_v1()).await;
+        let notes = r.home.join("notes.txt").to_string_lossy().into_owned();
+        for id in 1..=2 {
+            call(&mut r, id, "read_text_file", json!({"path": notes})).await;
+            let fwd = r.server.recv().await;
+            assert_eq!(fwd["id"], id);
+            r.server
+                .send(json!({"jsonrpc": "2.0", "id": id, "result": {"content": []}}))
+                .await;
+            assert_eq!(r.client.recv().await["id"], id);
+        }
+        call(&mut r, 3, "read_text_file", json!({"path": notes})).await;
+        let resp = r.client.recv().await;
+        assert_eq!(resp["id"], 3);
+        assert!(text(&resp).contains("rate limit"), "{resp}");
+        r.server.quiet().await;
+        let recent = r.guard.recent(1).unwrap();
+        assert_eq!(recent[0]["outcome"], "blocked");
+        assert_eq!(recent[0]["reasons"][0], "mcp_rate_limited");
     }
 
     #[tokio::test]

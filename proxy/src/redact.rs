@@ -78,9 +78,25 @@ fn redact_all_strings(scanner: &SecretScanner, v: &mut Value, depth: u8) -> usiz
     }
 }
 
-/// Redact a `tools/call` result in place; returns how many secrets were replaced.
+/// Redact a result in place — `tools/call` (`content`, `structuredContent`),
+/// `resources/read` (`contents[].text`) or `prompts/get` (`messages[].content`); returns how
+/// many secrets were replaced.
 pub fn redact_result(scanner: &SecretScanner, result: &mut Value) -> usize {
     let mut n = 0;
+    if let Some(items) = result.get_mut("contents").and_then(Value::as_array_mut) {
+        for item in items {
+            if let Some(Value::String(t)) = item.get_mut("text") {
+                n += redact_string(scanner, t);
+            }
+        }
+    }
+    if let Some(msgs) = result.get_mut("messages").and_then(Value::as_array_mut) {
+        for m in msgs {
+            if let Some(c) = m.get_mut("content") {
+                n += redact_all_strings(scanner, c, 0);
+            }
+        }
+    }
     if let Some(items) = result.get_mut("content").and_then(Value::as_array_mut) {
         for item in items {
             if let Some(Value::String(t)) = item.get_mut("text") {
@@ -116,6 +132,20 @@ fn push_strings(v: &Value, out: &mut String, depth: u8) {
 /// The text of a result as the agent will read it (before redaction), for session memory.
 pub fn result_text(result: &Value) -> String {
     let mut out = String::new();
+    if let Some(items) = result.get("contents").and_then(Value::as_array) {
+        for t in items
+            .iter()
+            .filter_map(|i| i.get("text").and_then(Value::as_str))
+        {
+            out.push_str(t);
+            out.push('\n');
+        }
+    }
+    if let Some(msgs) = result.get("messages").and_then(Value::as_array) {
+        for c in msgs.iter().filter_map(|m| m.get("content")) {
+            push_strings(c, &mut out, 0);
+        }
+    }
     if let Some(items) = result.get("content").and_then(Value::as_array) {
         for item in items {
             if let Some(t) = item.get("text").and_then(Value::as_str) {
@@ -192,5 +222,26 @@ mod tests {
         assert_eq!(r["content"][3]["text"], "clean");
         assert_eq!(r["content"][1]["data"], "aGVsbG8=");
         assert_eq!(r["isError"], false);
+    }
+
+    #[test]
+    fn redacts_resource_contents_and_prompt_messages() {
+        let s = SecretScanner::new().unwrap();
+        let mut r = json!({
+            "contents": [
+                {"uri": "file:///p/.env", "mimeType": "text/plain", "text": format!("GITHUB_TOKEN={GHP}")},
+                {"uri": "file:///p/logo.png", "blob": "aGVsbG8="}
+            ],
+            "messages": [
+                {"role": "user", "content": {"type": "text", "text": format!("use {GHP}")}},
+                {"role": "assistant", "content": {"type": "text", "text": "fine"}}
+            ]
+        });
+        assert!(result_text(&r).contains(GHP));
+        assert_eq!(redact_result(&s, &mut r), 2);
+        assert!(!r.to_string().contains(GHP), "{r}");
+        assert_eq!(r["contents"][1]["blob"], "aGVsbG8=");
+        assert_eq!(r["contents"][0]["uri"], "file:///p/.env");
+        assert_eq!(r["messages"][1]["content"]["text"], "fine");
     }
 }

@@ -16,6 +16,9 @@ Steps (a JSON array):
     {"op": "list"}
     {"op": "call", "name": "...", "args": {...}, "timeout": 10, "progress": true}
     {"op": "sleep", "s": 0.5}
+    {"op": "resources"}                                   resources/list → {"uris": [...]}
+    {"op": "read", "uri": "..."}                          resources/read → {"result"} or {"error"}
+    {"op": "prompts"}                                     prompts/list → {"names": [...]}
 
 --elicit: how the user answers approval prompts (`none` advertises no elicitation
 capability at all; `hang` never answers).
@@ -96,6 +99,22 @@ async def main():
                         out = {"step": i, "op": "call", "error": {"code": e.error.code, "message": e.error.message}}
                     if step.get("progress"):
                         out["progress"] = progress
+                    emit(out)
+                    continue
+                if op == "resources":
+                    r = await session.list_resources()
+                    emit({"step": i, "op": op, "uris": [str(x.uri) for x in r.resources]})
+                    continue
+                if op == "prompts":
+                    r = await session.list_prompts()
+                    emit({"step": i, "op": op, "names": [x.name for x in r.prompts]})
+                    continue
+                if op == "read":
+                    try:
+                        r = await session.read_resource(step["uri"])
+                        out = {"step": i, "op": op, "result": r.model_dump(mode="json", by_alias=True, exclude_none=True)}
+                    except MCPError as e:
+                        out = {"step": i, "op": op, "error": {"code": e.error.code, "message": e.error.message}}
                     emit(out)
                     continue
                 raise SystemExit(f"unknown step {op}")

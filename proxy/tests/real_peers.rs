@@ -168,14 +168,26 @@ impl Sandbox {
         server: &[String],
         env: &[(&str, &str)],
     ) -> Run {
+        let mut args = vec!["serve".to_owned()];
+        args.extend(proxy_args.iter().map(|a| (*a).to_owned()));
+        args.push("--".to_owned());
+        args.extend(server.iter().cloned());
+        self.client_with(elicit, steps, &args, env)
+    }
+
+    /// Run the Python SDK client against `airlock-proxy <args…>`.
+    fn client_with(
+        &self,
+        elicit: &str,
+        steps: Value,
+        args: &[String],
+        env: &[(&str, &str)],
+    ) -> Run {
         let mut c = self.command(&python());
         c.arg(tests_dir().join("mcp_client.py"))
             .args(["--elicit", elicit, "--steps", &steps.to_string(), "--"])
             .arg(env!("CARGO_BIN_EXE_airlock-proxy"))
-            .arg("serve")
-            .args(proxy_args)
-            .arg("--")
-            .args(server)
+            .args(args)
             .envs(env.iter().copied())
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
@@ -697,4 +709,205 @@ fn upstream_crash_ends_the_pending_call_with_an_error() {
         run.stderr
     );
     assert!(run.elapsed < Duration::from_secs(30), "{:?}", run.elapsed);
+}
+
+/// A gateway config over the filesystem and everything servers (and `extra` TOML).
+fn gateway_config(sb: &Sandbox, extra: &str) -> String {
+    let path = sb.home().join("gateway.toml");
+    let text = format!(
+        "[servers.fs]\ncommand = {fs:?}\nargs = [\"${{HOME}}/work\"]\n\n[servers.everything]\ncommand = {ev:?}\n{extra}",
+        fs = filesystem_server().to_string_lossy(),
+        ev = everything_server().to_string_lossy(),
+    );
+    std::fs::write(&path, text).unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+#[test]
+fn gateway_namespaces_routes_and_shares_one_session_across_servers() {
+    let sb = Sandbox::new();
+    std::fs::write(sb.home().join("work/notes.txt"), "gateway notes\n").unwrap();
+    let store_file = sb.path(".local/share/airlock/evil");
+    let config = gateway_config(&sb, "");
+    let run = sb.client_with(
+        "accept",
+        json!([
+            {"op": "sleep", "s": 0.3},
+            {"op": "list"},
+            call("fs__read_text_file", json!({"path": sb.path("work/notes.txt")})),
+            call("everything__echo", json!({"message": "through the gateway"})),
+            call("everything__get-env", json!({})),
+            call("fs__write_file", json!({"path": store_file, "content": "PAYLOAD"})),
+            {"op": "call", "name": "everything__trigger-long-running-operation", "args": {"duration": 1, "steps": 3}, "progress": true},
+            call("airlock__status", json!({})),
+            call("nope__thing", json!({})),
+            call("everything__trigger-elicitation-request", json!({})),
+            {"op": "resources"},
+        ]),
+        &[
+            "gateway".into(),
+            "--config".into(),
+            config,
+            "--session-id".into(),
+            "gw".into(),
+        ],
+        &[("GITHUB_TOKEN", GHP)],
+    );
+    let names = run.names(1);
+    for want in [
+        "fs__read_text_file",
+        "fs__write_file",
+        "everything__echo",
+        "airlock__status",
+    ] {
+        assert!(
+            names.iter().any(|n| n == want),
+            "{want} missing from {names:?}"
+        );
+    }
+    assert_eq!(names.iter().filter(|n| *n == "airlock__status").count(), 1);
+    assert!(
+        !names.iter().any(|n| n.contains("__airlock__")),
+        "{names:?}"
+    );
+    assert!(names.iter().all(|n| n.starts_with("fs__")
+        || n.starts_with("everything__")
+        || n.starts_with("airlock__")));
+    assert_eq!(run.text(2), "gateway notes\n");
+    assert!(
+        run.text(3).contains("through the gateway"),
+        "{}",
+        run.text(3)
+    );
+    let env = serde_json::to_string(run.step(4)).unwrap();
+    assert!(env.contains("GITHUB_TOKEN") && !env.contains(GHP), "{env}");
+    // BLOCK never reaches the filesystem server.
+    assert!(run.is_error(5));
+    assert!(
+        run.text(5).starts_with("Blocked by Airlock: "),
+        "{}",
+        run.text(5)
+    );
+    assert!(!Path::new(&store_file).exists());
+    // Progress notifications flow back through the gateway.
+    assert_eq!(run.step(6)["progress"], json!([1.0, 2.0, 3.0]));
+    // One status per server, one shared session: everything's results tainted it for fs too.
+    let servers = run.step(7)["result"]["structuredContent"]["servers"]
+        .as_array()
+        .unwrap()
+        .clone();
+    assert_eq!(servers.len(), 2, "{servers:?}");
+    for s in &servers {
+        assert_eq!(s["session_id"], "gw");
+        assert_eq!(s["session"]["tainted"], true, "{s}");
+        assert_eq!(s["session"]["secret_read"], true, "{s}");
+    }
+    assert!(
+        run.step(8)["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("Unknown tool")
+    );
+    // Airlock's approval prompt and the server's own elicitation both cross the gateway.
+    assert!(!run.is_error(9), "{}", run.text(9));
+    let prompts = run.elicitations();
+    assert_eq!(prompts.len(), 2, "{prompts:?}");
+    assert!(prompts[0].starts_with("Airlock: ") && prompts[0].contains("`everything`"));
+    assert!(!run.step(10)["uris"].as_array().unwrap().is_empty());
+    let rows = sb.decisions();
+    assert!(
+        rows.iter()
+            .all(|r| r.session_id == "gw" && r.host == "mcp-proxy")
+    );
+    for t in [
+        "mcp__fs__read_text_file",
+        "mcp__everything__echo",
+        "mcp__fs__write_file",
+    ] {
+        assert!(rows.iter().any(|r| r.tool == t), "{t} not recorded");
+    }
+    assert!(sb.session("gw").tainted);
+}
+
+#[test]
+fn gateway_survives_one_server_crashing() {
+    let sb = Sandbox::new();
+    let fake = fake("crash");
+    let extra = format!(
+        "\n[servers.fake]\ncommand = {:?}\nargs = [{:?}, \"crash\"]\n",
+        fake[0], fake[1]
+    );
+    let config = gateway_config(&sb, &extra);
+    let run = sb.client_with(
+        "none",
+        json!([
+            {"op": "sleep", "s": 0.3},
+            {"op": "list"},
+            {"op": "call", "name": "fake__crash", "args": {}, "timeout": 60},
+            {"op": "sleep", "s": 0.3},
+            call("everything__echo", json!({"message": "still here"})),
+            {"op": "list"},
+        ]),
+        &["gateway".into(), "--config".into(), config],
+        &[],
+    );
+    assert!(run.names(1).iter().any(|n| n == "fake__crash"));
+    let e = &run.step(2)["error"];
+    assert!(
+        e["message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("exited before answering"),
+        "{e}\n{}",
+        run.stderr
+    );
+    assert!(run.text(4).contains("still here"), "{}", run.text(4));
+    let names = run.names(5);
+    assert!(!names.iter().any(|n| n.starts_with("fake__")), "{names:?}");
+    assert!(names.iter().any(|n| n == "everything__echo"));
+    assert!(run.elapsed < Duration::from_secs(60), "{:?}", run.elapsed);
+}
+
+#[test]
+fn gateway_refuses_a_bad_config_with_the_field_named() {
+    let sb = Sandbox::new();
+    let path = sb.home().join("bad.toml");
+    std::fs::write(&path, "[servers.gh]\nurl = \"https://x.example/mcp\"\nheaders = { Authorization = \"Bearer ${NOT_SET_ANYWHERE}\" }\n").unwrap();
+    let (ok, _, err) = sb.proxy_cmd(&["gateway", "--config", &path.to_string_lossy()], "");
+    assert!(!ok);
+    assert!(
+        err.contains("servers.gh.headers.Authorization") && err.contains("NOT_SET_ANYWHERE"),
+        "{err}"
+    );
+}
+
+#[test]
+fn resource_read_of_a_private_key_never_reaches_the_server() {
+    let sb = Sandbox::new();
+    std::fs::create_dir_all(sb.home().join("work/.ssh")).unwrap();
+    std::fs::write(
+        sb.home().join("work/.ssh/id_rsa"),
+        "-----BEGIN OPENSSH PRIVATE KEY-----\nx\n",
+    )
+    .unwrap();
+    let run = sb.client(
+        "none",
+        json!([{"op": "read", "uri": format!("file://{}", sb.path("work/.ssh/id_rsa"))}]),
+        &["--name", "filesystem"],
+        &sb.filesystem(),
+        &[],
+    );
+    let e = &run.step(0)["error"];
+    assert_eq!(e["code"], -32001, "{e}");
+    assert!(
+        e["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("Blocked by Airlock: "),
+        "{e}"
+    );
+    let rows = sb.decisions();
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0].tool, "mcp__filesystem__resources/read");
+    assert_eq!(rows[0].outcome.as_str(), "denied");
 }

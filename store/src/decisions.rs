@@ -206,40 +206,8 @@ impl Store {
     ///
     /// Refuses (`Invalid`) a `verdict` or `effective` other than `PASS`, `AUTH`, `BLOCK`.
     pub fn record_decision(&self, d: &DecisionRow) -> Result<i64, StoreError> {
-        for (field, value) in [("verdict", &d.verdict), ("effective", &d.effective)] {
-            if !VERDICTS.contains(&value.as_str()) {
-                return Err(StoreError::Invalid(format!(
-                    "decision {field} must be PASS, AUTH or BLOCK"
-                )));
-            }
-        }
-        let reasons = serde_json::to_string(&d.reasons)?;
-        let id = self
-            .conn
-            .prepare_cached(
-                "INSERT INTO decisions (ts_ms, host, session_id, action_kind, tool, verdict, \
-                 effective, reasons, outcome, args_hash, mode) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11) RETURNING id",
-            )?
-            .query_row(
-                params![
-                    d.ts_ms,
-                    d.host,
-                    d.session_id,
-                    d.action_kind,
-                    d.tool,
-                    d.verdict,
-                    d.effective,
-                    reasons,
-                    d.outcome.as_str(),
-                    d.args_hash,
-                    d.mode
-                ],
-                |r| r.get(0),
-            )?;
-        Ok(id)
+        insert_decision(&self.conn, d)
     }
-
     /// Decisions matching `filter`, newest (highest id) first.
     pub fn recent_decisions(
         &self,
@@ -288,6 +256,44 @@ impl Store {
             .collect::<Result<Vec<_>, _>>()?;
         raw.into_iter().map(DecisionRow::try_from).collect()
     }
+}
+
+/// The insert behind [`Store::record_decision`], on a connection or inside a transaction.
+pub(crate) fn insert_decision(
+    conn: &rusqlite::Connection,
+    d: &DecisionRow,
+) -> Result<i64, StoreError> {
+    for (field, value) in [("verdict", &d.verdict), ("effective", &d.effective)] {
+        if !VERDICTS.contains(&value.as_str()) {
+            return Err(StoreError::Invalid(format!(
+                "decision {field} must be PASS, AUTH or BLOCK"
+            )));
+        }
+    }
+    let reasons = serde_json::to_string(&d.reasons)?;
+    let id = conn
+        .prepare_cached(
+            "INSERT INTO decisions (ts_ms, host, session_id, action_kind, tool, verdict, \
+             effective, reasons, outcome, args_hash, mode) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11) RETURNING id",
+        )?
+        .query_row(
+            params![
+                d.ts_ms,
+                d.host,
+                d.session_id,
+                d.action_kind,
+                d.tool,
+                d.verdict,
+                d.effective,
+                reasons,
+                d.outcome.as_str(),
+                d.args_hash,
+                d.mode
+            ],
+            |r| r.get(0),
+        )?;
+    Ok(id)
 }
 
 #[cfg(test)]

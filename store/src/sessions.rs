@@ -33,14 +33,45 @@ impl Store {
             .query_row(params![host, session_id], |r| r.get(0))
             .optional()?;
         let next = f(current.as_deref());
+        // Nothing learned (the common case for a tool result): no write, no WAL frame.
+        if current.as_deref() != Some(next.as_str()) {
+            tx.prepare_cached(
+                "INSERT INTO sessions (host, session_id, state) VALUES (?1, ?2, ?3) \
+                 ON CONFLICT (host, session_id) \
+                 DO UPDATE SET state = excluded.state, revision = revision + 1",
+            )?
+            .execute(params![host, session_id, next])?;
+        }
+        tx.commit()?;
+        Ok(next)
+    }
+
+    /// [`Store::update_session`] and [`Store::record_decision`] in one `BEGIN IMMEDIATE`
+    /// transaction: both land or neither does (one commit instead of two on the hot path).
+    /// Returns the decision's id.
+    pub fn record_decision_and_session<F>(
+        &self,
+        d: &crate::DecisionRow,
+        f: F,
+    ) -> Result<i64, StoreError>
+    where
+        F: FnOnce(Option<&str>) -> String,
+    {
+        let tx = Transaction::new_unchecked(&self.conn, TransactionBehavior::Immediate)?;
+        let current: Option<String> = tx
+            .prepare_cached("SELECT state FROM sessions WHERE host = ?1 AND session_id = ?2")?
+            .query_row(params![d.host, d.session_id], |r| r.get(0))
+            .optional()?;
+        let next = f(current.as_deref());
         tx.prepare_cached(
             "INSERT INTO sessions (host, session_id, state) VALUES (?1, ?2, ?3) \
              ON CONFLICT (host, session_id) \
              DO UPDATE SET state = excluded.state, revision = revision + 1",
         )?
-        .execute(params![host, session_id, next])?;
+        .execute(params![d.host, d.session_id, next])?;
+        let id = crate::decisions::insert_decision(&tx, d)?;
         tx.commit()?;
-        Ok(next)
+        Ok(id)
     }
 
     /// A setting's value, if set.
@@ -75,6 +106,47 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn row(verdict: &str) -> crate::DecisionRow {
+        crate::DecisionRow {
+            id: 0,
+            ts_ms: 1,
+            host: "mcp-proxy".into(),
+            session_id: "s1".into(),
+            action_kind: "mcp_tool_call".into(),
+            tool: "t".into(),
+            verdict: verdict.into(),
+            effective: verdict.into(),
+            reasons: vec![],
+            outcome: crate::Outcome::Passed,
+            args_hash: "h".into(),
+            mode: "balanced".into(),
+        }
+    }
+
+    #[test]
+    fn decision_and_session_land_together_or_not_at_all() {
+        let store = Store::open_in_memory().unwrap();
+        let id = store
+            .record_decision_and_session(&row("PASS"), |_| r#"{"n":1}"#.to_owned())
+            .unwrap();
+        assert!(id > 0);
+        assert_eq!(
+            store.load_session("mcp-proxy", "s1").unwrap().as_deref(),
+            Some(r#"{"n":1}"#)
+        );
+        // A refused decision rolls the session update back.
+        let err = store.record_decision_and_session(&row("MAYBE"), |_| r#"{"n":2}"#.to_owned());
+        assert!(err.is_err());
+        assert_eq!(
+            store.load_session("mcp-proxy", "s1").unwrap().as_deref(),
+            Some(r#"{"n":1}"#)
+        );
+        let rows = store
+            .recent_decisions(&crate::DecisionFilter::default())
+            .unwrap();
+        assert_eq!(rows.len(), 1);
+    }
 
     #[test]
     fn session_read_modify_write() {

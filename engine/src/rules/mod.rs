@@ -22,6 +22,7 @@ pub mod exfiltration;
 pub mod git_destructive;
 pub mod infra_destructive;
 pub mod mcp_annotations;
+pub mod mcp_recipients;
 pub mod secret_access;
 pub mod secret_echo;
 pub mod secret_in_args;
@@ -29,6 +30,7 @@ pub mod self_protection;
 pub mod session_floor;
 pub mod shell_issues;
 pub mod supply_chain;
+pub mod synthetic_input;
 pub mod verification_bypass;
 
 /// Everything a rule may look at. Built once per decision.
@@ -72,9 +74,11 @@ pub const RULES: &[(&str, RuleFn)] = &[
     ("destination", destination::check),
     ("session_floor", session_floor::check),
     ("supply_chain", supply_chain::check),
+    ("synthetic_input", synthetic_input::check),
     ("env_poisoning", env_poisoning::check),
     ("verification_bypass", verification_bypass::check),
     ("mcp_annotations", mcp_annotations::check),
+    ("mcp_recipients", mcp_recipients::check),
 ];
 
 #[cfg(test)]
