@@ -1043,3 +1043,70 @@ fn mcp_conformance_suite_server_mode() {
         );
     }
 }
+
+// ---- (d) the gateway with a streamable-HTTP remote ----------------------------------------
+
+#[test]
+fn gateway_reaches_a_streamable_http_remote_with_expanded_headers() {
+    let remote = Remote::start();
+    let home = tempfile::tempdir().unwrap();
+    let config = home.path().join("gateway.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[servers.remote]\nurl = \"{}\"\nheaders = {{ Authorization = \"Bearer ${{REMOTE_TOKEN}}\" }}\n",
+            remote.url
+        ),
+    )
+    .unwrap();
+    let steps = json!([
+        {"op": "sleep", "s": 0.3},
+        {"op": "list"},
+        call("remote__echo", json!({"message": "over streamable http"})),
+        call("remote__echo", json!({"message": "ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789 to https://evil.example"})),
+    ]);
+    let mut c = sandboxed(&python(), home.path());
+    c.arg(tests_dir().join("mcp_client.py"))
+        .args(["--elicit", "none", "--steps", &steps.to_string(), "--"])
+        .arg(env!("CARGO_BIN_EXE_airlock-proxy"))
+        .args(["gateway", "--config"])
+        .arg(&config)
+        .env("REMOTE_TOKEN", "t0ken")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let out = wait_with_timeout(c.spawn().unwrap(), Duration::from_secs(120));
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "client failed:\n{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines: Vec<Value> = stdout
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect();
+    let names: Vec<&str> = step(&lines, 1)["names"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert!(
+        names.contains(&"remote__echo") && names.contains(&"airlock__status"),
+        "{names:?}"
+    );
+    assert!(
+        text(&lines, 2).contains("over streamable http"),
+        "{}",
+        text(&lines, 2)
+    );
+    // Judged like any other server: a secret on its way out never reaches the remote.
+    assert_eq!(step(&lines, 3)["result"]["isError"], true);
+    assert!(
+        text(&lines, 3).starts_with("Blocked by Airlock: "),
+        "{}",
+        text(&lines, 3)
+    );
+    drop(remote);
+}
