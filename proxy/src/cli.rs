@@ -91,24 +91,84 @@ async fn reap(mut child: tokio::process::Child) -> Option<std::process::ExitStat
     }
 }
 
-/// Run the gateway over stdio: every configured server behind its own proxy session, all
-/// sharing one Airlock session (so what one server's results taught — a secret read,
-/// untrusted content — raises the floor for every other server's calls).
-pub async fn gateway(a: GatewayArgs) -> Result<i32> {
-    let cfg = crate::config::GatewayConfig::load(&a.config)?;
-    let session_id = a
-        .session_id
-        .unwrap_or_else(|| process_session_id("gateway"));
+/// Run the gateway: every configured server behind its own proxy session, all sharing one
+/// Airlock session (so what one server's results taught — a secret read, untrusted content —
+/// raises the floor for every other server's calls). Over stdio, or with `listen`, behind the
+/// streamable-HTTP front with one gateway (and one set of servers) per MCP session.
+pub async fn gateway(
+    a: GatewayArgs,
+    listen: Option<&str>,
+    allow_origin: Vec<String>,
+) -> Result<i32> {
+    let cfg = Arc::new(crate::config::GatewayConfig::load(&a.config)?);
+    // Fail closed: no store or policy → refuse to start.
+    let paths = Paths::discover()?;
+    drop(paths.open_store()?);
+    let timeout = a.approval_timeout;
+    match listen {
+        None => {
+            let session_id = a
+                .session_id
+                .unwrap_or_else(|| process_session_id("gateway"));
+            let ended = gateway_session(
+                &cfg,
+                &session_id,
+                timeout,
+                tokio::io::stdin(),
+                tokio::io::stdout(),
+            )
+            .await?;
+            Ok(match ended {
+                Ended::ClientClosed => 0,
+                Ended::ServerClosed => 1,
+            })
+        }
+        Some(listen) => {
+            if a.session_id.is_some() {
+                bail!(
+                    "--session-id cannot be combined with --listen: each HTTP session has its own"
+                );
+            }
+            let addr = crate::serve_http::parse_listen(listen)?;
+            crate::serve_http::check_origins(&allow_origin)?;
+            let factory: crate::http_front::SessionFactory = Arc::new(
+                move |sid: String, duplex: tokio::io::DuplexStream| {
+                    let cfg = Arc::clone(&cfg);
+                    Box::pin(async move {
+                        let (r, w) = tokio::io::split(duplex);
+                        if let Err(e) = gateway_session(&cfg, &sid, timeout, r, w).await {
+                            tracing::error!(session = sid.get(..8).unwrap_or(""), error = %format!("{e:#}"), "gateway session failed");
+                        }
+                    })
+                },
+            );
+            crate::serve_http::front(addr, allow_origin, factory, "gateway").await
+        }
+    }
+}
+
+/// One gateway session: start every server, run the multiplexer until the client leaves or
+/// every server is gone, then reap the children.
+async fn gateway_session<CR, CW>(
+    cfg: &crate::config::GatewayConfig,
+    session_id: &str,
+    approval_timeout: Duration,
+    client_in: CR,
+    client_out: CW,
+) -> Result<Ended>
+where
+    CR: tokio::io::AsyncRead + Unpin + Send + 'static,
+    CW: tokio::io::AsyncWrite + Unpin + Send + 'static,
+{
     let paths = Paths::discover()?;
     let mut upstreams = Vec::new();
     let mut sessions = Vec::new();
     let mut children = Vec::new();
-    for s in cfg.servers {
-        // Fail closed: no store or policy → refuse to start.
+    for s in &cfg.servers {
         let store = paths.open_store()?;
-        let guard = Arc::new(Guard::new(paths.clone(), store, &s.name, &session_id)?);
+        let guard = Arc::new(Guard::new(paths.clone(), store, &s.name, session_id)?);
         let opts = Options {
-            approval_timeout: a.approval_timeout.min(proxy::MAX_APPROVAL),
+            approval_timeout: approval_timeout.min(proxy::MAX_APPROVAL),
             limits: s.limits.clone(),
             ..Options::default()
         };
@@ -127,14 +187,9 @@ pub async fn gateway(a: GatewayArgs) -> Result<i32> {
                 sessions.push(tokio::spawn(proxy::run(pr, pw, out, inp, guard, opts)));
             }
             crate::config::Transport::Http { url, headers } => {
-                // A remote upstream: the streamable-HTTP client behaves like a stdio server.
-                let remote = crate::http_remote::connect(
-                    url,
-                    headers,
-                    crate::http_remote::RemoteOptions::default(),
-                )
-                .await
-                .with_context(|| format!("server `{}`", s.name))?;
+                let remote = crate::http_remote::connect(url, headers, Default::default())
+                    .await
+                    .with_context(|| format!("server `{}`: connecting to its URL", s.name))?;
                 let (rr, rw) = tokio::io::split(remote);
                 sessions.push(tokio::spawn(proxy::run(pr, pw, rr, rw, guard, opts)));
             }
@@ -147,10 +202,10 @@ pub async fn gateway(a: GatewayArgs) -> Result<i32> {
         });
         tracing::info!(server = %s.name, "gateway server started");
     }
-    tracing::info!(session = %session_id, servers = upstreams.len(), "gateway started");
+    tracing::info!(servers = upstreams.len(), "gateway session started");
     let ended = crate::gateway::run(
-        tokio::io::stdin(),
-        tokio::io::stdout(),
+        client_in,
+        client_out,
         upstreams,
         crate::gateway::GatewayOptions::default(),
     )
@@ -161,10 +216,7 @@ pub async fn gateway(a: GatewayArgs) -> Result<i32> {
     for c in children {
         reap(c).await;
     }
-    Ok(match ended {
-        Ended::ClientClosed => 0,
-        Ended::ServerClosed => 1,
-    })
+    Ok(ended)
 }
 
 pub struct ServeArgs {

@@ -3,7 +3,7 @@
 //! ```text
 //! airlock-proxy serve [--name NAME] [--session-id ID] [--approval-timeout SECS] -- <server command> [args…]
 //! airlock-proxy serve --listen 127.0.0.1:PORT [--allow-origin ORIGIN]… [--name NAME] -- <server command> [args…]
-//! airlock-proxy gateway --config FILE [--session-id ID] [--approval-timeout SECS]
+//! airlock-proxy gateway --config FILE [--session-id ID | --listen 127.0.0.1:PORT [--allow-origin ORIGIN]…] [--approval-timeout SECS]
 //! airlock-proxy pins list [--json]
 //! airlock-proxy pins approve <server> <tool> [--password-stdin] [--code CODE]
 //! ```
@@ -66,11 +66,18 @@ enum Command {
         #[arg(long)]
         config: std::path::PathBuf,
         /// Session id to share memory under (default: one per gateway process).
-        #[arg(long)]
+        #[arg(long, conflicts_with = "listen")]
         session_id: Option<String>,
         /// Seconds an approval prompt may stay open before the call is denied (at most 59).
         #[arg(long, default_value_t = 55)]
         approval_timeout: u64,
+        /// Serve MCP's streamable HTTP on this loopback address instead of stdio (one gateway,
+        /// with its own servers and session, per MCP session).
+        #[arg(long, value_name = "127.0.0.1:PORT")]
+        listen: Option<String>,
+        /// With --listen: also accept requests from this browser origin (repeatable).
+        #[arg(long, value_name = "ORIGIN", requires = "listen")]
+        allow_origin: Vec<String>,
     },
     /// Pinned tool definitions (rug-pull protection).
     Pins {
@@ -152,6 +159,8 @@ fn main() -> ExitCode {
             config,
             session_id,
             approval_timeout,
+            listen,
+            allow_origin,
         } => {
             let rt = match tokio::runtime::Builder::new_current_thread()
                 .enable_all()
@@ -163,11 +172,15 @@ fn main() -> ExitCode {
                     return ExitCode::from(1);
                 }
             };
-            let code = rt.block_on(cli::gateway(cli::GatewayArgs {
-                config,
-                session_id,
-                approval_timeout: Duration::from_secs(approval_timeout),
-            }));
+            let code = rt.block_on(cli::gateway(
+                cli::GatewayArgs {
+                    config,
+                    session_id,
+                    approval_timeout: Duration::from_secs(approval_timeout),
+                },
+                listen.as_deref(),
+                allow_origin,
+            ));
             let code = match code {
                 Ok(c) => c,
                 Err(e) => {

@@ -59,11 +59,7 @@ pub async fn serve_http(a: ServeArgs, listen: &str, allow_origin: Vec<String>) -
     if !valid_server_name(&server) {
         bail!("server name `{server}` must be 1–64 characters of A–Z, a–z, 0–9, `-`, `_` or `.`");
     }
-    for o in &allow_origin {
-        if !(o.starts_with("http://") || o.starts_with("https://")) || o.contains(['*', ' ']) {
-            bail!("--allow-origin `{o}` must be an exact origin such as https://app.example");
-        }
-    }
+    check_origins(&allow_origin)?;
     // Fail closed: without the store and policy nothing could be judged, so refuse to start
     // (each session opens its own handle later).
     let paths = Paths::discover()?;
@@ -85,12 +81,33 @@ pub async fn serve_http(a: ServeArgs, listen: &str, allow_origin: Vec<String>) -
             }
         })
     });
+    front(addr, allow_origin, factory, &server).await
+}
+
+/// Check `--allow-origin` values (exact origins only).
+pub fn check_origins(allow_origin: &[String]) -> Result<()> {
+    for o in allow_origin {
+        if !(o.starts_with("http://") || o.starts_with("https://")) || o.contains(['*', ' ']) {
+            bail!("--allow-origin `{o}` must be an exact origin such as https://app.example");
+        }
+    }
+    Ok(())
+}
+
+/// Bind `addr`, say where on stderr, and serve the HTTP front with `factory` until the
+/// process is interrupted; returns the exit code.
+pub async fn front(
+    addr: SocketAddr,
+    allow_origin: Vec<String>,
+    factory: SessionFactory,
+    what: &str,
+) -> Result<i32> {
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .with_context(|| format!("cannot listen on {addr}"))?;
     let bound = listener.local_addr()?;
     eprintln!("airlock-proxy: listening on http://{bound}/mcp");
-    tracing::info!(server = %server, %bound, "HTTP front started");
+    tracing::info!(server = %what, %bound, "HTTP front started");
     let opts = FrontOptions {
         allowed_origins: allow_origin,
         ..FrontOptions::default()

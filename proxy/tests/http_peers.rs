@@ -114,13 +114,18 @@ struct Listening {
 
 impl Listening {
     fn start(extra: &[&str], server: &[String]) -> Listening {
+        let mut args: Vec<String> = vec!["serve".into(), "--listen".into(), "127.0.0.1:0".into()];
+        args.extend(extra.iter().map(|a| (*a).to_owned()));
+        args.push("--".into());
+        args.extend(server.iter().cloned());
+        Listening::launch(tempfile::tempdir().unwrap(), &args)
+    }
+
+    /// Start `airlock-proxy <args…>` (which must listen) as a throw-away user in `home`.
+    fn launch(home: tempfile::TempDir, args: &[String]) -> Listening {
         ensure_peers();
-        let home = tempfile::tempdir().unwrap();
         let mut c = sandboxed(Path::new(env!("CARGO_BIN_EXE_airlock-proxy")), home.path());
-        c.args(["serve", "--listen", "127.0.0.1:0"])
-            .args(extra)
-            .arg("--")
-            .args(server)
+        c.args(args)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped());
@@ -1109,4 +1114,54 @@ fn gateway_reaches_a_streamable_http_remote_with_expanded_headers() {
         text(&lines, 3)
     );
     drop(remote);
+}
+
+#[test]
+fn gateway_listens_over_http_with_one_gateway_per_session() {
+    ensure_peers();
+    let home = tempfile::tempdir().unwrap();
+    let config = home.path().join("gateway.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[servers.everything]\ncommand = {:?}\n",
+            everything_server().to_string_lossy()
+        ),
+    )
+    .unwrap();
+    let l = Listening::launch(
+        home,
+        &[
+            "gateway".into(),
+            "--config".into(),
+            config.to_string_lossy().into_owned(),
+            "--listen".into(),
+            "127.0.0.1:0".into(),
+        ],
+    );
+    let steps = json!([
+        {"op": "list"},
+        call("everything__echo", json!({"message": "gateway over http"})),
+        call("airlock__status", json!({})),
+    ]);
+    let first = l.sdk("none", steps.clone());
+    let names = step(&first, 0)["names"].to_string();
+    assert!(
+        names.contains("everything__echo") && names.contains("airlock__status"),
+        "{names}"
+    );
+    assert!(
+        text(&first, 1).contains("gateway over http"),
+        "{}",
+        text(&first, 1)
+    );
+    let s1 = step(&first, 2)["result"]["structuredContent"]["servers"][0]["session_id"].clone();
+    let second = l.sdk("none", steps);
+    let s2 = step(&second, 2)["result"]["structuredContent"]["servers"][0]["session_id"].clone();
+    assert!(s1.is_string() && s2.is_string() && s1 != s2, "{s1} {s2}");
+    let rows = l.decisions();
+    assert!(
+        rows.iter()
+            .any(|r| r.tool == "mcp__everything__echo" && r.outcome.as_str() == "passed")
+    );
 }
