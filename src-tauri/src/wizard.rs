@@ -170,10 +170,10 @@ pub fn wire(store: &Store, home: &Path, agent: &str, airlock_bin: &Path) -> Resu
         "none",
         "applied",
     );
-    Ok(if r.changed {
-        format!("wired in {}", r.path.display())
-    } else {
-        format!("already wired in {}", r.path.display())
+    Ok(match (r.changed, r.backup.is_some()) {
+        (true, true) => "wired (the old file is kept as a backup)".to_owned(),
+        (true, false) => "wired".to_owned(),
+        (false, _) => "already wired".to_owned(),
     })
 }
 

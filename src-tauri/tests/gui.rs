@@ -171,7 +171,7 @@ fn tray_app_end_to_end() {
     let dash = wait_window("^Airlock$", Duration::from_secs(10)).expect("no dashboard");
     let (dx, dy, _, _) = settled_geometry(&dash);
     focus(&dash);
-    click(dx + 600, dy + 500); // focus the page (empty area)
+    click(dx + 30, dy + 22); // focus the page (the title)
     xdotool(&["key", "Tab"]); // first control: the "light" mode button
     xdotool(&["key", "Return"]);
     let prompt = wait_window("^Airlock: lower mode", Duration::from_secs(10))

@@ -201,6 +201,7 @@ async function stepAgents(note) {
       }
     }
     if (failed.length) throw new Error(`Not wired: ${failed.join(", ")} (see the table). Retry, or skip.`);
+    skip(null);
     primary("Next", async () => stepSelfTest());
   });
 }
