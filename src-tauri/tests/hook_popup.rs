@@ -206,7 +206,10 @@ fn hook_asks_the_real_popup_approve_then_timeout() {
     shot(&s, "dashboard-pins.png");
     // The live filters: back to "Decisions", then the agent filter (after the 3 other tabs
     // and the verdict select): nothing from cursor, all three from claude-code, none of them
-    // a Read.
+    // a Read. ("decisions=0 ledger=3 pins=2" can only come from a filter: the store holds 3.)
+    let none = "dashboard rendered decisions=0 ledger=3 pins=2";
+    let all = "dashboard rendered decisions=3 ledger=3 pins=2";
+    focus(&dash);
     click(dx + 30, dy + 22);
     for _ in 0..8 {
         xdotool(&["key", "Tab"]);
@@ -217,22 +220,14 @@ fn hook_asks_the_real_popup_approve_then_timeout() {
     }
     xdotool(&["type", "--delay", "30", "cursor"]);
     assert!(
-        s.wait_log(
-            "dashboard rendered decisions=0 ",
-            1,
-            Duration::from_secs(10)
-        ),
+        s.wait_log(none, 1, Duration::from_secs(10)),
         "the agent filter did not apply; log:\n{}",
         s.log_text()
     );
     xdotool(&["key", "ctrl+a", "BackSpace"]);
     xdotool(&["type", "--delay", "30", "claude"]);
     assert!(
-        s.wait_log(
-            "dashboard rendered decisions=3 ledger=3 pins=2",
-            2,
-            Duration::from_secs(10)
-        ),
+        s.wait_log(all, 2, Duration::from_secs(10)),
         "the agent filter did not match claude-code; log:\n{}",
         s.log_text()
     );
@@ -240,11 +235,7 @@ fn hook_asks_the_real_popup_approve_then_timeout() {
     xdotool(&["key", "Tab"]);
     xdotool(&["type", "--delay", "30", "read"]);
     assert!(
-        s.wait_log(
-            "dashboard rendered decisions=0 ",
-            2,
-            Duration::from_secs(10)
-        ),
+        s.wait_log(none, 2, Duration::from_secs(10)),
         "the tool filter did not apply; log:\n{}",
         s.log_text()
     );

@@ -10,20 +10,24 @@ const ENF = ["enforce", "monitor", "off"];
 const counts = { decisions: 0, ledger: 0, pins: 0, chain: "unknown" };
 let reported = "";
 
+// The buttons are made once and only their state changes afterwards: re-creating them on
+// every refresh would drop the keyboard focus every two seconds.
 function choices(el, kind, values, current) {
-  el.replaceChildren();
-  for (const v of values) {
-    const b = document.createElement("button");
-    b.textContent = v;
-    b.id = `${kind}-${v}`;
-    if (v === current) b.classList.add("on");
-    b.addEventListener("click", async () => {
-      $("error").textContent = "";
-      try { await invoke("policy_request", { kind, to: v }); } catch (e) { $("error").textContent = String(e); }
-      refresh();
-    });
-    el.appendChild(b);
+  if (el.children.length !== values.length) {
+    el.replaceChildren();
+    for (const v of values) {
+      const b = document.createElement("button");
+      b.textContent = v;
+      b.id = `${kind}-${v}`;
+      b.addEventListener("click", async () => {
+        $("error").textContent = "";
+        try { await invoke("policy_request", { kind, to: v }); } catch (e) { $("error").textContent = String(e); }
+        refresh();
+      });
+      el.appendChild(b);
+    }
   }
+  for (const b of el.children) b.classList.toggle("on", b.id === `${kind}-${current}`);
 }
 
 function rows(body, list, cells) {
