@@ -351,6 +351,50 @@ mod tests {
     }
 
     #[test]
+    fn mode_step_raises_freely_and_lowers_only_with_the_factor() {
+        let dir = tempfile::tempdir().unwrap();
+        let paths = Paths {
+            db: dir.path().join("airlock.db"),
+            config_dir: dir.path().join("config"),
+            home: Some(dir.path().to_path_buf()),
+        };
+        let store = paths.open_store().unwrap();
+        set_password(&store, "correct horse", "correct horse").unwrap();
+        let none = Proof::default();
+        let wrong = Proof {
+            password: Some("wrong horse!".into()),
+            code: None,
+        };
+        let right = Proof {
+            password: Some("correct horse".into()),
+            code: None,
+        };
+        set_mode(&store, &paths, "strict", &none).unwrap();
+        assert!(set_mode(&store, &paths, "light", &none).is_err());
+        assert!(set_mode(&store, &paths, "light", &wrong).is_err());
+        assert_eq!(store.setting("mode").unwrap().as_deref(), Some("strict"));
+        set_mode(&store, &paths, "light", &right).unwrap();
+        assert_eq!(store.setting("mode").unwrap().as_deref(), Some("light"));
+        assert!(set_mode(&store, &paths, "reckless", &right).is_err());
+        let rows: Vec<String> = store
+            .ledger()
+            .unwrap()
+            .into_iter()
+            .map(|r| format!("{}:{}:{}", r.entry.kind, r.entry.factor, r.entry.outcome))
+            .collect();
+        assert_eq!(
+            rows,
+            [
+                "password:none:applied",
+                "mode:none:applied",
+                "mode:none:refused",
+                "mode:none:refused",
+                "mode:password:applied"
+            ]
+        );
+    }
+
+    #[test]
     fn wiring_uses_the_wire_crate_and_is_idempotent() {
         let dir = tempfile::tempdir().unwrap();
         let home = dir.path();
