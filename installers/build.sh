@@ -17,7 +17,8 @@ cargo build --release --locked --manifest-path "$root/Cargo.toml" --target-dir "
   -p airlock-cli --bin airlock -p airlock-proxy --bin airlock-proxy
 mkdir -p "$root/src-tauri/binaries"
 for b in airlock airlock-proxy; do
-  install -m 0755 "$ws_target/release/$b" "$root/src-tauri/binaries/$b-$triple"
+  # Stripped: the workspace release profile keeps line tables (debug = 1) for backtraces.
+  install -s -m 0755 "$ws_target/release/$b" "$root/src-tauri/binaries/$b-$triple"
 done
 
 if [ ! -x "$root/ui/node_modules/.bin/tauri" ]; then
