@@ -3,11 +3,12 @@
 const { invoke } = window.__TAURI__.core;
 const $ = (x) => document.getElementById(x);
 const STEPS = ["password", "totp", "mode", "agents", "selftest"];
+// One line each, from the README's mode table.
 const MODES = [
-  ["light", "Only the clearly dangerous: hard blocks and obvious secret leaks."],
-  ["balanced", "The default: asks before destructive or risky actions."],
-  ["strict", "Asks more often: network uploads, installs, unknown tools."],
-  ["paranoid", "Asks for almost anything that changes the machine."],
+  ["light", "Fewest questions: asks before deleting 100+ files in one command."],
+  ["balanced", "The default: asks before deleting 25+ files, and before file uploads to unlisted destinations."],
+  ["strict", "Asks before deleting 10+ files and before any traffic to unlisted destinations; a secret + untrusted content + egress is blocked."],
+  ["paranoid", "Like strict, and asks before deleting more than 3 files."],
 ];
 let state = null;
 let cur = 0;
