@@ -9,6 +9,10 @@
 mod policy;
 #[cfg(unix)]
 mod shell;
+#[cfg(unix)]
+mod views;
+#[cfg(unix)]
+mod wizard;
 
 #[cfg(unix)]
 fn main() -> std::process::ExitCode {

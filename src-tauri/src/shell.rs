@@ -11,12 +11,14 @@ use airlock_cli::app::Paths;
 use airlock_cli::factors::Proof;
 use airlock_engine::Mode;
 use airlock_store::{DecisionFilter, DecisionRow, Outcome as DecisionOutcome};
+use anyhow::Context as _;
 use serde::Serialize;
 use tauri::menu::{CheckMenuItem, IsMenuItem, Menu, MenuItem, PredefinedMenuItem, Submenu};
 use tauri::tray::TrayIconBuilder;
 use tauri::{AppHandle, Emitter, Manager, RunEvent, State, WebviewUrl, WebviewWindowBuilder, Wry};
 
 use crate::policy::{self, ENFORCEMENTS, Kind, Status};
+use crate::{views, wizard};
 
 const POPUP_PREFIX: &str = "approval-";
 const POPUP_W: f64 = 460.0;
@@ -204,6 +206,173 @@ async fn policy_change(
 }
 
 // ---------------------------------------------------------------------------------------
+// Onboarding wizard
+
+/// Logs a wizard step's result (never the secrets involved) and turns errors into text.
+fn step<T>(name: &str, r: anyhow::Result<T>) -> Res<T> {
+    match r {
+        Ok(v) => {
+            tracing::info!(step = name, "wizard step done");
+            Ok(v)
+        }
+        Err(e) => {
+            tracing::warn!(step = name, error = %e, "wizard step failed");
+            Err(format!("{e:#}"))
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct WizardState {
+    status: Status,
+    /// The `airlock` command the hooks will run, or why there is none.
+    airlock_bin: Result<String, String>,
+}
+
+#[tauri::command]
+async fn wizard_state(shared: State<'_, Shared>) -> Res<WizardState> {
+    let store = shared.paths.open_store().map_err(|e| e.to_string())?;
+    Ok(WizardState {
+        status: policy::status(&store, &shared.paths).map_err(|e| e.to_string())?,
+        airlock_bin: wizard::airlock_binary()
+            .map(|p| p.display().to_string())
+            .map_err(|e| e.to_string()),
+    })
+}
+
+#[tauri::command]
+async fn wizard_password(
+    app: AppHandle,
+    shared: State<'_, Shared>,
+    password: String,
+    repeat: String,
+) -> Res<()> {
+    let r = shared
+        .paths
+        .open_store()
+        .and_then(|store| wizard::set_password(&store, &password, &repeat));
+    let _ = app.emit("policy-changed", ());
+    step("password", r)
+}
+
+#[tauri::command]
+async fn wizard_totp_begin(shared: State<'_, Shared>, password: String) -> Res<wizard::TotpOffer> {
+    let r = shared
+        .paths
+        .open_store()
+        .and_then(|store| wizard::totp_begin(&store, &password));
+    step("totp-begin", r)
+}
+
+#[tauri::command]
+async fn wizard_totp_finish(
+    shared: State<'_, Shared>,
+    password: String,
+    code: String,
+) -> Res<String> {
+    let r = shared
+        .paths
+        .open_store()
+        .and_then(|store| wizard::totp_finish(&store, &password, &code))
+        .map(str::to_owned);
+    step("totp-finish", r)
+}
+
+#[tauri::command]
+async fn wizard_mode(
+    app: AppHandle,
+    shared: State<'_, Shared>,
+    mode: String,
+    password: Option<String>,
+    code: Option<String>,
+) -> Res<String> {
+    let r = shared
+        .paths
+        .open_store()
+        .and_then(|store| wizard::set_mode(&store, &shared.paths, &mode, &proof(password, code)));
+    refresh_tray(&app);
+    let _ = app.emit("policy-changed", ());
+    step("mode", r)
+}
+
+#[tauri::command]
+async fn wizard_agents(shared: State<'_, Shared>) -> Res<Vec<wizard::AgentInfo>> {
+    let r = (|| -> anyhow::Result<Vec<wizard::AgentInfo>> {
+        let home = shared.paths.home.clone().context("no home directory")?;
+        let bin = wizard::airlock_binary()?;
+        Ok(wizard::agents(&home, &bin))
+    })();
+    step("agents", r)
+}
+
+#[tauri::command]
+async fn wizard_wire(shared: State<'_, Shared>, agent: String) -> Res<String> {
+    let r = (|| -> anyhow::Result<String> {
+        let home = shared.paths.home.clone().context("no home directory")?;
+        let bin = wizard::airlock_binary()?;
+        let store = shared.paths.open_store()?;
+        wizard::wire(&store, &home, &agent, &bin)
+    })();
+    step("wire", r)
+}
+
+#[tauri::command]
+async fn wizard_self_test(
+    shared: State<'_, Shared>,
+    case: String,
+    session: String,
+) -> Res<wizard::SelfTestResult> {
+    let paths = shared.paths.clone();
+    let r = tauri::async_runtime::spawn_blocking(move || {
+        let bin = wizard::airlock_binary()?;
+        wizard::self_test(&paths, &bin, &case, &session)
+    })
+    .await
+    .map_err(|e| anyhow::anyhow!("the self-test thread failed: {e}"))
+    .and_then(|r| r);
+    if let Ok(t) = &r {
+        tracing::info!(
+            case = %t.case,
+            verdict = %t.verdict,
+            outcome = %t.outcome,
+            ok = t.ok,
+            "self-test decision"
+        );
+    }
+    step("self-test", r)
+}
+
+// ---------------------------------------------------------------------------------------
+// Dashboard views (read-only)
+
+#[tauri::command]
+async fn dash_decisions(
+    shared: State<'_, Shared>,
+    query: views::DecisionQuery,
+) -> Res<Vec<DecisionRow>> {
+    let store = shared.paths.open_store().map_err(|e| e.to_string())?;
+    views::decisions(&store, &query).map_err(|e| e.to_string())
+}
+
+#[tauri::command]
+async fn dash_ledger(shared: State<'_, Shared>) -> Res<views::LedgerView> {
+    let store = shared.paths.open_store().map_err(|e| e.to_string())?;
+    views::ledger(&store).map_err(|e| e.to_string())
+}
+
+#[tauri::command]
+async fn dash_pins(shared: State<'_, Shared>) -> Res<Vec<airlock_proxy::pins::PinRow>> {
+    let store = shared.paths.open_store().map_err(|e| e.to_string())?;
+    views::pins(&store).map_err(|e| e.to_string())
+}
+
+/// The dashboard page reports what it drew (for the log and the real-window test).
+#[tauri::command]
+fn dashboard_rendered(decisions: usize, ledger: usize, pins: usize, chain: String) {
+    tracing::info!(decisions, ledger, pins, chain = %chain, "dashboard rendered");
+}
+
+// ---------------------------------------------------------------------------------------
 // Windows
 
 fn popup_builder<'a>(
@@ -320,10 +489,27 @@ fn open_dashboard(app: &AppHandle) {
     }
     let built = WebviewWindowBuilder::new(app, "dashboard", WebviewUrl::App("index.html".into()))
         .title("Airlock")
-        .inner_size(640.0, 560.0)
+        .inner_size(960.0, 720.0)
         .build();
     if let Err(e) = built {
         tracing::error!(error = %e, "cannot open the dashboard");
+    }
+}
+
+fn open_wizard(app: &AppHandle) {
+    if let Some(w) = app.get_webview_window("wizard") {
+        let _ = w.show();
+        let _ = w.set_focus();
+        return;
+    }
+    let built = WebviewWindowBuilder::new(app, "wizard", WebviewUrl::App("wizard.html".into()))
+        .title("Airlock setup")
+        .inner_size(620.0, 700.0)
+        .center()
+        .focused(true)
+        .build();
+    if let Err(e) = built {
+        tracing::error!(error = %e, "cannot open the setup wizard");
     }
 }
 
@@ -409,6 +595,7 @@ fn build_tray(app: &AppHandle) -> tauri::Result<()> {
     let enf_menu = Submenu::with_id_and_items(app, "enforcement", "Enforcement", true, &enf_items)?;
     let blocks = Submenu::with_id(app, "blocks", "Recent blocks", true)?;
     let dashboard = MenuItem::with_id(app, "dashboard", "Open dashboard", true, None::<&str>)?;
+    let setup = MenuItem::with_id(app, "setup", "Set up Airlock…", true, None::<&str>)?;
     let quit = MenuItem::with_id(
         app,
         "quit",
@@ -426,6 +613,7 @@ fn build_tray(app: &AppHandle) -> tauri::Result<()> {
             &blocks,
             &PredefinedMenuItem::separator(app)?,
             &dashboard,
+            &setup,
             &quit,
         ],
     )?;
@@ -563,6 +751,7 @@ fn watch_blocks(app: AppHandle) {
 fn on_menu(app: &AppHandle, id: &str) {
     match id {
         "pending" | "dashboard" => open_dashboard(app),
+        "setup" => open_wizard(app),
         "quit" => {
             let shared = app.state::<Shared>();
             shared.broker.shutdown();
@@ -635,6 +824,21 @@ fn pump(app: AppHandle, rx: Receiver<BrokerEvent>) {
 
 // ---------------------------------------------------------------------------------------
 
+/// Test knob, read only by this app: a shorter popup deadline in seconds (1..=120), so a
+/// test can watch a request run out without waiting two minutes. It can only *shorten* the
+/// time a human has (the broker clamps every deadline to its 2-minute hard deadline), and an
+/// unanswered request is a `timeout`, i.e. a deny: the knob can never approve anything.
+/// Anything unparsable or out of range is ignored.
+pub const DEADLINE_KNOB: &str = "AIRLOCK_APP_TEST_POPUP_DEADLINE_SECS";
+
+fn test_deadline() -> Option<Duration> {
+    std::env::var(DEADLINE_KNOB)
+        .ok()
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .filter(|s| (1..=120).contains(s))
+        .map(Duration::from_secs)
+}
+
 pub fn run() -> ExitCode {
     let _ = tracing_subscriber::fmt()
         .with_env_filter(
@@ -654,12 +858,29 @@ pub fn run() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    // First run: no store yet (or no password in it) opens the setup wizard.
+    let store_existed = paths.db.exists();
+    let mut show_wizard = std::env::args().any(|a| a == "--setup");
     let started = paths
         .open_store()
         .map_err(|e| format!("{e:#}"))
         .and_then(|store| {
-            let cfg = BrokerConfig::at_default_location()
+            match wizard::needed(store_existed, &store) {
+                Ok(needed) => show_wizard |= needed,
+                Err(e) => {
+                    tracing::warn!(error = %e, "cannot tell whether setup is done; opening it");
+                    show_wizard = true;
+                }
+            }
+            let mut cfg = BrokerConfig::at_default_location()
                 .ok_or_else(|| "no home directory for the approval socket".to_owned())?;
+            if let Some(d) = test_deadline() {
+                tracing::warn!(
+                    secs = d.as_secs(),
+                    "{DEADLINE_KNOB} set: popups time out sooner"
+                );
+                cfg.hard_deadline = d;
+            }
             Broker::start(cfg, store).map_err(|e| e.to_string())
         });
     let (broker, rx) = match started {
@@ -688,7 +909,19 @@ pub fn run() -> ExitCode {
             close_self,
             overview,
             policy_request,
-            policy_change
+            policy_change,
+            wizard_state,
+            wizard_password,
+            wizard_totp_begin,
+            wizard_totp_finish,
+            wizard_mode,
+            wizard_agents,
+            wizard_wire,
+            wizard_self_test,
+            dash_decisions,
+            dash_ledger,
+            dash_pins,
+            dashboard_rendered
         ])
         .on_window_event(|window, event| {
             // Closing a popup with the window manager is a "no".
@@ -718,6 +951,10 @@ pub fn run() -> ExitCode {
             replenish(&handle);
             if show_dashboard {
                 open_dashboard(&handle);
+            }
+            if show_wizard {
+                tracing::info!("first run: opening the setup wizard");
+                open_wizard(&handle);
             }
             Ok(())
         })

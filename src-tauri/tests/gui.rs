@@ -14,257 +14,13 @@
     clippy::indexing_slicing
 )] // test code
 
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
+mod support;
+
 use std::time::{Duration, Instant};
 
 use airlock_broker::{ApprovalRequest, ApprovalResult, Reason, now_ms, request_and_redeem_at};
 use airlock_store::{ApprovalStatus, DecisionRow, Outcome, Store};
-
-struct Session {
-    home: tempfile::TempDir,
-    app: Child,
-    trayer: Option<Child>,
-    dunst: Option<Child>,
-    sock: PathBuf,
-    db: PathBuf,
-    shots: Option<PathBuf>,
-    log: PathBuf,
-}
-
-impl Drop for Session {
-    fn drop(&mut self) {
-        let _ = self.app.kill();
-        let _ = self.app.wait();
-        for c in [self.trayer.as_mut(), self.dunst.as_mut()]
-            .into_iter()
-            .flatten()
-        {
-            let _ = c.kill();
-            let _ = c.wait();
-        }
-    }
-}
-
-fn tool(name: &str) -> bool {
-    Command::new("sh")
-        .args(["-c", &format!("command -v {name}")])
-        .stdout(Stdio::null())
-        .status()
-        .map(|s| s.success())
-        .unwrap_or(false)
-}
-
-fn xdotool(args: &[&str]) -> String {
-    let out = Command::new("xdotool").args(args).output().unwrap();
-    String::from_utf8_lossy(&out.stdout).trim().to_owned()
-}
-
-/// Visible windows whose title matches `pattern` (a regex, as xdotool takes it).
-fn windows(pattern: &str) -> Vec<String> {
-    xdotool(&["search", "--onlyvisible", "--name", pattern])
-        .lines()
-        .map(str::to_owned)
-        .collect()
-}
-
-fn wait_window(pattern: &str, within: Duration) -> Option<String> {
-    let t0 = Instant::now();
-    while t0.elapsed() < within {
-        if let Some(w) = windows(pattern).into_iter().next() {
-            return Some(w);
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    None
-}
-
-fn wait_gone(pattern: &str, within: Duration) -> bool {
-    let t0 = Instant::now();
-    while t0.elapsed() < within {
-        if windows(pattern).is_empty() {
-            return true;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    false
-}
-
-/// Waits until the app logged `popup shown` for request `n` popups in total (the page has
-/// rendered and its buttons are wired).
-fn wait_rendered(s: &Session, n: usize) {
-    let t0 = Instant::now();
-    loop {
-        let log = std::fs::read_to_string(&s.log).unwrap_or_default();
-        if log.matches("popup shown").count() >= n {
-            return;
-        }
-        assert!(
-            t0.elapsed() < Duration::from_secs(20),
-            "popup never rendered; log:\n{log}"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
-
-/// (x, y, width, height) of a window.
-fn geometry(win: &str) -> (i64, i64, i64, i64) {
-    let out = xdotool(&["getwindowgeometry", "--shell", win]);
-    let get = |k: &str| {
-        out.lines()
-            .find_map(|l| l.strip_prefix(&format!("{k}=")))
-            .and_then(|v| v.parse::<i64>().ok())
-            .unwrap_or_else(|| panic!("no {k} in {out}"))
-    };
-    (get("X"), get("Y"), get("WIDTH"), get("HEIGHT"))
-}
-
-/// Geometry once the window has stopped moving (a new window is centred after it maps).
-fn settled_geometry(win: &str) -> (i64, i64, i64, i64) {
-    let mut last = geometry(win);
-    for _ in 0..50 {
-        std::thread::sleep(Duration::from_millis(60));
-        let now = geometry(win);
-        if now == last {
-            return now;
-        }
-        last = now;
-    }
-    last
-}
-
-/// Gives `win` the keyboard focus (what a window manager does on click; Xvfb has none).
-fn focus(win: &str) {
-    xdotool(&["windowfocus", win]);
-    std::thread::sleep(Duration::from_millis(100));
-}
-
-fn click(x: i64, y: i64) {
-    // No --sync: it waits (15 s) for a motion event when the pointer is already there.
-    xdotool(&["mousemove", &x.to_string(), &y.to_string()]);
-    std::thread::sleep(Duration::from_millis(80));
-    xdotool(&["click", "1"]);
-}
-
-fn shot(s: &Session, name: &str) {
-    if let Some(dir) = &s.shots {
-        std::fs::create_dir_all(dir).unwrap();
-        let path = dir.join(name);
-        let ok = Command::new("import")
-            .args(["-window", "root", path.to_str().unwrap()])
-            .status()
-            .map(|st| st.success())
-            .unwrap_or(false);
-        eprintln!(
-            "screenshot {} ({})",
-            path.display(),
-            if ok { "ok" } else { "failed" }
-        );
-    }
-}
-
-fn start(dashboard: bool) -> Session {
-    start_with(dashboard, &[])
-}
-
-fn start_with(dashboard: bool, extra: &[&str]) -> Session {
-    assert!(
-        std::env::var_os("DISPLAY").is_some(),
-        "no DISPLAY: run this test under `dbus-run-session -- xvfb-run -a ...` (see src-tauri/README.md)"
-    );
-    for t in ["xdotool", "import"] {
-        assert!(tool(t), "`{t}` is needed (apt: xdotool imagemagick)");
-    }
-    let home = tempfile::tempdir().unwrap();
-    let runtime = home.path().join("run");
-    std::fs::create_dir_all(&runtime).unwrap();
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&runtime, std::fs::Permissions::from_mode(0o700)).unwrap();
-    }
-    let sock = runtime.join("airlock").join("broker.sock");
-    let db = home.path().join(".local/share/airlock/airlock.db");
-    // A password, so lowering has a factor to check against.
-    {
-        let store = Store::open(&db).unwrap();
-        airlock_cli::factors::set_password(&store, "correct horse battery").unwrap();
-    }
-    let trayer = tool("trayer")
-        .then(|| {
-            Command::new("trayer")
-                .args([
-                    "--edge",
-                    "top",
-                    "--align",
-                    "right",
-                    "--widthtype",
-                    "pixel",
-                    "--width",
-                    "120",
-                    "--height",
-                    "28",
-                    "--SetDockType",
-                    "true",
-                    "--transparent",
-                    "false",
-                ])
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .spawn()
-                .ok()
-        })
-        .flatten();
-    // A notification daemon, so BLOCK notifications have somewhere to go.
-    let dunst = tool("dunst")
-        .then(|| {
-            Command::new("dunst")
-                .env("HOME", home.path())
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .spawn()
-                .ok()
-        })
-        .flatten();
-    std::thread::sleep(Duration::from_millis(300));
-    let log = home.path().join("app.log");
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_airlock-app"));
-    if dashboard {
-        cmd.arg("--dashboard");
-    }
-    cmd.args(extra);
-    let app = cmd
-        .env("HOME", home.path())
-        .env("XDG_RUNTIME_DIR", &runtime)
-        .env_remove("XDG_DATA_HOME")
-        .env_remove("XDG_CONFIG_HOME")
-        .env_remove("XDG_CACHE_HOME")
-        .env("RUST_LOG", "info")
-        .stdout(Stdio::null())
-        .stderr(std::fs::File::create(&log).unwrap())
-        .spawn()
-        .unwrap();
-    let s = Session {
-        home,
-        app,
-        trayer,
-        dunst,
-        sock,
-        db,
-        shots: std::env::var_os("AIRLOCK_SHOTS").map(PathBuf::from),
-        log,
-    };
-    let t0 = Instant::now();
-    while !s.sock.exists() {
-        assert!(
-            t0.elapsed() < Duration::from_secs(60),
-            "the app did not open its socket; log:\n{}",
-            std::fs::read_to_string(&s.log).unwrap_or_default()
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    s
-}
+use support::*;
 
 fn request(summary: &str, deadline_in_ms: i64, high_risk: bool) -> ApprovalRequest {
     ApprovalRequest {
@@ -295,14 +51,6 @@ fn ask(s: &Session, r: ApprovalRequest, wait: Duration) -> std::thread::JoinHand
 fn status_of(s: &Session, id: i64) -> (ApprovalStatus, bool) {
     let row = Store::open(&s.db).unwrap().approval(id).unwrap().unwrap();
     (row.status, row.consumed)
-}
-
-/// Popup layout (ui/www/style.css): the footer buttons sit 14 px above the bottom, 44 px
-/// high; Deny on the left half, Approve on the right half.
-fn popup_buttons(win: &str) -> ((i64, i64), (i64, i64)) {
-    let (x, y, w, h) = settled_geometry(win);
-    let by = y + h - 14 - 22;
-    ((x + w / 4, by), (x + 3 * w / 4, by))
 }
 
 fn approve_in_popup(s: &Session, screenshot: Option<&str>) -> (ApprovalResult, u128) {
@@ -423,7 +171,7 @@ fn tray_app_end_to_end() {
     let dash = wait_window("^Airlock$", Duration::from_secs(10)).expect("no dashboard");
     let (dx, dy, _, _) = settled_geometry(&dash);
     focus(&dash);
-    click(dx + 600, dy + 500); // focus the page (empty area)
+    click(dx + 30, dy + 22); // focus the page (the title)
     xdotool(&["key", "Tab"]); // first control: the "light" mode button
     xdotool(&["key", "Return"]);
     let prompt = wait_window("^Airlock: lower mode", Duration::from_secs(10))
@@ -645,7 +393,14 @@ fn popup_latency_and_idle_memory() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(1000u64);
-    let s = start_with(false, &extra);
+    let s = start_with(
+        tempfile::tempdir().unwrap(),
+        Start {
+            args: &extra,
+            password: Some(PASSWORD),
+            ..Start::default()
+        },
+    );
     std::thread::sleep(Duration::from_secs(3));
     let (rss0, pss0) = memory_kib(s.app.id());
     let mut mapped = Vec::new();

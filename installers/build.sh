@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Builds the Linux packages (.deb and .rpm) of the Airlock tray app, offline, with the npm
+# Tauri CLI (ui/node_modules/.bin/tauri). The packages also carry the `airlock` CLI (the hook)
+# and `airlock-proxy` (the MCP proxy), installed next to the app as /usr/bin/airlock and
+# /usr/bin/airlock-proxy: Tauri's `bundle.externalBin` wants them as
+# src-tauri/binaries/<name>-<target triple>, which this script builds and copies there.
+#
+# Usage: installers/build.sh            (from anywhere; outputs under <app target>/release/bundle/)
+# Environment: CARGO_TARGET_DIR (the app's target dir), AIRLOCK_WS_TARGET_DIR (workspace's).
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+ws_target="${AIRLOCK_WS_TARGET_DIR:-$root/target}"
+triple="$(rustc -vV | sed -n 's/^host: //p')"
+
+cargo build --release --locked --manifest-path "$root/Cargo.toml" --target-dir "$ws_target" \
+  -p airlock-cli --bin airlock -p airlock-proxy --bin airlock-proxy
+mkdir -p "$root/src-tauri/binaries"
+for b in airlock airlock-proxy; do
+  # Stripped: the workspace release profile keeps line tables (debug = 1) for backtraces.
+  install -s -m 0755 "$ws_target/release/$b" "$root/src-tauri/binaries/$b-$triple"
+done
+
+if [ ! -x "$root/ui/node_modules/.bin/tauri" ]; then
+  (cd "$root/ui" && npm ci --no-audit --no-fund)
+fi
+cd "$root"
+ui/node_modules/.bin/tauri build --bundles deb,rpm --config "$root/installers/tauri.bundle.json"
+
+out="${CARGO_TARGET_DIR:-$root/src-tauri/target}/release/bundle"
+ls -l "$out"/deb/*.deb "$out"/rpm/*.rpm

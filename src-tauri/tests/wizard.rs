@@ -1,0 +1,247 @@
+//! First run in a real window: no store yet → the app opens the setup wizard. The test
+//! types into it with xdotool (keyboard only), scans the TOTP QR code off the screen like a
+//! phone would (rqrr), wires a detected Claude Code with the real `airlock` binary on PATH,
+//! and approves the self-test's AUTH decision in the real popup. Run under a display (see
+//! README.md); needs `xdotool` and `import`.
+//!
+//! The app runs with `DBUS_SESSION_BUS_ADDRESS` pointing nowhere, so the TOTP secret takes
+//! the no-keyring path (sealed in the store): a headless Secret Service could otherwise wait
+//! on an unlock prompt nobody can answer.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)] // test code
+
+mod support;
+
+use std::process::Command;
+use std::time::Duration;
+
+use airlock_cli::factors;
+use airlock_store::{DecisionFilter, Outcome, Store};
+use support::*;
+
+/// Lines of the app log that report wizard step `step` as `done` or `failed`.
+fn step_count(s: &Session, result: &str, step: &str) -> usize {
+    s.log_text()
+        .lines()
+        .filter(|l| {
+            l.contains(&format!("wizard step {result}")) && l.contains(&format!("\"{step}\""))
+        })
+        .count()
+}
+
+fn wait_step(s: &Session, result: &str, step: &str, n: usize) {
+    let t0 = std::time::Instant::now();
+    while step_count(s, result, step) < n {
+        assert!(
+            t0.elapsed() < Duration::from_secs(20),
+            "wizard step {step} never {result}; log:\n{}",
+            s.log_text()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+fn keys(win: &str, ks: &[&str]) {
+    focus(win);
+    for k in ks {
+        xdotool(&["key", "--clearmodifiers", k]);
+        std::thread::sleep(Duration::from_millis(120));
+    }
+}
+
+fn type_text(win: &str, text: &str) {
+    focus(win);
+    xdotool(&["type", "--delay", "15", text]);
+}
+
+/// Reads the QR code shown in window `win` off the screen.
+fn scan_qr(s: &Session, win: &str) -> String {
+    let path = s.home.path().join("qr-screen.png");
+    let ok = Command::new("import")
+        .args(["-window", win, path.to_str().unwrap()])
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok, "screenshot failed");
+    let img = image::open(&path).unwrap().to_luma8();
+    let (w, h) = img.dimensions();
+    let mut prepared =
+        rqrr::PreparedImage::prepare_from_greyscale(w as usize, h as usize, |x, y| {
+            img.get_pixel(x as u32, y as u32)[0]
+        });
+    let grids = prepared.detect_grids();
+    assert!(
+        !grids.is_empty(),
+        "no QR code on screen ({})",
+        path.display()
+    );
+    grids[0].decode().unwrap().1
+}
+
+#[test]
+fn first_run_wizard_sets_up_everything_and_self_tests() {
+    let home = tempfile::tempdir().unwrap();
+    // Claude Code is "installed" for this user.
+    std::fs::create_dir_all(home.path().join(".claude")).unwrap();
+    // The real `airlock` CLI on PATH, as a package installs it.
+    let bin = airlock_bin();
+    let path = format!(
+        "{}:{}",
+        bin.parent().unwrap().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let s = start_with(
+        home,
+        Start {
+            no_store: true,
+            env: &[
+                ("PATH", &path),
+                (
+                    "DBUS_SESSION_BUS_ADDRESS",
+                    "unix:path=/nonexistent/airlock-test",
+                ),
+            ],
+            ..Start::default()
+        },
+    );
+    let win = wait_window("^Airlock setup$", Duration::from_secs(30))
+        .unwrap_or_else(|| panic!("no setup wizard on first run; log:\n{}", s.log_text()));
+    std::thread::sleep(Duration::from_millis(1000)); // page load
+    let store = Store::open(&s.db).unwrap();
+    assert!(!factors::password_is_set(&store).unwrap());
+
+    // 1. Password: a mismatched repeat is refused visibly and saves nothing (not ledgered:
+    //    no policy change was attempted).
+    type_text(&win, PASSWORD);
+    keys(&win, &["Tab"]);
+    type_text(&win, "correct horse batterx");
+    keys(&win, &["Return"]);
+    wait_step(&s, "failed", "password", 1);
+    shot(&s, "wizard-password-refused.png");
+    assert!(!factors::password_is_set(&store).unwrap());
+    keys(&win, &["ctrl+a", "BackSpace"]);
+    type_text(&win, PASSWORD);
+    keys(&win, &["Return"]);
+    wait_step(&s, "done", "password", 1);
+    factors::verify_password(&store, PASSWORD).unwrap();
+
+    // 2. TOTP: scan the QR code off the screen; a wrong code is refused (TOTP stays off),
+    //    the right one enrols it.
+    std::thread::sleep(Duration::from_millis(400));
+    keys(&win, &["Return"]); // "Set up TOTP" has the focus
+    wait_step(&s, "done", "totp-begin", 1);
+    std::thread::sleep(Duration::from_millis(600));
+    let uri = scan_qr(&s, &win);
+    assert!(uri.starts_with("otpauth://totp/"), "{uri}");
+    let totp = totp_rs::TOTP::from_url(&uri).unwrap();
+    let code = totp.generate_current().unwrap();
+    let wrong = if code == "000000" { "111111" } else { "000000" };
+    type_text(&win, wrong);
+    keys(&win, &["Return"]);
+    wait_step(&s, "failed", "totp-finish", 1);
+    assert!(
+        !factors::totp_enrolled(&store).unwrap(),
+        "a wrong code enrolled TOTP"
+    );
+    keys(&win, &["ctrl+a", "BackSpace"]);
+    shot(&s, "wizard-totp.png");
+    type_text(&win, &totp.generate_current().unwrap());
+    keys(&win, &["Return"]);
+    wait_step(&s, "done", "totp-finish", 1);
+    assert!(factors::totp_enrolled(&store).unwrap());
+    assert!(
+        factors::totp_needs_password(&store).unwrap(),
+        "no keyring here: sealed"
+    );
+
+    // 3. Mode: Down from "balanced" selects "strict" (a raise: no factor needed).
+    std::thread::sleep(Duration::from_millis(400));
+    keys(&win, &["Return"]); // "Next" after the TOTP confirmation
+    std::thread::sleep(Duration::from_millis(500));
+    keys(&win, &["Down"]);
+    shot(&s, "wizard-mode.png");
+    keys(&win, &["Return"]);
+    wait_step(&s, "done", "mode", 1);
+    assert_eq!(store.setting("mode").unwrap().as_deref(), Some("strict"));
+
+    // 4. Agents: Claude Code is found and wired with the `airlock` binary on PATH.
+    wait_step(&s, "done", "agents", 1);
+    std::thread::sleep(Duration::from_millis(400));
+    keys(&win, &["Return"]); // "Wire selected"
+    wait_step(&s, "done", "wire", 1);
+    let settings = std::fs::read_to_string(s.home.path().join(".claude/settings.json")).unwrap();
+    assert!(
+        settings.contains(&format!("{} hook claude-code", bin.display())),
+        "{settings}"
+    );
+    shot(&s, "wizard-agents.png");
+    std::thread::sleep(Duration::from_millis(300));
+    keys(&win, &["Return"]); // "Next"
+
+    // 5. Self-test: PASS, AUTH (approved in the real popup), BLOCK, through the real hook.
+    std::thread::sleep(Duration::from_millis(500));
+    keys(&win, &["Return"]); // "Run self-test"
+    let popup = wait_window("^Airlock approval #", Duration::from_secs(30))
+        .unwrap_or_else(|| panic!("the AUTH self-test raised no popup; log:\n{}", s.log_text()));
+    wait_rendered(&s, 1);
+    let (_, approve) = popup_buttons(&popup);
+    std::thread::sleep(Duration::from_millis(1700));
+    click(approve.0, approve.1);
+    assert!(
+        s.wait_log("self-test decision", 3, Duration::from_secs(30)),
+        "self-test did not finish; log:\n{}",
+        s.log_text()
+    );
+    std::thread::sleep(Duration::from_millis(500));
+    shot(&s, "wizard-selftest.png");
+    let mut rows = store
+        .recent_decisions(&DecisionFilter::default())
+        .unwrap()
+        .into_iter()
+        .filter(|d| d.session_id.starts_with("airlock-self-test-"))
+        .map(|d| (d.verdict, d.outcome))
+        .collect::<Vec<_>>();
+    rows.reverse();
+    assert_eq!(
+        rows,
+        vec![
+            ("PASS".to_owned(), Outcome::Passed),
+            ("AUTH".to_owned(), Outcome::Approved),
+            ("BLOCK".to_owned(), Outcome::Blocked),
+        ]
+    );
+    assert_eq!(
+        s.log_text().matches("ok=true").count(),
+        3,
+        "{}",
+        s.log_text()
+    );
+
+    // Everything the wizard changed is in the ledger, chain intact.
+    let kinds: Vec<String> = store
+        .ledger()
+        .unwrap()
+        .into_iter()
+        .map(|r| format!("{}:{}", r.entry.kind, r.entry.outcome))
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "password:applied",
+            "totp:refused",
+            "totp:applied",
+            "mode:applied",
+            "wire:applied"
+        ]
+    );
+    assert!(store.verify_ledger().unwrap().intact);
+    keys(&win, &["Return"]); // "Finish"
+    assert!(
+        wait_gone("^Airlock setup$", Duration::from_secs(10)),
+        "Finish did not close the wizard"
+    );
+}
