@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# The whole test suite, as the README gives it and CI runs it:
+#   1. the real MCP peers the proxy tests drive (npm + PyPI, idempotent);
+#   2. every workspace crate: engine, hooks, store, broker, wire, CLI, proxy (real servers and
+#      clients, HTTP front, gateway, conformance suite), end-to-end hooks and the corpus gate;
+#   3. the tray app: its apt packages when missing, then unit and real-window tests under
+#      Xvfb and a private D-Bus session (src-tauri/tests/run.sh).
+# Exits non-zero on the first failure.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
+t0=$(date +%s)
+bash proxy/tests/setup-peers.sh
+cargo test --workspace --locked
+echo "run-all: workspace passed after $(( $(date +%s) - t0 )) s" >&2
+bash src-tauri/tests/run.sh
+echo "run-all: everything passed in $(( $(date +%s) - t0 )) s" >&2
