@@ -114,8 +114,8 @@ pub async fn gateway(
                 &cfg,
                 &session_id,
                 timeout,
-                tokio::io::stdin(),
-                tokio::io::stdout(),
+                crate::stdio::stdin(),
+                crate::stdio::stdout(),
             )
             .await?;
             Ok(match ended {
@@ -257,8 +257,8 @@ pub async fn serve(a: ServeArgs) -> Result<i32> {
         ..Options::default()
     };
     let ended = proxy::run(
-        tokio::io::stdin(),
-        tokio::io::stdout(),
+        crate::stdio::stdin(),
+        crate::stdio::stdout(),
         child_out,
         child_in,
         guard,

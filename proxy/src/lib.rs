@@ -28,4 +28,5 @@ pub mod pins;
 pub mod proxy;
 pub mod redact;
 pub mod serve_http;
+pub mod stdio;
 pub mod transport;

@@ -139,6 +139,15 @@ struct Core {
     limiter: Mutex<crate::limits::RateLimiter>,
 }
 
+/// Run a short synchronous step (the engine and one SQLite transaction, well under a
+/// millisecond) right here on the runtime thread: a hop to the blocking pool and back costs
+/// more than the work. A panic becomes `Err`, which every caller turns into a denial.
+fn inline<T>(f: impl FnOnce() -> T) -> Result<T, ()> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).map_err(|_| {
+        tracing::error!("a judging step panicked; failing closed");
+    })
+}
+
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
@@ -429,10 +438,7 @@ impl Core {
                 !lock(&self.limiter).allow(&name, rate, std::time::Instant::now())
             }),
         };
-        let guard = Arc::clone(&self.guard);
-        let Ok((j, recorded)) =
-            tokio::task::spawn_blocking(move || guard.judge_and_settle(&call)).await
-        else {
+        let Ok((j, recorded)) = inline(|| self.guard.judge_and_settle(&call)) else {
             self.reply_blocked(&id, "Airlock hit an internal error, so the call is denied.")
                 .await;
             return;
@@ -453,8 +459,7 @@ impl Core {
             .await;
             return;
         };
-        let guard = Arc::clone(&self.guard);
-        let Ok(j) = tokio::task::spawn_blocking(move || guard.judge_resource(&uri)).await else {
+        let Ok(j) = inline(|| self.guard.judge_resource(&uri)) else {
             self.send_client(&codec::error(
                 &id,
                 code::BLOCKED,
@@ -986,17 +991,15 @@ impl Core {
         if raw.get("result").is_none_or(|r| !r.is_object()) {
             return raw;
         }
-        let guard = Arc::clone(&self.guard);
         let tool = action.tool.clone();
-        let done = tokio::task::spawn_blocking(move || {
+        let done = inline(move || {
             let mut raw = raw;
             let r = match raw.get_mut("result") {
-                Some(result) => guard.observe(&action, result),
+                Some(result) => self.guard.observe(&action, result),
                 None => Ok(0),
             };
             (raw, r)
-        })
-        .await;
+        });
         match done {
             Ok((raw, Ok(n))) => {
                 if n > 0 {

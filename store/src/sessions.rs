@@ -17,7 +17,9 @@ impl Store {
     /// Atomic read-modify-write of one session: inside `BEGIN IMMEDIATE`, reads the current
     /// text (`None` for a new session), stores what `f` returns and returns it. Parallel
     /// callers on the same session are serialised, so no update is lost. If `f` panics the
-    /// transaction is rolled back.
+    /// transaction is rolled back. `f` must be a pure function of the text: it is first tried
+    /// on a plain read, and when it returns the text unchanged nothing is written (no write
+    /// lock taken); otherwise it runs again inside the transaction.
     pub fn update_session<F>(
         &self,
         host: &str,
@@ -25,15 +27,23 @@ impl Store {
         f: F,
     ) -> Result<String, StoreError>
     where
-        F: FnOnce(Option<&str>) -> String,
+        F: Fn(Option<&str>) -> String,
     {
+        // Fast path, no write lock: when `f` learns nothing from the current state (the common
+        // case for a tool result), there is nothing to write and no update can be lost.
+        let seen = self.load_session(host, session_id)?;
+        if let Some(cur) = &seen {
+            let next = f(Some(cur));
+            if next == *cur {
+                return Ok(next);
+            }
+        }
         let tx = Transaction::new_unchecked(&self.conn, TransactionBehavior::Immediate)?;
         let current: Option<String> = tx
             .prepare_cached("SELECT state FROM sessions WHERE host = ?1 AND session_id = ?2")?
             .query_row(params![host, session_id], |r| r.get(0))
             .optional()?;
         let next = f(current.as_deref());
-        // Nothing learned (the common case for a tool result): no write, no WAL frame.
         if current.as_deref() != Some(next.as_str()) {
             tx.prepare_cached(
                 "INSERT INTO sessions (host, session_id, state) VALUES (?1, ?2, ?3) \
