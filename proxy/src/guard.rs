@@ -381,7 +381,17 @@ impl Guard {
     pub fn observe(&self, action: &Action, result: &mut Value) -> Result<usize> {
         let text = redact::result_text(result);
         self.with_store(|store| {
-            let engine = self.engine(store)?;
+            // The engine the call was judged under (observation only ever raises the
+            // session's floor, so a policy changed in between cannot weaken anything).
+            let cached = self
+                .compiled
+                .lock()
+                .ok()
+                .and_then(|c| c.as_ref().map(|(_, e)| std::sync::Arc::clone(e)));
+            let engine = match cached {
+                Some(e) => e,
+                None => self.engine(store)?,
+            };
             store.update_session(HOST, &self.session_id, |old| {
                 let s = engine.observe(&app::load_session(old), action, &text);
                 serde_json::to_string(&s).unwrap_or_default()
