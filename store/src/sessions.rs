@@ -73,12 +73,14 @@ impl Store {
             .query_row(params![d.host, d.session_id], |r| r.get(0))
             .optional()?;
         let next = f(current.as_deref());
-        tx.prepare_cached(
-            "INSERT INTO sessions (host, session_id, state) VALUES (?1, ?2, ?3) \
-             ON CONFLICT (host, session_id) \
-             DO UPDATE SET state = excluded.state, revision = revision + 1",
-        )?
-        .execute(params![d.host, d.session_id, next])?;
+        if current.as_deref() != Some(next.as_str()) {
+            tx.prepare_cached(
+                "INSERT INTO sessions (host, session_id, state) VALUES (?1, ?2, ?3) \
+                 ON CONFLICT (host, session_id) \
+                 DO UPDATE SET state = excluded.state, revision = revision + 1",
+            )?
+            .execute(params![d.host, d.session_id, next])?;
+        }
         let id = crate::decisions::insert_decision(&tx, d)?;
         tx.commit()?;
         Ok(id)
