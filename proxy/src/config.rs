@@ -31,7 +31,7 @@ use crate::limits::Rate;
 /// Why a configuration cannot be used.
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
-    #[error("{file}: cannot read it: {source}")]
+    #[error("{file}: cannot read it")]
     Read {
         file: PathBuf,
         source: std::io::Error,
