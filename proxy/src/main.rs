@@ -112,6 +112,30 @@ fn init_logs() {
         .try_init();
 }
 
+/// Run a serving command on a single-threaded runtime and leave with its exit code.
+fn run_async(fut: impl std::future::Future<Output = anyhow::Result<i32>>) -> ExitCode {
+    let rt = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("airlock-proxy: cannot start the runtime: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    let code = match rt.block_on(fut) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("airlock-proxy: {e:#}");
+            1
+        }
+    };
+    // A blocking stdin reader (when stdin is not a pipe or socket) would keep the process
+    // alive until the client writes again: leave at once.
+    std::process::exit(code);
+}
+
 fn main() -> ExitCode {
     let args = Cli::parse();
     init_logs();
@@ -124,36 +148,18 @@ fn main() -> ExitCode {
             approval_timeout,
             command,
         } => {
-            let rt = match tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-            {
-                Ok(rt) => rt,
-                Err(e) => {
-                    eprintln!("airlock-proxy: cannot start the runtime: {e}");
-                    return ExitCode::from(1);
-                }
-            };
             let serve_args = cli::ServeArgs {
                 name,
                 session_id,
                 approval_timeout: Duration::from_secs(approval_timeout),
                 command,
             };
-            let code = match listen {
-                Some(addr) => rt.block_on(serve_http::serve_http(serve_args, &addr, allow_origin)),
-                None => rt.block_on(cli::serve(serve_args)),
-            };
-            let code = match code {
-                Ok(c) => c,
-                Err(e) => {
-                    eprintln!("airlock-proxy: {e:#}");
-                    1
+            run_async(async move {
+                match listen {
+                    Some(addr) => serve_http::serve_http(serve_args, &addr, allow_origin).await,
+                    None => cli::serve(serve_args).await,
                 }
-            };
-            // Tokio's stdin reader is a blocking thread that would keep the process alive
-            // until the client writes again: leave at once.
-            std::process::exit(code);
+            })
         }
         Command::Gateway {
             config,
@@ -161,18 +167,8 @@ fn main() -> ExitCode {
             approval_timeout,
             listen,
             allow_origin,
-        } => {
-            let rt = match tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-            {
-                Ok(rt) => rt,
-                Err(e) => {
-                    eprintln!("airlock-proxy: cannot start the runtime: {e}");
-                    return ExitCode::from(1);
-                }
-            };
-            let code = rt.block_on(cli::gateway(
+        } => run_async(async move {
+            cli::gateway(
                 cli::GatewayArgs {
                     config,
                     session_id,
@@ -180,16 +176,9 @@ fn main() -> ExitCode {
                 },
                 listen.as_deref(),
                 allow_origin,
-            ));
-            let code = match code {
-                Ok(c) => c,
-                Err(e) => {
-                    eprintln!("airlock-proxy: {e:#}");
-                    1
-                }
-            };
-            std::process::exit(code);
-        }
+            )
+            .await
+        }),
         Command::Pins { action } => {
             let r = match action {
                 PinsCmd::List { json } => cli::pins_list(json),

@@ -16,9 +16,9 @@
 //! Every proxy runs as a throw-away user (HOME is a temp dir, XDG_* removed).
 
 use std::io::{BufRead, BufReader as StdBufReader};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use airlock_proxy::http_front::{self, FrontOptions, SessionFactory};
@@ -27,82 +27,11 @@ use airlock_store::{DecisionFilter, DecisionRow, Store};
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
-const GHP: &str = "ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789";
-
-fn tests_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests")
-}
-
-fn peers() -> PathBuf {
-    tests_dir().join("peers")
-}
-
-fn python() -> PathBuf {
-    peers().join(".venv/bin/python")
-}
-
-fn everything_server() -> PathBuf {
-    peers().join("node_modules/.bin/mcp-server-everything")
-}
-
-fn conformance_bin() -> PathBuf {
-    peers().join("node_modules/.bin/conformance")
-}
-
-fn ensure_peers() {
-    static READY: OnceLock<Result<(), String>> = OnceLock::new();
-    let r = READY.get_or_init(|| {
-        if python().exists() && everything_server().exists() && conformance_bin().exists() {
-            return Ok(());
-        }
-        let out = Command::new("bash")
-            .arg(tests_dir().join("setup-peers.sh"))
-            .output()
-            .map_err(|e| format!("cannot run setup-peers.sh: {e}"))?;
-        if out.status.success() {
-            Ok(())
-        } else {
-            Err(format!(
-                "proxy/tests/setup-peers.sh failed (network or registry problem?):\n{}\n{}",
-                String::from_utf8_lossy(&out.stdout),
-                String::from_utf8_lossy(&out.stderr)
-            ))
-        }
-    });
-    if let Err(e) = r {
-        panic!("{e}");
-    }
-}
-
-fn sandboxed(program: &Path, home: &Path) -> Command {
-    let mut c = Command::new(program);
-    c.env("HOME", home).current_dir(home);
-    for (k, _) in std::env::vars_os() {
-        if k.to_string_lossy().starts_with("XDG_") {
-            c.env_remove(k);
-        }
-    }
-    c
-}
-
-fn wait_with_timeout(mut child: Child, limit: Duration) -> std::process::Output {
-    let start = Instant::now();
-    loop {
-        if child.try_wait().unwrap().is_some() {
-            return child.wait_with_output().unwrap();
-        }
-        if start.elapsed() > limit {
-            let _ = child.kill();
-            let out = child.wait_with_output().unwrap();
-            panic!(
-                "timed out after {limit:?} (a hang):\nstdout:\n{}\nstderr:\n{}",
-                String::from_utf8_lossy(&out.stdout),
-                String::from_utf8_lossy(&out.stderr)
-            );
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
+mod common;
+use common::{
+    GHP, conformance_bin, ensure_peers, everything_server, python, sandboxed, tests_dir,
+    wait_with_timeout,
+};
 
 /// `airlock-proxy serve --listen 127.0.0.1:0 …` as a throw-away user; killed on drop.
 struct Listening {

@@ -16,61 +16,18 @@
 //! so Airlock's store lands inside it.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
-use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use airlock_store::{DecisionFilter, DecisionRow, Store};
 use serde_json::{Value, json};
 
-const GHP: &str = "ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789";
-
-fn tests_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests")
-}
-
-fn peers() -> PathBuf {
-    tests_dir().join("peers")
-}
-
-fn python() -> PathBuf {
-    peers().join(".venv/bin/python")
-}
-
-fn filesystem_server() -> PathBuf {
-    peers().join("node_modules/.bin/mcp-server-filesystem")
-}
-
-fn everything_server() -> PathBuf {
-    peers().join("node_modules/.bin/mcp-server-everything")
-}
-
-/// Install the peers once per test binary if they are missing.
-fn ensure_peers() {
-    static READY: OnceLock<Result<(), String>> = OnceLock::new();
-    let r = READY.get_or_init(|| {
-        if python().exists() && filesystem_server().exists() && everything_server().exists() {
-            return Ok(());
-        }
-        let out = Command::new("bash")
-            .arg(tests_dir().join("setup-peers.sh"))
-            .output()
-            .map_err(|e| format!("cannot run setup-peers.sh: {e}"))?;
-        if out.status.success() {
-            Ok(())
-        } else {
-            Err(format!(
-                "proxy/tests/setup-peers.sh failed (network or registry problem?):\n{}\n{}",
-                String::from_utf8_lossy(&out.stdout),
-                String::from_utf8_lossy(&out.stderr)
-            ))
-        }
-    });
-    if let Err(e) = r {
-        panic!("{e}");
-    }
-}
+mod common;
+use common::{
+    GHP, ensure_peers, everything_server, filesystem_server, peers, python, tests_dir,
+    wait_with_timeout,
+};
 
 /// A throw-away user.
 struct Sandbox {
@@ -149,14 +106,7 @@ impl Sandbox {
     }
 
     fn command(&self, program: &Path) -> Command {
-        let mut c = Command::new(program);
-        c.env("HOME", self.home()).current_dir(self.home());
-        for (k, _) in std::env::vars_os() {
-            if k.to_string_lossy().starts_with("XDG_") {
-                c.env_remove(k);
-            }
-        }
-        c
+        common::sandboxed(program, self.home())
     }
 
     /// Run the Python SDK client against `airlock-proxy serve <proxy_args> -- <server…>`.
@@ -262,25 +212,6 @@ impl Sandbox {
             String::from_utf8_lossy(&out.stdout).into_owned(),
             String::from_utf8_lossy(&out.stderr).into_owned(),
         )
-    }
-}
-
-fn wait_with_timeout(mut child: std::process::Child, limit: Duration) -> std::process::Output {
-    let start = Instant::now();
-    loop {
-        if child.try_wait().unwrap().is_some() {
-            return child.wait_with_output().unwrap();
-        }
-        if start.elapsed() > limit {
-            let _ = child.kill();
-            let out = child.wait_with_output().unwrap();
-            panic!(
-                "timed out after {limit:?} (a hang):\nstdout:\n{}\nstderr:\n{}",
-                String::from_utf8_lossy(&out.stdout),
-                String::from_utf8_lossy(&out.stderr)
-            );
-        }
-        std::thread::sleep(Duration::from_millis(20));
     }
 }
 

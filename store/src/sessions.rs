@@ -4,6 +4,21 @@ use rusqlite::{OptionalExtension, Transaction, TransactionBehavior, params};
 
 use crate::{Store, StoreError};
 
+fn upsert(
+    conn: &rusqlite::Connection,
+    host: &str,
+    session_id: &str,
+    state: &str,
+) -> Result<(), StoreError> {
+    conn.prepare_cached(
+        "INSERT INTO sessions (host, session_id, state) VALUES (?1, ?2, ?3) \
+         ON CONFLICT (host, session_id) \
+         DO UPDATE SET state = excluded.state, revision = revision + 1",
+    )?
+    .execute(params![host, session_id, state])?;
+    Ok(())
+}
+
 impl Store {
     /// The stored JSON text for `(host, session_id)`, if any.
     pub fn load_session(&self, host: &str, session_id: &str) -> Result<Option<String>, StoreError> {
@@ -45,12 +60,7 @@ impl Store {
             .optional()?;
         let next = f(current.as_deref());
         if current.as_deref() != Some(next.as_str()) {
-            tx.prepare_cached(
-                "INSERT INTO sessions (host, session_id, state) VALUES (?1, ?2, ?3) \
-                 ON CONFLICT (host, session_id) \
-                 DO UPDATE SET state = excluded.state, revision = revision + 1",
-            )?
-            .execute(params![host, session_id, next])?;
+            upsert(&tx, host, session_id, &next)?;
         }
         tx.commit()?;
         Ok(next)
@@ -74,12 +84,7 @@ impl Store {
             .optional()?;
         let next = f(current.as_deref());
         if current.as_deref() != Some(next.as_str()) {
-            tx.prepare_cached(
-                "INSERT INTO sessions (host, session_id, state) VALUES (?1, ?2, ?3) \
-                 ON CONFLICT (host, session_id) \
-                 DO UPDATE SET state = excluded.state, revision = revision + 1",
-            )?
-            .execute(params![d.host, d.session_id, next])?;
+            upsert(&tx, &d.host, &d.session_id, &next)?;
         }
         let id = crate::decisions::insert_decision(&tx, d)?;
         tx.commit()?;
