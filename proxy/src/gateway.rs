@@ -981,32 +981,8 @@ mod tests {
     //! upstream proxy sessions message by message.
 
     use super::*;
-    use tokio::io::{AsyncWriteExt, DuplexStream, ReadHalf, WriteHalf};
 
-    struct Peer {
-        r: FrameReader<BufReader<ReadHalf<DuplexStream>>>,
-        w: WriteHalf<DuplexStream>,
-    }
-
-    impl Peer {
-        fn new(s: DuplexStream) -> Peer {
-            let (r, w) = tokio::io::split(s);
-            Peer {
-                r: FrameReader::new(BufReader::new(r), MAX_FRAME),
-                w,
-            }
-        }
-        async fn send(&mut self, v: Value) {
-            self.w.write_all(&codec::encode(&v)).await.unwrap();
-            self.w.write_all(b"\n").await.unwrap();
-        }
-        async fn recv(&mut self) -> Value {
-            match tokio::time::timeout(Duration::from_secs(5), self.r.next()).await {
-                Ok(Ok(Some(Frame::Line(l)))) => serde_json::from_slice(&l).unwrap(),
-                other => panic!("expected a message, got {other:?}"),
-            }
-        }
-    }
+    use crate::testpeer::Peer;
 
     fn rig() -> (Peer, Vec<Peer>, tokio::task::JoinHandle<Ended>) {
         let (client, gw_client) = tokio::io::duplex(1 << 16);

@@ -30,3 +30,6 @@ pub mod redact;
 pub mod serve_http;
 pub mod stdio;
 pub mod transport;
+
+#[cfg(test)]
+mod testpeer;

@@ -1132,46 +1132,9 @@ mod tests {
     //! client and the server side, message by message.
 
     use super::*;
-    use tokio::io::{AsyncWriteExt, DuplexStream, ReadHalf, WriteHalf};
+    use tokio::io::AsyncWriteExt;
 
-    struct Peer {
-        r: FrameReader<BufReader<ReadHalf<DuplexStream>>>,
-        w: WriteHalf<DuplexStream>,
-    }
-
-    impl Peer {
-        fn new(s: DuplexStream) -> Peer {
-            let (r, w) = tokio::io::split(s);
-            Peer {
-                r: FrameReader::new(BufReader::new(r), MAX_FRAME),
-                w,
-            }
-        }
-
-        async fn send_raw(&mut self, bytes: &[u8]) {
-            self.w.write_all(bytes).await.unwrap();
-            self.w.write_all(b"\n").await.unwrap();
-            self.w.flush().await.unwrap();
-        }
-
-        async fn send(&mut self, v: Value) {
-            self.send_raw(&codec::encode(&v)).await;
-        }
-
-        async fn recv(&mut self) -> Value {
-            match tokio::time::timeout(Duration::from_secs(10), self.r.next()).await {
-                Ok(Ok(Some(Frame::Line(l)))) => serde_json::from_slice(&l).unwrap(),
-                other => panic!("expected a message, got {other:?}"),
-            }
-        }
-
-        /// Nothing arrives within a short while.
-        async fn quiet(&mut self) {
-            if let Ok(got) = tokio::time::timeout(Duration::from_millis(150), self.r.next()).await {
-                panic!("expected silence, got {got:?}");
-            }
-        }
-    }
+    use crate::testpeer::Peer;
 
     struct Rig {
         client: Peer,
