@@ -359,9 +359,13 @@ impl Core {
         if alive {
             self.send_server(raw).await;
         } else {
-            self.send_client(&codec::error(id, code::INTERNAL_ERROR, UPSTREAM_GONE))
+            self.reply_error(id, code::INTERNAL_ERROR, UPSTREAM_GONE)
                 .await;
         }
+    }
+
+    async fn reply_error(&self, id: &Value, c: i64, message: &str) {
+        self.send_client(&codec::error(id, c, message)).await;
     }
 
     async fn reply_blocked(&self, id: &Value, text: &str) {
@@ -400,11 +404,11 @@ impl Core {
     async fn on_call(self: &Arc<Self>, id: Value, key: String, raw: Value) {
         let p = codec::params(&raw);
         let Some(name) = p.get("name").and_then(Value::as_str).map(str::to_owned) else {
-            self.send_client(&codec::error(
+            self.reply_error(
                 &id,
                 code::INVALID_PARAMS,
                 "tools/call needs a string `name`",
-            ))
+            )
             .await;
             return;
         };
@@ -412,11 +416,11 @@ impl Core {
             None | Some(Value::Null) => json!({}),
             Some(v @ Value::Object(_)) => v.clone(),
             Some(_) => {
-                self.send_client(&codec::error(
+                self.reply_error(
                     &id,
                     code::INVALID_PARAMS,
                     "tools/call `arguments` must be an object",
-                ))
+                )
                 .await;
                 return;
             }
@@ -451,20 +455,20 @@ impl Core {
     async fn on_resource(self: &Arc<Self>, id: Value, key: String, raw: Value) {
         let p = codec::params(&raw);
         let Some(uri) = p.get("uri").and_then(Value::as_str).map(str::to_owned) else {
-            self.send_client(&codec::error(
+            self.reply_error(
                 &id,
                 code::INVALID_PARAMS,
                 "resources/read needs a string `uri`",
-            ))
+            )
             .await;
             return;
         };
         let Ok(j) = inline(|| self.guard.judge_resource(&uri)) else {
-            self.send_client(&codec::error(
+            self.reply_error(
                 &id,
                 code::BLOCKED,
                 "Blocked by Airlock: Airlock hit an internal error, so the read is denied.",
-            ))
+            )
             .await;
             return;
         };
@@ -1042,7 +1046,7 @@ impl Core {
         }
         for key in inflight {
             let id: Value = serde_json::from_str(&key).unwrap_or(Value::Null);
-            self.send_client(&codec::error(&id, code::INTERNAL_ERROR, UPSTREAM_GONE))
+            self.reply_error(&id, code::INTERNAL_ERROR, UPSTREAM_GONE)
                 .await;
         }
         // Calls still waiting for approval never reached the server: they fail too (their
@@ -1050,7 +1054,7 @@ impl Core {
         for (key, tx) in held {
             let _ = tx.send(CancelWhy::Upstream);
             let id: Value = serde_json::from_str(&key).unwrap_or(Value::Null);
-            self.send_client(&codec::error(&id, code::INTERNAL_ERROR, UPSTREAM_GONE))
+            self.reply_error(&id, code::INTERNAL_ERROR, UPSTREAM_GONE)
                 .await;
         }
     }
