@@ -7,7 +7,7 @@
     clippy::indexing_slicing
 )] // test code
 
-use airlock_cli::eval;
+use airlock_core::eval;
 use airlock_e2e::{recorded_thresholds, root};
 use airlock_engine::{Engine, FingerprintKey, HostFacts, Mode, Policy, PolicyConfig};
 

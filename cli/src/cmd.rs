@@ -10,8 +10,10 @@ use airlock_wire::{Agent, WireOptions};
 use anyhow::{Context, Result, bail};
 use clap::Args;
 
-use crate::app::{self, AllowRule, Paths};
-use crate::factors::{self, Proof};
+use airlock_core::dials::{self, Dial};
+use airlock_core::factors::{self, Proof};
+use airlock_core::settings::{self, AllowRule};
+use airlock_core::{Paths, clock, paths};
 
 /// How the user proves possession for a weakening.
 #[derive(Debug, Clone, Default, Args)]
@@ -35,23 +37,11 @@ fn read_line_stdin() -> Result<String> {
 
 /// Collect the password / TOTP code from flags, stdin or a terminal prompt.
 pub fn gather_proof(store: &Store, f: &FactorArgs) -> Result<Proof> {
-    let totp = factors::totp_enrolled(store)?;
-    let needs_password = !totp || factors::totp_needs_password(store)?;
-    let password = if f.password_stdin {
-        Some(read_line_stdin()?)
-    } else if needs_password && std::io::stdin().is_terminal() {
-        Some(rpassword::prompt_password("Airlock password: ").context("reading the password")?)
-    } else {
-        None
-    };
-    let code = match (&f.code, totp) {
-        (Some(c), _) => Some(c.clone()),
-        (None, true) if std::io::stdin().is_terminal() => {
-            Some(rpassword::prompt_password("TOTP code: ").context("reading the code")?)
-        }
-        _ => None,
-    };
-    Ok(Proof { password, code })
+    Ok(factors::gather_proof(
+        factors::needs(store)?,
+        f.password_stdin,
+        f.code.clone(),
+    )?)
 }
 
 fn ledger(
@@ -62,7 +52,7 @@ fn ledger(
     outcome: &str,
 ) -> Result<()> {
     store.append_ledger(&LedgerEntry {
-        ts_ms: app::now_ms(),
+        ts_ms: clock::now_ms(),
         kind: kind.to_owned(),
         detail,
         actor: "cli".into(),
@@ -79,65 +69,59 @@ fn require_factor(
     kind: &str,
     detail: &serde_json::Value,
 ) -> Result<&'static str> {
-    let proof = gather_proof(store, f)?;
-    match factors::verify(store, &proof, app::now_unix()) {
-        Ok(name) => Ok(name),
+    let proof = match gather_proof(store, f) {
+        Ok(p) => p,
         Err(e) => {
             ledger(store, kind, detail.clone(), "none", "refused")?;
-            bail!("refused: {e}")
+            return Err(e);
         }
-    }
+    };
+    Ok(dials::require_factor(
+        store,
+        Some(&proof),
+        kind,
+        detail,
+        "cli",
+    )?)
 }
 
 /// Show or move one ordered dial (mode, enforcement): raising applies at once, lowering
-/// needs the factor; both are ledgered.
-fn dial<T>(
-    paths: &Paths,
-    kind: &str,
-    key: &str,
-    new: Option<String>,
-    current: impl Fn(&airlock_engine::Policy) -> T,
-    f: &FactorArgs,
-) -> Result<ExitCode>
-where
-    T: Ord + Copy + std::fmt::Display + std::str::FromStr<Err = airlock_engine::PolicyError>,
-{
-    let store = paths.open_store()?;
-    let from = current(&app::load_policy(&store, paths)?);
+/// needs the factor; both are ledgered (`airlock_core::dials`).
+fn dial(paths: &Paths, which: Dial, new: Option<String>, f: &FactorArgs) -> Result<ExitCode> {
+    let store = paths.open_existing_store()?;
+    let current = settings::dials(&store)?;
+    let from = match which {
+        Dial::Mode => current.mode.to_string(),
+        Dial::Enforcement => current.enforcement.to_string(),
+    };
     let Some(new) = new else {
         println!("{from}");
         return Ok(ExitCode::SUCCESS);
     };
-    let to: T = new.parse()?;
-    if to == from {
-        println!("already {to}");
-        return Ok(ExitCode::SUCCESS);
-    }
-    let detail = serde_json::json!({"from": from.to_string(), "to": to.to_string()});
-    let factor = if to > from {
-        "none"
-    } else {
-        require_factor(&store, f, kind, &detail)?
+    let lowering = match which {
+        Dial::Mode => new.parse::<Mode>()? < current.mode,
+        Dial::Enforcement => new.parse::<Enforcement>()? < current.enforcement,
     };
-    store.set_setting(key, &to.to_string())?;
-    ledger(&store, kind, detail, factor, "applied")?;
-    println!("{kind}: {from} -> {to}");
+    let proof = if lowering {
+        Some(gather_proof(&store, f)?)
+    } else {
+        None
+    };
+    let c = dials::change(&store, which, &new, proof.as_ref(), "cli")?;
+    if c.applied {
+        println!("{}: {} -> {}", c.kind, c.from, c.to);
+    } else {
+        println!("already {}", c.to);
+    }
     Ok(ExitCode::SUCCESS)
 }
 
 pub fn mode(paths: &Paths, new: Option<String>, f: &FactorArgs) -> Result<ExitCode> {
-    dial::<Mode>(paths, "mode", app::MODE_KEY, new, |p| p.mode, f)
+    dial(paths, Dial::Mode, new, f)
 }
 
 pub fn enforcement(paths: &Paths, new: Option<String>, f: &FactorArgs) -> Result<ExitCode> {
-    dial::<Enforcement>(
-        paths,
-        "enforcement",
-        app::ENFORCEMENT_KEY,
-        new,
-        |p| p.enforcement,
-        f,
-    )
+    dial(paths, Dial::Enforcement, new, f)
 }
 
 fn read_new_password(from_stdin: bool) -> Result<String> {
@@ -242,7 +226,7 @@ pub fn totp_enroll(
                 &store,
                 &password,
                 &code,
-                app::now_unix(),
+                clock::now_unix(),
                 !no_keyring,
             ) {
                 Ok(where_) => {
@@ -269,7 +253,7 @@ pub fn totp_remove(paths: &Paths, f: &FactorArgs) -> Result<ExitCode> {
     let store = paths.open_store()?;
     let proof = gather_proof(&store, f)?;
     let detail = serde_json::json!({"action": "remove"});
-    match factors::remove_totp(&store, &proof, app::now_unix()) {
+    match factors::remove_totp(&store, &proof, clock::now_unix()) {
         Ok(()) => {
             ledger(&store, "totp", detail, "totp", "applied")?;
             println!("TOTP removed; the password is the factor again");
@@ -287,10 +271,11 @@ pub fn allow(
     code: Option<String>,
     host: Option<String>,
     list: bool,
+    remove: bool,
     f: &FactorArgs,
 ) -> Result<ExitCode> {
-    let store = paths.open_store()?;
-    let mut rules = app::allow_rules(&store)?;
+    let store = paths.open_existing_store()?;
+    let rules = settings::allow_rules(&store)?;
     if list || (code.is_none() && host.is_none()) {
         if rules.is_empty() {
             println!("no allow rules");
@@ -300,22 +285,22 @@ pub fn allow(
         }
         return Ok(ExitCode::SUCCESS);
     }
-    if let Some(h) = &host {
-        // Validate now, with the engine's own parser, so a bad rule never lands.
-        let cfg = airlock_engine::PolicyConfig {
-            allow_hosts: vec![h.clone()],
-            ..Default::default()
-        };
-        airlock_engine::Policy::compile(&cfg, &airlock_engine::HostFacts::default())?;
-    }
     let rule = AllowRule { code, host };
-    let detail = serde_json::to_value(&rule)?;
-    let factor = require_factor(&store, f, "allow", &detail)?;
-    if !rules.contains(&rule) {
-        rules.push(rule);
+    if remove {
+        // A tightening: no factor.
+        if dials::remove_allow_rule(&store, &rule, "cli")? {
+            println!("allow rule removed");
+        } else {
+            println!("no such allow rule");
+        }
+        return Ok(ExitCode::SUCCESS);
     }
-    store.set_setting(app::ALLOW_RULES_KEY, &serde_json::to_string(&rules)?)?;
-    ledger(&store, "allow", detail, factor, "applied")?;
+    if rules.contains(&rule) {
+        println!("allow rule already present");
+        return Ok(ExitCode::SUCCESS);
+    }
+    let proof = gather_proof(&store, f)?;
+    dials::add_allow_rule(&store, rule, Some(&proof), "cli")?;
     println!("allow rule added (hard blocks are never allowed)");
     Ok(ExitCode::SUCCESS)
 }
@@ -462,12 +447,12 @@ pub fn log(paths: &Paths, a: &LogArgs) -> Result<ExitCode> {
 }
 
 fn stamp() -> String {
-    app::now_ms().to_string()
+    clock::now_ms().to_string()
 }
 
 fn wire_opts() -> Result<WireOptions> {
     Ok(WireOptions {
-        airlock_bin: app::self_binary()?,
+        airlock_bin: paths::self_binary()?,
         timeout_secs: 150,
         stamp: stamp(),
     })
@@ -555,7 +540,7 @@ pub fn doctor(paths: &Paths, json: bool) -> Result<ExitCode> {
     match paths.open_store() {
         Ok(store) => {
             let writable = store
-                .set_setting("doctor_probe", &app::now_ms().to_string())
+                .set_setting("doctor_probe", &clock::now_ms().to_string())
                 .is_ok();
             checks.push((
                 "store writable".into(),
@@ -587,7 +572,7 @@ pub fn doctor(paths: &Paths, json: bool) -> Result<ExitCode> {
         }
         Err(e) => checks.push(("store".into(), false, format!("{e:#}"))),
     }
-    if let (Some(home), Ok(bin)) = (&paths.home, app::self_binary()) {
+    if let (Some(home), Ok(bin)) = (&paths.home, paths::self_binary()) {
         for agent in Agent::ALL {
             if !airlock_wire::is_installed(agent, home) {
                 continue;
@@ -688,22 +673,13 @@ pub fn setup(
     };
     if let Some(m) = mode {
         let to: Mode = m.parse()?;
-        let from = app::load_policy(&store, paths)?.mode;
+        let from = settings::dials(&store)?.mode;
         if to < from {
             bail!(
                 "setup only raises the mode; lowering it needs `airlock mode {to}` with your factor"
             );
         }
-        if to != from {
-            store.set_setting(app::MODE_KEY, to.as_str())?;
-            ledger(
-                &store,
-                "mode",
-                serde_json::json!({"from": from.as_str(), "to": to.as_str()}),
-                "none",
-                "applied",
-            )?;
-        }
+        dials::change(&store, Dial::Mode, to.as_str(), None, "cli")?;
         println!("mode: {to}");
     }
     let home = home(paths)?;

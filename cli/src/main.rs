@@ -7,14 +7,17 @@ use std::io::Read as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use airlock_cli::app::Paths;
-use airlock_cli::cmd::{self, FactorArgs, LogArgs};
-use airlock_cli::{eval, hook};
+mod cmd;
+mod hook;
+mod service_cmd;
+
+use airlock_core::{Paths, eval};
 use airlock_engine::{
     Action, Engine, FingerprintKey, Host, HostFacts, Mode, Policy, PolicyConfig, SessionState,
 };
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
+use cmd::{FactorArgs, LogArgs};
 
 #[derive(Parser)]
 #[command(
@@ -115,6 +118,9 @@ enum Command {
         /// List the rules.
         #[arg(long)]
         list: bool,
+        /// Remove the rule instead (a tightening: no factor).
+        #[arg(long)]
+        remove: bool,
         #[command(flatten)]
         factor: FactorArgs,
     },
@@ -139,6 +145,41 @@ enum Command {
         agent: String,
         #[command(flatten)]
         factor: FactorArgs,
+    },
+    /// Run the guard service (hooks start it on demand at user level; the system package runs
+    /// it as a systemd service with `--system`).
+    Daemon {
+        /// System level: run as the service's own user with state under /var/lib/airlock.
+        #[arg(long)]
+        system: bool,
+        /// Exit after this many idle seconds (the next hook starts it again).
+        #[arg(long, value_name = "SECS")]
+        idle_exit: Option<u64>,
+    },
+    /// Show the protection level, the dials and any tampering the guard service has seen.
+    Status {
+        #[arg(long)]
+        json: bool,
+    },
+    /// Release a session held because its hook was killed, or (`--tamper`) clear the tamper
+    /// state after checking it (both need your factor).
+    Release {
+        /// The session id (with --host).
+        #[arg(long)]
+        session: Option<String>,
+        #[arg(long, default_value = "claude-code")]
+        host: String,
+        /// Clear the tamper state.
+        #[arg(long)]
+        tamper: bool,
+        #[command(flatten)]
+        factor: FactorArgs,
+    },
+    /// Install or inspect the system protection level (root): service user, systemd unit,
+    /// root-owned configuration, managed hook settings.
+    System {
+        #[command(subcommand)]
+        action: service_cmd::SystemCmd,
     },
     /// First-time setup: password, mode, and wiring agents.
     Setup {
@@ -250,14 +291,25 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Hook { host } => hook::run(&host),
+        Command::Daemon { system, idle_exit } => service_cmd::daemon(system, idle_exit),
+        Command::Status { json } => service_cmd::status(json),
+        Command::Release {
+            session,
+            host,
+            tamper,
+            factor,
+        } => service_cmd::release(session, &host, tamper, &factor),
+        Command::System { action } => service_cmd::system(action),
         Command::Serve { args } => run_proxy("serve", &args),
         Command::Pins { args } => run_proxy("pins", &args),
         Command::Gateway { args } => run_proxy("gateway", &args),
         other => {
             let paths = Paths::discover()?;
             match other {
-                Command::Mode { mode, factor } => cmd::mode(&paths, mode, &factor),
-                Command::Enforcement { value, factor } => cmd::enforcement(&paths, value, &factor),
+                Command::Mode { mode, factor } => service_cmd::dial(&paths, "mode", mode, &factor),
+                Command::Enforcement { value, factor } => {
+                    service_cmd::dial(&paths, "enforcement", value, &factor)
+                }
                 Command::Password {
                     action: PasswordCmd::Set { password_stdin },
                 } => cmd::password_set(&paths, password_stdin),
@@ -280,8 +332,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     code,
                     host,
                     list,
+                    remove,
                     factor,
-                } => cmd::allow(&paths, code, host, list, &factor),
+                } => cmd::allow(&paths, code, host, list, remove, &factor),
                 Command::PolicyHistory { verify, json } => {
                     cmd::policy_history(&paths, verify, json)
                 }
@@ -299,7 +352,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 | Command::Hook { .. }
                 | Command::Serve { .. }
                 | Command::Gateway { .. }
-                | Command::Pins { .. } => Ok(ExitCode::from(1)),
+                | Command::Pins { .. }
+                | Command::Daemon { .. }
+                | Command::Status { .. }
+                | Command::Release { .. }
+                | Command::System { .. } => Ok(ExitCode::from(1)),
             }
         }
     }

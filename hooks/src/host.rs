@@ -191,6 +191,13 @@ pub fn supports_ask(host: Host, event_name: &str) -> bool {
     matches!(host, Host::ClaudeCode | Host::VsCode) && event_name == "PreToolUse"
 }
 
+/// Whether this host has an event of that name. An unknown `hook_event_name` is never
+/// ignored: the guard service denies it (fail closed), since a host renaming or adding an
+/// event must not turn Airlock off for it.
+pub fn is_known_event(host: Host, event_name: &str) -> bool {
+    !matches!(slot(host, event_name), Slot::Unknown)
+}
+
 /// Whether a denial rendered for this host and event actually stops something (false for
 /// after-the-fact events, unknown names, and Copilot's prompt event, whose output is ignored).
 pub fn can_block(host: Host, event_name: &str) -> bool {

@@ -5,15 +5,24 @@ use std::process::Stdio;
 use std::sync::Arc;
 use std::time::Duration;
 
-use airlock_cli::app::{self, Paths};
-use airlock_cli::cmd::FactorArgs;
-use airlock_cli::factors::{self};
+use airlock_core::{Paths, clock, factors};
 use airlock_store::{LedgerEntry, Store};
 use anyhow::{Context, Result, bail};
 
 use crate::guard::Guard;
 use crate::pins;
 use crate::proxy::{self, Ended, Options};
+
+/// How the user proves possession for a weakening (`pins approve`).
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct FactorArgs {
+    /// Read the password from the first line of standard input.
+    #[arg(long)]
+    pub password_stdin: bool,
+    /// Current TOTP code (required once TOTP is enrolled).
+    #[arg(long, value_name = "CODE")]
+    pub code: Option<String>,
+}
 
 /// The server name used in decisions, sessions and pins when `--name` is not given: the
 /// command's file name without extension (`mcp-server-filesystem`, `uvx`, `node`, …).
@@ -40,7 +49,7 @@ pub fn valid_server_name(name: &str) -> bool {
 
 /// The per-process session id: stdio MCP has no session id of its own.
 pub fn process_session_id(server: &str) -> String {
-    format!("{server}-{}-{}", std::process::id(), app::now_ms())
+    format!("{server}-{}-{}", std::process::id(), clock::now_ms())
 }
 
 pub struct GatewayArgs {
@@ -326,7 +335,7 @@ pub fn pins_list(json: bool) -> Result<()> {
 
 fn ledger(store: &Store, detail: &serde_json::Value, factor: &str, outcome: &str) -> Result<()> {
     store.append_ledger(&LedgerEntry {
-        ts_ms: app::now_ms(),
+        ts_ms: clock::now_ms(),
         kind: "pin".to_owned(),
         detail: detail.clone(),
         actor: "airlock-proxy".to_owned(),
@@ -358,8 +367,8 @@ pub fn pins_approve(server: &str, tool: &str, f: &FactorArgs) -> Result<()> {
         "to": seen.hash,
         "poison": seen.poison,
     });
-    let proof = airlock_cli::cmd::gather_proof(&store, f)?;
-    let factor = match factors::verify(&store, &proof, app::now_unix()) {
+    let proof = factors::gather_proof(factors::needs(&store)?, f.password_stdin, f.code.clone())?;
+    let factor = match factors::verify(&store, &proof, clock::now_unix()) {
         Ok(name) => name,
         Err(e) => {
             ledger(&store, &detail, "none", "refused")?;

@@ -7,7 +7,7 @@
 
 use std::sync::Mutex;
 
-use airlock_cli::app::{self, Paths};
+use airlock_core::{Paths, clock, pipeline, settings};
 use airlock_engine::{
     Action, AnnotationInfo, Decision, Engine, Host, Operation, Provenance, ReasonReport,
     SessionState, Verdict, verdict,
@@ -91,7 +91,7 @@ impl std::fmt::Debug for Guard {
 
 impl Guard {
     pub fn new(paths: Paths, store: Store, server: &str, session_id: &str) -> Result<Guard> {
-        let base = app::engine(&store, &paths)?;
+        let base = settings::engine(&store, &paths)?;
         Ok(Guard {
             paths,
             store: Mutex::new(store),
@@ -129,7 +129,7 @@ impl Guard {
     /// `config.toml` may change while the proxy runs): recompiled only when the policy's
     /// stamp changed.
     fn engine(&self, store: &Store) -> Result<std::sync::Arc<Engine>> {
-        let stamp = app::policy_stamp(store, &self.paths)?;
+        let stamp = settings::policy_stamp(store, &self.paths)?;
         let mut cache = self
             .compiled
             .lock()
@@ -139,7 +139,10 @@ impl Guard {
         {
             return Ok(std::sync::Arc::clone(e));
         }
-        let e = std::sync::Arc::new(self.base.with_policy(app::load_policy(store, &self.paths)?));
+        let e = std::sync::Arc::new(
+            self.base
+                .with_policy(settings::load_policy(store, &self.paths)?),
+        );
         *cache = Some((stamp, std::sync::Arc::clone(&e)));
         Ok(e)
     }
@@ -277,7 +280,8 @@ impl Guard {
         action: &Action,
     ) -> Result<Judgement> {
         let engine = self.engine(store)?;
-        let session = app::load_session(store.load_session(HOST, &self.session_id)?.as_deref());
+        let session =
+            pipeline::decode_session(store.load_session(HOST, &self.session_id)?.as_deref());
         let mut d = engine.decide(action, &session);
         // The proxy's own findings (rug pull, poisoning, rate limit) only ever raise the
         // verdict.
@@ -290,7 +294,7 @@ impl Guard {
         if rate_limited {
             raise(&mut d, RATE_LIMITED, RATE_LIMITED_MSG, false, enforcement);
         }
-        app::apply_allow_rules(store, &mut d)?;
+        pipeline::apply_allow_rules(&settings::allow_rules(store)?, &mut d);
         Ok(Judgement {
             args_hash: engine.action_fingerprint(action),
             action: action.clone(),
@@ -319,7 +323,7 @@ impl Guard {
             }
             let row = DecisionRow {
                 id: 0,
-                ts_ms: app::now_ms(),
+                ts_ms: clock::now_ms(),
                 host: HOST.to_owned(),
                 session_id: self.session_id.clone(),
                 action_kind: j.action.kind().as_str().to_owned(),
@@ -333,8 +337,8 @@ impl Guard {
             };
             // One transaction: the session's memory and the audit row land together.
             store.record_decision_and_session(&row, |old| {
-                let s = engine.record(&app::load_session(old), &j.action, &j.decision);
-                serde_json::to_string(&s).unwrap_or_default()
+                let s = engine.record(&pipeline::decode_session(old), &j.action, &j.decision);
+                pipeline::encode_session(&s)
             })?;
             Ok(())
         })
@@ -393,8 +397,8 @@ impl Guard {
                 None => self.engine(store)?,
             };
             store.update_session(HOST, &self.session_id, |old| {
-                let s = engine.observe(&app::load_session(old), action, &text);
-                serde_json::to_string(&s).unwrap_or_default()
+                let s = engine.observe(&pipeline::decode_session(old), action, &text);
+                pipeline::encode_session(&s)
             })?;
             Ok(())
         })
@@ -404,7 +408,7 @@ impl Guard {
 
     /// Judge a page of listed tools against their pins (pinning new clean ones).
     pub fn pin(&self, tools: &[Value]) -> Result<Vec<(ToolDef, PinStatus)>> {
-        let now = app::now_ms();
+        let now = clock::now_ms();
         self.with_store(|store| {
             let mut out = Vec::new();
             for t in tools {
@@ -421,7 +425,7 @@ impl Guard {
     pub fn status(&self, hidden: &[(String, PinStatus)]) -> Result<Value> {
         self.with_store(|store| {
             let engine = self.engine(store)?;
-            let s = app::load_session(store.load_session(HOST, &self.session_id)?.as_deref());
+            let s = pipeline::decode_session(store.load_session(HOST, &self.session_id)?.as_deref());
             Ok(json!({
                 "server": self.server,
                 "session_id": self.session_id,
@@ -467,7 +471,7 @@ impl Guard {
     /// The session memory as stored (for tests and status).
     pub fn session(&self) -> Result<SessionState> {
         self.with_store(|store| {
-            Ok(app::load_session(
+            Ok(pipeline::decode_session(
                 store.load_session(HOST, &self.session_id)?.as_deref(),
             ))
         })
@@ -559,6 +563,8 @@ pub(crate) mod tests {
             db: dir.path().join("data/airlock.db"),
             config_dir: dir.path().join("config"),
             home: Some(dir.path().to_path_buf()),
+            level: airlock_core::Level::User,
+            socket: dir.path().join("run/guard.sock"),
         };
         let store = Store::open_in_memory().unwrap();
         (
@@ -575,6 +581,8 @@ pub(crate) mod tests {
             db: dir.path().join("data/airlock.db"),
             config_dir: dir.path().join("config"),
             home: Some(dir.path().to_path_buf()),
+            level: airlock_core::Level::User,
+            socket: dir.path().join("run/guard.sock"),
         };
         let store = Store::open(&paths.db).unwrap();
         (
@@ -643,11 +651,34 @@ pub(crate) mod tests {
             std::sync::Arc::ptr_eq(&first, &again),
             "unchanged policy is reused"
         );
-        g.with_store(|s| Ok(s.set_setting(app::MODE_KEY, "paranoid")?))
-            .unwrap();
+        g.with_store(|s| {
+            airlock_core::dials::change(
+                s,
+                airlock_core::dials::Dial::Mode,
+                "paranoid",
+                None,
+                "test",
+            )?;
+            Ok(())
+        })
+        .unwrap();
         assert_eq!(g.judge(&c).mode, "paranoid");
-        g.with_store(|s| Ok(s.set_setting(app::ENFORCEMENT_KEY, "monitor")?))
-            .unwrap();
+        g.with_store(|s| {
+            airlock_core::factors::set_password(s, "correct horse battery")?;
+            let proof = airlock_core::factors::Proof {
+                password: Some("correct horse battery".into()),
+                code: None,
+            };
+            airlock_core::dials::change(
+                s,
+                airlock_core::dials::Dial::Enforcement,
+                "monitor",
+                Some(&proof),
+                "test",
+            )?;
+            Ok(())
+        })
+        .unwrap();
         assert_eq!(g.judge(&c).decision.effective, Verdict::Pass);
         // config.toml appearing changes the stamp too.
         std::fs::create_dir_all(dir.path().join("config")).unwrap();

@@ -21,7 +21,7 @@
 use std::process::ExitCode;
 use std::time::Duration;
 
-use airlock_cli::cmd::FactorArgs;
+use airlock_proxy::cli::FactorArgs;
 use airlock_proxy::{cli, serve_http};
 use clap::{Parser, Subcommand};
 

@@ -8,7 +8,7 @@ use std::process::Stdio;
 use std::sync::Arc;
 use std::time::Duration;
 
-use airlock_cli::app::Paths;
+use airlock_core::Paths;
 use anyhow::{Context, Result, bail};
 use tokio::io::DuplexStream;
 

@@ -576,7 +576,7 @@ fn rug_pull_is_hidden_and_blocked_until_approved_with_the_factor() {
         "whatever\n",
     );
     assert!(!ok && err.contains("refused"), "{err}");
-    airlock_cli::factors::set_password(&sb.store(), "correct horse battery").unwrap();
+    airlock_core::factors::set_password(&sb.store(), "correct horse battery").unwrap();
     let (ok, _, err) = sb.proxy_cmd(
         &["pins", "approve", "fake", "read_note", "--password-stdin"],
         "wrong password\n",

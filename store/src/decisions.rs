@@ -24,16 +24,20 @@ pub enum Outcome {
     Denied,
     /// Nobody answered before the deadline.
     Timeout,
+    /// The hook process died (was killed) before it printed the answer: the host may have run
+    /// the call without Airlock's verdict.
+    Bypassed,
 }
 
 impl Outcome {
     /// Every outcome, in declaration order.
-    pub const ALL: [Outcome; 5] = [
+    pub const ALL: [Outcome; 6] = [
         Outcome::Passed,
         Outcome::Blocked,
         Outcome::Approved,
         Outcome::Denied,
         Outcome::Timeout,
+        Outcome::Bypassed,
     ];
 
     /// The stored (and serialised) name.
@@ -44,6 +48,7 @@ impl Outcome {
             Outcome::Approved => "approved",
             Outcome::Denied => "denied",
             Outcome::Timeout => "timeout",
+            Outcome::Bypassed => "bypassed",
         }
     }
 }

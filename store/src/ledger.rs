@@ -193,60 +193,50 @@ impl RawRow {
 impl Store {
     /// Appends `e` to the ledger, chained onto the current tail; returns the stored row.
     pub fn append_ledger(&self, e: &LedgerEntry) -> Result<LedgerRow, StoreError> {
-        let detail = canonicalize(&e.detail);
-        let detail_text = serde_json::to_string(&detail)?;
-
         let tx = Transaction::new_unchecked(&self.conn, TransactionBehavior::Immediate)?;
-        let tail: Option<(i64, String)> = tx
+        let row = append_in(&tx, e)?;
+        tx.commit()?;
+        tracing::debug!(seq = row.seq, kind = %e.kind, "ledger entry appended");
+        Ok(row)
+    }
+
+    /// Sets (or, with `None`, removes) the setting `key` and appends `e` to the ledger in one
+    /// `BEGIN IMMEDIATE` transaction: the change and its ledger row land together or not at
+    /// all, so no setting can change without its ledger entry.
+    pub fn set_setting_ledgered(
+        &self,
+        key: &str,
+        value: Option<&str>,
+        e: &LedgerEntry,
+    ) -> Result<LedgerRow, StoreError> {
+        let tx = Transaction::new_unchecked(&self.conn, TransactionBehavior::Immediate)?;
+        match value {
+            Some(v) => {
+                tx.prepare_cached(
+                    "INSERT INTO settings (key, value) VALUES (?1, ?2) \
+                     ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                )?
+                .execute(params![key, v])?;
+            }
+            None => {
+                tx.prepare_cached("DELETE FROM settings WHERE key = ?1")?
+                    .execute(params![key])?;
+            }
+        }
+        let row = append_in(&tx, e)?;
+        tx.commit()?;
+        tracing::debug!(seq = row.seq, kind = %e.kind, "setting changed with its ledger entry");
+        Ok(row)
+    }
+
+    /// The number of ledger rows and the newest row's hash (the genesis hash when empty).
+    pub fn ledger_head(&self) -> Result<(i64, String), StoreError> {
+        let tail: Option<(i64, String)> = self
+            .conn
             .prepare_cached("SELECT seq, hash FROM ledger ORDER BY seq DESC LIMIT 1")?
             .query_row([], |r| Ok((r.get(0)?, r.get(1)?)))
             .optional()?;
-        let (seq, prev_hash) = match tail {
-            Some((last, hash)) => {
-                let next = last.checked_add(1).ok_or_else(|| {
-                    StoreError::Corrupt("ledger sequence number overflow".to_owned())
-                })?;
-                (next, hash)
-            }
-            None => (1, GENESIS_HASH.to_owned()),
-        };
-        let body = Body {
-            seq,
-            ts_ms: e.ts_ms,
-            kind: &e.kind,
-            detail: &detail_text,
-            actor: &e.actor,
-            factor: &e.factor,
-            outcome: &e.outcome,
-        };
-        let hash = chain_hash(&prev_hash, &body)?;
-        tx.prepare_cached(
-            "INSERT INTO ledger (seq, ts_ms, kind, detail, actor, factor, outcome, prev_hash, hash) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-        )?
-        .execute(params![
-            seq,
-            e.ts_ms,
-            e.kind,
-            detail_text,
-            e.actor,
-            e.factor,
-            e.outcome,
-            prev_hash,
-            hash
-        ])?;
-        tx.commit()?;
-        tracing::debug!(seq, kind = %e.kind, "ledger entry appended");
-
-        Ok(LedgerRow {
-            seq,
-            entry: LedgerEntry {
-                detail,
-                ..e.clone()
-            },
-            prev_hash,
-            hash,
-        })
+        Ok(tail.unwrap_or((0, GENESIS_HASH.to_owned())))
     }
 
     /// Every ledger row, oldest first.
@@ -313,6 +303,60 @@ impl Store {
             problem,
         })
     }
+}
+
+fn append_in(tx: &Transaction<'_>, e: &LedgerEntry) -> Result<LedgerRow, StoreError> {
+    let detail = canonicalize(&e.detail);
+    let detail_text = serde_json::to_string(&detail)?;
+
+    let tail: Option<(i64, String)> = tx
+        .prepare_cached("SELECT seq, hash FROM ledger ORDER BY seq DESC LIMIT 1")?
+        .query_row([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .optional()?;
+    let (seq, prev_hash) = match tail {
+        Some((last, hash)) => {
+            let next = last
+                .checked_add(1)
+                .ok_or_else(|| StoreError::Corrupt("ledger sequence number overflow".to_owned()))?;
+            (next, hash)
+        }
+        None => (1, GENESIS_HASH.to_owned()),
+    };
+    let body = Body {
+        seq,
+        ts_ms: e.ts_ms,
+        kind: &e.kind,
+        detail: &detail_text,
+        actor: &e.actor,
+        factor: &e.factor,
+        outcome: &e.outcome,
+    };
+    let hash = chain_hash(&prev_hash, &body)?;
+    tx.prepare_cached(
+        "INSERT INTO ledger (seq, ts_ms, kind, detail, actor, factor, outcome, prev_hash, hash) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+    )?
+    .execute(params![
+        seq,
+        e.ts_ms,
+        e.kind,
+        detail_text,
+        e.actor,
+        e.factor,
+        e.outcome,
+        prev_hash,
+        hash
+    ])?;
+
+    Ok(LedgerRow {
+        seq,
+        entry: LedgerEntry {
+            detail,
+            ..e.clone()
+        },
+        prev_hash,
+        hash,
+    })
 }
 
 #[cfg(test)]

@@ -147,6 +147,25 @@ impl Store {
         Ok(store)
     }
 
+    /// Folds the write-ahead log back into the database and truncates it
+    /// (`PRAGMA wal_checkpoint(TRUNCATE)`). The resident guard service calls this as it writes,
+    /// so the WAL (and every reader's cost) stays bounded however long it runs. Returns whether
+    /// the checkpoint completed (a reader holding an old snapshot can make it partial).
+    pub fn checkpoint(&self) -> Result<bool, StoreError> {
+        let busy: i64 = self
+            .conn
+            .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| r.get(0))?;
+        Ok(busy == 0)
+    }
+
+    /// SQLite's `PRAGMA data_version`: changes whenever *another* connection commits to the
+    /// file. The guard service compares it between calls to notice writes it did not make.
+    pub fn data_version(&self) -> Result<i64, StoreError> {
+        Ok(self
+            .conn
+            .query_row("PRAGMA data_version", [], |r| r.get(0))?)
+    }
+
     /// The schema version of the open database (`PRAGMA user_version`).
     pub fn schema_version(&self) -> Result<i64, StoreError> {
         migrations::read_version(&self.conn)

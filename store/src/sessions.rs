@@ -111,6 +111,17 @@ impl Store {
         Ok(())
     }
 
+    /// Every setting whose key starts with `prefix`, as `(key, value)`, sorted by key.
+    pub fn settings_with_prefix(&self, prefix: &str) -> Result<Vec<(String, String)>, StoreError> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT key, value FROM settings WHERE substr(key, 1, length(?1)) = ?1 ORDER BY key",
+        )?;
+        let rows = stmt
+            .query_map(params![prefix], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(rows)
+    }
+
     /// Removes a setting; removing an absent key is not an error.
     pub fn delete_setting(&self, key: &str) -> Result<(), StoreError> {
         self.conn

@@ -218,8 +218,20 @@ pub fn is_wired(agent: Agent, home: &Path, airlock_bin: &Path) -> Result<bool, W
 /// Wires `agent`: adds Airlock's hook entries to its config, keeping everything else. A
 /// second call changes nothing and writes no new backup.
 pub fn wire(agent: Agent, home: &Path, opts: &WireOptions) -> Result<WireReport, WireError> {
+    wire_file(agent, config_path(agent, home), opts)
+}
+
+/// [`wire`] into an explicit file of the host's format: a system-level (managed, enterprise)
+/// settings file such as Claude Code's `/etc/claude-code/managed-settings.json`, which the
+/// user cannot edit.
+pub fn wire_file(agent: Agent, path: PathBuf, opts: &WireOptions) -> Result<WireReport, WireError> {
     let host = supported(agent)?;
-    let path = config_path(agent, home);
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| WireError::Io {
+            path: dir.to_path_buf(),
+            source: e,
+        })?;
+    }
     let real = fsops::resolve(&path);
     let current = fsops::read(&real)?;
     let doc = current

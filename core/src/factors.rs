@@ -46,6 +46,10 @@ pub enum FactorError {
     Store(#[from] airlock_store::StoreError),
     #[error("{0}")]
     Crypto(String),
+    #[error(
+        "no terminal to ask for the factor: pass --password-stdin (and --code CODE once TOTP is enrolled)"
+    )]
+    NoTerminal,
 }
 
 /// Where the TOTP secret is kept.
@@ -64,7 +68,7 @@ struct Sealed {
 }
 
 /// What the user proved.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 pub struct Proof {
     pub password: Option<String>,
     pub code: Option<String>,
@@ -319,6 +323,61 @@ pub fn verify(store: &Store, proof: &Proof, now_unix: u64) -> Result<&'static st
         None if password_is_set(store)? => Err(FactorError::WrongPassword),
         None => Err(FactorError::NoPassword),
     }
+}
+
+/// What a weakening needs from the person at the keyboard.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct FactorNeeds {
+    pub totp: bool,
+    pub password: bool,
+}
+
+/// What this store's weakenings need: the TOTP code once enrolled (plus the password when the
+/// secret is sealed in the store), else the password.
+pub fn needs(store: &Store) -> Result<FactorNeeds, FactorError> {
+    let totp = totp_enrolled(store)?;
+    Ok(FactorNeeds {
+        totp,
+        password: !totp || totp_needs_password(store)?,
+    })
+}
+
+/// Collects a proof from flags, standard input or a terminal prompt. With no terminal and no
+/// `--password-stdin`, says so instead of failing later as a wrong password.
+pub fn gather_proof(
+    needs: FactorNeeds,
+    password_stdin: bool,
+    code: Option<String>,
+) -> Result<Proof, FactorError> {
+    use std::io::{BufRead, IsTerminal};
+    let tty = std::io::stdin().is_terminal();
+    let password = if password_stdin {
+        let mut line = String::new();
+        std::io::stdin()
+            .lock()
+            .read_line(&mut line)
+            .map_err(|e| FactorError::Crypto(format!("reading the password from stdin: {e}")))?;
+        Some(line.trim_end_matches(['\n', '\r']).to_owned())
+    } else if needs.password && tty {
+        Some(
+            rpassword::prompt_password("Airlock password: ")
+                .map_err(|e| FactorError::Crypto(format!("reading the password: {e}")))?,
+        )
+    } else if needs.password && code.is_none() {
+        return Err(FactorError::NoTerminal);
+    } else {
+        None
+    };
+    let code = match (code, needs.totp) {
+        (Some(c), _) => Some(c),
+        (None, true) if tty => Some(
+            rpassword::prompt_password("TOTP code: ")
+                .map_err(|e| FactorError::Crypto(format!("reading the code: {e}")))?,
+        ),
+        (None, true) => return Err(FactorError::NoTerminal),
+        _ => None,
+    };
+    Ok(Proof { password, code })
 }
 
 /// The current code for a secret (tests and the self-test only).

@@ -1,0 +1,397 @@
+//! Commands that talk to the guard service, and the system protection level's installer.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Duration;
+
+use airlock_core::paths::{
+    SYSTEM_CONFIG_DIR, SYSTEM_MARKER, SYSTEM_SOCKET, SYSTEM_STATE_DIR, SYSTEM_USER,
+};
+use airlock_core::{Level, Paths, factors};
+use airlock_service::{Endpoint, Request, Response, ServiceConfig, client};
+use anyhow::{Context, Result, bail};
+use clap::Subcommand;
+
+use crate::cmd::{self, FactorArgs};
+
+/// Where a root install puts the binaries (the packages use `/usr/bin`).
+pub const SYSTEM_BIN_DIR: &str = "/usr/local/bin";
+/// Claude Code's managed settings (Linux): hooks here cannot be removed by user settings.
+pub const CLAUDE_MANAGED_SETTINGS: &str = "/etc/claude-code/managed-settings.json";
+/// The systemd unit a root install writes.
+pub const UNIT_PATH: &str = "/etc/systemd/system/airlock.service";
+
+const ADMIN_TIMEOUT: Duration = Duration::from_secs(30);
+
+#[derive(Debug, Subcommand)]
+pub enum SystemCmd {
+    /// Install the system level (root): the `airlock` service user, /var/lib/airlock,
+    /// /etc/airlock, the systemd unit, the binaries under /usr/local/bin, and Claude Code's
+    /// managed hooks. Idempotent.
+    Install {
+        /// Do not start the service through systemd (no systemd running, or done later).
+        #[arg(long)]
+        no_start: bool,
+        /// Where the installed binaries go.
+        #[arg(long, default_value = SYSTEM_BIN_DIR)]
+        bin_dir: PathBuf,
+    },
+    /// Print the systemd unit the installer writes.
+    Unit {
+        #[arg(long, default_value = SYSTEM_BIN_DIR)]
+        bin_dir: PathBuf,
+    },
+}
+
+pub fn daemon(system: bool, idle_exit: Option<u64>) -> Result<ExitCode> {
+    let _ = tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+        )
+        .try_init();
+    let cfg = if system {
+        if airlock_service::peer::uid_of(SYSTEM_USER) != Some(airlock_service::peer::my_uid()) {
+            bail!(
+                "the system service runs as the `{SYSTEM_USER}` user (run `airlock system install` as root, then start it with systemd)"
+            );
+        }
+        ServiceConfig {
+            level: Level::System,
+            socket: PathBuf::from(SYSTEM_SOCKET),
+            state_dir: PathBuf::from(SYSTEM_STATE_DIR),
+            user_paths: None,
+            idle_exit: idle_exit.map(Duration::from_secs),
+        }
+    } else {
+        if airlock_core::paths::system_marker_present() {
+            bail!(
+                "the system level is installed on this machine: its service (systemd unit `airlock`) owns protection; a user-level service is not started"
+            );
+        }
+        let paths = Paths::discover()?;
+        ServiceConfig {
+            level: Level::User,
+            socket: paths.socket.clone(),
+            state_dir: PathBuf::new(),
+            user_paths: Some(paths),
+            idle_exit: idle_exit.map(Duration::from_secs),
+        }
+    };
+    match airlock_service::serve(cfg) {
+        Ok(()) => Ok(ExitCode::SUCCESS),
+        Err(airlock_service::ServiceError::AlreadyRunning) => {
+            eprintln!("airlock: the guard service is already running");
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e) => Err(e).context("running the guard service"),
+    }
+}
+
+fn endpoint() -> Result<Endpoint> {
+    Ok(Endpoint::discover(std::env::current_exe().ok())?)
+}
+
+pub fn status(json: bool) -> Result<ExitCode> {
+    let ep = endpoint()?;
+    let r = client::call(&ep, &Request::Status, ADMIN_TIMEOUT)?;
+    let Response::Status(s) = r else {
+        bail!("the guard service answered something unexpected");
+    };
+    if json {
+        println!("{}", serde_json::to_string_pretty(&s)?);
+    } else {
+        println!("level:       {}", s.level_text);
+        println!("mode:        {}", s.mode);
+        println!("enforcement: {}", s.enforcement);
+        println!(
+            "factor:      {}",
+            if s.factor.totp {
+                "TOTP code"
+            } else {
+                "password"
+            }
+        );
+        match &s.tampered {
+            Some(t) => {
+                println!("TAMPERED:    {t} — every call is denied until `airlock release --tamper`")
+            }
+            None => println!("tampering:   none seen"),
+        }
+        for b in &s.bypassed {
+            println!(
+                "BYPASSED:    {b} — a hook was killed before it answered; `airlock release --session …`"
+            );
+        }
+        println!("service:     pid {} (v{})", s.pid, s.version);
+    }
+    Ok(if s.tampered.is_some() || !s.bypassed.is_empty() {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn factor_needs(ep: &Endpoint) -> Result<factors::FactorNeeds> {
+    match client::call(ep, &Request::Status, ADMIN_TIMEOUT)? {
+        Response::Status(s) => Ok(s.factor),
+        _ => bail!("the guard service answered something unexpected"),
+    }
+}
+
+pub fn release(
+    session: Option<String>,
+    host: &str,
+    tamper: bool,
+    f: &FactorArgs,
+) -> Result<ExitCode> {
+    let ep = endpoint()?;
+    let (host, session_id) = match (tamper, session) {
+        (true, _) => ("tamper".to_owned(), String::new()),
+        (false, Some(s)) => (host.to_owned(), s),
+        (false, None) => bail!("name the session to release (--session ID) or pass --tamper"),
+    };
+    let proof = factors::gather_proof(factor_needs(&ep)?, f.password_stdin, f.code.clone())?;
+    client::call(
+        &ep,
+        &Request::Release {
+            host,
+            session_id,
+            proof: Some(proof),
+        },
+        ADMIN_TIMEOUT,
+    )?;
+    println!("released");
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `airlock mode` / `airlock enforcement`: at system level the change is made (and the
+/// factor verified) inside the service; at user level directly through `airlock-core`.
+pub fn dial(paths: &Paths, dial: &str, value: Option<String>, f: &FactorArgs) -> Result<ExitCode> {
+    if Level::installed() == Level::User {
+        return match dial {
+            "mode" => cmd::mode(paths, value, f),
+            _ => cmd::enforcement(paths, value, f),
+        };
+    }
+    let ep = endpoint()?;
+    let Response::Status(s) = client::call(&ep, &Request::Status, ADMIN_TIMEOUT)? else {
+        bail!("the guard service answered something unexpected");
+    };
+    let current = if dial == "mode" {
+        s.mode
+    } else {
+        s.enforcement
+    };
+    let Some(to) = value else {
+        println!("{current}");
+        return Ok(ExitCode::SUCCESS);
+    };
+    let lowering = match dial {
+        "mode" => to.parse::<airlock_engine::Mode>()? < current.parse::<airlock_engine::Mode>()?,
+        _ => {
+            to.parse::<airlock_engine::Enforcement>()?
+                < current.parse::<airlock_engine::Enforcement>()?
+        }
+    };
+    let proof = if lowering {
+        Some(factors::gather_proof(
+            s.factor,
+            f.password_stdin,
+            f.code.clone(),
+        )?)
+    } else {
+        None
+    };
+    match client::call(
+        &ep,
+        &Request::Dial {
+            dial: dial.to_owned(),
+            to,
+            proof,
+        },
+        ADMIN_TIMEOUT,
+    )? {
+        Response::Changed(c) if c.applied => println!("{}: {} -> {}", c.kind, c.from, c.to),
+        Response::Changed(c) => println!("already {}", c.to),
+        _ => bail!("the guard service answered something unexpected"),
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The hardened systemd unit of the system level.
+pub fn unit_text(bin_dir: &Path) -> String {
+    format!(
+        "[Unit]
+Description=Airlock guard service (judges AI coding agents' tool calls)
+Documentation=man:airlock(1)
+After=local-fs.target
+
+[Service]
+Type=simple
+User={SYSTEM_USER}
+Group={SYSTEM_USER}
+ExecStart={bin}/airlock daemon --system
+Restart=always
+RestartSec=1
+RuntimeDirectory=airlock
+RuntimeDirectoryMode=0755
+StateDirectory=airlock
+StateDirectoryMode=0700
+UMask=0077
+NoNewPrivileges=yes
+ProtectSystem=strict
+ProtectHome=read-only
+PrivateTmp=yes
+PrivateDevices=yes
+ProtectKernelTunables=yes
+ProtectKernelModules=yes
+ProtectControlGroups=yes
+RestrictAddressFamilies=AF_UNIX
+RestrictNamespaces=yes
+LockPersonality=yes
+MemoryDenyWriteExecute=yes
+SystemCallArchitectures=native
+CapabilityBoundingSet=
+
+[Install]
+WantedBy=multi-user.target
+",
+        bin = bin_dir.display()
+    )
+}
+
+pub fn system(action: SystemCmd) -> Result<ExitCode> {
+    match action {
+        SystemCmd::Unit { bin_dir } => {
+            print!("{}", unit_text(&bin_dir));
+            Ok(ExitCode::SUCCESS)
+        }
+        SystemCmd::Install { no_start, bin_dir } => install(&bin_dir, no_start),
+    }
+}
+
+fn run(cmd: &mut std::process::Command) -> Result<()> {
+    let status = cmd
+        .status()
+        .with_context(|| format!("running {:?}", cmd.get_program()))?;
+    if !status.success() {
+        bail!("{:?} failed ({status})", cmd.get_program());
+    }
+    Ok(())
+}
+
+fn set_mode(path: &Path, mode: u32) -> Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode))
+        .with_context(|| format!("chmod {}", path.display()))
+}
+
+fn chown(path: &Path, uid: u32, gid: u32) -> Result<()> {
+    std::os::unix::fs::chown(path, Some(uid), Some(gid))
+        .with_context(|| format!("chown {}", path.display()))
+}
+
+/// Installs the system level. Every step is idempotent.
+fn install(bin_dir: &Path, no_start: bool) -> Result<ExitCode> {
+    if airlock_service::peer::my_uid() != 0 {
+        bail!("the system level is installed by root: run `sudo airlock system install`");
+    }
+    // 1. The service's own user.
+    if airlock_service::peer::uid_of(SYSTEM_USER).is_none() {
+        run(std::process::Command::new("useradd")
+            .args(["--system", "--user-group", "--no-create-home"])
+            .args([
+                "--home-dir",
+                SYSTEM_STATE_DIR,
+                "--shell",
+                "/usr/sbin/nologin",
+            ])
+            .arg(SYSTEM_USER))?;
+    }
+    let uid =
+        airlock_service::peer::uid_of(SYSTEM_USER).context("the airlock user was not created")?;
+    let gid = nix::unistd::Group::from_name(SYSTEM_USER)
+        .ok()
+        .flatten()
+        .map(|g| g.gid.as_raw())
+        .unwrap_or(uid);
+    // 2. Root-owned binaries (the agent must not be able to replace what the hooks run).
+    std::fs::create_dir_all(bin_dir)?;
+    let me = std::env::current_exe().context("finding this binary")?;
+    for name in ["airlock", "airlock-proxy"] {
+        let src = me.with_file_name(name);
+        let dst = bin_dir.join(name);
+        if src.is_file() && src != dst {
+            let tmp = bin_dir.join(format!(".{name}.new"));
+            std::fs::copy(&src, &tmp).with_context(|| format!("copying {}", src.display()))?;
+            chown(&tmp, 0, 0)?;
+            set_mode(&tmp, 0o755)?;
+            std::fs::rename(&tmp, &dst)?;
+        }
+    }
+    // 3. State (service-only) and configuration (root-only) directories, and the marker.
+    let state = Path::new(SYSTEM_STATE_DIR);
+    std::fs::create_dir_all(state.join("users"))?;
+    for d in [state.to_path_buf(), state.join("users")] {
+        chown(&d, uid, gid)?;
+        set_mode(&d, 0o700)?;
+    }
+    let etc = Path::new(SYSTEM_CONFIG_DIR);
+    std::fs::create_dir_all(etc)?;
+    chown(etc, 0, 0)?;
+    set_mode(etc, 0o755)?;
+    std::fs::write(
+        SYSTEM_MARKER,
+        format!(
+            "# Airlock system protection level: the guard service (user `{SYSTEM_USER}`) owns\n# protection on this machine. Written by `airlock system install`.\nlevel = \"system\"\nbin_dir = \"{}\"\n",
+            bin_dir.display()
+        ),
+    )?;
+    chown(Path::new(SYSTEM_MARKER), 0, 0)?;
+    set_mode(Path::new(SYSTEM_MARKER), 0o644)?;
+    // 4. The runtime directory (systemd makes it too, with RuntimeDirectory=).
+    let run_dir = Path::new(SYSTEM_SOCKET)
+        .parent()
+        .context("socket path without a directory")?;
+    std::fs::create_dir_all(run_dir)?;
+    chown(run_dir, uid, gid)?;
+    set_mode(run_dir, 0o755)?;
+    // 5. Claude Code's managed settings: hooks a user-level edit cannot remove.
+    let report = airlock_wire::wire_file(
+        airlock_wire::Agent::ClaudeCode,
+        PathBuf::from(CLAUDE_MANAGED_SETTINGS),
+        &airlock_wire::WireOptions {
+            airlock_bin: bin_dir.join("airlock"),
+            timeout_secs: 150,
+            stamp: airlock_core::clock::now_ms().to_string(),
+        },
+    )?;
+    set_mode(Path::new(CLAUDE_MANAGED_SETTINGS), 0o644)?;
+    println!(
+        "Claude Code managed hooks: {} ({})",
+        report.path.display(),
+        if report.changed {
+            "written"
+        } else {
+            "already there"
+        }
+    );
+    // 6. The unit.
+    std::fs::write(UNIT_PATH, unit_text(bin_dir))?;
+    set_mode(Path::new(UNIT_PATH), 0o644)?;
+    let systemd = Path::new("/run/systemd/system").is_dir();
+    if !no_start && systemd {
+        run(std::process::Command::new("systemctl").arg("daemon-reload"))?;
+        run(std::process::Command::new("systemctl").args(["enable", "--now", "airlock.service"]))?;
+        println!("service started: systemctl status airlock");
+    } else if !systemd {
+        println!(
+            "systemd is not running here: start the service as its user, e.g. `runuser -u {SYSTEM_USER} -- {}/airlock daemon --system`",
+            bin_dir.display()
+        );
+    }
+    println!("system level installed: {}", Level::System.describe());
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,188 @@
+//! The one judge → allow rules → record → observe pipeline, shared by the guard service
+//! (hooks) and the MCP proxy, with the one session codec.
+//!
+//! **Architecture invariant:** a decision and its effect on the session are recorded in one
+//! store transaction ([`record`]); a session that cannot be decoded is treated as the worst
+//! case (tainted, secret read), never as a fresh one.
+
+use airlock_engine::{Action, Decision, Engine, SessionState, Verdict};
+use airlock_store::{DecisionRow, Outcome, Store};
+
+use crate::CoreError;
+use crate::settings::AllowRule;
+
+/// The session key used when a host sends no session id.
+pub const UNKNOWN_SESSION: &str = "unknown";
+
+/// A stored session that cannot be read must not lower the floor: this is what it decodes to.
+fn worst_case() -> SessionState {
+    SessionState {
+        tainted: true,
+        secret_read: true,
+        ..SessionState::default()
+    }
+}
+
+/// Reads a stored session. A damaged record assumes the worst (tainted, secret read).
+pub fn decode_session(state: Option<&str>) -> SessionState {
+    match state {
+        None => SessionState::default(),
+        Some(s) => serde_json::from_str(s).unwrap_or_else(|_| worst_case()),
+    }
+}
+
+/// Writes a session. Serialising a plain value cannot fail; should it ever, the stored text
+/// is the worst case rather than an empty (fresh) session.
+pub fn encode_session(s: &SessionState) -> String {
+    serde_json::to_string(s).unwrap_or_else(|_| {
+        tracing::error!("session could not be serialised; storing the worst case");
+        r#"{"tainted":true,"secret_read":true}"#.to_owned()
+    })
+}
+
+/// The session key of an action.
+pub fn session_key(a: &Action) -> String {
+    a.session_id
+        .clone()
+        .unwrap_or_else(|| UNKNOWN_SESSION.to_owned())
+}
+
+/// A scoped allow rule turns AUTH into PASS when it covers every AUTH reason; hard blocks and
+/// BLOCK verdicts are never touched.
+pub fn apply_allow_rules(rules: &[AllowRule], d: &mut Decision) {
+    if d.effective != Verdict::Auth {
+        return;
+    }
+    let codes: Vec<&str> = rules.iter().filter_map(|r| r.code.as_deref()).collect();
+    if !codes.is_empty()
+        && d.reasons
+            .iter()
+            .all(|r| r.verdict == Verdict::Auth && !r.hard && codes.contains(&r.code.as_str()))
+    {
+        d.effective = Verdict::Pass;
+    }
+}
+
+/// Judge: the engine's decision on `action` in `session`, then the allow rules.
+pub fn judge(
+    engine: &Engine,
+    rules: &[AllowRule],
+    action: &Action,
+    session: &SessionState,
+) -> Decision {
+    let mut d = engine.decide(action, session);
+    apply_allow_rules(rules, &mut d);
+    d
+}
+
+/// What the audit log keeps of one judged call (codes and a keyed hash, never payloads).
+#[derive(Debug, Clone)]
+pub struct AuditInput<'a> {
+    pub host: &'a str,
+    pub session_id: &'a str,
+    pub action: &'a Action,
+    pub decision: &'a Decision,
+    pub outcome: Outcome,
+    /// Extra codes after the decision's own (e.g. `deferred_to_host_ask`, `approval_timeout`).
+    pub extra_codes: Vec<String>,
+    pub now_ms: i64,
+}
+
+/// The audit row for `a`.
+pub fn audit_row(engine: &Engine, a: &AuditInput<'_>) -> DecisionRow {
+    let mut reasons: Vec<String> = a.decision.reasons.iter().map(|r| r.code.clone()).collect();
+    reasons.extend(a.extra_codes.iter().cloned());
+    DecisionRow {
+        id: 0,
+        ts_ms: a.now_ms,
+        host: a.host.to_owned(),
+        session_id: a.session_id.to_owned(),
+        action_kind: a.action.kind().as_str().to_owned(),
+        tool: a.action.tool.clone(),
+        verdict: a.decision.verdict.as_str().to_owned(),
+        effective: a.decision.effective.as_str().to_owned(),
+        reasons,
+        outcome: a.outcome,
+        args_hash: engine.action_fingerprint(a.action),
+        mode: engine.policy().mode.as_str().to_owned(),
+    }
+}
+
+/// Record: the audit row and the session's memory of this decision, in one transaction.
+/// Returns the audit row's id and the session as stored.
+pub fn record(
+    store: &Store,
+    engine: &Engine,
+    a: &AuditInput<'_>,
+) -> Result<(i64, SessionState), CoreError> {
+    let row = audit_row(engine, a);
+    let mut after = SessionState::default();
+    let id = store.record_decision_and_session(&row, |old| {
+        after = engine.record(&decode_session(old), a.action, a.decision);
+        encode_session(&after)
+    })?;
+    Ok((id, after))
+}
+
+/// [`record`] for a caller that keeps the session in memory (the guard service): the stored
+/// session becomes `engine.record(before, …)` whatever the store held (memory is authoritative
+/// while the service runs, so an out-of-band edit of the row cannot reset it). Returns the
+/// session as stored.
+pub fn record_from(
+    store: &Store,
+    engine: &Engine,
+    a: &AuditInput<'_>,
+    before: &SessionState,
+) -> Result<SessionState, CoreError> {
+    let row = audit_row(engine, a);
+    let after = engine.record(before, a.action, a.decision);
+    let text = encode_session(&after);
+    store.record_decision_and_session(&row, |_| text.clone())?;
+    Ok(after)
+}
+
+/// Observe: what a finished tool call taught the session (taint, secret fingerprints).
+/// Returns the session as stored.
+pub fn observe(
+    store: &Store,
+    engine: &Engine,
+    host: &str,
+    session_id: &str,
+    action: &Action,
+    result: &str,
+) -> Result<SessionState, CoreError> {
+    let text = store.update_session(host, session_id, |old| {
+        encode_session(&engine.observe(&decode_session(old), action, result))
+    })?;
+    Ok(decode_session(Some(&text)))
+}
+
+/// The stored session for `(host, session_id)`.
+pub fn load_session(
+    store: &Store,
+    host: &str,
+    session_id: &str,
+) -> Result<SessionState, CoreError> {
+    Ok(decode_session(
+        store.load_session(host, session_id)?.as_deref(),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn damaged_sessions_decode_to_the_worst_case() {
+        let s = decode_session(Some("{not json"));
+        assert!(s.tainted && s.secret_read);
+        let fresh = decode_session(None);
+        assert!(!fresh.tainted && !fresh.secret_read);
+    }
+
+    #[test]
+    fn sessions_round_trip() {
+        let s = worst_case();
+        assert_eq!(decode_session(Some(&encode_session(&s))), s);
+    }
+}

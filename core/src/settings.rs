@@ -1,0 +1,193 @@
+//! Typed settings and the compiled policy.
+//!
+//! **Mode, enforcement and allow rules come from the verified ledger**, not from free-standing
+//! settings rows: [`dials`] replays the hash-chained ledger's `applied` entries. A settings row
+//! written out of band changes nothing (and [`Dials::drift`] reports it); a ledger whose chain
+//! is broken is [`CoreError::Tampered`], which every caller turns into a denial. The policy file
+//! (`config.toml`) may only *raise* mode and enforcement: what it says is combined with the
+//! ledger's value by `max`, so writing `enforcement = "off"` into it lowers nothing.
+
+use airlock_engine::{Enforcement, Engine, FingerprintKey, HostFacts, Mode, Policy, PolicyConfig};
+use airlock_store::Store;
+
+use crate::{CoreError, Paths};
+
+pub const MODE_KEY: &str = "mode";
+pub const ENFORCEMENT_KEY: &str = "enforcement";
+pub const FINGERPRINT_KEY: &str = "fingerprint_key";
+pub const ALLOW_RULES_KEY: &str = "allow_rules";
+
+/// A scoped allow rule: lets AUTH findings with this reason code pass (never a hard block).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct AllowRule {
+    pub code: Option<String>,
+    pub host: Option<String>,
+}
+
+/// The dials as the verified ledger has them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Dials {
+    pub mode: Mode,
+    pub enforcement: Enforcement,
+    pub allow_rules: Vec<AllowRule>,
+    /// Ledger rows replayed (the ledger's length when read).
+    pub ledger_rows: usize,
+    /// Settings rows that disagree with the ledger (written out of band): their keys.
+    pub drift: Vec<&'static str>,
+}
+
+/// Replays the verified ledger into the dials. A broken chain is [`CoreError::Tampered`].
+pub fn dials(store: &Store) -> Result<Dials, CoreError> {
+    let status = store.verify_ledger()?;
+    if !status.intact {
+        return Err(CoreError::Tampered(format!(
+            "the ledger's hash chain is broken at entry {}",
+            status.first_bad_seq.unwrap_or(0)
+        )));
+    }
+    let rows = store.ledger()?;
+    let mut d = Dials {
+        mode: Mode::default(),
+        enforcement: Enforcement::default(),
+        allow_rules: Vec::new(),
+        ledger_rows: rows.len(),
+        drift: Vec::new(),
+    };
+    for row in &rows {
+        let e = &row.entry;
+        if e.outcome != "applied" {
+            continue;
+        }
+        let to = e.detail.get("to").and_then(|v| v.as_str());
+        match (e.kind.as_str(), to) {
+            ("mode", Some(to)) => {
+                d.mode = to.parse().map_err(|_| CoreError::Damaged {
+                    what: "a mode entry of the ledger",
+                })?;
+            }
+            ("enforcement", Some(to)) => {
+                d.enforcement = to.parse().map_err(|_| CoreError::Damaged {
+                    what: "an enforcement entry of the ledger",
+                })?;
+            }
+            ("allow", _) => {
+                let rule: AllowRule =
+                    serde_json::from_value(e.detail.clone()).map_err(|_| CoreError::Damaged {
+                        what: "an allow entry of the ledger",
+                    })?;
+                if !d.allow_rules.contains(&rule) {
+                    d.allow_rules.push(rule);
+                }
+            }
+            ("allow_remove", _) => {
+                let rule: AllowRule =
+                    serde_json::from_value(e.detail.clone()).map_err(|_| CoreError::Damaged {
+                        what: "an allow_remove entry of the ledger",
+                    })?;
+                d.allow_rules.retain(|r| r != &rule);
+            }
+            _ => {}
+        }
+    }
+    // The settings rows are a cache the CLI shows; any disagreement is an out-of-band write.
+    if let Some(m) = store.setting(MODE_KEY)?
+        && m != d.mode.as_str()
+    {
+        d.drift.push(MODE_KEY);
+    }
+    if let Some(e) = store.setting(ENFORCEMENT_KEY)?
+        && e != d.enforcement.as_str()
+    {
+        d.drift.push(ENFORCEMENT_KEY);
+    }
+    if let Some(r) = store.setting(ALLOW_RULES_KEY)? {
+        let cached: Option<Vec<AllowRule>> = serde_json::from_str(&r).ok();
+        if cached.as_ref() != Some(&d.allow_rules) {
+            d.drift.push(ALLOW_RULES_KEY);
+        }
+    }
+    Ok(d)
+}
+
+/// Rewrites the settings rows the CLI shows (mode, enforcement, allow rules) from the verified
+/// ledger, undoing any out-of-band edit of them.
+pub fn repair_cache(store: &Store) -> Result<(), CoreError> {
+    let d = dials(store)?;
+    store.set_setting(MODE_KEY, d.mode.as_str())?;
+    store.set_setting(ENFORCEMENT_KEY, d.enforcement.as_str())?;
+    let rules = serde_json::to_string(&d.allow_rules)
+        .map_err(|_| CoreError::Invalid("the allow rules cannot be written".to_owned()))?;
+    store.set_setting(ALLOW_RULES_KEY, &rules)?;
+    Ok(())
+}
+
+/// The allow rules the verified ledger approved.
+pub fn allow_rules(store: &Store) -> Result<Vec<AllowRule>, CoreError> {
+    Ok(dials(store)?.allow_rules)
+}
+
+/// What [`load_policy`] depends on, read cheaply: `config.toml`'s length and modification
+/// time and the ledger's head. Equal stamps give equal policies, so a long-running process
+/// can keep its compiled policy until the stamp changes.
+pub fn policy_stamp(store: &Store, paths: &Paths) -> Result<String, CoreError> {
+    let file = paths.config_file();
+    let meta = match std::fs::metadata(&file) {
+        Ok(m) => format!("{}:{:?}", m.len(), m.modified().ok()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => "none".to_owned(),
+        Err(e) => return Err(CoreError::io(file, e)),
+    };
+    let (rows, head) = store.ledger_head()?;
+    Ok(format!("{meta}|{rows}|{head}"))
+}
+
+/// The parsed `config.toml` (optional: absent means the embedded defaults).
+pub fn read_config(paths: &Paths) -> Result<PolicyConfig, CoreError> {
+    let file = paths.config_file();
+    match std::fs::read_to_string(&file) {
+        Ok(text) => Ok(Policy::parse_config(&text, &file.to_string_lossy())?),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(PolicyConfig::default()),
+        Err(e) => Err(CoreError::io(file, e)),
+    }
+}
+
+/// The compiled policy: `config.toml` raised to the ledger's mode and enforcement (the file
+/// can raise, never lower), plus the ledger's allow-listed hosts.
+pub fn load_policy(store: &Store, paths: &Paths) -> Result<Policy, CoreError> {
+    let mut cfg = read_config(paths)?;
+    let d = dials(store)?;
+    cfg.mode = cfg.mode.max(d.mode);
+    cfg.enforcement = cfg.enforcement.max(d.enforcement);
+    for r in d.allow_rules {
+        if let Some(h) = r.host {
+            cfg.allow_hosts.push(h);
+        }
+    }
+    let facts = HostFacts {
+        home: paths
+            .home
+            .as_ref()
+            .map(|h| h.to_string_lossy().into_owned()),
+        protected_paths: paths.protected(),
+    };
+    Ok(Policy::compile(&cfg, &facts)?)
+}
+
+/// The per-install fingerprint key (random, made on first use, kept in the store).
+pub fn fingerprint_key(store: &Store) -> Result<FingerprintKey, CoreError> {
+    if let Some(h) = store.setting(FINGERPRINT_KEY)?
+        && let Ok(bytes) = hex::decode(h.trim())
+        && let Ok(arr) = <[u8; 32]>::try_from(bytes.as_slice())
+    {
+        return Ok(FingerprintKey::new(arr));
+    }
+    let mut k = [0u8; 32];
+    getrandom::fill(&mut k).map_err(|e| CoreError::Random(e.to_string()))?;
+    store.set_setting(FINGERPRINT_KEY, &hex::encode(k))?;
+    Ok(FingerprintKey::new(k))
+}
+
+/// The engine for this store and these paths.
+pub fn engine(store: &Store, paths: &Paths) -> Result<Engine, CoreError> {
+    let policy = load_policy(store, paths)?;
+    Ok(Engine::new(policy, fingerprint_key(store)?)?)
+}

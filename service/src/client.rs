@@ -1,0 +1,243 @@
+//! The client half: plain blocking `std` I/O, what `airlock hook` and the CLI link. No store,
+//! no policy, no async runtime.
+
+use std::io::{BufReader, Write};
+use std::os::unix::net::UnixStream;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use airlock_core::Level;
+use airlock_core::paths::{self, SYSTEM_SOCKET, SYSTEM_USER};
+
+use crate::peer;
+use crate::protocol::{MAX_RESPONSE_LINE, Request, Response};
+use crate::server::read_line_bounded;
+
+/// How long a started service may take to open its socket.
+const START_WAIT: Duration = Duration::from_secs(3);
+
+#[derive(Debug, thiserror::Error)]
+pub enum ClientError {
+    #[error(
+        "Airlock's guard service is not running: start it with `sudo systemctl start airlock` (system level) or `airlock daemon` (user level)"
+    )]
+    NotRunning,
+    #[error("Airlock's guard service could not be started: {0}")]
+    StartFailed(String),
+    #[error("the socket at {0} is not served by Airlock's service user; refusing to talk to it")]
+    Impostor(PathBuf),
+    #[error("Airlock's guard service did not answer in time")]
+    Timeout,
+    #[error("talking to Airlock's guard service failed: {0}")]
+    Io(#[from] std::io::Error),
+    #[error("Airlock's guard service answered something unreadable")]
+    BadAnswer,
+    #[error("{message}")]
+    Service { code: String, message: String },
+}
+
+/// Where the service for this user is, and whether the client may start it.
+#[derive(Debug, Clone)]
+pub struct Endpoint {
+    pub level: Level,
+    pub socket: PathBuf,
+    /// User level: the binary to run as `<bin> daemon` when nothing listens.
+    pub autostart: Option<PathBuf>,
+}
+
+impl Endpoint {
+    /// The installed level's endpoint: system when the root-owned marker exists (then never a
+    /// user-level fallback), else this user's, started on demand from `self_bin`.
+    pub fn discover(self_bin: Option<PathBuf>) -> Result<Endpoint, ClientError> {
+        if paths::system_marker_present() {
+            return Ok(Endpoint {
+                level: Level::System,
+                socket: PathBuf::from(SYSTEM_SOCKET),
+                autostart: None,
+            });
+        }
+        let socket =
+            paths::user_socket_path().map_err(|e| ClientError::StartFailed(e.to_string()))?;
+        Ok(Endpoint {
+            level: Level::User,
+            socket,
+            autostart: self_bin,
+        })
+    }
+
+    fn connect_once(&self) -> Result<UnixStream, ClientError> {
+        let s = match UnixStream::connect(&self.socket) {
+            Ok(s) => s,
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::NotFound | std::io::ErrorKind::ConnectionRefused
+                ) =>
+            {
+                return Err(ClientError::NotRunning);
+            }
+            Err(e) => return Err(ClientError::Io(e)),
+        };
+        // The kernel says who serves the socket: our own user at user level, the service's
+        // system user at system level. Anything else is an impostor.
+        let server = peer::peer(&s)?;
+        let expected = match self.level {
+            Level::User => Some(peer::my_uid()),
+            Level::System => peer::uid_of(SYSTEM_USER),
+        };
+        if expected != Some(server.uid) {
+            return Err(ClientError::Impostor(self.socket.clone()));
+        }
+        Ok(s)
+    }
+
+    /// Connects, starting the user-level service first when it is not running.
+    pub fn connect(&self) -> Result<UnixStream, ClientError> {
+        match self.connect_once() {
+            Err(ClientError::NotRunning) => {}
+            other => return other,
+        }
+        let Some(bin) = &self.autostart else {
+            return Err(ClientError::NotRunning);
+        };
+        start_service(bin)?;
+        let started = Instant::now();
+        loop {
+            match self.connect_once() {
+                Err(ClientError::NotRunning) if started.elapsed() < START_WAIT => {
+                    std::thread::sleep(Duration::from_millis(5));
+                }
+                other => return other,
+            }
+        }
+    }
+}
+
+/// Starts `<bin> daemon` detached from this process (its own process group, no inherited
+/// stdio), so it outlives the hook that started it.
+fn start_service(bin: &Path) -> Result<(), ClientError> {
+    use std::os::unix::process::CommandExt;
+    std::process::Command::new(bin)
+        .arg("daemon")
+        .arg("--idle-exit")
+        .arg("1800")
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .process_group(0)
+        .spawn()
+        .map_err(|e| ClientError::StartFailed(format!("{}: {e}", bin.display())))?;
+    Ok(())
+}
+
+fn send(s: &mut UnixStream, r: &Request) -> Result<(), ClientError> {
+    let mut line = serde_json::to_string(r).map_err(|_| ClientError::BadAnswer)?;
+    line.push('\n');
+    s.write_all(line.as_bytes())?;
+    s.flush()?;
+    Ok(())
+}
+
+fn receive(reader: &mut BufReader<UnixStream>) -> Result<Response, ClientError> {
+    match read_line_bounded(reader, MAX_RESPONSE_LINE) {
+        Ok(Some(l)) => serde_json::from_str(&l).map_err(|_| ClientError::BadAnswer),
+        Ok(None) => Err(ClientError::BadAnswer),
+        Err(e)
+            if matches!(
+                e.kind(),
+                std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+            ) =>
+        {
+            Err(ClientError::Timeout)
+        }
+        Err(e) => Err(ClientError::Io(e)),
+    }
+}
+
+/// One request, one answer (everything but hooks).
+pub fn call(ep: &Endpoint, req: &Request, timeout: Duration) -> Result<Response, ClientError> {
+    let mut s = ep.connect()?;
+    s.set_read_timeout(Some(timeout))?;
+    send(&mut s, req)?;
+    let mut reader = BufReader::new(s);
+    match receive(&mut reader)? {
+        Response::Error { code, message } => Err(ClientError::Service { code, message }),
+        r => Ok(r),
+    }
+}
+
+/// A hook exchange in progress: the answer arrives through [`HookExchange::answer`]; the
+/// caller prints it and then calls [`HookExchange::ack`].
+pub struct HookExchange {
+    reader: BufReader<UnixStream>,
+}
+
+/// The service's answer to a hook.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HookReply {
+    pub stdout: String,
+    pub stderr: String,
+    pub exit_code: i32,
+}
+
+impl HookExchange {
+    /// Sends the hook event. `budget` bounds the connection and the wait for a first line.
+    pub fn start(
+        ep: &Endpoint,
+        host: &str,
+        payload: String,
+        budget: Duration,
+    ) -> Result<HookExchange, ClientError> {
+        let mut s = ep.connect()?;
+        s.set_read_timeout(Some(budget))?;
+        s.set_write_timeout(Some(budget))?;
+        send(
+            &mut s,
+            &Request::Hook {
+                host: host.to_owned(),
+                payload,
+            },
+        )?;
+        Ok(HookExchange {
+            reader: BufReader::new(s),
+        })
+    }
+
+    /// Waits for the answer. `on_wait(deadline_ms)` is called when the service says a human is
+    /// being asked (the caller extends its own watchdog); the read timeout then becomes
+    /// `wait_budget`.
+    pub fn answer(
+        &mut self,
+        mut on_wait: impl FnMut(i64),
+        wait_budget: Duration,
+    ) -> Result<HookReply, ClientError> {
+        loop {
+            match receive(&mut self.reader)? {
+                Response::Waiting { deadline_ms } => {
+                    on_wait(deadline_ms);
+                    self.reader.get_ref().set_read_timeout(Some(wait_budget))?;
+                }
+                Response::Hook {
+                    stdout,
+                    stderr,
+                    exit_code,
+                } => {
+                    return Ok(HookReply {
+                        stdout,
+                        stderr,
+                        exit_code,
+                    });
+                }
+                Response::Error { code, message } => {
+                    return Err(ClientError::Service { code, message });
+                }
+                _ => return Err(ClientError::BadAnswer),
+            }
+        }
+    }
+
+    /// Tells the service the answer was printed.
+    pub fn ack(mut self) {
+        let _ = send(self.reader.get_mut(), &Request::Ack);
+    }
+}

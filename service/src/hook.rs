@@ -1,0 +1,409 @@
+//! One hook event inside the service: parse (the host's wire format), judge through the one
+//! pipeline, ask a human for AUTH, record, answer.
+//!
+//! Fail closed everywhere: an unknown host or event, an unreadable payload, a store or policy
+//! that is unavailable, tampered state, a bypassed session, or an approval that does not
+//! check out all end in the host's denial.
+
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use airlock_core::{Level, clock, pipeline};
+use airlock_engine::{Action, Decision, Engine, Host, Verdict};
+use airlock_hooks::claude::Event;
+use airlock_hooks::{HookAnswer, HookCall, HookOutcome};
+use airlock_store::Outcome;
+
+use crate::state::UserState;
+
+/// How long the service waits for a human in the approval popup (the broker's own hard
+/// deadline is two minutes; wiring gives hosts a longer timeout than this plus margins).
+pub const APPROVAL_WAIT: Duration = Duration::from_secs(110);
+
+pub const OPEN_AIRLOCK: &str = "Airlock needs a human to approve this; open the Airlock app to approve it, or run it yourself.";
+
+pub fn deny_text(reason: &str) -> String {
+    format!("Blocked by Airlock: {reason}")
+}
+
+pub fn parse_host(name: &str) -> Option<Host> {
+    Some(match name {
+        "claude-code" | "claude" => Host::ClaudeCode,
+        "cursor" => Host::Cursor,
+        "codex" => Host::Codex,
+        "gemini" => Host::Gemini,
+        "copilot" => Host::Copilot,
+        "vscode" | "vs-code" => Host::VsCode,
+        _ => return None,
+    })
+}
+
+/// What the connection can do while a hook is being judged.
+pub(crate) trait Line {
+    /// Tell the client a human is being asked (so it extends its deadline).
+    fn waiting(&mut self, deadline_ms: i64);
+    /// Set when the client hung up (its process died): a pending approval is then dropped.
+    fn gone(&self) -> Arc<AtomicBool>;
+}
+
+fn deny(call: &HookCall, reason: &str) -> HookAnswer {
+    airlock_hooks::render(
+        call.host,
+        &call.event_name,
+        &HookOutcome::Deny {
+            reason: deny_text(reason),
+        },
+    )
+}
+
+/// What was judged, so the connection can mark the session bypassed if the hook dies before
+/// printing.
+pub(crate) struct Judged {
+    pub answer: HookAnswer,
+    pub session: Option<(String, String)>,
+}
+
+pub(crate) fn handle(
+    level: Level,
+    user: &Mutex<UserState>,
+    host_name: &str,
+    payload: &str,
+    line: &mut dyn Line,
+) -> Judged {
+    let Some(hint) = parse_host(host_name) else {
+        return Judged {
+            answer: airlock_hooks::render(
+                Host::ClaudeCode,
+                "",
+                &HookOutcome::Deny {
+                    reason: deny_text("unknown host name given to `airlock hook`."),
+                },
+            ),
+            session: None,
+        };
+    };
+    let call = match airlock_hooks::parse_call(hint, payload.as_bytes()) {
+        Ok(c) => c,
+        Err(e) => {
+            tracing::warn!(code = e.code(), "unreadable hook payload");
+            return Judged {
+                answer: airlock_hooks::render_parse_failure(hint, &e),
+                session: None,
+            };
+        }
+    };
+    let host = call.host.as_str().to_owned();
+    let (action, observed) = match &call.event {
+        Event::Ignore(name) => {
+            if airlock_hooks::is_known_event(call.host, name) {
+                return Judged {
+                    answer: airlock_hooks::render(
+                        call.host,
+                        &call.event_name,
+                        &HookOutcome::NoOpinion,
+                    ),
+                    session: None,
+                };
+            }
+            tracing::warn!(host = %host, "unknown hook event; denying");
+            return Judged {
+                answer: deny(
+                    &call,
+                    "this hook event is unknown to Airlock, so it is denied (update Airlock).",
+                ),
+                session: None,
+            };
+        }
+        Event::Observe { action, result } => (action, Some(result)),
+        Event::Judge(action) => (action, None),
+    };
+    let sid = pipeline::session_key(action);
+    let session = Some((host.clone(), sid.clone()));
+    let Ok(mut st) = user.lock() else {
+        return Judged {
+            answer: deny(&call, "Airlock's service hit an internal error."),
+            session,
+        };
+    };
+    let (engine, rules) = match st.ready() {
+        Ok((_, c)) => (Arc::clone(&c.engine), Arc::clone(&c.rules)),
+        Err(e) => {
+            return Judged {
+                answer: deny(&call, &e.0),
+                session,
+            };
+        }
+    };
+    if st.is_bypassed(&host, &sid) {
+        return Judged {
+            answer: deny(
+                &call,
+                "an earlier Airlock hook in this session was killed before it answered, so the session is held until you release it (`airlock release`).",
+            ),
+            session,
+        };
+    }
+    let before = st.session(&host, &sid);
+
+    if let Some(result) = observed {
+        let after = engine.observe(&before, action, result);
+        let text = pipeline::encode_session(&after);
+        let stored = st
+            .store()
+            .map(|s| s.update_session(&host, &sid, |_| text.clone()));
+        match stored {
+            Some(Ok(_)) => {
+                st.remember((host.clone(), sid.clone()), after);
+                st.wrote();
+            }
+            _ => {
+                // What the tool returned could not be recorded: assume it was the worst.
+                tracing::error!(
+                    "a tool result could not be recorded; the session is treated as tainted"
+                );
+                let mut worst = after;
+                worst.tainted = true;
+                worst.secret_read = true;
+                st.remember((host.clone(), sid.clone()), worst);
+            }
+        }
+        return Judged {
+            answer: airlock_hooks::render(call.host, &call.event_name, &HookOutcome::NoOpinion),
+            session,
+        };
+    }
+
+    let d = pipeline::judge(&engine, &rules, action, &before);
+    let (outcome, hook_outcome) = if d.effective == Verdict::Auth {
+        // The human is asked without holding the user's lock.
+        drop(st);
+        let asked = ask_human(level, &engine, action, &d, line);
+        st = match user.lock() {
+            Ok(g) => g,
+            Err(_) => {
+                return Judged {
+                    answer: deny(&call, "Airlock's service hit an internal error."),
+                    session,
+                };
+            }
+        };
+        match asked {
+            Some(Asked::Approved { id, nonce, req }) => {
+                // Single use: the approval must check out in the store and is consumed.
+                let ok = st
+                    .store()
+                    .map(|s| airlock_broker::redeem(s, id, &nonce, &req))
+                    .is_some_and(|r| matches!(r, Ok(true)));
+                if ok {
+                    (Outcome::Approved, HookOutcome::NoOpinion)
+                } else {
+                    (
+                        Outcome::Denied,
+                        HookOutcome::Deny {
+                            reason: deny_text(
+                                "the approval did not check out, so the call is denied.",
+                            ),
+                        },
+                    )
+                }
+            }
+            Some(Asked::Answered(o, h)) => (o, h),
+            None => outcome_without_app(&d, &call),
+        }
+    } else {
+        outcome_for(&d)
+    };
+    let mut extra = Vec::new();
+    if matches!(hook_outcome, HookOutcome::Ask { .. }) {
+        extra.push("deferred_to_host_ask".to_owned());
+    }
+    // The session may have moved on while a human was asked: record against the newest.
+    let before = st.session(&host, &sid);
+    let input = pipeline::AuditInput {
+        host: &host,
+        session_id: &sid,
+        action,
+        decision: &d,
+        outcome,
+        extra_codes: extra,
+        now_ms: clock::now_ms(),
+    };
+    let recorded = match st.store() {
+        Some(store) => pipeline::record_from(store, &engine, &input, &before),
+        None => Err(airlock_core::CoreError::Invalid("store not open".into())),
+    };
+    match recorded {
+        Ok(after) => {
+            st.remember((host.clone(), sid.clone()), after);
+            st.wrote();
+            Judged {
+                answer: airlock_hooks::render(call.host, &call.event_name, &hook_outcome),
+                session,
+            }
+        }
+        Err(e) => {
+            tracing::error!(error = %e, "decision could not be recorded; denying");
+            Judged {
+                answer: deny(
+                    &call,
+                    "Airlock could not record this call, so it is denied.",
+                ),
+                session,
+            }
+        }
+    }
+}
+
+enum Asked {
+    Approved {
+        id: i64,
+        nonce: String,
+        req: airlock_broker::ApprovalRequest,
+    },
+    Answered(Outcome, HookOutcome),
+}
+
+/// Show `text` to a human without any secret in it, bounded.
+fn redacted(engine: &Engine, text: &str) -> String {
+    let mut out = String::new();
+    let mut at = 0;
+    for m in engine.scanner().scan(text) {
+        if m.start < at {
+            continue;
+        }
+        out.push_str(text.get(at..m.start).unwrap_or(""));
+        out.push_str(&format!("[REDACTED:{}]", m.kind));
+        at = m.end;
+    }
+    out.push_str(text.get(at..).unwrap_or(""));
+    if out.chars().count() > 400 {
+        out = out.chars().take(400).collect::<String>() + "…";
+    }
+    out
+}
+
+fn summary(engine: &Engine, action: &Action) -> String {
+    use airlock_engine::Operation as Op;
+    let raw = match &action.op {
+        Op::Shell { command } => command.clone(),
+        Op::FileRead { path } => format!("read {path}"),
+        Op::FileWrite { path, .. } => format!("write {path}"),
+        Op::FileDelete { path } => format!("delete {path}"),
+        Op::Fetch { url, .. } => format!("fetch {url}"),
+        Op::McpCall {
+            server,
+            tool,
+            arguments,
+            ..
+        } => format!("{server}/{tool} {arguments}"),
+        Op::Prompt { .. } => "a prompt".to_owned(),
+        other => other.kind().as_str().to_owned(),
+    };
+    redacted(engine, &raw)
+}
+
+/// Ask a human through the desktop approval service. `None` when none is reachable.
+fn ask_human(
+    level: Level,
+    engine: &Engine,
+    action: &Action,
+    d: &Decision,
+    line: &mut dyn Line,
+) -> Option<Asked> {
+    if level == Level::System {
+        // The system service cannot reach a user's desktop session socket (it lives in the
+        // user's private runtime directory); approvals there use the host's own prompt where
+        // it has one, else a denial. See SECURITY.md.
+        return None;
+    }
+    let deadline_ms =
+        clock::now_ms().saturating_add(i64::try_from(APPROVAL_WAIT.as_millis()).unwrap_or(110_000));
+    let req = airlock_broker::ApprovalRequest {
+        host: action.host.as_str().to_owned(),
+        session_id: pipeline::session_key(action),
+        cwd: action.cwd.clone().unwrap_or_default(),
+        tool: action.tool.clone(),
+        summary: summary(engine, action),
+        reasons: d
+            .reasons
+            .iter()
+            .map(|r| airlock_broker::Reason {
+                code: r.code.clone(),
+                message: r.message.clone(),
+            })
+            .collect(),
+        high_risk: d.high_risk,
+        deadline_ms,
+    };
+    let path = airlock_broker::default_socket_path()?;
+    if !path.exists() {
+        return None;
+    }
+    line.waiting(deadline_ms);
+    let gone = line.gone();
+    let result = airlock_broker::request_approval_cancellable(&path, &req, APPROVAL_WAIT, &gone);
+    let reason = d
+        .reasons
+        .first()
+        .map(|r| r.message.clone())
+        .unwrap_or_default();
+    match result {
+        airlock_broker::ApprovalResult::Approved { id, nonce } => {
+            Some(Asked::Approved { id, nonce, req })
+        }
+        airlock_broker::ApprovalResult::Denied { .. } => Some(Asked::Answered(
+            Outcome::Denied,
+            HookOutcome::Deny {
+                reason: deny_text(&format!("{reason} You denied it in Airlock.")),
+            },
+        )),
+        airlock_broker::ApprovalResult::Timeout { .. } => Some(Asked::Answered(
+            Outcome::Timeout,
+            HookOutcome::Deny {
+                reason: deny_text(&format!("{reason} Nobody approved it in time.")),
+            },
+        )),
+        airlock_broker::ApprovalResult::Unavailable { .. } => None,
+    }
+}
+
+fn first_reason(d: &Decision) -> String {
+    d.reasons
+        .first()
+        .map(|r| r.message.clone())
+        .unwrap_or_default()
+}
+
+fn outcome_for(d: &Decision) -> (Outcome, HookOutcome) {
+    match d.effective {
+        Verdict::Pass => (Outcome::Passed, HookOutcome::NoOpinion),
+        Verdict::Block | Verdict::Auth => (
+            Outcome::Blocked,
+            HookOutcome::Deny {
+                reason: deny_text(&first_reason(d)),
+            },
+        ),
+    }
+}
+
+/// AUTH with no desktop approval service: the host's own ask where it is honoured (never
+/// under bypassPermissions, never for high-risk calls), else a denial.
+fn outcome_without_app(d: &Decision, call: &HookCall) -> (Outcome, HookOutcome) {
+    let reason = first_reason(d);
+    if call.ask_allowed() && !d.high_risk {
+        (
+            Outcome::Passed,
+            HookOutcome::Ask {
+                reason: format!("Airlock asks: {reason}"),
+            },
+        )
+    } else {
+        (
+            Outcome::Denied,
+            HookOutcome::Deny {
+                reason: format!("{reason} {OPEN_AIRLOCK}"),
+            },
+        )
+    }
+}

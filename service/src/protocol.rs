@@ -1,0 +1,87 @@
+//! The guard service's wire format: one JSON object per line over a local socket.
+//!
+//! A connection carries one exchange. For a hook: the client sends [`Request::Hook`]; the
+//! service may send any number of [`Response::Waiting`] lines (a human is being asked: the
+//! client extends its own deadline), then one [`Response::Hook`]; the client prints it and
+//! sends [`Request::Ack`]. A hook connection that closes before its `Ack` means the hook
+//! process died before the host saw Airlock's answer: the service marks that session
+//! bypassed.
+
+use airlock_core::dials::Changed;
+use airlock_core::factors::{FactorNeeds, Proof};
+use serde::{Deserialize, Serialize};
+
+/// Longest request line the service reads: a hook payload (8 MiB) escaped as a JSON string.
+pub const MAX_REQUEST_LINE: usize = 20 * 1024 * 1024;
+/// Longest answer line a client reads.
+pub const MAX_RESPONSE_LINE: usize = 1024 * 1024;
+
+/// What a client asks.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Request {
+    /// Judge one hook event: `host` as named on the hook's command line, `payload` the exact
+    /// stdin text the host gave the hook.
+    Hook { host: String, payload: String },
+    /// The hook printed the answer (second line of a hook exchange).
+    Ack,
+    /// The level, dials and any tampering seen, for this peer's user.
+    Status,
+    /// Move a dial (`mode`, `enforcement`); lowering needs `proof`, verified in the service.
+    Dial {
+        dial: String,
+        to: String,
+        proof: Option<Proof>,
+    },
+    /// Set the first password (system level: the user cannot write the store).
+    SetPassword { password: String },
+    /// Release a session marked bypassed (a weakening: needs `proof`).
+    Release {
+        host: String,
+        session_id: String,
+        proof: Option<Proof>,
+    },
+    /// Ask the service to stop (only its own user or root may).
+    Shutdown,
+}
+
+/// What the service answers.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Response {
+    /// A human is being asked; the final answer comes by `deadline_ms` (wall clock).
+    Waiting {
+        deadline_ms: i64,
+    },
+    /// Exactly what the hook prints and how it exits.
+    Hook {
+        stdout: String,
+        stderr: String,
+        exit_code: i32,
+    },
+    Status(Status),
+    Changed(Changed),
+    Done,
+    /// A stable code and a message that never echoes a payload.
+    Error {
+        code: String,
+        message: String,
+    },
+}
+
+/// The service's view for one user.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Status {
+    pub level: airlock_core::Level,
+    pub level_text: String,
+    pub mode: String,
+    pub enforcement: String,
+    pub factor: FactorNeeds,
+    pub password_set: bool,
+    /// Out-of-band changes seen (empty when none): while non-empty every call is denied.
+    pub tampered: Option<String>,
+    /// Sessions whose hook was killed before it answered, as `host/session`.
+    pub bypassed: Vec<String>,
+    pub version: String,
+    pub pid: u32,
+}

@@ -1,0 +1,536 @@
+//! The guard service: a local socket, one thread per connection, one state per user.
+//!
+//! - **User level**: the socket's directory is `0700`, the socket `0600`, and a peer that is
+//!   not this user (`SO_PEERCRED`) is hung up on. One instance per user (an exclusive lock
+//!   beside the socket); started on demand by the hook client, like `gpg-agent`.
+//! - **System level**: runs as its own system user (systemd unit); the socket is `0666` so
+//!   every local user may ask, and the kernel says who asked: each user gets their own store
+//!   (`/var/lib/airlock/users/<uid>/`), sessions and decisions, and can change only their own
+//!   dials, with the factor verified here, inside the service.
+
+use std::collections::HashMap;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::os::unix::fs::PermissionsExt;
+use std::os::unix::net::{UnixListener, UnixStream};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use airlock_core::dials::{self, Dial};
+use airlock_core::{Level, Paths, clock, factors};
+use airlock_store::{DecisionRow, Outcome};
+
+use crate::hook::{self, Line};
+use crate::peer::{self, Peer};
+use crate::protocol::{MAX_REQUEST_LINE, Request, Response, Status};
+use crate::state::{BYPASSED_PREFIX, UserState, bypass_key};
+
+/// Connections served at once; past this a client is told the service is busy (a denial).
+const MAX_CONNECTIONS: usize = 256;
+/// How long a client may take to send its request line.
+const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long a hook client may take to acknowledge that it printed the answer.
+const ACK_TIMEOUT: Duration = Duration::from_secs(10);
+
+#[derive(Debug, thiserror::Error)]
+pub enum ServiceError {
+    #[error("{path}: {source}")]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("another Airlock service is already running for this user")]
+    AlreadyRunning,
+    #[error("{0}")]
+    Setup(String),
+}
+
+fn io_err(path: &Path, source: std::io::Error) -> ServiceError {
+    ServiceError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// How to run.
+#[derive(Debug, Clone)]
+pub struct ServiceConfig {
+    pub level: Level,
+    pub socket: PathBuf,
+    /// System level: where users' stores live ([`airlock_core::paths::SYSTEM_STATE_DIR`]).
+    pub state_dir: PathBuf,
+    /// User level: this user's paths.
+    pub user_paths: Option<Paths>,
+    /// Exit after this long without a connection (user level, started on demand).
+    pub idle_exit: Option<Duration>,
+}
+
+struct Service {
+    cfg: ServiceConfig,
+    users: Mutex<HashMap<u32, Arc<Mutex<UserState>>>>,
+    active: AtomicUsize,
+    last_activity_ms: AtomicU64,
+}
+
+impl Service {
+    fn user(&self, uid: u32) -> Option<Arc<Mutex<UserState>>> {
+        let mut users = self.users.lock().ok()?;
+        if let Some(u) = users.get(&uid) {
+            return Some(Arc::clone(u));
+        }
+        let paths = match self.cfg.level {
+            Level::User => self.cfg.user_paths.clone()?,
+            Level::System => Paths::system_for_user(&self.cfg.state_dir, uid, peer::home_of(uid)),
+        };
+        let u = Arc::new(Mutex::new(UserState::new(paths)));
+        users.insert(uid, Arc::clone(&u));
+        Some(u)
+    }
+
+    fn touch(&self) {
+        self.last_activity_ms.store(
+            u64::try_from(clock::now_ms()).unwrap_or(0),
+            Ordering::SeqCst,
+        );
+    }
+}
+
+/// Prepares the socket's directory: user level private (`0700`, ours), system level
+/// world-searchable (`0755`).
+fn prepare_dir(level: Level, dir: &Path) -> Result<(), ServiceError> {
+    std::fs::create_dir_all(dir).map_err(|e| io_err(dir, e))?;
+    let meta = std::fs::symlink_metadata(dir).map_err(|e| io_err(dir, e))?;
+    use std::os::unix::fs::MetadataExt;
+    if !meta.is_dir() || meta.uid() != peer::my_uid() {
+        return Err(ServiceError::Setup(format!(
+            "{} is not a directory owned by the service's user",
+            dir.display()
+        )));
+    }
+    let mode = match level {
+        Level::User => 0o700,
+        Level::System => 0o755,
+    };
+    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(mode))
+        .map_err(|e| io_err(dir, e))?;
+    Ok(())
+}
+
+/// Runs the service until it is told to stop (SIGTERM, SIGINT, a `shutdown` request from its
+/// own user) or, when configured, until it has been idle long enough.
+pub fn serve(cfg: ServiceConfig) -> Result<(), ServiceError> {
+    let dir = cfg
+        .socket
+        .parent()
+        .ok_or_else(|| ServiceError::Setup("the socket path has no directory".to_owned()))?
+        .to_path_buf();
+    prepare_dir(cfg.level, &dir)?;
+    let lock_path = dir.join("guard.lock");
+    let lock_file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&lock_path)
+        .map_err(|e| io_err(&lock_path, e))?;
+    let _lock =
+        match nix::fcntl::Flock::lock(lock_file, nix::fcntl::FlockArg::LockExclusiveNonblock) {
+            Ok(l) => l,
+            Err(_) => return Err(ServiceError::AlreadyRunning),
+        };
+    // We hold the lock: any socket file left is stale.
+    match std::fs::remove_file(&cfg.socket) {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(io_err(&cfg.socket, e)),
+    }
+    let listener = UnixListener::bind(&cfg.socket).map_err(|e| io_err(&cfg.socket, e))?;
+    let mode = match cfg.level {
+        Level::User => 0o600,
+        Level::System => 0o666,
+    };
+    std::fs::set_permissions(&cfg.socket, std::fs::Permissions::from_mode(mode))
+        .map_err(|e| io_err(&cfg.socket, e))?;
+
+    // Signals are taken by one thread (blocked everywhere else), so a SIGTERM removes the
+    // socket and exits cleanly.
+    let mut sigs = nix::sys::signal::SigSet::empty();
+    sigs.add(nix::sys::signal::Signal::SIGTERM);
+    sigs.add(nix::sys::signal::Signal::SIGINT);
+    sigs.add(nix::sys::signal::Signal::SIGHUP);
+    sigs.thread_block()
+        .map_err(|e| ServiceError::Setup(format!("cannot block signals: {e}")))?;
+    {
+        let socket = cfg.socket.clone();
+        std::thread::spawn(move || {
+            if let Ok(sig) = sigs.wait() {
+                tracing::info!(signal = ?sig, "stopping");
+            }
+            let _ = std::fs::remove_file(&socket);
+            std::process::exit(0);
+        });
+    }
+
+    let svc = Arc::new(Service {
+        cfg: cfg.clone(),
+        users: Mutex::new(HashMap::new()),
+        active: AtomicUsize::new(0),
+        last_activity_ms: AtomicU64::new(0),
+    });
+    svc.touch();
+    if let Some(idle) = cfg.idle_exit {
+        let svc = Arc::clone(&svc);
+        std::thread::spawn(move || {
+            loop {
+                std::thread::sleep(Duration::from_secs(1).min(idle));
+                let last = svc.last_activity_ms.load(Ordering::SeqCst);
+                let now = u64::try_from(clock::now_ms()).unwrap_or(0);
+                let idle_ms = u64::try_from(idle.as_millis()).unwrap_or(u64::MAX);
+                if svc.active.load(Ordering::SeqCst) == 0 && now.saturating_sub(last) >= idle_ms {
+                    tracing::info!("idle; exiting (the next hook starts the service again)");
+                    let _ = std::fs::remove_file(&svc.cfg.socket);
+                    std::process::exit(0);
+                }
+            }
+        });
+    }
+    tracing::info!(level = ?cfg.level, socket = %cfg.socket.display(), "guard service listening");
+
+    for conn in listener.incoming() {
+        let stream = match conn {
+            Ok(s) => s,
+            Err(e) => {
+                tracing::warn!(error = %e, "accept failed");
+                continue;
+            }
+        };
+        svc.touch();
+        if svc.active.load(Ordering::SeqCst) >= MAX_CONNECTIONS {
+            let mut s = stream;
+            let _ = write_response(
+                &mut s,
+                &Response::Error {
+                    code: "busy".into(),
+                    message: "Airlock's service is overloaded.".into(),
+                },
+            );
+            continue;
+        }
+        svc.active.fetch_add(1, Ordering::SeqCst);
+        let svc = Arc::clone(&svc);
+        std::thread::spawn(move || {
+            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                connection(&svc, stream);
+            }));
+            if r.is_err() {
+                tracing::error!("a connection handler panicked; its client denies");
+            }
+            svc.active.fetch_sub(1, Ordering::SeqCst);
+            svc.touch();
+        });
+    }
+    Ok(())
+}
+
+fn write_response(s: &mut UnixStream, r: &Response) -> std::io::Result<()> {
+    let mut line = serde_json::to_string(r).map_err(std::io::Error::other)?;
+    line.push('\n');
+    s.write_all(line.as_bytes())?;
+    s.flush()
+}
+
+/// Reads one `\n`-terminated line of at most `max` bytes.
+pub(crate) fn read_line_bounded<R: BufRead>(
+    r: &mut R,
+    max: usize,
+) -> std::io::Result<Option<String>> {
+    let mut buf = Vec::new();
+    let n = r
+        .take(u64::try_from(max).unwrap_or(u64::MAX).saturating_add(1))
+        .read_until(b'\n', &mut buf)?;
+    if n == 0 {
+        return Ok(None);
+    }
+    if buf.last() != Some(&b'\n') {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            "line too long or unterminated",
+        ));
+    }
+    buf.pop();
+    String::from_utf8(buf)
+        .map(Some)
+        .map_err(|_| std::io::Error::new(std::io::ErrorKind::InvalidData, "not UTF-8"))
+}
+
+struct ConnLine {
+    writer: UnixStream,
+    gone: Arc<AtomicBool>,
+}
+
+impl Line for ConnLine {
+    fn waiting(&mut self, deadline_ms: i64) {
+        let _ = write_response(&mut self.writer, &Response::Waiting { deadline_ms });
+    }
+    fn gone(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.gone)
+    }
+}
+
+fn connection(svc: &Service, mut stream: UnixStream) {
+    let Ok(who) = peer::peer(&stream) else {
+        tracing::warn!("peer credentials unavailable; hanging up");
+        return;
+    };
+    if svc.cfg.level == Level::User && who.uid != peer::my_uid() {
+        tracing::warn!(uid = who.uid, "a peer of another user was refused");
+        return;
+    }
+    let _ = stream.set_read_timeout(Some(REQUEST_TIMEOUT));
+    let Ok(read_half) = stream.try_clone() else {
+        return;
+    };
+    let mut reader = BufReader::new(read_half);
+    let req: Request = match read_line_bounded(&mut reader, MAX_REQUEST_LINE) {
+        Ok(Some(line)) => match serde_json::from_str(&line) {
+            Ok(r) => r,
+            Err(_) => {
+                let _ = write_response(
+                    &mut stream,
+                    &Response::Error {
+                        code: "bad_request".into(),
+                        message: "the request could not be read".into(),
+                    },
+                );
+                return;
+            }
+        },
+        _ => return,
+    };
+    let Some(user) = svc.user(who.uid) else {
+        let _ = write_response(
+            &mut stream,
+            &Response::Error {
+                code: "internal".into(),
+                message: "Airlock's service hit an internal error.".into(),
+            },
+        );
+        return;
+    };
+    match req {
+        Request::Hook { host, payload } => {
+            hook_exchange(svc, &user, stream, reader, &host, &payload)
+        }
+        other => {
+            let r = admin(svc, &user, who, other);
+            let _ = write_response(&mut stream, &r);
+        }
+    }
+}
+
+/// One hook exchange: judge, answer, then wait for the client's acknowledgement. A client
+/// that dies before acknowledging may have let the call through without Airlock's answer:
+/// its session is marked bypassed.
+fn hook_exchange(
+    svc: &Service,
+    user: &Mutex<UserState>,
+    stream: UnixStream,
+    mut reader: BufReader<UnixStream>,
+    host: &str,
+    payload: &str,
+) {
+    let gone = Arc::new(AtomicBool::new(false));
+    let (tx, rx) = mpsc::channel::<bool>();
+    {
+        // Watches the client: the only thing it may send now is its Ack; EOF means it died.
+        let gone = Arc::clone(&gone);
+        let _ = reader.get_ref().set_read_timeout(None);
+        std::thread::spawn(move || {
+            let acked = matches!(
+                read_line_bounded(&mut reader, 1024),
+                Ok(Some(l)) if matches!(serde_json::from_str::<Request>(&l), Ok(Request::Ack))
+            );
+            if !acked {
+                gone.store(true, Ordering::SeqCst);
+            }
+            let _ = tx.send(acked);
+        });
+    }
+    let Ok(writer) = stream.try_clone() else {
+        return;
+    };
+    let mut line = ConnLine {
+        writer,
+        gone: Arc::clone(&gone),
+    };
+    let judged = hook::handle(svc.cfg.level, user, host, payload, &mut line);
+    let mut out = stream;
+    let sent = write_response(
+        &mut out,
+        &Response::Hook {
+            stdout: judged.answer.stdout.clone(),
+            stderr: judged.answer.stderr.clone(),
+            exit_code: judged.answer.exit_code,
+        },
+    )
+    .is_ok();
+    let acked = sent && matches!(rx.recv_timeout(ACK_TIMEOUT), Ok(true));
+    if !acked {
+        // Shut the socket so the watcher thread ends.
+        let _ = out.shutdown(std::net::Shutdown::Both);
+        match judged.session {
+            Some((h, sid)) => {
+                tracing::error!(host = %h, "a hook process died before printing Airlock's answer; holding its session");
+                if let Ok(mut st) = user.lock() {
+                    st.mark_bypassed(&h, &sid);
+                    if let Some(store) = st.store() {
+                        let _ = store.record_decision(&DecisionRow {
+                            id: 0,
+                            ts_ms: clock::now_ms(),
+                            host: h.clone(),
+                            session_id: sid.clone(),
+                            action_kind: "hook".into(),
+                            tool: String::new(),
+                            verdict: "BLOCK".into(),
+                            effective: "BLOCK".into(),
+                            reasons: vec!["hook_killed".into()],
+                            outcome: Outcome::Bypassed,
+                            args_hash: String::new(),
+                            mode: String::new(),
+                        });
+                    }
+                }
+            }
+            None => tracing::warn!("a hook process died before printing Airlock's answer"),
+        }
+    }
+}
+
+fn error(code: &str, message: impl Into<String>) -> Response {
+    Response::Error {
+        code: code.to_owned(),
+        message: message.into(),
+    }
+}
+
+fn status(svc: &Service, st: &mut UserState) -> Response {
+    let tampered = st.tampered.clone();
+    let store = match st.store_for_admin() {
+        Ok(s) => s,
+        Err(e) => return error("not_ready", e.0),
+    };
+    let d = airlock_core::settings::dials(store);
+    let (mode, enforcement, tamper) = match d {
+        Ok(d) => (d.mode.to_string(), d.enforcement.to_string(), tampered),
+        Err(e) => (
+            "unknown".to_owned(),
+            "unknown".to_owned(),
+            Some(tampered.unwrap_or_else(|| e.to_string())),
+        ),
+    };
+    let needs = factors::needs(store).unwrap_or(factors::FactorNeeds {
+        totp: false,
+        password: true,
+    });
+    let password_set = factors::password_is_set(store).unwrap_or(false);
+    Response::Status(Status {
+        level: svc.cfg.level,
+        level_text: svc.cfg.level.describe().to_owned(),
+        mode,
+        enforcement,
+        factor: needs,
+        password_set,
+        tampered: tamper,
+        bypassed: st.bypassed.iter().cloned().collect(),
+        version: env!("CARGO_PKG_VERSION").to_owned(),
+        pid: std::process::id(),
+    })
+}
+
+fn admin(svc: &Service, user: &Mutex<UserState>, who: Peer, req: Request) -> Response {
+    let Ok(mut st) = user.lock() else {
+        return error("internal", "Airlock's service hit an internal error.");
+    };
+    let actor = format!("uid:{}", who.uid);
+    match req {
+        Request::Status => status(svc, &mut st),
+        Request::Dial { dial, to, proof } => {
+            let dial: Dial = match dial.parse() {
+                Ok(d) => d,
+                Err(e) => return error("bad_request", e.to_string()),
+            };
+            let store = match st.store_for_admin() {
+                Ok(s) => s,
+                Err(e) => return error("not_ready", e.0),
+            };
+            match dials::change(store, dial, &to, proof.as_ref(), &actor) {
+                Ok(c) => {
+                    st.wrote();
+                    Response::Changed(c)
+                }
+                Err(e) => error("refused", e.to_string()),
+            }
+        }
+        Request::SetPassword { password } => {
+            let store = match st.store_for_admin() {
+                Ok(s) => s,
+                Err(e) => return error("not_ready", e.0),
+            };
+            match factors::set_password(store, &password) {
+                Ok(()) => {
+                    let _ = dials::ledger_applied(
+                        store,
+                        "password",
+                        serde_json::json!({"action": "set"}),
+                        &actor,
+                        "none",
+                    );
+                    st.wrote();
+                    Response::Done
+                }
+                Err(e) => error("refused", e.to_string()),
+            }
+        }
+        Request::Release {
+            host,
+            session_id,
+            proof,
+        } => {
+            let store = match st.store_for_admin() {
+                Ok(s) => s,
+                Err(e) => return error("not_ready", e.0),
+            };
+            let tamper = host == "tamper";
+            let kind = if tamper { "tamper_cleared" } else { "release" };
+            let detail = serde_json::json!({"host": host});
+            let factor = match dials::require_factor(store, proof.as_ref(), kind, &detail, &actor) {
+                Ok(f) => f,
+                Err(e) => return error("refused", e.to_string()),
+            };
+            if tamper {
+                let _ = dials::ledger_applied(store, kind, detail, &actor, factor);
+                if let Err(e) = st.clear_tamper() {
+                    return error("not_ready", e.0);
+                }
+            } else {
+                let key = bypass_key(&host, &session_id);
+                let _ = store.delete_setting(&format!("{BYPASSED_PREFIX}{key}"));
+                let _ = dials::ledger_applied(store, kind, detail, &actor, factor);
+                st.bypassed.remove(&key);
+            }
+            st.wrote();
+            Response::Done
+        }
+        Request::Shutdown => {
+            if who.uid == peer::my_uid() || who.uid == 0 {
+                let _ = std::fs::remove_file(&svc.cfg.socket);
+                tracing::info!("shutdown requested");
+                std::process::exit(0);
+            }
+            error("refused", "only the service's own user or root may stop it")
+        }
+        Request::Hook { .. } | Request::Ack => error("bad_request", "unexpected request"),
+    }
+}
