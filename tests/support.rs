@@ -156,9 +156,32 @@ impl Sandbox {
             .join(".local/share/airlock/run/broker.sock")
     }
 
+    /// Where this user's guard service listens (started on demand by the first hook).
+    pub fn guard_socket(&self) -> PathBuf {
+        self.home.path().join(".local/share/airlock/run/guard.sock")
+    }
+
     /// Path of the store database for this user (Linux layout of `directories`).
     pub fn db_path(&self) -> PathBuf {
         self.home.path().join(".local/share/airlock/airlock.db")
+    }
+}
+
+impl Drop for Sandbox {
+    /// Stops the guard service a hook may have started for this user.
+    fn drop(&mut self) {
+        stop_service(&self.guard_socket());
+    }
+}
+
+/// Asks the guard service at `socket` to stop (no-op when none runs).
+pub fn stop_service(socket: &Path) {
+    use std::io::Write as _;
+    if let Ok(mut s) = std::os::unix::net::UnixStream::connect(socket) {
+        let _ = s.write_all(b"{\"type\":\"shutdown\"}\n");
+        let _ = s.set_read_timeout(Some(std::time::Duration::from_secs(2)));
+        let mut buf = [0u8; 64];
+        let _ = std::io::Read::read(&mut s, &mut buf);
     }
 }
 

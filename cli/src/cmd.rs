@@ -88,7 +88,7 @@ fn require_factor(
 /// Show or move one ordered dial (mode, enforcement): raising applies at once, lowering
 /// needs the factor; both are ledgered (`airlock_core::dials`).
 fn dial(paths: &Paths, which: Dial, new: Option<String>, f: &FactorArgs) -> Result<ExitCode> {
-    let store = paths.open_existing_store()?;
+    let store = paths.open_store()?;
     let current = settings::dials(&store)?;
     let from = match which {
         Dial::Mode => current.mode.to_string(),
@@ -103,7 +103,14 @@ fn dial(paths: &Paths, which: Dial, new: Option<String>, f: &FactorArgs) -> Resu
         Dial::Enforcement => new.parse::<Enforcement>()? < current.enforcement,
     };
     let proof = if lowering {
-        Some(gather_proof(&store, f)?)
+        match gather_proof(&store, f) {
+            Ok(p) => Some(p),
+            Err(e) => {
+                // Ledger the refusal, then say why (e.g. "no terminal: pass --password-stdin").
+                let _ = dials::change(&store, which, &new, None, "cli");
+                return Err(e.context("refused"));
+            }
+        }
     } else {
         None
     };
@@ -274,7 +281,7 @@ pub fn allow(
     remove: bool,
     f: &FactorArgs,
 ) -> Result<ExitCode> {
-    let store = paths.open_existing_store()?;
+    let store = paths.open_store()?;
     let rules = settings::allow_rules(&store)?;
     if list || (code.is_none() && host.is_none()) {
         if rules.is_empty() {

@@ -140,23 +140,40 @@ pub fn policy_stamp(store: &Store, paths: &Paths) -> Result<String, CoreError> {
     Ok(format!("{meta}|{rows}|{head}"))
 }
 
-/// The parsed `config.toml` (optional: absent means the embedded defaults).
-pub fn read_config(paths: &Paths) -> Result<PolicyConfig, CoreError> {
+/// The parsed `config.toml` (optional: absent means the embedded defaults), and whether it
+/// names a mode and an enforcement of its own.
+pub fn read_config(paths: &Paths) -> Result<(PolicyConfig, bool, bool), CoreError> {
     let file = paths.config_file();
     match std::fs::read_to_string(&file) {
-        Ok(text) => Ok(Policy::parse_config(&text, &file.to_string_lossy())?),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(PolicyConfig::default()),
+        Ok(text) => {
+            let cfg = Policy::parse_config(&text, &file.to_string_lossy())?;
+            let keys: Option<toml::Table> = text.parse().ok();
+            let has = |k: &str| keys.as_ref().is_some_and(|t| t.contains_key(k));
+            Ok((cfg, has("mode"), has("enforcement")))
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            Ok((PolicyConfig::default(), false, false))
+        }
         Err(e) => Err(CoreError::io(file, e)),
     }
 }
 
-/// The compiled policy: `config.toml` raised to the ledger's mode and enforcement (the file
-/// can raise, never lower), plus the ledger's allow-listed hosts.
+/// The compiled policy: the ledger's mode and enforcement, raised by `config.toml` where it
+/// names stricter ones (the file can raise, never lower), plus the ledger's allow-listed
+/// hosts.
 pub fn load_policy(store: &Store, paths: &Paths) -> Result<Policy, CoreError> {
-    let mut cfg = read_config(paths)?;
+    let (mut cfg, file_mode, file_enforcement) = read_config(paths)?;
     let d = dials(store)?;
-    cfg.mode = cfg.mode.max(d.mode);
-    cfg.enforcement = cfg.enforcement.max(d.enforcement);
+    cfg.mode = if file_mode {
+        cfg.mode.max(d.mode)
+    } else {
+        d.mode
+    };
+    cfg.enforcement = if file_enforcement {
+        cfg.enforcement.max(d.enforcement)
+    } else {
+        d.enforcement
+    };
     for r in d.allow_rules {
         if let Some(h) = r.host {
             cfg.allow_hosts.push(h);

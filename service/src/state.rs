@@ -114,15 +114,6 @@ impl UserState {
                     .to_owned(),
             )
         })?;
-        if self.paths.level == Level::User
-            && !airlock_core::factors::password_is_set(&store).unwrap_or(false)
-            && store.ledger_head().map(|(n, _)| n == 0).unwrap_or(true)
-        {
-            return Err(NotReady(
-                "Airlock is not set up on this machine (no password yet): run `airlock setup`."
-                    .to_owned(),
-            ));
-        }
         self.ident = file_ident(db).map(|(d, i, _)| (d, i));
         self.data_version = store.data_version().unwrap_or(0);
         self.store = Some(store);
