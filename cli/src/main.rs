@@ -305,6 +305,31 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Gateway { args } => run_proxy("gateway", &args),
         other => {
             let paths = Paths::discover()?;
+            if airlock_core::Level::installed() == airlock_core::Level::System {
+                return service_cmd::system_level_command(
+                    &paths,
+                    other_name(&other),
+                    || match other {
+                        Command::Mode { mode, factor } => {
+                            service_cmd::dial(&paths, "mode", mode, &factor)
+                        }
+                        Command::Enforcement { value, factor } => {
+                            service_cmd::dial(&paths, "enforcement", value, &factor)
+                        }
+                        Command::Password {
+                            action: PasswordCmd::Set { password_stdin },
+                        } => service_cmd::password_set(password_stdin),
+                        Command::Setup {
+                            password_stdin,
+                            mode,
+                            wire,
+                        } => service_cmd::setup(&paths, password_stdin, mode, wire),
+                        Command::Wire { agent } => cmd::wire(&paths, &agent),
+                        Command::Doctor { .. } => service_cmd::status(false),
+                        _ => Ok(ExitCode::from(1)),
+                    },
+                );
+            }
             match other {
                 Command::Mode { mode, factor } => service_cmd::dial(&paths, "mode", mode, &factor),
                 Command::Enforcement { value, factor } => {
@@ -359,6 +384,21 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 | Command::System { .. } => Ok(ExitCode::from(1)),
             }
         }
+    }
+}
+
+/// The command's name, for messages.
+fn other_name(c: &Command) -> &'static str {
+    match c {
+        Command::Mode { .. } => "mode",
+        Command::Enforcement { .. } => "enforcement",
+        Command::Password {
+            action: PasswordCmd::Set { .. },
+        } => "password set",
+        Command::Setup { .. } => "setup",
+        Command::Wire { .. } => "wire",
+        Command::Doctor { .. } => "doctor",
+        _ => "",
     }
 }
 

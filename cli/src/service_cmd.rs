@@ -36,6 +36,12 @@ pub enum SystemCmd {
         #[arg(long, default_value = SYSTEM_BIN_DIR)]
         bin_dir: PathBuf,
     },
+    /// Remove the system level (root): stop the service, remove the unit, the marker and the
+    /// managed hooks. Users' stores under /var/lib/airlock are kept.
+    Uninstall {
+        #[arg(long, default_value = SYSTEM_BIN_DIR)]
+        bin_dir: PathBuf,
+    },
     /// Print the systemd unit the installer writes.
     Unit {
         #[arg(long, default_value = SYSTEM_BIN_DIR)]
@@ -220,6 +226,80 @@ pub fn dial(paths: &Paths, dial: &str, value: Option<String>, f: &FactorArgs) ->
     Ok(ExitCode::SUCCESS)
 }
 
+/// At system level the service owns the store: the commands it serves go to it; the others
+/// say so plainly instead of working on a user-level store that protects nothing.
+pub fn system_level_command(
+    _paths: &Paths,
+    name: &str,
+    run: impl FnOnce() -> Result<ExitCode>,
+) -> Result<ExitCode> {
+    if name.is_empty() {
+        bail!(
+            "this command is not available at the system level yet: the guard service owns the store (available: status, mode, enforcement, password set, setup, release, wire, doctor)"
+        );
+    }
+    run()
+}
+
+fn read_password(from_stdin: bool) -> Result<String> {
+    use std::io::{BufRead, IsTerminal};
+    if from_stdin {
+        let mut line = String::new();
+        std::io::stdin().lock().read_line(&mut line)?;
+        return Ok(line.trim_end_matches(['\n', '\r']).to_owned());
+    }
+    if !std::io::stdin().is_terminal() {
+        bail!("no terminal to ask for a password: pass --password-stdin");
+    }
+    let a = rpassword::prompt_password("New Airlock password: ")?;
+    let b = rpassword::prompt_password("Repeat it: ")?;
+    if a != b {
+        bail!("the two passwords differ");
+    }
+    Ok(a)
+}
+
+/// `airlock password set` at system level: the service sets it in the user's store.
+pub fn password_set(from_stdin: bool) -> Result<ExitCode> {
+    let ep = endpoint()?;
+    let password = read_password(from_stdin)?;
+    client::call(&ep, &Request::SetPassword { password }, ADMIN_TIMEOUT)?;
+    println!("password set");
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `airlock setup` at system level: the password (if none yet) and a raised mode through the
+/// service; the hooks are already wired by the system install (managed settings), other
+/// agents are wired in the user's files as at user level.
+pub fn setup(
+    paths: &Paths,
+    from_stdin: bool,
+    mode: Option<String>,
+    wire: Vec<String>,
+) -> Result<ExitCode> {
+    let ep = endpoint()?;
+    let Response::Status(s) = client::call(&ep, &Request::Status, ADMIN_TIMEOUT)? else {
+        bail!("the guard service answered something unexpected");
+    };
+    if s.password_set {
+        println!("password already set");
+    } else {
+        password_set(from_stdin)?;
+    }
+    if let Some(m) = mode {
+        if m.parse::<airlock_engine::Mode>()? < s.mode.parse::<airlock_engine::Mode>()? {
+            bail!(
+                "setup only raises the mode; lowering it needs `airlock mode {m}` with your factor"
+            );
+        }
+        dial(paths, "mode", Some(m), &FactorArgs::default())?;
+    }
+    for a in wire {
+        cmd::wire(paths, &a)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 /// The hardened systemd unit of the system level.
 pub fn unit_text(bin_dir: &Path) -> String {
     format!(
@@ -269,6 +349,7 @@ pub fn system(action: SystemCmd) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         SystemCmd::Install { no_start, bin_dir } => install(&bin_dir, no_start),
+        SystemCmd::Uninstall { bin_dir } => uninstall(&bin_dir),
     }
 }
 
@@ -323,7 +404,14 @@ fn install(bin_dir: &Path, no_start: bool) -> Result<ExitCode> {
     for name in ["airlock", "airlock-proxy"] {
         let src = me.with_file_name(name);
         let dst = bin_dir.join(name);
-        if src.is_file() && src != dst {
+        let fresh = match (std::fs::metadata(&src), std::fs::metadata(&dst)) {
+            (Ok(s), Ok(d)) => {
+                s.len() == d.len()
+                    && matches!((s.modified(), d.modified()), (Ok(a), Ok(b)) if a <= b)
+            }
+            _ => false,
+        };
+        if src.is_file() && src != dst && !fresh {
             let tmp = bin_dir.join(format!(".{name}.new"));
             std::fs::copy(&src, &tmp).with_context(|| format!("copying {}", src.display()))?;
             chown(&tmp, 0, 0)?;
@@ -393,5 +481,41 @@ fn install(bin_dir: &Path, no_start: bool) -> Result<ExitCode> {
         );
     }
     println!("system level installed: {}", Level::System.describe());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Removes the system level (keeps users' stores).
+fn uninstall(bin_dir: &Path) -> Result<ExitCode> {
+    if airlock_service::peer::my_uid() != 0 {
+        bail!("the system level is removed by root: run `sudo airlock system uninstall`");
+    }
+    if Path::new("/run/systemd/system").is_dir() && Path::new(UNIT_PATH).exists() {
+        let _ = std::process::Command::new("systemctl")
+            .args(["disable", "--now", "airlock.service"])
+            .status();
+    }
+    let managed = PathBuf::from(CLAUDE_MANAGED_SETTINGS);
+    if managed.exists() {
+        match airlock_wire::unwire_file(
+            airlock_wire::Agent::ClaudeCode,
+            managed,
+            &airlock_wire::WireOptions {
+                airlock_bin: bin_dir.join("airlock"),
+                timeout_secs: 150,
+                stamp: airlock_core::clock::now_ms().to_string(),
+            },
+        ) {
+            Ok(_) | Err(airlock_wire::WireError::NotWired { .. }) => {}
+            Err(e) => return Err(e).context("removing the managed hooks"),
+        }
+    }
+    for f in [UNIT_PATH, SYSTEM_MARKER] {
+        match std::fs::remove_file(f) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(e).with_context(|| format!("removing {f}")),
+        }
+    }
+    println!("system level removed (users' stores under {SYSTEM_STATE_DIR} are kept)");
     Ok(ExitCode::SUCCESS)
 }

@@ -267,8 +267,16 @@ pub fn wire_file(agent: Agent, path: PathBuf, opts: &WireOptions) -> Result<Wire
 /// removed. Backups are kept. [`WireError::NotWired`] if there is nothing of Airlock's in
 /// the file.
 pub fn unwire(agent: Agent, home: &Path, opts: &WireOptions) -> Result<WireReport, WireError> {
+    unwire_file(agent, config_path(agent, home), opts)
+}
+
+/// [`unwire`] from an explicit file (see [`wire_file`]).
+pub fn unwire_file(
+    agent: Agent,
+    path: PathBuf,
+    opts: &WireOptions,
+) -> Result<WireReport, WireError> {
     let host = supported(agent)?;
-    let path = config_path(agent, home);
     let real = fsops::resolve(&path);
     let Some(current) = fsops::read(&real)? else {
         return Err(WireError::NotWired { path });

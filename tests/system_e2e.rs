@@ -1,0 +1,371 @@
+//! The system protection level, for real: `airlock system install` as root, the guard service
+//! running as its own `airlock` system user, and an unprivileged "agent" user that tries every
+//! way we know to lower protection, read Airlock's secrets, approve or answer for the service,
+//! or unwire it. Needs root (CI runs as root); elsewhere it skips loudly.
+//!
+//! It installs into the real system paths (`/etc/airlock`, `/var/lib/airlock`, `/run/airlock`,
+//! `/etc/claude-code/managed-settings.json`) with the binaries under `/opt/airlock-test/bin`,
+//! and uninstalls on the way out (also when an assertion fails), so later user-level tests
+//! see a machine without the system level.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)] // test code
+
+use std::io::{BufRead, BufReader, Write};
+use std::os::unix::net::UnixStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use airlock_e2e::{airlock_bin, claude_bash};
+
+const BIN_DIR: &str = "/opt/airlock-test/bin";
+const AGENT: &str = "airlock-agent-t";
+const OTHER: &str = "airlock-other-t";
+const PW: &str = "correct horse battery";
+
+fn is_root() -> bool {
+    Command::new("id")
+        .arg("-u")
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
+        .unwrap_or(false)
+}
+
+fn sh(cmd: &str) -> (i32, String, String) {
+    let o = Command::new("sh").arg("-c").arg(cmd).output().unwrap();
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+fn ensure_user(name: &str) -> (u32, PathBuf) {
+    if sh(&format!("id -u {name}")).0 != 0 {
+        let (c, _, e) = sh(&format!("useradd --create-home --shell /bin/sh {name}"));
+        assert_eq!(c, 0, "useradd {name}: {e}");
+    }
+    let uid: u32 = sh(&format!("id -u {name}")).1.trim().parse().unwrap();
+    (uid, PathBuf::from(format!("/home/{name}")))
+}
+
+/// Runs `airlock ARGS` (the installed, root-owned binary) as `user`, with `stdin`.
+fn as_user(user: &str, args: &[&str], stdin: &str) -> (i32, String, String) {
+    let mut c = Command::new("setpriv");
+    c.args([
+        &format!("--reuid={user}"),
+        &format!("--regid={user}"),
+        "--init-groups",
+        "--",
+        "env",
+        "-u",
+        "XDG_RUNTIME_DIR",
+        &format!("HOME=/home/{user}"),
+    ])
+    .arg(format!("{BIN_DIR}/airlock"))
+    .args(args)
+    .stdin(Stdio::piped())
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped());
+    let mut child = c.spawn().unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+/// A shell command as `user` (what a hijacked agent would run).
+fn agent_sh(user: &str, cmd: &str) -> (i32, String, String) {
+    let o = Command::new("setpriv")
+        .args([
+            &format!("--reuid={user}"),
+            &format!("--regid={user}"),
+            "--init-groups",
+            "--",
+            "sh",
+            "-c",
+            cmd,
+        ])
+        .output()
+        .unwrap();
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+fn start_service() -> Child {
+    let child = Command::new("setpriv")
+        .args([
+            "--reuid=airlock",
+            "--regid=airlock",
+            "--clear-groups",
+            "--",
+            &format!("{BIN_DIR}/airlock"),
+            "daemon",
+            "--system",
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .unwrap();
+    for _ in 0..100 {
+        if UnixStream::connect("/run/airlock/guard.sock").is_ok() {
+            return child;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    panic!("the system service did not open its socket");
+}
+
+/// Uninstalls (and stops the service) however the test ends.
+struct Installed {
+    service: Option<Child>,
+}
+
+impl Drop for Installed {
+    fn drop(&mut self) {
+        if let Some(mut c) = self.service.take() {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+        let bin = airlock_bin().unwrap();
+        let _ = Command::new(&bin)
+            .args(["system", "uninstall", "--bin-dir", BIN_DIR])
+            .status();
+        let _ = std::fs::remove_dir_all("/opt/airlock-test");
+    }
+}
+
+fn status_json(user: &str) -> serde_json::Value {
+    let (code, out, err) = as_user(user, &["status", "--json"], "");
+    assert!(code == 0 || code == 1, "{err}");
+    serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out} {err}"))
+}
+
+#[test]
+fn an_unprivileged_agent_cannot_lower_read_answer_or_unwire() {
+    if !is_root() {
+        eprintln!(
+            "SKIPPED: system_e2e needs root (it creates system users and installs the system level); CI runs it as root"
+        );
+        return;
+    }
+    let bin = airlock_bin().unwrap();
+    let (agent_uid, _) = ensure_user(AGENT);
+    ensure_user(OTHER);
+    let mut guard = Installed { service: None };
+    let o = Command::new(&bin)
+        .args(["system", "install", "--no-start", "--bin-dir", BIN_DIR])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // Idempotent.
+    let o = Command::new(&bin)
+        .args(["system", "install", "--no-start", "--bin-dir", BIN_DIR])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let managed = std::fs::read_to_string("/etc/claude-code/managed-settings.json").unwrap();
+    assert!(
+        managed.contains(&format!("{BIN_DIR}/airlock hook claude-code")),
+        "{managed}"
+    );
+    guard.service = Some(start_service());
+
+    // Before the user set a password the service still judges, with the defaults.
+    let (code, out, _) = as_user(
+        AGENT,
+        &["hook", "claude-code"],
+        &claude_bash("s1", "rm -rf ~"),
+    );
+    assert_eq!(code, 2, "{out}");
+    let (code, _, err) = as_user(AGENT, &["setup", "--password-stdin"], &format!("{PW}\n"));
+    assert_eq!(code, 0, "{err}");
+    let (code, out, _) = as_user(
+        AGENT,
+        &["hook", "claude-code"],
+        &claude_bash("s1", "ls -la"),
+    );
+    assert_eq!((code, out.trim()), (0, "{}"));
+    let s = status_json(AGENT);
+    assert_eq!(s["level_text"], "system: enforced by the OS");
+    assert_eq!(s["enforcement"], "enforce");
+
+    // 1. Lowering without the factor, through the CLI and straight over the socket.
+    let (code, _, err) = as_user(
+        AGENT,
+        &["enforcement", "off", "--password-stdin"],
+        "guess\n",
+    );
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("refused"), "{err}");
+    let (code, _, _) = as_user(AGENT, &["mode", "light", "--password-stdin"], "\n");
+    assert_eq!(code, 1);
+    let forged = r#"{"type":"dial","dial":"enforcement","to":"off","proof":{"password":"guess","code":null}}"#;
+    let (_, out, _) = agent_sh(
+        AGENT,
+        &format!(
+            "printf '%s\\n' '{forged}' | python3 -c \"import socket,sys; s=socket.socket(socket.AF_UNIX); s.connect('/run/airlock/guard.sock'); s.sendall(sys.stdin.buffer.read()); print(s.recv(4096).decode())\""
+        ),
+    );
+    assert!(out.contains("\"type\":\"error\""), "{out}");
+    assert_eq!(status_json(AGENT)["enforcement"], "enforce");
+
+    // 2. Reading or writing Airlock's state: the store, the ledger, the password hash.
+    let db = format!("/var/lib/airlock/users/{agent_uid}/airlock.db");
+    assert!(
+        Path::new(&db).exists(),
+        "the service keeps the user's store at {db}"
+    );
+    for attempt in [
+        format!("cat {db}"),
+        format!("ls /var/lib/airlock/users/{agent_uid}"),
+        format!(
+            "python3 -c \"import sqlite3; c=sqlite3.connect('{db}'); c.execute('update settings set value=1'); c.commit()\""
+        ),
+        format!(": > {db}"),
+        format!("rm -f {db}"),
+    ] {
+        let (code, _, _) = agent_sh(AGENT, &attempt);
+        assert_ne!(code, 0, "the agent could run: {attempt}");
+    }
+    assert!(std::fs::metadata(&db).unwrap().len() > 0);
+
+    // 3. Unwiring: the managed hooks, the marker, the unit, the binaries, the socket.
+    for attempt in [
+        "echo '{}' > /etc/claude-code/managed-settings.json",
+        "rm -f /etc/claude-code/managed-settings.json",
+        "rm -f /etc/airlock/system.toml",
+        "echo 'enforcement = \"off\"' > /etc/airlock/config.toml",
+        "rm -f /etc/systemd/system/airlock.service",
+        "cp /bin/true /opt/airlock-test/bin/airlock",
+        "rm -f /run/airlock/guard.sock",
+        "python3 -c \"import socket; s=socket.socket(socket.AF_UNIX); s.bind('/run/airlock/fake.sock')\"",
+    ] {
+        let (code, _, _) = agent_sh(AGENT, attempt);
+        assert_ne!(code, 0, "the agent could run: {attempt}");
+    }
+    assert!(
+        std::fs::read_to_string("/etc/claude-code/managed-settings.json")
+            .unwrap()
+            .contains("airlock hook")
+    );
+
+    // 4. Stopping the service: a signal from the agent is refused by the kernel; a
+    // `shutdown` request from it is refused by the service.
+    let pid = status_json(AGENT)["pid"].as_i64().unwrap();
+    let (code, _, _) = agent_sh(AGENT, &format!("kill -9 {pid}"));
+    assert_ne!(code, 0);
+    let (_, out, _) = agent_sh(
+        AGENT,
+        "python3 -c \"import socket; s=socket.socket(socket.AF_UNIX); s.connect('/run/airlock/guard.sock'); s.sendall(b'{\\\"type\\\":\\\"shutdown\\\"}\\n'); print(s.recv(4096).decode())\"",
+    );
+    assert!(out.contains("refused"), "{out}");
+    assert_eq!(status_json(AGENT)["pid"].as_i64().unwrap(), pid);
+
+    // 5. A user-level service cannot be started to take over, and the hook never falls back.
+    let (code, _, err) = as_user(AGENT, &["daemon"], "");
+    assert_eq!(code, 1);
+    assert!(err.contains("system level is installed"), "{err}");
+
+    // 6. Each user sees only their own state: the other user's dials are their own.
+    let (code, _, err) = as_user(OTHER, &["setup", "--password-stdin"], "another password!\n");
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = as_user(OTHER, &["mode", "strict"], "");
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(status_json(OTHER)["mode"], "strict");
+    assert_eq!(status_json(AGENT)["mode"], "balanced");
+    // The other user's password does not lower the agent's dials.
+    let (code, _, _) = as_user(
+        AGENT,
+        &["enforcement", "off", "--password-stdin"],
+        "another password!\n",
+    );
+    assert_eq!(code, 1);
+
+    // 7. The legitimate user, with the factor, can lower; it is ledgered inside the service.
+    let (code, _, err) = as_user(
+        AGENT,
+        &["enforcement", "monitor", "--password-stdin"],
+        &format!("{PW}\n"),
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(status_json(AGENT)["enforcement"], "monitor");
+    let (code, _, err) = as_user(AGENT, &["enforcement", "enforce"], "");
+    assert_eq!(code, 0, "{err}");
+
+    // 8. A killed hook (no acknowledgement) holds its session, as at user level.
+    {
+        let req = serde_json::json!({"type": "hook", "host": "claude-code", "payload": claude_bash("s9", "rm -rf ~")});
+        let (_, out, _) = agent_sh(
+            AGENT,
+            &format!(
+                "printf '%s\\n' '{}' | python3 -c \"import socket,sys; s=socket.socket(socket.AF_UNIX); s.connect('/run/airlock/guard.sock'); s.sendall(sys.stdin.buffer.read()); print(s.recv(65536).decode())\"",
+                req.to_string().replace('\'', "'\\''")
+            ),
+        );
+        assert!(out.contains("\"type\":\"hook\""), "{out}");
+    }
+    let mut held = false;
+    for _ in 0..50 {
+        std::thread::sleep(Duration::from_millis(100));
+        if as_user(AGENT, &["hook", "claude-code"], &claude_bash("s9", "ls")).0 == 2 {
+            held = true;
+            break;
+        }
+    }
+    assert!(held, "the killed hook's session was not held");
+
+    // 9. With the service down, hooks deny and say how to start it.
+    if let Some(mut c) = guard.service.take() {
+        c.kill().unwrap();
+        c.wait().unwrap();
+    }
+    let (code, out, _) = as_user(AGENT, &["hook", "claude-code"], &claude_bash("s1", "ls"));
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("systemctl start airlock"), "{out}");
+
+    // The raw socket speaks only to peers the kernel names: check the client refuses a
+    // socket served by the wrong user too (root here plays the impostor).
+    let _ = std::fs::remove_file("/run/airlock/guard.sock");
+    let impostor = std::os::unix::net::UnixListener::bind("/run/airlock/guard.sock").unwrap();
+    std::fs::set_permissions(
+        "/run/airlock/guard.sock",
+        std::os::unix::fs::PermissionsExt::from_mode(0o666),
+    )
+    .unwrap();
+    let accept = std::thread::spawn(move || {
+        if let Ok((s, _)) = impostor.accept() {
+            let mut r = BufReader::new(&s);
+            let mut l = String::new();
+            let _ = r.read_line(&mut l);
+            let mut w = &s;
+            let _ = w.write_all(
+                b"{\"type\":\"hook\",\"stdout\":\"{}\",\"stderr\":\"\",\"exit_code\":0}\n",
+            );
+        }
+    });
+    let (code, out, _) = as_user(
+        AGENT,
+        &["hook", "claude-code"],
+        &claude_bash("s1", "rm -rf ~"),
+    );
+    assert_eq!(code, 2, "an impostor's PASS was believed: {out}");
+    let _ = std::fs::remove_file("/run/airlock/guard.sock");
+    drop(accept);
+}
