@@ -8,7 +8,9 @@
 //! - [`factors`]: the possession factors (argon2id password, TOTP);
 //! - [`dials`]: raise applies, lowering takes a proof and an actor, and the setting and its
 //!   ledger row commit in one transaction;
-//! - [`eval`]: the labelled-corpus harness behind `airlock eval`.
+//! - [`eval`]: the labelled-corpus harness behind `airlock eval`;
+//! - [`pins`]: MCP tool-definition pins (rug-pull and poisoning checks), shared by the proxy
+//!   and the dashboard.
 //!
 //! **Architecture invariant:** this is the only crate that writes settings, ledger rows or
 //! sessions (through `airlock-store`); binaries call it and add context to its typed errors.
@@ -19,6 +21,7 @@ pub mod error;
 pub mod eval;
 pub mod factors;
 pub mod paths;
+pub mod pins;
 pub mod pipeline;
 pub mod settings;
 

@@ -1,11 +1,13 @@
-//! Mode and enforcement changes from the tray: raising applies at once, lowering needs the
-//! factor (the CLI's own `factors::verify`) and every change or refusal is ledgered.
+//! Mode and enforcement changes from the tray, through `airlock_core::dials` (the one place
+//! that changes them): raising applies at once, lowering needs the factor, and the setting and
+//! its ledger row commit in one transaction (a refusal is ledgered too).
 
-use airlock_cli::app::{self, ENFORCEMENT_KEY, MODE_KEY, Paths};
-use airlock_cli::factors::{self, Proof};
+use airlock_core::dials::{self, Dial};
+use airlock_core::factors::{self, Proof};
+use airlock_core::{Paths, clock, settings};
 use airlock_engine::{Enforcement, Mode};
-use airlock_store::{LedgerEntry, Store};
-use anyhow::{Context, Result, bail};
+use airlock_store::Store;
+use anyhow::{Result, bail};
 use serde::Serialize;
 
 /// Enforcement levels, weakest first.
@@ -21,6 +23,9 @@ pub struct Status {
     pub totp_enrolled: bool,
     /// TOTP is enrolled with the secret sealed under the password: both are needed.
     pub totp_needs_password: bool,
+    /// The protection level in plain words ("user: tamper-evident only" / "system: enforced
+    /// by the OS").
+    pub level: String,
 }
 
 /// Which setting.
@@ -45,26 +50,20 @@ impl Kind {
             Kind::Enforcement => "enforcement",
         }
     }
-}
 
-/// Current mode and enforcement (config file, then the store's settings, as the hook sees
-/// them).
-pub fn current(store: &Store, paths: &Paths) -> Result<(Mode, Enforcement)> {
-    match app::load_policy(store, paths) {
-        Ok(p) => Ok((p.mode, p.enforcement)),
-        Err(e) => {
-            tracing::warn!(error = %e, "policy did not load; reading the stored settings");
-            let mode = match store.setting(MODE_KEY)? {
-                Some(m) => m.parse::<Mode>()?,
-                None => Mode::default(),
-            };
-            let enforcement = match store.setting(ENFORCEMENT_KEY)? {
-                Some(e) => e.parse::<Enforcement>()?,
-                None => Enforcement::default(),
-            };
-            Ok((mode, enforcement))
+    fn dial(self) -> Dial {
+        match self {
+            Kind::Mode => Dial::Mode,
+            Kind::Enforcement => Dial::Enforcement,
         }
     }
+}
+
+/// Current mode and enforcement, as the hook sees them (the verified ledger, raised by
+/// `config.toml`).
+pub fn current(store: &Store, paths: &Paths) -> Result<(Mode, Enforcement)> {
+    let p = settings::load_policy(store, paths)?;
+    Ok((p.mode, p.enforcement))
 }
 
 pub fn status(store: &Store, paths: &Paths) -> Result<Status> {
@@ -75,6 +74,7 @@ pub fn status(store: &Store, paths: &Paths) -> Result<Status> {
         password_set: factors::password_is_set(store)?,
         totp_enrolled: factors::totp_enrolled(store)?,
         totp_needs_password: factors::totp_needs_password(store)?,
+        level: airlock_core::Level::installed().describe().to_owned(),
     })
 }
 
@@ -93,78 +93,26 @@ pub fn is_lowering(store: &Store, paths: &Paths, kind: Kind, to: &str) -> Result
     })
 }
 
-fn ledger(store: &Store, kind: Kind, detail: serde_json::Value, factor: &str, outcome: &str) {
-    let entry = LedgerEntry {
-        ts_ms: app::now_ms(),
-        kind: kind.as_str().to_owned(),
-        detail,
-        actor: "tray".into(),
-        factor: factor.to_owned(),
-        outcome: outcome.to_owned(),
-    };
-    if let Err(e) = store.append_ledger(&entry) {
-        tracing::error!(error = %e, "could not write the ledger");
-    }
-}
-
-/// Applies a change. Raising needs nothing; lowering needs `proof` to pass
-/// `factors::verify`, else it is refused (and the refusal ledgered). Returns a plain-words
-/// summary.
+/// Applies a change. Raising needs nothing; lowering needs `proof`, else it is refused (and
+/// the refusal ledgered). Returns a plain-words summary.
 pub fn change(
     store: &Store,
-    paths: &Paths,
+    _paths: &Paths,
     kind: Kind,
     to: &str,
     proof: Option<&Proof>,
 ) -> Result<String> {
-    let (mode, enforcement) = current(store, paths)?;
-    let (from, to_s, lowering) = match kind {
-        Kind::Mode => {
-            let t: Mode = to.parse()?;
-            (mode.as_str(), t.as_str(), t < mode)
-        }
-        Kind::Enforcement => {
-            let t: Enforcement = to.parse()?;
-            (enforcement.as_str(), t.as_str(), t < enforcement)
-        }
-    };
-    if from == to_s {
-        return Ok(format!("{} is already {to_s}", kind.as_str()));
+    let c = dials::change(store, kind.dial(), to, proof, "tray")?;
+    if !c.applied {
+        return Ok(format!("{} is already {}", kind.as_str(), c.to));
     }
-    let detail = serde_json::json!({"from": from, "to": to_s});
-    let factor = if lowering {
-        let empty = Proof::default();
-        match factors::verify(store, proof.unwrap_or(&empty), app::now_unix()) {
-            Ok(name) => name,
-            Err(e) => {
-                ledger(store, kind, detail, "none", "refused");
-                bail!("refused: {e}");
-            }
-        }
-    } else {
-        "none"
-    };
-    let key = match kind {
-        Kind::Mode => MODE_KEY,
-        Kind::Enforcement => ENFORCEMENT_KEY,
-    };
-    store
-        .set_setting(key, to_s)
-        .context("saving the new setting")?;
-    ledger(store, kind, detail, factor, "applied");
-    tracing::info!(
-        kind = kind.as_str(),
-        from,
-        to = to_s,
-        factor,
-        "policy changed"
-    );
-    Ok(format!("{}: {from} → {to_s}", kind.as_str()))
+    tracing::info!(kind = kind.as_str(), from = %c.from, to = %c.to, factor = %c.factor, "policy changed");
+    Ok(format!("{}: {} → {}", kind.as_str(), c.from, c.to))
 }
 
 /// Checks the factor a high-risk approval needs.
 pub fn verify_factor(store: &Store, proof: &Proof) -> Result<&'static str> {
-    factors::verify(store, proof, app::now_unix()).map_err(|e| anyhow::anyhow!("{e}"))
+    factors::verify(store, proof, clock::now_unix()).map_err(|e| anyhow::anyhow!("{e}"))
 }
 
 #[cfg(test)]
@@ -177,6 +125,8 @@ mod tests {
             db: dir.join("airlock.db"),
             config_dir: dir.join("config"),
             home: Some(dir.to_path_buf()),
+            level: airlock_core::Level::User,
+            socket: dir.join("run/guard.sock"),
         }
     }
 

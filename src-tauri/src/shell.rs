@@ -7,8 +7,8 @@ use std::sync::mpsc::Receiver;
 use std::time::Duration;
 
 use airlock_broker::{Broker, BrokerConfig, BrokerError, BrokerEvent, Decision, PendingRequest};
-use airlock_cli::app::Paths;
-use airlock_cli::factors::Proof;
+use airlock_core::Paths;
+use airlock_core::factors::Proof;
 use airlock_engine::Mode;
 use airlock_store::{DecisionFilter, DecisionRow, Outcome as DecisionOutcome};
 use anyhow::Context as _;
@@ -361,7 +361,7 @@ async fn dash_ledger(shared: State<'_, Shared>) -> Res<views::LedgerView> {
 }
 
 #[tauri::command]
-async fn dash_pins(shared: State<'_, Shared>) -> Res<Vec<airlock_proxy::pins::PinRow>> {
+async fn dash_pins(shared: State<'_, Shared>) -> Res<Vec<airlock_core::pins::PinRow>> {
     let store = shared.paths.open_store().map_err(|e| e.to_string())?;
     views::pins(&store).map_err(|e| e.to_string())
 }

@@ -3,15 +3,15 @@
 //!
 //! Every step is its own commit: it either fully happens (and is ledgered, actor `tray`) or
 //! returns an error the page shows; nothing is half-saved. The factor code is the CLI's
-//! (`airlock_cli::factors`), the wiring code is `airlock_wire` (what `airlock wire` runs).
+//! (`airlock_core::factors`), the wiring code is `airlock_wire` (what `airlock wire` runs).
 
 use std::io::{Read as _, Write as _};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use airlock_cli::app::{self, Paths};
-use airlock_cli::factors::{self, Proof};
+use airlock_core::{Paths, clock as app};
+use airlock_core::factors::{self, Proof};
 use airlock_store::{DecisionFilter, LedgerEntry, Store};
 use airlock_wire::{Agent, WireOptions};
 use anyhow::{Context, Result, bail};
@@ -357,6 +357,8 @@ mod tests {
             db: dir.path().join("airlock.db"),
             config_dir: dir.path().join("config"),
             home: Some(dir.path().to_path_buf()),
+            level: airlock_core::Level::User,
+            socket: dir.path().join("run/guard.sock"),
         };
         let store = paths.open_store().unwrap();
         set_password(&store, "correct horse", "correct horse").unwrap();

@@ -19,7 +19,7 @@ mod support;
 use std::process::Command;
 use std::time::Duration;
 
-use airlock_cli::factors;
+use airlock_core::factors;
 use airlock_store::{DecisionFilter, Outcome, Store};
 use support::*;
 

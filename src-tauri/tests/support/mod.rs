@@ -214,7 +214,7 @@ pub fn start_with(home: tempfile::TempDir, o: Start<'_>) -> Session {
     if !o.no_store {
         let store = Store::open(&db).unwrap();
         if let Some(pw) = o.password {
-            airlock_cli::factors::set_password(&store, pw).unwrap();
+            airlock_core::factors::set_password(&store, pw).unwrap();
         }
     }
     let trayer = tool("trayer")
