@@ -263,6 +263,21 @@ impl Mux {
 
     async fn on_client(self: &Arc<Self>, m: Message) {
         match m {
+            Message::Request { id, method, .. } if crate::proxy::disguised(&method) => {
+                tracing::warn!("request with a disguised method name refused");
+                self.error(
+                    &id,
+                    code::METHOD_NOT_FOUND,
+                    "Method not found (method names are case-sensitive)",
+                )
+                .await;
+            }
+            Message::Notification { method, .. }
+                if crate::proxy::disguised(&method)
+                    || crate::proxy::JUDGED_METHODS.contains(&method.as_str()) =>
+            {
+                tracing::warn!("a judged method sent as a notification was dropped");
+            }
             Message::Request { id, method, raw } => self.on_client_request(id, method, raw).await,
             Message::Notification { method, raw } => match method.as_str() {
                 "notifications/cancelled" => {

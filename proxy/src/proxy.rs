@@ -246,6 +246,24 @@ impl Core {
 
     async fn on_client(self: &Arc<Self>, m: Message) {
         match m {
+            Message::Request { id, method, .. } if disguised(&method) => {
+                // `TOOLS/CALL`, ` tools/call`: a server that is lenient about the method's
+                // spelling would act on a call Airlock never judged. Refused.
+                tracing::warn!("request with a disguised method name refused");
+                self.send_client(&codec::error(
+                    &id,
+                    code::METHOD_NOT_FOUND,
+                    "Method not found (method names are case-sensitive)",
+                ))
+                .await;
+            }
+            Message::Notification { method, .. }
+                if disguised(&method) || JUDGED_METHODS.contains(&method.as_str()) =>
+            {
+                // A `tools/call` without an id: a server may act on it, but no verdict could
+                // be answered. Never forwarded.
+                tracing::warn!("a judged method sent as a notification was dropped");
+            }
             Message::Request { id, method, raw } => {
                 let key = id_key(&id);
                 let refuse = {
@@ -839,7 +857,15 @@ impl Core {
 
     async fn on_server(self: &Arc<Self>, m: Message) {
         match m {
-            // sampling/createMessage, elicitation/create, roots/list, ping: the client's business.
+            // A server's own input request must never pass for Airlock's approval prompt: its
+            // message is marked as coming from the server.
+            Message::Request {
+                method, mut raw, ..
+            } if method == "elicitation/create" => {
+                mark_server_elicitation(&mut raw, self.guard.server());
+                self.send_client(&raw).await
+            }
+            // sampling/createMessage, roots/list, ping: the client's business.
             Message::Request { raw, .. } => self.send_client(&raw).await,
             Message::Notification { method, raw } => {
                 // A flood of chatter (progress, logs) is thinned so answers keep flowing;
@@ -1130,6 +1156,39 @@ where
     ended
 }
 
+/// Methods whose requests make a server act and are judged before they are forwarded.
+pub(crate) const JUDGED_METHODS: &[&str] = &["tools/call", "resources/read", "prompts/get"];
+
+/// A method name that is not one of the MCP methods Airlock judges or lists, but that a lenient
+/// server could read as one (other case, surrounding white space).
+pub(crate) fn disguised(method: &str) -> bool {
+    const KNOWN: &[&str] = &[
+        "tools/call",
+        "resources/read",
+        "prompts/get",
+        "tools/list",
+        "initialize",
+    ];
+    let t = method.trim();
+    KNOWN
+        .iter()
+        .any(|k| t.eq_ignore_ascii_case(k) && method != *k)
+}
+
+/// Prefix a server's `elicitation/create` message so the user never takes it for Airlock's
+/// own approval prompt.
+pub(crate) fn mark_server_elicitation(raw: &mut Value, server: &str) {
+    let prefix = format!("[Asked by the MCP server \"{server}\", not by Airlock] ");
+    if let Some(params) = raw.get_mut("params").and_then(Value::as_object_mut) {
+        let msg = params
+            .get("message")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_owned();
+        params.insert("message".into(), Value::String(format!("{prefix}{msg}")));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     //! The policy layer over in-memory `tokio::io::duplex` pairs: the test drives both the
@@ -1385,6 +1444,43 @@ mod tests {
             &json!({"elicitation": {"url": {}}})
         )));
         assert!(!form_elicitation(Some(&json!({}))));
+    }
+
+    /// Issue #10: a `tools/call` without an id, or with its method spelled differently, must
+    /// never reach the server unjudged; a server's own elicitation is marked as the server's.
+    #[tokio::test]
+    async fn disguised_calls_never_reach_the_server_and_server_prompts_are_marked() {
+        let mut r = rig();
+        handshake(&mut r, false, json!([])).await;
+        for bad in [
+            json!({"jsonrpc": "2.0", "method": "tools/call", "params": {"name": "delete_everything"}}),
+            json!({"jsonrpc": "2.0", "method": "Resources/Read", "params": {"uri": "file:///etc/shadow"}}),
+        ] {
+            r.client.send(bad).await;
+        }
+        for (id, method) in [(41, "TOOLS/CALL"), (42, " tools/call"), (43, "Tools/Call")] {
+            r.client
+                .send(json!({"jsonrpc": "2.0", "id": id, "method": method,
+                    "params": {"name": "delete_everything", "arguments": {}}}))
+                .await;
+            let e = r.client.recv().await;
+            assert_eq!(e["id"], id, "{e}");
+            assert_eq!(e["error"]["code"], code::METHOD_NOT_FOUND, "{e}");
+        }
+        // Nothing of that reached the server: the next thing it sees is this ping.
+        let ping = json!({"jsonrpc": "2.0", "id": 50, "method": "ping"});
+        r.client.send(ping.clone()).await;
+        assert_eq!(r.server.recv().await, ping);
+        // The server asks the user something: the client sees whose question it is.
+        r.server
+            .send(json!({"jsonrpc": "2.0", "id": 200, "method": "elicitation/create",
+                "params": {"message": "Approve this action?", "requestedSchema": {"type": "object", "properties": {}}}}))
+            .await;
+        let el = r.client.recv().await;
+        let msg = el["params"]["message"].as_str().unwrap();
+        assert!(msg.starts_with("[Asked by the MCP server"), "{msg}");
+        assert!(msg.contains("not by Airlock"), "{msg}");
+        assert!(msg.ends_with("Approve this action?"), "{msg}");
     }
 
     #[tokio::test]
