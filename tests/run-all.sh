@@ -4,7 +4,10 @@
 #   2. every workspace crate: engine, hooks, store, broker, wire, CLI, proxy (real servers and
 #      clients, HTTP front, gateway, conformance suite), end-to-end hooks and the corpus gate;
 #   3. the tray app: its apt packages when missing, then unit and real-window tests under
-#      Xvfb and a private D-Bus session (src-tauri/tests/run.sh).
+#      Xvfb and a private D-Bus session (src-tauri/tests/run.sh);
+#   4. the package: the .deb built (debug profile), installed with apt as root, the system
+#      protection level checked with a real hook call from an unprivileged user, removed
+#      (installers/test-package.sh; skips loudly when not root, fails when CI is set).
 # Exits non-zero on the first failure.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -14,4 +17,5 @@ bash proxy/tests/setup-peers.sh
 cargo test --workspace --locked
 echo "run-all: workspace passed after $(( $(date +%s) - t0 )) s" >&2
 bash src-tauri/tests/run.sh
+bash installers/test-package.sh
 echo "run-all: everything passed in $(( $(date +%s) - t0 )) s" >&2

@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+"""Hook latency through the resident guard service, against the bare process-spawn time, and
+how it holds up with use.
+
+Usage:
+    cargo build --release --bin airlock
+    python3 tests/bench/service_latency.py --airlock target/release/airlock \
+        --runs 1000 --soak 100000
+
+1. Spawn baseline: `/bin/true` fed the same payload on stdin, one fresh process each time.
+2. `airlock hook claude-code` (PASS payloads), one fresh process each time, the service warm.
+3. Soak: `--soak` hook requests straight over the service's socket (the same service code
+   path minus the process spawn), then (2) again: the first 1,000 and last 1,000 soak requests
+   and the before/after process figures are compared (target: within 10%).
+All in one temp HOME with a real store (`airlock setup`). Prints Markdown tables.
+"""
+import argparse
+import json
+import os
+import socket
+import statistics
+import subprocess
+import tempfile
+import time
+
+COMMANDS = [
+    "git status",
+    "cargo test --workspace",
+    "npm run build && npm test",
+    "ls -la src/",
+    "grep -rn TODO src/ | head -20",
+    "git diff --stat HEAD~1",
+    "python3 -m pytest -q tests/",
+    "cat README.md",
+]
+
+
+def payload(i):
+    return json.dumps({
+        "session_id": f"bench-{i % 3}",
+        "transcript_path": "/tmp/t.jsonl",
+        "cwd": "/home/dev/project",
+        "permission_mode": "default",
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Bash",
+        "tool_input": {"command": COMMANDS[i % len(COMMANDS)], "description": "bench"},
+    })
+
+
+def pct(xs, p):
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(len(xs) * p))]
+
+
+def row(name, xs):
+    return f"| {name} | {pct(xs, .5):.3f} | {pct(xs, .9):.3f} | {pct(xs, .99):.3f} | {statistics.mean(xs):.3f} |"
+
+
+def spawn_times(argv, env, runs):
+    out = []
+    for i in range(runs):
+        p = payload(i).encode()
+        t = time.perf_counter()
+        r = subprocess.run(argv, input=p, env=env, capture_output=True, check=False)
+        out.append((time.perf_counter() - t) * 1000)
+        if argv[0] != "/bin/true" and (r.returncode != 0 or r.stdout.strip() != b"{}"):
+            raise SystemExit(f"unexpected answer: {r.returncode} {r.stdout!r} {r.stderr!r}")
+    return out
+
+
+def socket_times(path, n):
+    out = []
+    for i in range(n):
+        req = json.dumps({"type": "hook", "host": "claude-code", "payload": payload(i)}) + "\n"
+        t = time.perf_counter()
+        s = socket.socket(socket.AF_UNIX)
+        s.connect(path)
+        s.sendall(req.encode())
+        f = s.makefile("rb")
+        line = f.readline()
+        s.sendall(b'{"type":"ack"}\n')
+        s.close()
+        out.append((time.perf_counter() - t) * 1000)
+        if b'"exit_code":0' not in line:
+            raise SystemExit(f"unexpected answer: {line!r}")
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--airlock", required=True)
+    ap.add_argument("--runs", type=int, default=1000)
+    ap.add_argument("--soak", type=int, default=100000)
+    a = ap.parse_args()
+    airlock = os.path.abspath(a.airlock)
+    home = tempfile.mkdtemp(prefix="airlock-bench-")
+    env = dict(os.environ, HOME=home)
+    for k in ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_RUNTIME_DIR"):
+        env.pop(k, None)
+    subprocess.run([airlock, "setup", "--password-stdin"], input=b"bench password 1\n", env=env,
+                   check=True, capture_output=True)
+    sock = os.path.join(home, ".local/share/airlock/run/guard.sock")
+    try:
+        spawn_times([airlock, "hook", "claude-code"], env, 50)  # start + warm the service
+        base = spawn_times(["/bin/true"], env, a.runs)
+        before = spawn_times([airlock, "hook", "claude-code"], env, a.runs)
+        t0 = time.time()
+        soak = socket_times(sock, a.soak) if a.soak else []
+        soak_s = time.time() - t0
+        after = spawn_times([airlock, "hook", "claude-code"], env, a.runs)
+        db = os.path.join(home, ".local/share/airlock/airlock.db")
+        wal = os.path.getsize(db + "-wal") if os.path.exists(db + "-wal") else 0
+        print("| path | p50 ms | p90 ms | p99 ms | mean ms |")
+        print("|---|---|---|---|---|")
+        print(row("`/bin/true` (spawn baseline)", base))
+        print(row("`airlock hook claude-code` via the service, first", before))
+        print(row(f"`airlock hook claude-code` after {a.soak} more calls", after))
+        print()
+        print(f"p50 hook / p50 spawn: first {pct(before, .5) / pct(base, .5):.2f}x, "
+              f"after the soak {pct(after, .5) / pct(base, .5):.2f}x")
+        if soak:
+            first, last = soak[:1000], soak[-1000:]
+            print(f"soak over the socket: {a.soak} calls in {soak_s:.0f} s; first 1,000 p50 "
+                  f"{pct(first, .5):.3f} ms, last 1,000 p50 {pct(last, .5):.3f} ms "
+                  f"({(pct(last, .5) / pct(first, .5) - 1) * 100:+.1f}%); WAL after: {wal} bytes; "
+                  f"store: {os.path.getsize(db)} bytes")
+    finally:
+        try:
+            s = socket.socket(socket.AF_UNIX)
+            s.connect(sock)
+            s.sendall(b'{"type":"shutdown"}\n')
+            s.recv(64)
+        except OSError:
+            pass
+
+
+if __name__ == "__main__":
+    main()
