@@ -250,6 +250,9 @@ fn an_unprivileged_agent_cannot_lower_read_answer_or_unwire() {
     for attempt in [
         "echo '{}' > /etc/claude-code/managed-settings.json",
         "rm -f /etc/claude-code/managed-settings.json",
+        "echo '{}' > /etc/cursor/hooks.json",
+        "rm -f /etc/github-copilot/policy.d/airlock.json",
+        "echo '{}' > /etc/gemini-cli/settings.json",
         "rm -f /etc/airlock/system.toml",
         "echo 'enforcement = \"off\"' > /etc/airlock/config.toml",
         "rm -f /etc/systemd/system/airlock.service",

@@ -18,6 +18,27 @@ use crate::cmd::{self, FactorArgs};
 pub const SYSTEM_BIN_DIR: &str = "/usr/local/bin";
 /// Claude Code's managed settings (Linux): hooks here cannot be removed by user settings.
 pub const CLAUDE_MANAGED_SETTINGS: &str = "/etc/claude-code/managed-settings.json";
+/// Each host's system-level (managed / enterprise) hook file on Linux, in the same format as
+/// its user file, root-owned, where the host documents one. Codex's managed hooks live in
+/// `/etc/codex/requirements.toml` (TOML), which is not written yet; VS Code has no system hook
+/// file (it runs the Claude Code and Copilot files).
+pub const SYSTEM_HOOK_FILES: &[(airlock_wire::Agent, &str)] = &[
+    // Managed settings: users cannot disable managed hooks (`disableAllHooks` in user
+    // settings leaves them running).
+    (airlock_wire::Agent::ClaudeCode, CLAUDE_MANAGED_SETTINGS),
+    // Enterprise hooks: highest priority of Cursor's hook sources.
+    (airlock_wire::Agent::Cursor, "/etc/cursor/hooks.json"),
+    // Policy hooks: must be root-owned, not group/world-writable; `disableAllHooks` cannot
+    // disable them.
+    (
+        airlock_wire::Agent::Copilot,
+        "/etc/github-copilot/policy.d/airlock.json",
+    ),
+    // System settings: the top layer, but a user can disable a hook by name and relocate the
+    // file with an environment variable, so on Gemini CLI this is tamper-evident at best.
+    (airlock_wire::Agent::Gemini, "/etc/gemini-cli/settings.json"),
+];
+
 /// The systemd unit a root install writes.
 pub const UNIT_PATH: &str = "/etc/systemd/system/airlock.service";
 
@@ -446,26 +467,31 @@ fn install(bin_dir: &Path, no_start: bool) -> Result<ExitCode> {
     std::fs::create_dir_all(run_dir)?;
     chown(run_dir, uid, gid)?;
     set_mode(run_dir, 0o755)?;
-    // 5. Claude Code's managed settings: hooks a user-level edit cannot remove.
-    let report = airlock_wire::wire_file(
-        airlock_wire::Agent::ClaudeCode,
-        PathBuf::from(CLAUDE_MANAGED_SETTINGS),
-        &airlock_wire::WireOptions {
-            airlock_bin: bin_dir.join("airlock"),
-            timeout_secs: 150,
-            stamp: airlock_core::clock::now_ms().to_string(),
-        },
-    )?;
-    set_mode(Path::new(CLAUDE_MANAGED_SETTINGS), 0o644)?;
-    println!(
-        "Claude Code managed hooks: {} ({})",
-        report.path.display(),
-        if report.changed {
-            "written"
-        } else {
-            "already there"
-        }
-    );
+    // 5. Each host's system-level hook file: hooks a user-level edit cannot remove.
+    for (agent, file) in SYSTEM_HOOK_FILES {
+        let report = airlock_wire::wire_file(
+            *agent,
+            PathBuf::from(file),
+            &airlock_wire::WireOptions {
+                airlock_bin: bin_dir.join("airlock"),
+                timeout_secs: 150,
+                stamp: airlock_core::clock::now_ms().to_string(),
+            },
+        )
+        .with_context(|| format!("wiring {file}"))?;
+        chown(Path::new(file), 0, 0)?;
+        set_mode(Path::new(file), 0o644)?;
+        println!(
+            "{} system hooks: {} ({})",
+            agent.as_str(),
+            report.path.display(),
+            if report.changed {
+                "written"
+            } else {
+                "already there"
+            }
+        );
+    }
     // 6. The unit.
     std::fs::write(UNIT_PATH, unit_text(bin_dir))?;
     set_mode(Path::new(UNIT_PATH), 0o644)?;
@@ -494,11 +520,14 @@ fn uninstall(bin_dir: &Path) -> Result<ExitCode> {
             .args(["disable", "--now", "airlock.service"])
             .status();
     }
-    let managed = PathBuf::from(CLAUDE_MANAGED_SETTINGS);
-    if managed.exists() {
+    for (agent, file) in SYSTEM_HOOK_FILES {
+        let path = PathBuf::from(file);
+        if !path.exists() {
+            continue;
+        }
         match airlock_wire::unwire_file(
-            airlock_wire::Agent::ClaudeCode,
-            managed,
+            *agent,
+            path,
             &airlock_wire::WireOptions {
                 airlock_bin: bin_dir.join("airlock"),
                 timeout_secs: 150,
@@ -506,7 +535,7 @@ fn uninstall(bin_dir: &Path) -> Result<ExitCode> {
             },
         ) {
             Ok(_) | Err(airlock_wire::WireError::NotWired { .. }) => {}
-            Err(e) => return Err(e).context("removing the managed hooks"),
+            Err(e) => return Err(e).with_context(|| format!("removing the hooks from {file}")),
         }
     }
     for f in [UNIT_PATH, SYSTEM_MARKER] {

@@ -250,6 +250,7 @@ async fn wizard_password(
     let r = shared
         .paths
         .open_store()
+        .map_err(anyhow::Error::from)
         .and_then(|store| wizard::set_password(&store, &password, &repeat));
     let _ = app.emit("policy-changed", ());
     step("password", r)
@@ -260,6 +261,7 @@ async fn wizard_totp_begin(shared: State<'_, Shared>, password: String) -> Res<w
     let r = shared
         .paths
         .open_store()
+        .map_err(anyhow::Error::from)
         .and_then(|store| wizard::totp_begin(&store, &password));
     step("totp-begin", r)
 }
@@ -273,6 +275,7 @@ async fn wizard_totp_finish(
     let r = shared
         .paths
         .open_store()
+        .map_err(anyhow::Error::from)
         .and_then(|store| wizard::totp_finish(&store, &password, &code))
         .map(str::to_owned);
     step("totp-finish", r)
@@ -289,6 +292,7 @@ async fn wizard_mode(
     let r = shared
         .paths
         .open_store()
+        .map_err(anyhow::Error::from)
         .and_then(|store| wizard::set_mode(&store, &shared.paths, &mode, &proof(password, code)));
     refresh_tray(&app);
     let _ = app.emit("policy-changed", ());
@@ -748,6 +752,93 @@ fn watch_blocks(app: AppHandle) {
     }
 }
 
+/// A desktop notification about Airlock's own integrity (tampering, a killed hook, removed
+/// wiring), from its own thread like [`notify_block`].
+fn notify_integrity(summary: &'static str, body: String) {
+    tracing::warn!(summary, "integrity alert");
+    let _ = std::thread::Builder::new()
+        .name("airlock-ui-notify".into())
+        .spawn(move || {
+            if let Err(e) = notify_rust::Notification::new()
+                .appname("Airlock")
+                .summary(summary)
+                .body(&body)
+                .urgency(notify_rust::Urgency::Critical)
+                .show()
+            {
+                tracing::info!(error = %e, "no integrity notification (no notification daemon?)");
+            }
+        });
+}
+
+/// Watches what an agent could change behind Airlock's back while the app runs: the guard
+/// service's view (tampering seen, sessions held after a killed hook) and each agent's hook
+/// wiring that was in place when the app started. Each new finding is notified once.
+fn watch_integrity(app: AppHandle) {
+    let shared = app.state::<Shared>();
+    let home = shared.paths.home.clone();
+    let bin = wizard::airlock_binary().ok();
+    let wired_at_start: Vec<airlock_wire::Agent> = match (&home, &bin) {
+        (Some(h), Some(b)) => airlock_wire::Agent::ALL
+            .into_iter()
+            .filter(|a| airlock_wire::is_wired(*a, h, b).unwrap_or(false))
+            .collect(),
+        _ => Vec::new(),
+    };
+    let mut seen_tamper: Option<String> = None;
+    let mut seen_bypassed: std::collections::BTreeSet<String> = Default::default();
+    let mut seen_unwired: std::collections::BTreeSet<&'static str> = Default::default();
+    loop {
+        std::thread::sleep(Duration::from_secs(3));
+        // The service is asked without starting it (a hook starts it when needed).
+        if let Ok(ep) = airlock_service::Endpoint::discover(None)
+            && let Ok(airlock_service::Response::Status(st)) = airlock_service::client::call(
+                &ep,
+                &airlock_service::Request::Status,
+                Duration::from_secs(5),
+            )
+        {
+            if st.tampered.is_some() && st.tampered != seen_tamper {
+                notify_integrity(
+                    "Airlock detected tampering",
+                    format!(
+                        "Airlock's own state was changed outside Airlock ({}). Every agent call is denied until you check it and run `airlock release --tamper`.",
+                        st.tampered.clone().unwrap_or_default()
+                    ),
+                );
+            }
+            seen_tamper = st.tampered;
+            for b in st.bypassed {
+                if seen_bypassed.insert(b.clone()) {
+                    notify_integrity(
+                        "An Airlock hook was killed",
+                        format!(
+                            "A hook in session {b} was killed before it answered, so the agent may have run a call Airlock did not judge. The session is held until you release it."
+                        ),
+                    );
+                }
+            }
+        }
+        if let (Some(h), Some(b)) = (&home, &bin) {
+            for a in &wired_at_start {
+                let still = airlock_wire::is_wired(*a, h, b).unwrap_or(false);
+                if !still && seen_unwired.insert(a.as_str()) {
+                    notify_integrity(
+                        "Airlock was removed from an agent",
+                        format!(
+                            "{}'s hook settings no longer run Airlock. If you did not do this, an agent may have: run `airlock wire {}`.",
+                            a.as_str(),
+                            a.as_str()
+                        ),
+                    );
+                } else if still {
+                    seen_unwired.remove(a.as_str());
+                }
+            }
+        }
+    }
+}
+
 fn on_menu(app: &AppHandle, id: &str) {
     match id {
         "pending" | "dashboard" => open_dashboard(app),
@@ -778,6 +869,7 @@ fn refresh_tray(app: &AppHandle) {
     let current = shared
         .paths
         .open_store()
+        .map_err(anyhow::Error::from)
         .and_then(|s| policy::current(&s, &shared.paths));
     let guard = lock(&shared.tray);
     let Some(items) = guard.as_ref() else {
@@ -798,8 +890,9 @@ fn refresh_tray(app: &AppHandle) {
         }
         if let Some(tray) = app.tray_by_id("airlock") {
             let _ = tray.set_tooltip(Some(format!(
-                "Airlock: {mode}, {}; {text}",
-                enforcement.as_str()
+                "Airlock: {mode}, {}; {}; {text}",
+                enforcement.as_str(),
+                airlock_core::Level::installed().describe()
             )));
         }
     }
@@ -948,6 +1041,10 @@ pub fn run() -> ExitCode {
             std::thread::Builder::new()
                 .name("airlock-ui-blocks".into())
                 .spawn(move || watch_blocks(blocks_handle))?;
+            let integrity_handle = handle.clone();
+            std::thread::Builder::new()
+                .name("airlock-ui-integrity".into())
+                .spawn(move || watch_integrity(integrity_handle))?;
             replenish(&handle);
             if show_dashboard {
                 open_dashboard(&handle);

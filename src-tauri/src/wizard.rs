@@ -10,8 +10,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use airlock_core::{Paths, clock as app};
 use airlock_core::factors::{self, Proof};
+use airlock_core::{Paths, clock as app};
 use airlock_store::{DecisionFilter, LedgerEntry, Store};
 use airlock_wire::{Agent, WireOptions};
 use anyhow::{Context, Result, bail};

@@ -168,11 +168,11 @@ fn hook_asks_the_real_popup_approve_then_timeout() {
     // 4. The dashboard shows these decisions, the ledger (chain intact) and the MCP pins
     //    the proxy keeps (one pinned tool, one whose definition changed since).
     let pin = |name: &str, desc: &str, ms: i64| {
-        let def = airlock_proxy::pins::ToolDef::from_listing(&serde_json::json!({
+        let def = airlock_core::pins::ToolDef::from_listing(&serde_json::json!({
             "name": name, "description": desc, "inputSchema": {"type": "object"}
         }))
         .unwrap();
-        airlock_proxy::pins::observe(&store, "filesystem", &def, ms).unwrap();
+        airlock_core::pins::observe(&store, "filesystem", &def, ms).unwrap();
     };
     pin("read_file", "Read a file.", 1);
     pin("write_file", "Write a file.", 2);

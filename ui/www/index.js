@@ -96,6 +96,7 @@ async function refreshPins() {
 async function refresh() {
   let o;
   try { o = await invoke("overview"); } catch (e) { $("error").textContent = String(e); return; }
+  $("level").textContent = `Protection level: ${o.status.level}`;
   choices($("modes"), "mode", MODES, o.status.mode);
   choices($("enforcement"), "enforcement", ENF, o.status.enforcement);
   rows($("pending"), o.pending, (p) => [
