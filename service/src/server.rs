@@ -180,6 +180,23 @@ pub fn serve(cfg: ServiceConfig) -> Result<(), ServiceError> {
         last_activity_ms: AtomicU64::new(0),
     });
     svc.touch();
+    {
+        // A service whose socket is gone or replaced (its directory removed, the file deleted
+        // or rebound) can no longer be reached: it exits, and the next hook starts a fresh one
+        // (a replaced socket served by another user is refused by the client).
+        use std::os::unix::fs::MetadataExt;
+        let socket = cfg.socket.clone();
+        let ino = std::fs::symlink_metadata(&socket).map(|m| m.ino()).ok();
+        std::thread::spawn(move || {
+            loop {
+                std::thread::sleep(Duration::from_secs(1));
+                if std::fs::symlink_metadata(&socket).map(|m| m.ino()).ok() != ino {
+                    tracing::warn!("the service's socket is gone; exiting");
+                    std::process::exit(0);
+                }
+            }
+        });
+    }
     if let Some(idle) = cfg.idle_exit {
         let svc = Arc::clone(&svc);
         std::thread::spawn(move || {
