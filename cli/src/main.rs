@@ -175,6 +175,16 @@ enum Command {
         #[command(flatten)]
         factor: FactorArgs,
     },
+    /// Compare a Claude Code transcript's tool calls with the audit log and list the calls
+    /// that never reached Airlock (exit 1 when any did not).
+    TranscriptCheck {
+        /// The transcript (JSONL; hooks receive its path as `transcript_path`).
+        file: PathBuf,
+        #[arg(long)]
+        session: Option<String>,
+        #[arg(long)]
+        json: bool,
+    },
     /// Install or inspect the system protection level (root): service user, systemd unit,
     /// root-owned configuration, managed hook settings.
     System {
@@ -300,6 +310,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
             factor,
         } => service_cmd::release(session, &host, tamper, &factor),
         Command::System { action } => service_cmd::system(action),
+        Command::TranscriptCheck {
+            file,
+            session,
+            json,
+        } => service_cmd::transcript_check(&file, session, json),
         Command::Serve { args } => run_proxy("serve", &args),
         Command::Pins { args } => run_proxy("pins", &args),
         Command::Gateway { args } => run_proxy("gateway", &args),
@@ -381,7 +396,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 | Command::Daemon { .. }
                 | Command::Status { .. }
                 | Command::Release { .. }
-                | Command::System { .. } => Ok(ExitCode::from(1)),
+                | Command::System { .. }
+                | Command::TranscriptCheck { .. } => Ok(ExitCode::from(1)),
             }
         }
     }

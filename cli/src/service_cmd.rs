@@ -548,3 +548,104 @@ fn uninstall(bin_dir: &Path) -> Result<ExitCode> {
     println!("system level removed (users' stores under {SYSTEM_STATE_DIR} are kept)");
     Ok(ExitCode::SUCCESS)
 }
+
+/// `airlock transcript-check FILE`: reads a Claude Code transcript (JSONL), sends its tool
+/// calls to the service, and lists the ones that never reached Airlock (tool name and position
+/// only; never the input). Exit 1 when any is missing.
+pub fn transcript_check(file: &Path, session: Option<String>, json: bool) -> Result<ExitCode> {
+    let text = std::fs::read_to_string(file)
+        .with_context(|| format!("reading the transcript {}", file.display()))?;
+    let mut sessions: std::collections::BTreeMap<String, usize> = Default::default();
+    let mut calls = Vec::new();
+    let mut cwd = None;
+    for (n, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let v: serde_json::Value = serde_json::from_str(line)
+            .with_context(|| format!("{}:{}: not JSON", file.display(), n + 1))?;
+        let sid = v.get("sessionId").and_then(|s| s.as_str()).unwrap_or("");
+        if let Some(want) = &session
+            && sid != want
+        {
+            continue;
+        }
+        if v.get("type").and_then(|t| t.as_str()) != Some("assistant") {
+            continue;
+        }
+        if cwd.is_none() {
+            cwd = v.get("cwd").and_then(|c| c.as_str()).map(str::to_owned);
+        }
+        let content = v
+            .get("message")
+            .and_then(|m| m.get("content"))
+            .and_then(|c| c.as_array());
+        for item in content.into_iter().flatten() {
+            if item.get("type").and_then(|t| t.as_str()) == Some("tool_use") {
+                *sessions.entry(sid.to_owned()).or_default() += 1;
+                calls.push(airlock_service::TranscriptCall {
+                    tool_name: item
+                        .get("name")
+                        .and_then(|n| n.as_str())
+                        .unwrap_or("")
+                        .to_owned(),
+                    tool_input: item
+                        .get("input")
+                        .cloned()
+                        .unwrap_or(serde_json::Value::Null),
+                });
+            }
+        }
+    }
+    let session_id = match session {
+        Some(s) => s,
+        None if sessions.len() <= 1 => sessions.keys().next().cloned().unwrap_or_default(),
+        None => bail!("the transcript holds several sessions: name one with --session"),
+    };
+    let ep = endpoint()?;
+    let r = client::call(
+        &ep,
+        &Request::TranscriptAudit {
+            host: "claude-code".into(),
+            session_id: session_id.clone(),
+            cwd,
+            calls: calls.clone(),
+        },
+        ADMIN_TIMEOUT,
+    )?;
+    let Response::Audit { matched, missing } = r else {
+        bail!("the guard service answered something unexpected");
+    };
+    if json {
+        let list: Vec<serde_json::Value> = missing
+            .iter()
+            .filter_map(|i| {
+                calls
+                    .get(*i)
+                    .map(|c| serde_json::json!({"index": i, "tool": c.tool_name}))
+            })
+            .collect();
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&serde_json::json!({
+                "session_id": session_id, "calls": calls.len(), "matched": matched, "missing": list
+            }))?
+        );
+    } else {
+        println!(
+            "session {session_id}: {} tool calls in the transcript, {matched} judged by Airlock, {} never reached it",
+            calls.len(),
+            missing.len()
+        );
+        for i in &missing {
+            if let Some(c) = calls.get(*i) {
+                println!("  #{i} {} — no Airlock decision for this call", c.tool_name);
+            }
+        }
+    }
+    Ok(if missing.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}

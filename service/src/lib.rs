@@ -10,6 +10,7 @@
 
 #![cfg(unix)]
 
+pub mod audit;
 pub mod client;
 pub mod hook;
 pub mod peer;
@@ -18,5 +19,5 @@ pub mod server;
 mod state;
 
 pub use client::{ClientError, Endpoint, HookExchange, HookReply};
-pub use protocol::{Request, Response, Status};
+pub use protocol::{Request, Response, Status, TranscriptCall};
 pub use server::{ServiceConfig, ServiceError, serve};

@@ -41,8 +41,24 @@ pub enum Request {
         session_id: String,
         proof: Option<Proof>,
     },
+    /// Compare a host transcript's tool calls with the audit log: which calls never reached
+    /// Airlock (a hook that was not wired, was removed, or died). `calls` are the transcript's
+    /// tool uses in order, as `{tool_name, tool_input}`.
+    TranscriptAudit {
+        host: String,
+        session_id: String,
+        cwd: Option<String>,
+        calls: Vec<TranscriptCall>,
+    },
     /// Ask the service to stop (only its own user or root may).
     Shutdown,
+}
+
+/// One tool use as a host's transcript recorded it.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct TranscriptCall {
+    pub tool_name: String,
+    pub tool_input: serde_json::Value,
 }
 
 /// What the service answers.
@@ -61,6 +77,12 @@ pub enum Response {
     },
     Status(Status),
     Changed(Changed),
+    /// Indexes (into the request's `calls`) of the tool uses with no audit row, and how many
+    /// were matched.
+    Audit {
+        matched: usize,
+        missing: Vec<usize>,
+    },
     Done,
     /// A stable code and a message that never echoes a payload.
     Error {

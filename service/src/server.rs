@@ -548,6 +548,31 @@ fn admin(svc: &Service, user: &Mutex<UserState>, who: Peer, req: Request) -> Res
             }
             error("refused", "only the service's own user or root may stop it")
         }
+        Request::TranscriptAudit {
+            host,
+            session_id,
+            cwd,
+            calls,
+        } => {
+            let engine = match st.ready() {
+                Ok((_, c)) => Arc::clone(&c.engine),
+                Err(e) => return error("not_ready", e.0),
+            };
+            let Some(store) = st.store() else {
+                return error("not_ready", "Airlock's store is not open.");
+            };
+            match crate::audit::transcript(
+                store,
+                &engine,
+                &host,
+                &session_id,
+                cwd.as_deref(),
+                &calls,
+            ) {
+                Ok((matched, missing)) => Response::Audit { matched, missing },
+                Err(e) => error("internal", e),
+            }
+        }
         Request::Hook { .. } | Request::Ack => error("bad_request", "unexpected request"),
     }
 }
