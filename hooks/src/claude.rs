@@ -28,16 +28,7 @@ pub struct HookInput {
     pub prompt: Option<String>,
 }
 
-/// What one hook event means for Airlock.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Event {
-    /// Judge this action before it runs.
-    Judge(Action),
-    /// The action ran and returned this text: update the session.
-    Observe { action: Action, result: String },
-    /// An event Airlock has no opinion on (Stop, Notification, …).
-    Ignore(String),
-}
+pub use crate::event::Event;
 
 /// Parse raw stdin bytes into a payload. Every failure is an error with a stable code; the
 /// caller turns it into a denial.

@@ -22,28 +22,10 @@
 use airlock_engine::Host;
 
 use crate::HookError;
-use crate::claude::Event;
+use crate::event::Event;
 use crate::hosts::{self, Parsed, Slot, no_opinion, reason_or_default};
 
-/// What Airlock decided, as the hook must express it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum HookOutcome {
-    /// Let the host's own permission rules decide (never an explicit "allow").
-    NoOpinion,
-    /// Stop the action; `reason` is shown to the model and/or the user.
-    Deny { reason: String },
-    /// Ask the user through the host's own dialog. Rendered as a denial where the host cannot
-    /// ask (see [`supports_ask`]).
-    Ask { reason: String },
-}
-
-/// Exactly what the hook process prints and how it exits.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct HookAnswer {
-    pub stdout: String,
-    pub stderr: String,
-    pub exit_code: i32,
-}
+pub use crate::answer::{HookAnswer, HookOutcome};
 
 /// A parsed payload from any host.
 #[derive(Debug, Clone, PartialEq)]

@@ -8,11 +8,14 @@
 //!
 //! [`Action`]: airlock_engine::Action
 
+mod answer;
 pub mod claude;
+mod event;
 pub mod host;
 mod hosts;
 
 pub use airlock_engine::Host;
+pub use event::Event;
 pub use host::{
     HookAnswer, HookCall, HookOutcome, can_block, is_known_event, parse_call, render,
     render_parse_failure, supports_ask,

@@ -9,7 +9,7 @@
 )] // test code
 
 use airlock_engine::{AnnotationInfo, Operation};
-use airlock_hooks::claude::Event;
+use airlock_hooks::Event;
 use airlock_hooks::{HookCall, HookOutcome, Host, parse_call, render, render_parse_failure};
 use serde_json::json;
 

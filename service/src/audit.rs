@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 
 use airlock_engine::{Engine, Host};
-use airlock_hooks::claude::Event;
+use airlock_hooks::Event;
 use airlock_store::{DecisionFilter, Store};
 
 use crate::protocol::TranscriptCall;

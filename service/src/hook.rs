@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use airlock_core::{Level, clock, pipeline};
 use airlock_engine::{Action, Decision, Engine, Host, Verdict};
-use airlock_hooks::claude::Event;
+use airlock_hooks::Event;
 use airlock_hooks::{HookAnswer, HookCall, HookOutcome};
 use airlock_store::Outcome;
 

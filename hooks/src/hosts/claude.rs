@@ -18,8 +18,8 @@ use serde_json::Value;
 use super::common::{J, s, with_host};
 use super::{Parsed, Slot, answer};
 use crate::HookError;
+use crate::answer::HookAnswer;
 use crate::claude::{event, from_value};
-use crate::host::HookAnswer;
 
 pub(crate) fn parse(v: Value) -> Result<Parsed, HookError> {
     let input = from_value(v)?;

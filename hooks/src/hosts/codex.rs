@@ -19,7 +19,8 @@ use serde_json::Value;
 use super::common::{prompt_event, result_text, unparseable};
 use super::{Parsed, claude_vocabulary};
 use crate::HookError;
-use crate::claude::{Event, HookInput, from_value};
+use crate::claude::{HookInput, from_value};
+use crate::event::Event;
 
 pub(crate) fn parse(v: Value) -> Result<Parsed, HookError> {
     let result = result_text(v.get("tool_response").or_else(|| v.get("tool_output")));

@@ -7,7 +7,8 @@ use airlock_engine::{Action, AnnotationInfo, Host, Operation, Provenance};
 use serde_json::Value;
 
 use crate::HookError;
-use crate::claude::{Event, response_text};
+use crate::claude::response_text;
+use crate::event::Event;
 
 /// Tool name Airlock gives every user-prompt event, whatever the host calls it: the engine
 /// tells a user prompt from a sub-agent prompt by it.

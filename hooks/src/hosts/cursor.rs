@@ -29,8 +29,8 @@ use super::{
     Parsed, Slot, answer, claude_vocabulary, delete_op, read_op, search_op, shell_op, write_op,
 };
 use crate::HookError;
-use crate::claude::Event;
-use crate::host::HookAnswer;
+use crate::answer::HookAnswer;
+use crate::event::Event;
 
 /// Keys only Cursor sends.
 pub(crate) const MARKERS: &[&str] = &[

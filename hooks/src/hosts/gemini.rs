@@ -21,8 +21,8 @@ use super::common::{
 };
 use super::{Parsed, Slot, answer, claude_vocabulary, read_op, search_op, shell_op, write_op};
 use crate::HookError;
-use crate::claude::Event;
-use crate::host::HookAnswer;
+use crate::answer::HookAnswer;
+use crate::event::Event;
 
 /// Gemini's own event names.
 pub(crate) const EVENTS: &[&str] = &[

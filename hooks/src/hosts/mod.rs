@@ -12,8 +12,9 @@ pub(crate) mod vscode;
 use airlock_engine::{Action, Host, Operation};
 use serde_json::Value;
 
-use crate::claude::{Event, HookInput, to_action};
-use crate::host::HookAnswer;
+use crate::answer::HookAnswer;
+use crate::claude::{HookInput, to_action};
+use crate::event::Event;
 use common::{first_str, unparseable};
 
 /// A payload read by one adapter.

@@ -20,8 +20,8 @@ use super::common::{
 };
 use super::{Parsed, Slot, answer, claude_vocabulary, read_op, search_op, shell_op, write_op};
 use crate::HookError;
-use crate::claude::Event;
-use crate::host::HookAnswer;
+use crate::answer::HookAnswer;
+use crate::event::Event;
 
 pub(crate) fn parse(v: &Value) -> Result<Parsed, HookError> {
     let event_name = match opt_str(v, "hook_event_name")? {
