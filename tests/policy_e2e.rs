@@ -223,3 +223,14 @@ fn serve_and_pins_hand_over_to_the_proxy_binary() {
     let (code, _, err) = sb.run(&["serve", "--help"], "");
     assert_eq!(code, 0, "{err}");
 }
+
+/// Issue #13's bug: `airlock serve` used to create a fresh store when none existed (forgetting
+/// the mode, the ledger and the password). It now refuses to start, and creates nothing.
+#[test]
+fn serve_refuses_a_missing_store_and_creates_none() {
+    let sb = Sandbox::bare().unwrap();
+    let (code, _, err) = sb.run(&["serve", "--name", "x", "--", "true"], "");
+    assert_ne!(code, 0, "serve started without a store");
+    assert!(err.contains("airlock setup"), "{err}");
+    assert!(!sb.db_path().exists(), "serve created a store");
+}

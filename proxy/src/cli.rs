@@ -10,6 +10,7 @@ use airlock_store::{LedgerEntry, Store};
 use anyhow::{Context, Result, bail};
 
 use crate::guard::Guard;
+pub use crate::names::{ServeArgs, default_server_name, process_session_id, valid_server_name};
 use crate::pins;
 use crate::proxy::{self, Ended, Options};
 
@@ -22,34 +23,6 @@ pub struct FactorArgs {
     /// Current TOTP code (required once TOTP is enrolled).
     #[arg(long, value_name = "CODE")]
     pub code: Option<String>,
-}
-
-/// The server name used in decisions, sessions and pins when `--name` is not given: the
-/// command's file name without extension (`mcp-server-filesystem`, `uvx`, `node`, …).
-pub fn default_server_name(command: &str) -> String {
-    let stem = Path::new(command)
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    if stem.is_empty() {
-        "mcp".to_owned()
-    } else {
-        stem
-    }
-}
-
-/// A server name must be usable in store keys and tool names.
-pub fn valid_server_name(name: &str) -> bool {
-    !name.is_empty()
-        && name.len() <= 64
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
-}
-
-/// The per-process session id: stdio MCP has no session id of its own.
-pub fn process_session_id(server: &str) -> String {
-    format!("{server}-{}-{}", std::process::id(), clock::now_ms())
 }
 
 pub struct GatewayArgs {
@@ -112,7 +85,7 @@ pub async fn gateway(
     let cfg = Arc::new(crate::config::GatewayConfig::load(&a.config)?);
     // Fail closed: no store or policy → refuse to start.
     let paths = Paths::discover()?;
-    drop(paths.open_store()?);
+    drop(paths.open_existing_store()?);
     let timeout = a.approval_timeout;
     match listen {
         None => {
@@ -174,7 +147,7 @@ where
     let mut sessions = Vec::new();
     let mut children = Vec::new();
     for s in &cfg.servers {
-        let store = paths.open_store()?;
+        let store = paths.open_existing_store()?;
         let guard = Arc::new(Guard::new(paths.clone(), store, &s.name, session_id)?);
         let opts = Options {
             approval_timeout: approval_timeout.min(proxy::MAX_APPROVAL),
@@ -228,13 +201,6 @@ where
     Ok(ended)
 }
 
-pub struct ServeArgs {
-    pub name: Option<String>,
-    pub session_id: Option<String>,
-    pub approval_timeout: Duration,
-    pub command: Vec<String>,
-}
-
 /// Run the proxy in front of `command`; returns the process exit code.
 pub async fn serve(a: ServeArgs) -> Result<i32> {
     let Some((program, args)) = a.command.split_first() else {
@@ -247,7 +213,9 @@ pub async fn serve(a: ServeArgs) -> Result<i32> {
     let session_id = a.session_id.unwrap_or_else(|| process_session_id(&server));
     // Fail closed: without the store and policy nothing could be judged, so refuse to start.
     let paths = Paths::discover()?;
-    let store = paths.open_store()?;
+    // A missing store is never silently recreated (it would forget the mode, the ledger and
+    // the password): `airlock setup` makes it.
+    let store = paths.open_existing_store()?;
     let guard = Arc::new(Guard::new(paths, store, &server, &session_id)?);
     let mut child = tokio::process::Command::new(program)
         .args(args)
@@ -306,7 +274,7 @@ pub async fn serve(a: ServeArgs) -> Result<i32> {
 
 pub fn pins_list(json: bool) -> Result<()> {
     let paths = Paths::discover()?;
-    let store = paths.open_store()?;
+    let store = paths.open_existing_store()?;
     let rows = pins::list(&store)?;
     if json {
         println!("{}", serde_json::to_string_pretty(&rows)?);
@@ -349,7 +317,7 @@ fn ledger(store: &Store, detail: &serde_json::Value, factor: &str, outcome: &str
 /// either way.
 pub fn pins_approve(server: &str, tool: &str, f: &FactorArgs) -> Result<()> {
     let paths = Paths::discover()?;
-    let store = paths.open_store()?;
+    let store = paths.open_existing_store()?;
     let Some(seen) = pins::seen(&store, server, tool)? else {
         bail!("no definition of `{tool}` on server `{server}` has been seen: nothing to approve");
     };

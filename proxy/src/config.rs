@@ -137,7 +137,7 @@ pub struct GatewayConfig {
 /// Is `name` usable as a gateway server name? Tools are exposed as `<name>__<tool>`, so the
 /// name may not contain `__`, and `airlock` is reserved for the proxy's own tools.
 pub fn valid_gateway_name(name: &str) -> bool {
-    crate::cli::valid_server_name(name)
+    crate::names::valid_server_name(name)
         && !name.contains("__")
         && !name.eq_ignore_ascii_case("airlock")
 }

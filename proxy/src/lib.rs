@@ -24,6 +24,7 @@ pub mod guard;
 pub mod http_front;
 pub mod http_remote;
 pub mod limits;
+pub mod names;
 pub use airlock_core::pins;
 pub mod proxy;
 pub mod redact;

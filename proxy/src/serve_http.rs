@@ -12,9 +12,9 @@ use airlock_core::Paths;
 use anyhow::{Context, Result, bail};
 use tokio::io::DuplexStream;
 
-use crate::cli::{ServeArgs, default_server_name, valid_server_name};
 use crate::guard::Guard;
 use crate::http_front::{self, FrontOptions, SessionFactory};
+use crate::names::{ServeArgs, default_server_name, valid_server_name};
 use crate::proxy::{self, Ended, Options};
 
 /// Parse a `--listen` value; only loopback addresses are accepted (`localhost:PORT` means
@@ -63,7 +63,7 @@ pub async fn serve_http(a: ServeArgs, listen: &str, allow_origin: Vec<String>) -
     // Fail closed: without the store and policy nothing could be judged, so refuse to start
     // (each session opens its own handle later).
     let paths = Paths::discover()?;
-    drop(paths.open_store()?);
+    drop(paths.open_existing_store()?);
     let cfg = Arc::new(SessionConfig {
         server: server.clone(),
         program: program.clone(),
@@ -152,7 +152,7 @@ async fn run_session(cfg: &SessionConfig, sid: &str, duplex: DuplexStream) -> Re
     let session = sid.to_owned();
     let guard = tokio::task::spawn_blocking(move || -> Result<Guard> {
         let paths = Paths::discover()?;
-        let store = paths.open_store()?;
+        let store = paths.open_existing_store()?;
         Guard::new(paths, store, &server, &session)
     })
     .await

@@ -63,8 +63,16 @@ pub fn ensure_peers() {
     }
 }
 
-/// `program` run as a throw-away user: HOME is `home`, XDG_* variables removed.
+/// `program` run as a throw-away user who has set Airlock up: HOME is `home` (its store is
+/// created here if missing, as `airlock setup` would: the proxy refuses to run without one),
+/// XDG_* variables removed.
 pub fn sandboxed(program: &Path, home: &Path) -> Command {
+    let db = home.join(".local/share/airlock/airlock.db");
+    if !db.exists()
+        && let Err(e) = airlock_store::Store::open(&db)
+    {
+        panic!("creating the test user's store: {e}");
+    }
     let mut c = Command::new(program);
     c.env("HOME", home).current_dir(home);
     for (k, _) in std::env::vars_os() {
