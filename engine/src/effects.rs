@@ -344,6 +344,8 @@ fn invocation_effects(
     home: Option<&str>,
     fx: &mut Effects,
 ) {
+    // A `cd` earlier in the command line moves where relative paths point.
+    let cwd = inv.cwd.as_deref().or(cwd);
     let norm = |p: &str| paths::normalize(p, cwd, home);
     let p = inv.program.as_str();
     let use_of = |w: &Word, recursive: bool| PathUse {
@@ -867,6 +869,7 @@ mod tests {
             cmd,
             ShellEnv {
                 cwd: Some("/home/dev/project"),
+                ..Default::default()
             },
         );
         compute(&a, Some(&sa), Some("/home/dev"))

@@ -12,6 +12,7 @@
 pub mod action;
 pub mod effects;
 pub mod injection;
+pub mod needs;
 pub mod net;
 pub mod paths;
 pub mod policy;
@@ -27,6 +28,7 @@ pub use action::{
     Action, ActionKind, AnnotationInfo, Host, Operation, Provenance, ToolAnnotations,
 };
 pub use policy::{Enforcement, HostFacts, Mode, Policy, PolicyConfig, PolicyError};
+pub use needs::{CallFacts, FileView, files_to_inspect};
 pub use secrets::SecretScanner;
 pub use session::{FingerprintKey, SessionState};
 pub use verdict::{Decision, Finding, Reason, ReasonReport, Verdict};
@@ -140,12 +142,31 @@ impl Engine {
         &self.key
     }
 
-    /// Shell analysis and effects for an action (MCP shell tools are analysed as shell).
-    fn understand(&self, action: &Action) -> (Option<ShellAnalysis>, Effects) {
+    /// Shell analysis and effects for an action (MCP shell tools are analysed as shell), with
+    /// paths resolved through known symbolic links.
+    fn understand(
+        &self,
+        action: &Action,
+        facts: &CallFacts,
+        session: &SessionState,
+    ) -> (Option<ShellAnalysis>, Effects) {
+        let files = needs::Files::new(facts, session);
+        let (sa, mut fx) = self.understand_raw(action, &files);
+        resolve_effect_links(&mut fx, sa.as_ref(), &files);
+        (sa, fx)
+    }
+
+    fn understand_raw(
+        &self,
+        action: &Action,
+        files: &needs::Files<'_>,
+    ) -> (Option<ShellAnalysis>, Effects) {
+        let home = self.policy.home();
         let env = ShellEnv {
             cwd: action.cwd.as_deref(),
+            home,
+            files: Some(files),
         };
-        let home = self.policy.home();
         match &action.op {
             Operation::Shell { command } => {
                 let sa = shell::analyze(command, env);
@@ -190,11 +211,25 @@ impl Engine {
         }
     }
 
-    /// Judge one action in the context of its session.
+    /// Judge one action in the context of its session (no file facts: only what the session
+    /// remembers about files is used).
     pub fn decide(&self, action: &Action, session: &SessionState) -> Decision {
+        self.decide_with(action, session, &CallFacts::default())
+    }
+
+    /// Judge one action with the file contents and links the adapter read for it (the paths
+    /// [`files_to_inspect`] listed).
+    pub fn decide_with(
+        &self,
+        action: &Action,
+        session: &SessionState,
+        facts: &CallFacts,
+    ) -> Decision {
         // A bug in a rule must end in a denial, not an unwind through a hook.
-        std::panic::catch_unwind(AssertUnwindSafe(|| self.decide_inner(action, session)))
-            .unwrap_or_else(|_| self.internal_error())
+        std::panic::catch_unwind(AssertUnwindSafe(|| {
+            self.decide_inner(action, session, facts)
+        }))
+        .unwrap_or_else(|_| self.internal_error())
     }
 
     fn internal_error(&self) -> Decision {
@@ -213,8 +248,8 @@ impl Engine {
         self.key.fingerprint(&text)
     }
 
-    fn decide_inner(&self, action: &Action, session: &SessionState) -> Decision {
-        let (sa, fx) = self.understand(action);
+    fn decide_inner(&self, action: &Action, session: &SessionState, facts: &CallFacts) -> Decision {
+        let (sa, fx) = self.understand(action, facts, session);
         let cx = Ctx {
             action,
             policy: &self.policy,
@@ -264,15 +299,71 @@ impl Engine {
             if s.blocked_actions.len() < session::MAX_FINGERPRINTS {
                 s.blocked_actions.insert(self.action_fingerprint(action));
             }
+        } else {
+            // What the call writes (and links it makes) is remembered, so running the file
+            // later is judged with its content.
+            let remembered = std::panic::catch_unwind(AssertUnwindSafe(|| {
+                let mut t = s.clone();
+                self.remember_files(&mut t, action);
+                t
+            }));
+            match remembered {
+                Ok(t) => s = t,
+                Err(_) => s.written_files_full = true,
+            }
         }
         s
+    }
+
+    /// Remember files written and links made by `action` in the session.
+    fn remember_files(&self, s: &mut SessionState, action: &Action) {
+        let facts = CallFacts::default();
+        let snapshot = s.clone();
+        let files = needs::Files::new(&facts, &snapshot);
+        let home = self.policy.home();
+        match &action.op {
+            Operation::FileWrite { path, content } => {
+                let abs = files.resolve(&paths::normalize(path, action.cwd.as_deref(), home));
+                let secrets = self.scanner.secret_values(content, false);
+                // An edit supplies only the new text: add it to what is known.
+                let append = action.tool != "Write" && s.written_files.contains_key(&abs);
+                s.remember_write(&self.key, &abs, content, append, &secrets);
+            }
+            Operation::Shell { .. } | Operation::McpCall { .. } => {
+                let (sa, _) = self.understand_raw(action, &files);
+                if let Some(sa) = sa {
+                    for (path, text, append) in &sa.file_writes {
+                        let secrets = self.scanner.secret_values(text, false);
+                        s.remember_write(&self.key, path, text, *append, &secrets);
+                    }
+                    for (link, target) in &sa.links {
+                        s.remember_symlink(link, target);
+                    }
+                }
+            }
+            _ => {}
+        }
     }
 
     /// Update the session after a tool ran and returned `result` (its text, as the agent
     /// will see it): taint on untrusted content, fingerprint secrets read.
     pub fn observe(&self, session: &SessionState, action: &Action, result: &str) -> SessionState {
+        self.observe_with(session, action, result, &CallFacts::default())
+    }
+
+    /// [`Engine::observe`] with the file facts the call was judged with (a read through a
+    /// symbolic link reads the link's target).
+    pub fn observe_with(
+        &self,
+        session: &SessionState,
+        action: &Action,
+        result: &str,
+        facts: &CallFacts,
+    ) -> SessionState {
         std::panic::catch_unwind(AssertUnwindSafe(|| {
-            self.observe_inner(session, action, result)
+            let mut s = self.observe_inner(session, action, result, facts);
+            self.remember_files(&mut s, action);
+            s
         }))
         .unwrap_or_else(|_| {
             // Fail closed: if we cannot tell what came in, assume the worst.
@@ -283,9 +374,15 @@ impl Engine {
         })
     }
 
-    fn observe_inner(&self, session: &SessionState, action: &Action, result: &str) -> SessionState {
+    fn observe_inner(
+        &self,
+        session: &SessionState,
+        action: &Action,
+        result: &str,
+        facts: &CallFacts,
+    ) -> SessionState {
         let mut s = session.clone();
-        let (sa, fx) = self.understand(action);
+        let (sa, fx) = self.understand(action, facts, session);
         let home = self.policy.home();
         let secret_file = fx
             .reads
@@ -343,6 +440,54 @@ impl Engine {
         }
         s
     }
+}
+
+/// Add, for every path the action touches through a symbolic link, the link's target (a
+/// read of `notes.txt → ~/.ssh/id_rsa` reads the key).
+fn resolve_effect_links(fx: &mut Effects, sa: Option<&ShellAnalysis>, files: &needs::Files<'_>) {
+    let local: Vec<(String, String)> = sa.map(|s| s.links.clone()).unwrap_or_default();
+    let resolve = |p: &str| {
+        let first = needs::resolve_links(p, |x| {
+            local
+                .iter()
+                .find(|(l, _)| l == x)
+                .map(|(_, t)| t.clone())
+        });
+        files.resolve(&first)
+    };
+    let mut extra_reads = Vec::new();
+    for r in &fx.reads {
+        let t = resolve(&r.path);
+        if t != r.path {
+            extra_reads.push(effects::PathUse {
+                path: t,
+                ..r.clone()
+            });
+        }
+    }
+    fx.reads.extend(extra_reads);
+    let mut extra_writes = Vec::new();
+    for w in &fx.writes {
+        let t = resolve(&w.path);
+        if t != w.path {
+            extra_writes.push(effects::PathUse {
+                path: t,
+                ..w.clone()
+            });
+        }
+    }
+    fx.writes.extend(extra_writes);
+    let mut extra_deletes = Vec::new();
+    for d in &fx.deletes {
+        let t = resolve(&d.path);
+        if t != d.path && d.recursive {
+            extra_deletes.push(effects::Deletion {
+                path: t,
+                ..d.clone()
+            });
+        }
+    }
+    fx.deletes.extend(extra_deletes);
 }
 
 #[cfg(test)]

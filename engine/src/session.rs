@@ -1,7 +1,7 @@
 //! Session memory as a value: passed into [`crate::Engine::decide`], returned by
 //! [`crate::Engine::observe`]. The caller stores it between hook processes.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use hmac::{Hmac, Mac};
 use serde::{Deserialize, Serialize};
@@ -61,6 +61,36 @@ pub struct SessionState {
     /// How many actions were blocked in this session.
     #[serde(default)]
     pub blocks: u32,
+    /// Files the agent wrote in this session that could later be executed (scripts,
+    /// `Makefile`, `package.json`, git hooks and config), by absolute path; at most
+    /// [`MAX_WRITTEN_FILES`], each at most [`MAX_WRITTEN_BYTES`], secret values redacted.
+    #[serde(default)]
+    pub written_files: BTreeMap<String, WrittenFile>,
+    /// A written file was not remembered (too many or too large): executing a file nobody
+    /// showed the engine is then judged as unseen.
+    #[serde(default)]
+    pub written_files_full: bool,
+    /// Symbolic links the session created: absolute link path → absolute target.
+    #[serde(default)]
+    pub symlinks: BTreeMap<String, String>,
+}
+
+/// Most written files one session remembers.
+pub const MAX_WRITTEN_FILES: usize = 64;
+/// Largest remembered content of one written file.
+pub const MAX_WRITTEN_BYTES: usize = 32 * 1024;
+/// Most symbolic links one session remembers.
+pub const MAX_SYMLINKS: usize = 128;
+/// What replaces a secret value in remembered content.
+pub const REDACTED: &str = "AIRLOCK_REDACTED";
+
+/// One remembered written file.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WrittenFile {
+    /// Keyed fingerprint of the full content as written (before redaction).
+    pub hash: String,
+    /// The content, with secret values replaced by [`REDACTED`].
+    pub content: String,
 }
 
 impl SessionState {
@@ -76,6 +106,51 @@ impl SessionState {
                 return;
             }
             self.fingerprints.insert(key.fingerprint(&form));
+        }
+    }
+
+    /// Remember a file the agent wrote (`append` adds to what is known). Bounded: past the
+    /// limits the file is forgotten and `written_files_full` is set, which makes later
+    /// executions of unseen files AUTH.
+    pub fn remember_write(
+        &mut self,
+        key: &FingerprintKey,
+        path: &str,
+        content: &str,
+        append: bool,
+        secrets: &[String],
+    ) {
+        let mut text = if append {
+            self.written_files
+                .get(path)
+                .map(|w| w.content.clone())
+                .unwrap_or_default()
+        } else {
+            String::new()
+        };
+        text.push_str(content);
+        for s in secrets {
+            if s.len() >= MIN_SECRET_LEN {
+                text = text.replace(s.as_str(), REDACTED);
+            }
+        }
+        if text.len() > MAX_WRITTEN_BYTES
+            || (!self.written_files.contains_key(path)
+                && self.written_files.len() >= MAX_WRITTEN_FILES)
+        {
+            self.written_files.remove(path);
+            self.written_files_full = true;
+            return;
+        }
+        let hash = key.fingerprint(content);
+        self.written_files
+            .insert(path.to_owned(), WrittenFile { hash, content: text });
+    }
+
+    /// Remember a symbolic link the session created.
+    pub fn remember_symlink(&mut self, link: &str, target: &str) {
+        if self.symlinks.len() < MAX_SYMLINKS || self.symlinks.contains_key(link) {
+            self.symlinks.insert(link.to_owned(), target.to_owned());
         }
     }
 

@@ -18,6 +18,8 @@ pub(crate) struct InlineFindings {
 
 const EXEC_CALLS: &[&str] = &[
     "os.system(",
+    "os.execute(",
+    "io.popen(",
     "os.popen(",
     "subprocess.",
     "commands.getoutput(",
@@ -191,9 +193,27 @@ pub(crate) fn analyze(lang: &str, code: &str) -> InlineFindings {
             }
         }
     }
-    // Perl/Ruby backticks run their content.
+    // Perl/Ruby backticks run their content; `exec "…"` / `system "…"` need no parentheses.
     if matches!(lang, "perl" | "ruby") {
         f.shell_commands.extend(quoted_runs(code, '`'));
+        for marker in ["exec ", "system ", "exec\t", "system\t"] {
+            for seg in call_segments(code, marker) {
+                let lits = string_literals(seg);
+                if lits.is_empty() && seg.trim_start().starts_with(['$', '@']) {
+                    f.opaque = true;
+                }
+                if lits.len() > 1 && seg.contains(',') {
+                    f.shell_commands.push(
+                        lits.iter()
+                            .map(|l| shell_quote(l))
+                            .collect::<Vec<_>>()
+                            .join(" "),
+                    );
+                } else {
+                    f.shell_commands.extend(lits);
+                }
+            }
+        }
     }
     for marker in DELETE_CALLS {
         for seg in call_segments(code, marker) {

@@ -3,7 +3,13 @@
 use super::*;
 
 fn programs(cmd: &str) -> Vec<String> {
-    analyze(cmd, ShellEnv { cwd: Some("/p") })
+    analyze(
+        cmd,
+        ShellEnv {
+            cwd: Some("/p"),
+            ..Default::default()
+        },
+    )
         .invocations
         .into_iter()
         .filter(|i| !i.program.is_empty())
