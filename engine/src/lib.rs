@@ -435,6 +435,7 @@ impl Engine {
         if untrusted_source
             || action.provenance == Provenance::Untrusted
             || injection::has_injection_markers(result)
+            || rules::hidden_text::scan(result).any()
         {
             s.tainted = true;
         }

@@ -211,7 +211,7 @@ pub fn outbound_candidates(text: &str) -> Vec<&str> {
         }
         out.push(piece);
         // key=value, key:value, Bearer:token, user:pass@host
-        for sub in piece.split(['=', ':', '@', '/']) {
+        for sub in piece.split(['=', ':', '@', '/', '.']) {
             if sub.len() >= MIN_SECRET_LEN && sub.len() != piece.len() {
                 out.push(sub);
             }

@@ -150,7 +150,12 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
         }
         if unlisted_email || unlisted_phone {
             if tainted {
-                out.push(Finding::new(UNLISTED_RECIPIENT_TAINTED, Verdict::Block));
+                // A person must look, but an e-mail or an invitation is not destruction:
+                // AUTH in light and balanced, BLOCK in strict and paranoid.
+                out.push(Finding::new(
+                    UNLISTED_RECIPIENT_TAINTED,
+                    mode.pick([Verdict::Auth, Verdict::Auth, Verdict::Block, Verdict::Block]),
+                ));
                 return;
             }
             let kept_list = (unlisted_email && cx.policy.has_email_list())

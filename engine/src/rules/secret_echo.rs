@@ -34,6 +34,33 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             }
         }
     }
+    // A command line that sends anything out and spells a known secret anywhere (an
+    // assignment, a piped `echo`, a substitution feeding the lookup name) sends the secret.
+    let Some(sa) = cx.shell else {
+        return;
+    };
+    if cx.fx.external_egress().next().is_none() {
+        return;
+    }
+    let texts = sa.invocations.iter().flat_map(|i| {
+        i.args
+            .iter()
+            .map(|w| w.text.as_str())
+            .chain(i.assignments.iter().map(|(_, w)| w.text.as_str()))
+            .chain(match &i.stdin {
+                crate::shell::Stdin::Text(t) => Some(t.as_str()),
+                _ => None,
+            })
+    });
+    for t in texts.take(1024) {
+        if outbound_candidates(t)
+            .into_iter()
+            .any(|c| cx.session.knows(cx.key, c))
+        {
+            out.push(Finding::hard_block(SECRET_EXFILTRATION));
+            return;
+        }
+    }
 }
 
 #[cfg(test)]

@@ -360,6 +360,19 @@ fn is_plain(text: &str) -> bool {
 }
 
 impl Walker<'_> {
+    /// The first line a program would read on stdin, when it is literal.
+    fn stdin_first_line(&self, stdin: &Stdin) -> Option<String> {
+        let text = match stdin {
+            Stdin::Text(t) => t.clone(),
+            Stdin::Pipe(i) => match literal_output(self.out.invocations.get(*i)?, &self.out) {
+                Output::Literal(t) | Output::Decoded(t) => t,
+                _ => return None,
+            },
+            _ => return None,
+        };
+        text.lines().next().map(|l| l.trim().to_owned())
+    }
+
     fn issue(&mut self, i: ShellIssue) {
         if !self.out.issues.contains(&i) {
             self.out.issues.push(i);
@@ -831,9 +844,29 @@ impl Walker<'_> {
             };
             match rest {
                 Unwrapped::Command(i) => {
+                    let repl = if prog == "xargs" {
+                        xargs_replace(args.get(..i).unwrap_or(&[]))
+                    } else {
+                        None
+                    };
                     let mut tail = args.split_off(i.min(args.len()));
                     if tail.is_empty() {
                         break;
+                    }
+                    if let Some(r) = repl {
+                        // `xargs -I{} sh -c 'rm -rf {}'`: the input lands inside the command.
+                        let input = self.stdin_first_line(&stdin);
+                        for w in tail.iter_mut() {
+                            if w.text.contains(&r) {
+                                match &input {
+                                    Some(v) => w.text = w.text.replace(&r, v),
+                                    None => {
+                                        w.text = w.text.replace(&r, "$XARGS_INPUT");
+                                        w.dynamic = true;
+                                    }
+                                }
+                            }
+                        }
                     }
                     wrappers.push(prog.clone());
                     cmd = tail.remove(0);
@@ -1300,6 +1333,27 @@ fn unwrap_wrapper(
         return Some(Unwrapped::NotExec);
     }
     Some(Unwrapped::Command(i))
+}
+
+/// The replacement string of `xargs -I R` / `-i` / `--replace[=R]`.
+fn xargs_replace(opts: &[Word]) -> Option<String> {
+    let mut it = opts.iter();
+    while let Some(w) = it.next() {
+        let t = w.text.as_str();
+        if t == "-I" {
+            return it.next().map(|v| v.text.clone());
+        }
+        if let Some(r) = t.strip_prefix("-I").filter(|r| !r.is_empty()) {
+            return Some(r.to_owned());
+        }
+        if t == "-i" || t == "--replace" {
+            return Some("{}".to_owned());
+        }
+        if let Some(r) = t.strip_prefix("--replace=").or_else(|| t.strip_prefix("-i")) {
+            return Some(if r.is_empty() { "{}".to_owned() } else { r.to_owned() });
+        }
+    }
+    None
 }
 
 /// The code argument after one of `flags` (`-c CODE`, `-cCODE` is not supported by shells).
