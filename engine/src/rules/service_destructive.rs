@@ -242,7 +242,7 @@ mod tests {
             &[
                 ("gh repo delete acme/webapp --yes", Auth, "service_destroy"),
                 ("stripe products delete prod_123", Auth, "service_destroy"),
-                ("heroku apps:destroy --app x --confirm x", Auth, "service_destroy"),
+                ("flyctl apps destroy acme-api", Auth, "service_destroy"),
                 ("aws sqs purge-queue --queue-url https://sqs.example/q", Auth, "service_destroy"),
                 ("kafka-topics.sh --bootstrap-server k:9092 --delete --topic t", Auth, "service_destroy"),
                 ("argocd app delete payments --cascade", Auth, "service_destroy"),

@@ -941,6 +941,47 @@ fn awk_program(inv: &Invocation) -> Option<String> {
 mod tests {
     use super::*;
 
+    /// Programs that execute text, and paths as the command line sees them, end to end.
+    #[test]
+    fn executed_text_and_paths_are_judged() {
+        use crate::Verdict::*;
+        use crate::policy::Mode;
+        use crate::rules::testutil::table;
+        table(
+            Mode::Balanced,
+            &[
+                ("awk 'BEGIN{system(\"rm -rf ~\")}'", Block, "destructive_rm"),
+                ("lua -e 'os.execute(\"rm -rf /home/dev\")'", Block, "destructive_rm"),
+                ("vim -c ':!rm -rf ~/src' -c ':q!'", Block, "destructive_rm"),
+                ("{rm,-rf,~}", Block, "destructive_rm"),
+                ("perl -e 'exec \"rm -rf /home/dev\"'", Block, "destructive_rm"),
+                ("sed -n '1e rm -rf ~' README.md", Block, "destructive_rm"),
+                ("watch -n 1 'rm -rf ~/src'", Block, "destructive_rm"),
+                ("echo ~ | xargs -I % bash -c 'rm -rf %'", Block, "destructive_rm"),
+                ("tclsh <<< 'exec rm -rf /home/dev'", Block, "destructive_rm"),
+                ("python3 -c 'import pty; pty.spawn(\"/bin/bash\")'", Auth, "interactive_shell"),
+                ("script -qc /bin/bash /dev/null", Auth, "interactive_shell"),
+                ("git -c core.pager='rm -rf ~' log", Block, "destructive_rm"),
+                ("GIT_SSH_COMMAND='rm -rf ~' git pull", Block, "destructive_rm"),
+                ("cd ~ && rm -rf ./*", Block, "destructive_rm"),
+                ("cd ~/.ssh && cat id_rsa", Auth, "secret_read_private_key"),
+                ("ln -s ~/.ssh/id_rsa k && cat k", Auth, "secret_read_private_key"),
+                // Benign look-alikes.
+                ("awk '{print $1}' access.log", Pass, ""),
+                ("vim -c 'set ff=unix' -c wq x.sh", Pass, ""),
+                ("mkdir -p src/{api,models}", Pass, ""),
+                ("cp config.yml{,.bak}", Pass, ""),
+                ("sed -n '1,20p' README.md", Pass, ""),
+                ("watch -n 5 'kubectl get pods'", Pass, ""),
+                ("find . -name '*.py' | xargs -I{} sh -c 'echo {}; wc -l {}'", Pass, ""),
+                ("git -c core.pager=cat log -3", Pass, ""),
+                ("(cd ~/.ssh && ls) && cat README.md", Pass, ""),
+                ("cd src && rm -rf ./build", Pass, ""),
+                ("ln -s ../shared/tsconfig.json tsconfig.json && cat tsconfig.json", Pass, ""),
+            ],
+        );
+    }
+
     #[test]
     fn makefile_recipes_follow_targets() {
         let mk = "CC=gcc\nall: build\n\nbuild: dep\n\t$(CC) -o x x.c\ndep:\n\t@echo dep\nclean:\n\trm -rf $(HOME)\n";

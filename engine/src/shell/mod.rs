@@ -861,8 +861,10 @@ impl Walker<'_> {
                                 match &input {
                                     Some(v) => w.text = w.text.replace(&r, v),
                                     None => {
+                                        // A whole argument from input is unknown; inside
+                                        // `sh -c` text the variable makes its words dynamic.
+                                        w.dynamic |= w.text.starts_with(&r);
                                         w.text = w.text.replace(&r, "$XARGS_INPUT");
-                                        w.dynamic = true;
                                     }
                                 }
                             }

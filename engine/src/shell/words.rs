@@ -553,6 +553,7 @@ mod tests {
             args_from_input: false,
             depth: 0,
             from_inline_code: false,
+            cwd: None,
         };
         assert_eq!(
             decode_with(&inv("base64", &["-d"]), "cm0gLXJmIC8K").as_deref(),
