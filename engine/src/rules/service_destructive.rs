@@ -58,8 +58,6 @@ const VERBS: &[&str] = &[
     "rm",
     "reset",
     "teardown",
-    "down",
-    "cancel",
 ];
 
 /// Programs whose destroying verbs act on this machine (or are judged by another rule).
@@ -109,7 +107,7 @@ fn verb_of(token: &str) -> bool {
     let t = token.to_ascii_lowercase();
     VERBS.contains(&t.as_str())
         || t.split([':', '-', '_', '.'])
-            .any(|p| VERBS.contains(&p) && p.len() > 2 && !matches!(p, "down" | "cancel"))
+            .any(|p| VERBS.contains(&p) && p.len() > 2)
 }
 
 /// Does this invocation destroy something on a service? `Some(all)` when it does.

@@ -562,7 +562,12 @@ impl Walker<'_> {
                 let mut cmds = Vec::new();
                 while let Some(a) = it.next() {
                     let t = a.text.as_str();
-                    if matches!(t, "-c" | "--cmd") {
+                    let combined_c = t.starts_with('-')
+                        && !t.starts_with("--")
+                        && t.len() > 2
+                        && t.ends_with('c')
+                        && t.chars().skip(1).all(|c| c.is_ascii_alphabetic());
+                    if matches!(t, "-c" | "--cmd") || combined_c {
                         if let Some(v) = it.next() {
                             cmds.push(v.text.clone());
                         }

@@ -172,6 +172,10 @@ pub(crate) fn analyze(lang: &str, code: &str) -> InlineFindings {
     for marker in EXEC_CALLS {
         for seg in call_segments(code, marker) {
             let lits = string_literals(seg);
+            if !lits.is_empty() && !first_arg_is_literal(seg) {
+                // `exec('rm -rf ' + home)`: the command is partly computed.
+                f.opaque = true;
+            }
             if lits.is_empty() {
                 // `os.system(cmd)`: the command is computed.
                 if !seg.trim().is_empty() {
@@ -218,7 +222,8 @@ pub(crate) fn analyze(lang: &str, code: &str) -> InlineFindings {
     for marker in DELETE_CALLS {
         for seg in call_segments(code, marker) {
             let lits = string_literals(seg);
-            if lits.is_empty() {
+            if lits.is_empty() || !first_arg_is_literal(seg) {
+                // `rmSync(os.homedir())`, `rmtree(base + '/x')`: the target is computed.
                 f.opaque = true;
             }
             for l in lits {
@@ -326,6 +331,41 @@ pub(crate) fn analyze(lang: &str, code: &str) -> InlineFindings {
     let mut seen = std::collections::HashSet::new();
     f.effects.retain(|e| seen.insert(e.clone()));
     f
+}
+
+/// Is the first argument of a call a plain string literal (or a list of them)?
+fn first_arg_is_literal(seg: &str) -> bool {
+    let s = seg.trim();
+    if s.starts_with('[') {
+        let inner = s.get(1..balanced_end(s.get(1..).unwrap_or(""))+1).unwrap_or("");
+        return !inner.contains('+') && inner.split(',').all(|p| {
+            let p = p.trim();
+            p.is_empty() || p.starts_with(['\'', '"']) && p.ends_with(['\'', '"'])
+        });
+    }
+    let Some(q) = s.chars().next().filter(|c| matches!(c, '\'' | '"' | '`')) else {
+        return false;
+    };
+    // Up to the first top-level comma (or the end), after the closing quote.
+    let mut escaped = false;
+    let mut close = None;
+    for (i, c) in s.char_indices().skip(1) {
+        if escaped {
+            escaped = false;
+        } else if c == '\\' {
+            escaped = true;
+        } else if c == q {
+            close = Some(i);
+            break;
+        }
+    }
+    let Some(close) = close else {
+        return false;
+    };
+    let body = s.get(1..close).unwrap_or("");
+    let rest = s.get(close + 1..).unwrap_or("").trim_start();
+    let interpolated = q == '`' && body.contains("${") || body.contains("#{");
+    !interpolated && (rest.is_empty() || rest.starts_with(',') || rest.starts_with(')'))
 }
 
 fn looks_like_host_port(s: &str) -> bool {

@@ -1279,6 +1279,25 @@ fn unwrap_wrapper(
     args: &[Word],
     assignments: &mut Vec<(String, Word)>,
 ) -> Option<Unwrapped> {
+    // Runners that execute the rest of the line in a project environment.
+    if matches!(
+        prog,
+        "bundle" | "poetry" | "pipenv" | "uv" | "pdm" | "hatch" | "rye" | "pixi"
+    ) {
+        let first = args.first().map(|w| w.text.as_str());
+        if !matches!(first, Some("exec" | "run")) {
+            return None;
+        }
+        let mut i = 1;
+        while args.get(i).is_some_and(|w| w.text.starts_with('-')) {
+            i += 1;
+        }
+        return Some(if i < args.len() {
+            Unwrapped::Command(i)
+        } else {
+            Unwrapped::NotExec
+        });
+    }
     if !WRAPPERS.contains(&prog) {
         return None;
     }
