@@ -78,6 +78,7 @@ const LOCAL_TOOLS: &[&str] = &[
     "tailscale", "vault", "op", "pass", "security", "secret-tool", "shred", "wipefs", "dd",
     "mkfs", "parted", "fdisk", "sgdisk", "diskutil", "man", "which", "whereis", "whatis",
     "apropos", "info", "tldr", "help", "type", "compgen", "complete", "test", "[", "command",
+    "fd", "fdfind", "parallel", "entr", "watchexec", "nodemon", "time", "nice", "watch",
 ];
 
 /// `RAILS_ENV=test`, `NODE_ENV=development`: the target is a local development service.

@@ -172,7 +172,7 @@ pub(crate) fn analyze(lang: &str, code: &str) -> InlineFindings {
     for marker in EXEC_CALLS {
         for seg in call_segments(code, marker) {
             let lits = string_literals(seg);
-            if !lits.is_empty() && !first_arg_is_literal(seg) {
+            if !lits.is_empty() && !first_arg_is_literal(seg, marker.ends_with('.')) {
                 // `exec('rm -rf ' + home)`: the command is partly computed.
                 f.opaque = true;
             }
@@ -222,7 +222,7 @@ pub(crate) fn analyze(lang: &str, code: &str) -> InlineFindings {
     for marker in DELETE_CALLS {
         for seg in call_segments(code, marker) {
             let lits = string_literals(seg);
-            if lits.is_empty() || !first_arg_is_literal(seg) {
+            if lits.is_empty() || !first_arg_is_literal(seg, false) {
                 // `rmSync(os.homedir())`, `rmtree(base + '/x')`: the target is computed.
                 f.opaque = true;
             }
@@ -334,8 +334,20 @@ pub(crate) fn analyze(lang: &str, code: &str) -> InlineFindings {
 }
 
 /// Is the first argument of a call a plain string literal (or a list of them)?
-fn first_arg_is_literal(seg: &str) -> bool {
+fn first_arg_is_literal(seg: &str, after_dot: bool) -> bool {
+    // `subprocess.` matches before `run(…)`: skip the rest of the callee's name.
     let s = seg.trim();
+    let s = match s.find('(') {
+        Some(i)
+            if after_dot
+                && s.get(..i).is_some_and(|n| {
+                !n.is_empty() && n.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '.')
+            }) =>
+        {
+            s.get(i + 1..).unwrap_or("").trim_start()
+        }
+        _ => s,
+    };
     if s.starts_with('[') {
         let inner = s.get(1..balanced_end(s.get(1..).unwrap_or(""))+1).unwrap_or("");
         return !inner.contains('+') && inner.split(',').all(|p| {

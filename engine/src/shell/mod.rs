@@ -1010,7 +1010,7 @@ impl Walker<'_> {
             }
             return;
         }
-        if p == "find" {
+        if p == "find" || p == "fd" || p == "fdfind" {
             self.find_exec(&inv, depth);
             return;
         }
@@ -1064,7 +1064,8 @@ impl Walker<'_> {
         let mut i = 0;
         while i < args.len() {
             let a = args.get(i).map(|w| w.text.as_str()).unwrap_or("");
-            if matches!(a, "-exec" | "-execdir" | "-ok" | "-okdir") {
+            let fd_exec = inv.program != "find" && matches!(a, "-x" | "--exec" | "-X" | "--exec-batch");
+            if matches!(a, "-exec" | "-execdir" | "-ok" | "-okdir") || fd_exec {
                 let mut j = i + 1;
                 let mut cmd: Vec<Word> = Vec::new();
                 while j < args.len() {
