@@ -163,7 +163,10 @@ fn families_hold_recorded_figures() {
                 "{name} {mode}: FPR {} regressed past {fpr_max}",
                 s.fpr
             );
-            assert_eq!(s.hard_fpr, 0.0, "{name} {mode}: a benign record was BLOCKed");
+            assert_eq!(
+                s.hard_fpr, 0.0,
+                "{name} {mode}: a benign record was BLOCKed"
+            );
         }
     }
 }

@@ -419,9 +419,12 @@ fn invocation_effects(
         operands.retain(|w| !vals.contains(&w.text.as_str()));
     }
     if p == "openssl"
-        && operands
-            .first()
-            .is_some_and(|w| matches!(w.text.as_str(), "x509" | "req" | "crl" | "verify" | "s_client"))
+        && operands.first().is_some_and(|w| {
+            matches!(
+                w.text.as_str(),
+                "x509" | "req" | "crl" | "verify" | "s_client"
+            )
+        })
     {
         operands.clear();
     }
@@ -781,7 +784,13 @@ fn egress_effects(inv: &Invocation, sa: &ShellAnalysis, fx: &mut Effects) {
                         || a.eq_ignore_ascii_case("post")
                 }));
             if publishes {
-                push(net::parse_destination("github.com"), true, false, false, None);
+                push(
+                    net::parse_destination("github.com"),
+                    true,
+                    false,
+                    false,
+                    None,
+                );
             }
         }
         "npm" | "pnpm" | "yarn" | "cargo" | "twine" | "gem" | "poetry" | "bun" | "docker"
@@ -790,7 +799,9 @@ fn egress_effects(inv: &Invocation, sa: &ShellAnalysis, fx: &mut Effects) {
             let publish = matches!(
                 ops.first(),
                 Some(&"publish") | Some(&"upload") | Some(&"push")
-            ) && !inv.argv().any(|a| a == "--dry-run" || a == "-n" && p == "cargo");
+            ) && !inv
+                .argv()
+                .any(|a| a == "--dry-run" || a == "-n" && p == "cargo");
             if publish && !(p == "gem" && ops.first() != Some(&"push")) {
                 let registry = match p {
                     "cargo" => "crates.io",
@@ -803,7 +814,10 @@ fn egress_effects(inv: &Invocation, sa: &ShellAnalysis, fx: &mut Effects) {
             }
         }
         "hping3" | "hping" | "nping" => {
-            let dest = operands.iter().rev().find_map(|w| net::parse_destination(&w.text));
+            let dest = operands
+                .iter()
+                .rev()
+                .find_map(|w| net::parse_destination(&w.text));
             push(dest, true, true, false, None);
         }
         _ if DNS_TOOLS.contains(&p) => {
@@ -816,7 +830,9 @@ fn egress_effects(inv: &Invocation, sa: &ShellAnalysis, fx: &mut Effects) {
                     && w.text.contains('.')
                     && w.text.len() <= 253
                     && w.text.parse::<f64>().is_err()
-                    && w.text.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'-');
+                    && w.text
+                        .bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'-');
                 if let Some(d) = net::parse_destination(&w.text).or_else(|| {
                     (w.dynamic || bare_host).then(|| Destination {
                         host: w.text.to_ascii_lowercase(),

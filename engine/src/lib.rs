@@ -27,8 +27,8 @@ use std::panic::AssertUnwindSafe;
 pub use action::{
     Action, ActionKind, AnnotationInfo, Host, Operation, Provenance, ToolAnnotations,
 };
-pub use policy::{Enforcement, HostFacts, Mode, Policy, PolicyConfig, PolicyError};
 pub use needs::{CallFacts, FileView, files_to_inspect};
+pub use policy::{Enforcement, HostFacts, Mode, Policy, PolicyConfig, PolicyError};
 pub use secrets::SecretScanner;
 pub use session::{FingerprintKey, SessionState};
 pub use verdict::{Decision, Finding, Reason, ReasonReport, Verdict};
@@ -449,10 +449,7 @@ fn resolve_effect_links(fx: &mut Effects, sa: Option<&ShellAnalysis>, files: &ne
     let local: Vec<(String, String)> = sa.map(|s| s.links.clone()).unwrap_or_default();
     let resolve = |p: &str| {
         let first = needs::resolve_links(p, |x| {
-            local
-                .iter()
-                .find(|(l, _)| l == x)
-                .map(|(_, t)| t.clone())
+            local.iter().find(|(l, _)| l == x).map(|(_, t)| t.clone())
         });
         files.resolve(&first)
     };

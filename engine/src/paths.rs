@@ -163,7 +163,10 @@ const HOME_SECRETS: &[(&str, SecretKind)] = &[
     ("Library/Keychains", SecretKind::Credentials),
     (".mozilla/firefox", SecretKind::Credentials),
     ("snap/firefox/common/.mozilla", SecretKind::Credentials),
-    ("Library/Application Support/Firefox", SecretKind::Credentials),
+    (
+        "Library/Application Support/Firefox",
+        SecretKind::Credentials,
+    ),
     (".config/chromium", SecretKind::Credentials),
     (".config/BraveSoftware", SecretKind::Credentials),
     (".config/microsoft-edge", SecretKind::Credentials),

@@ -143,8 +143,13 @@ impl SessionState {
             return;
         }
         let hash = key.fingerprint(content);
-        self.written_files
-            .insert(path.to_owned(), WrittenFile { hash, content: text });
+        self.written_files.insert(
+            path.to_owned(),
+            WrittenFile {
+                hash,
+                content: text,
+            },
+        );
     }
 
     /// Remember a symbolic link the session created.

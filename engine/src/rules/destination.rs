@@ -78,7 +78,7 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             continue;
         }
         // An ICMP echo or a lookup that carries no data is a connectivity check.
-        if d.is_raw_public_ip() && !(e.dns && !e.uploads) {
+        if d.is_raw_public_ip() && (e.uploads || !e.dns) {
             out.push(Finding::new(RAW_IP, Verdict::Auth));
         }
         let file_upload = e.uploads

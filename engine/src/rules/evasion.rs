@@ -26,9 +26,26 @@ pub const ACCOUNT_CHANGE: Reason = Reason::new(
 
 const HISTORY_VARS: &[&str] = &["HISTFILE", "HISTSIZE", "HISTFILESIZE", "SAVEHIST"];
 const ACCOUNT_TOOLS: &[&str] = &[
-    "useradd", "adduser", "usermod", "userdel", "deluser", "groupadd", "addgroup", "groupmod",
-    "groupdel", "delgroup", "gpasswd", "passwd", "chpasswd", "newusers", "chsh", "chage",
-    "vipw", "vigr", "sysadminctl", "pw",
+    "useradd",
+    "adduser",
+    "usermod",
+    "userdel",
+    "deluser",
+    "groupadd",
+    "addgroup",
+    "groupmod",
+    "groupdel",
+    "delgroup",
+    "gpasswd",
+    "passwd",
+    "chpasswd",
+    "newusers",
+    "chsh",
+    "chage",
+    "vipw",
+    "vigr",
+    "sysadminctl",
+    "pw",
 ];
 
 /// A history file in a home directory.
@@ -58,10 +75,12 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                 "set" | "setopt" | "unsetopt" | "shopt" => {
                     tamper |= args.windows(2).any(|w| matches!(w, ["+o", "history"]))
                         || (p == "unsetopt" && args.iter().any(|a| a.contains("hist")))
-                        || (p == "setopt" && args.iter().any(|a| *a == "no_hist_save"));
+                        || (p == "setopt" && args.contains(&"no_hist_save"));
                 }
                 "dscl" => {
-                    accounts |= args.iter().any(|a| matches!(*a, "-create" | "-passwd" | "-append"))
+                    accounts |= args
+                        .iter()
+                        .any(|a| matches!(*a, "-create" | "-passwd" | "-append"))
                 }
                 "net" => {
                     accounts |= matches!(args.first(), Some(&"user") | Some(&"localgroup"))
@@ -78,20 +97,13 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             }
         }
     }
-    tamper |= cx
-        .fx
-        .writes
-        .iter()
-        .any(|w| is_history_file(&w.path, home))
-        || cx
-            .fx
-            .deletes
-            .iter()
-            .any(|d| is_history_file(&d.path, home));
+    tamper |= cx.fx.writes.iter().any(|w| is_history_file(&w.path, home))
+        || cx.fx.deletes.iter().any(|d| is_history_file(&d.path, home));
     if tamper {
         out.push(Finding::new(
             HISTORY_TAMPERING,
-            cx.mode().pick([Verdict::Auth, Verdict::Auth, Verdict::Block, Verdict::Block]),
+            cx.mode()
+                .pick([Verdict::Auth, Verdict::Auth, Verdict::Block, Verdict::Block]),
         ));
     }
     if accounts {
@@ -115,7 +127,11 @@ mod tests {
                 ("export HISTFILE=/dev/null", Auth, "history_tampering"),
                 ("export HISTSIZE=0", Auth, "history_tampering"),
                 ("set +o history", Auth, "history_tampering"),
-                ("ln -sf /dev/null ~/.bash_history", Auth, "history_tampering"),
+                (
+                    "ln -sf /dev/null ~/.bash_history",
+                    Auth,
+                    "history_tampering",
+                ),
                 ("rm ~/.zsh_history", Auth, "history_tampering"),
                 ("sudo useradd -m -G sudo support", Auth, "account_change"),
                 ("sudo usermod -aG sudo dev2", Auth, "account_change"),

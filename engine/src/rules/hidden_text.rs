@@ -85,7 +85,9 @@ pub fn scan(text: &str) -> Hidden {
             0x202A..=0x202E | 0x2066..=0x2069 => h.bidi = true,
             0xE0001 | 0xE0020..=0xE007F => {
                 // Subdivision flags (🏴 + tags + cancel tag) are the one legitimate use.
-                let in_flag = prev.is_some_and(|p| p as u32 == 0x1F3F4 || (0xE0020..=0xE007F).contains(&(p as u32)));
+                let in_flag = prev.is_some_and(|p| {
+                    p as u32 == 0x1F3F4 || (0xE0020..=0xE007F).contains(&(p as u32))
+                });
                 if !in_flag {
                     h.tags = true;
                 }
@@ -108,7 +110,9 @@ pub fn homoglyph_hosts(text: &str) -> bool {
             .collect();
         let host = host.rsplit('@').next().unwrap_or("");
         host.chars().any(|c| !c.is_ascii() && c.is_alphanumeric())
-            || host.split('.').any(|l| l.to_ascii_lowercase().starts_with("xn--"))
+            || host
+                .split('.')
+                .any(|l| l.to_ascii_lowercase().starts_with("xn--"))
     })
 }
 
@@ -182,7 +186,12 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     if h.tags {
         out.push(Finding::new(
             HIDDEN_TAG_TEXT,
-            mode.pick([Verdict::Auth, Verdict::Block, Verdict::Block, Verdict::Block]),
+            mode.pick([
+                Verdict::Auth,
+                Verdict::Block,
+                Verdict::Block,
+                Verdict::Block,
+            ]),
         ));
     }
     if h.invisible || h.bidi {
@@ -208,7 +217,10 @@ mod tests {
         assert!(scan("a\u{200b}b").invisible);
         assert!(scan("if x == 'admin\u{202e}'").bidi);
         assert!(scan("x\u{2066}y\u{2069}").bidi);
-        let tags: String = "hi".chars().map(|c| char::from_u32(0xE0000 + c as u32).unwrap()).collect();
+        let tags: String = "hi"
+            .chars()
+            .map(|c| char::from_u32(0xE0000 + c as u32).unwrap())
+            .collect();
         assert!(scan(&format!("ok{tags}")).tags);
         // Benign look-alikes: emoji sequences, Persian ZWNJ, BOM at the start, escapes.
         assert!(!scan("👨\u{200d}👩\u{200d}👧").any());
@@ -221,8 +233,12 @@ mod tests {
         assert!(homoglyph_hosts("https://xn--pypi-abc.org/simple"));
         assert!(!homoglyph_hosts("curl https://github.com/x"));
         assert!(!homoglyph_hosts("echo 'Привет' https://example.com/привет"));
-        assert!(decodes_and_executes("eval(Buffer.from('x','base64').toString())"));
-        assert!(!decodes_and_executes("assert base64.b64decode('aGVsbG8=') == b'hello'"));
+        assert!(decodes_and_executes(
+            "eval(Buffer.from('x','base64').toString())"
+        ));
+        assert!(!decodes_and_executes(
+            "assert base64.b64decode('aGVsbG8=') == b'hello'"
+        ));
     }
 
     #[test]

@@ -64,7 +64,10 @@ fn served(inv: &Invocation) -> Option<(String, bool)> {
     if p == "php" && args.contains(&"-S") {
         let addr = value(&["-S"]);
         let dir = value(&["-t"]).unwrap_or_else(|| ".".into());
-        return Some((dir, loopback(addr.map(|a| a.split(':').next().unwrap_or("").to_owned()))));
+        return Some((
+            dir,
+            loopback(addr.map(|a| a.split(':').next().unwrap_or("").to_owned())),
+        ));
     }
     if matches!(p, "http-server" | "serve") {
         let dir = inv
@@ -107,12 +110,18 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
         if is_home || above_home || secret {
             out.push(Finding::new(
                 SERVE_SECRETS,
-                cx.mode().pick([Verdict::Auth, Verdict::Block, Verdict::Block, Verdict::Block]),
+                cx.mode().pick([
+                    Verdict::Auth,
+                    Verdict::Block,
+                    Verdict::Block,
+                    Verdict::Block,
+                ]),
             ));
         } else if !loopback {
             out.push(Finding::new(
                 SERVE_FOLDER,
-                cx.mode().pick([Verdict::Pass, Verdict::Pass, Verdict::Auth, Verdict::Auth]),
+                cx.mode()
+                    .pick([Verdict::Pass, Verdict::Pass, Verdict::Auth, Verdict::Auth]),
             ));
         }
     }
@@ -129,11 +138,23 @@ mod tests {
         table(
             Mode::Balanced,
             &[
-                ("python3 -m http.server 8000 --bind 0.0.0.0 --directory ~", Block, "serve_secrets"),
+                (
+                    "python3 -m http.server 8000 --bind 0.0.0.0 --directory ~",
+                    Block,
+                    "serve_secrets",
+                ),
                 ("cd ~ && python3 -m http.server", Block, "serve_secrets"),
-                ("cd ~ && ruby -run -e httpd . -p 9090", Block, "serve_secrets"),
+                (
+                    "cd ~ && ruby -run -e httpd . -p 9090",
+                    Block,
+                    "serve_secrets",
+                ),
                 ("php -S 0.0.0.0:8080 -t /home/dev", Block, "serve_secrets"),
-                ("python3 -m http.server -d ~/.ssh 9000", Block, "serve_secrets"),
+                (
+                    "python3 -m http.server -d ~/.ssh 9000",
+                    Block,
+                    "serve_secrets",
+                ),
                 // Benign look-alikes.
                 ("python3 -m http.server 8000", Pass, ""),
                 ("python3 -m http.server --directory dist 5173", Pass, ""),

@@ -62,23 +62,171 @@ const VERBS: &[&str] = &[
 
 /// Programs whose destroying verbs act on this machine (or are judged by another rule).
 const LOCAL_TOOLS: &[&str] = &[
-    "git", "docker", "podman", "npm", "pnpm", "yarn", "bun", "pip", "pip3", "pipx", "uv",
-    "poetry", "cargo", "rustup", "brew", "apt", "apt-get", "dnf", "yum", "pacman", "snap",
-    "flatpak", "go", "conda", "mamba", "gem", "bundle", "composer", "nvm", "pyenv", "asdf",
-    "mise", "minikube", "kind", "k3d", "vagrant", "rm", "rmdir", "unlink", "find", "xargs",
-    "sed", "awk", "grep", "rg", "echo", "printf", "cat", "ls", "sort", "tr", "cut", "kill",
-    "pkill", "killall", "systemctl", "launchctl", "crontab", "trash", "gio", "make", "cmake",
-    "ninja", "gradle", "mvn", "dotnet", "swift", "xcrun", "terraform", "tofu", "terragrunt",
-    "pulumi", "cdk", "sst", "tmux", "screen", "history", "unset", "alias", "hash", "ssh-add",
-    "ssh-keygen", "gpg", "keytool", "sqlite3", "airlock", "direnv", "code", "curl", "wget",
-    "http", "xh", "chmod", "chown", "ln", "mv", "cp", "tar", "zip", "unzip", "pre-commit",
-    "husky", "npx", "pnpx", "bunx", "uvx", "ollama", "jupyter", "tsc", "jest", "pytest",
-    "vitest", "eslint", "prettier", "", "docker-compose", "nerdctl", "lima", "colima",
-    "multipass", "virsh", "qemu-img", "lvremove", "ip", "iptables", "nft", "ufw", "route",
-    "tailscale", "vault", "op", "pass", "security", "secret-tool", "shred", "wipefs", "dd",
-    "mkfs", "parted", "fdisk", "sgdisk", "diskutil", "man", "which", "whereis", "whatis",
-    "apropos", "info", "tldr", "help", "type", "compgen", "complete", "test", "[", "command",
-    "fd", "fdfind", "parallel", "entr", "watchexec", "nodemon", "time", "nice", "watch",
+    "git",
+    "docker",
+    "podman",
+    "npm",
+    "pnpm",
+    "yarn",
+    "bun",
+    "pip",
+    "pip3",
+    "pipx",
+    "uv",
+    "poetry",
+    "cargo",
+    "rustup",
+    "brew",
+    "apt",
+    "apt-get",
+    "dnf",
+    "yum",
+    "pacman",
+    "snap",
+    "flatpak",
+    "go",
+    "conda",
+    "mamba",
+    "gem",
+    "bundle",
+    "composer",
+    "nvm",
+    "pyenv",
+    "asdf",
+    "mise",
+    "minikube",
+    "kind",
+    "k3d",
+    "vagrant",
+    "rm",
+    "rmdir",
+    "unlink",
+    "find",
+    "xargs",
+    "sed",
+    "awk",
+    "grep",
+    "rg",
+    "echo",
+    "printf",
+    "cat",
+    "ls",
+    "sort",
+    "tr",
+    "cut",
+    "kill",
+    "pkill",
+    "killall",
+    "systemctl",
+    "launchctl",
+    "crontab",
+    "trash",
+    "gio",
+    "make",
+    "cmake",
+    "ninja",
+    "gradle",
+    "mvn",
+    "dotnet",
+    "swift",
+    "xcrun",
+    "terraform",
+    "tofu",
+    "terragrunt",
+    "pulumi",
+    "cdk",
+    "sst",
+    "tmux",
+    "screen",
+    "history",
+    "unset",
+    "alias",
+    "hash",
+    "ssh-add",
+    "ssh-keygen",
+    "gpg",
+    "keytool",
+    "sqlite3",
+    "airlock",
+    "direnv",
+    "code",
+    "curl",
+    "wget",
+    "http",
+    "xh",
+    "chmod",
+    "chown",
+    "ln",
+    "mv",
+    "cp",
+    "tar",
+    "zip",
+    "unzip",
+    "pre-commit",
+    "husky",
+    "npx",
+    "pnpx",
+    "bunx",
+    "uvx",
+    "ollama",
+    "jupyter",
+    "tsc",
+    "jest",
+    "pytest",
+    "vitest",
+    "eslint",
+    "prettier",
+    "",
+    "docker-compose",
+    "nerdctl",
+    "lima",
+    "colima",
+    "multipass",
+    "virsh",
+    "qemu-img",
+    "lvremove",
+    "ip",
+    "iptables",
+    "nft",
+    "ufw",
+    "route",
+    "tailscale",
+    "vault",
+    "op",
+    "pass",
+    "security",
+    "secret-tool",
+    "shred",
+    "wipefs",
+    "dd",
+    "mkfs",
+    "parted",
+    "fdisk",
+    "sgdisk",
+    "diskutil",
+    "man",
+    "which",
+    "whereis",
+    "whatis",
+    "apropos",
+    "info",
+    "tldr",
+    "help",
+    "type",
+    "compgen",
+    "complete",
+    "test",
+    "[",
+    "command",
+    "fd",
+    "fdfind",
+    "parallel",
+    "entr",
+    "watchexec",
+    "nodemon",
+    "time",
+    "nice",
+    "watch",
 ];
 
 /// `RAILS_ENV=test`, `NODE_ENV=development`: the target is a local development service.
@@ -99,9 +247,14 @@ fn json_deletes(arg: &str) -> bool {
         .filter(|c| !c.is_whitespace())
         .collect::<String>()
         .to_ascii_lowercase();
-    ["\"action\":\"delete\"", "\"action\":\"remove\"", "\"op\":\"remove\"", "\"purge_everything\":true"]
-        .iter()
-        .any(|m| compact.contains(m))
+    [
+        "\"action\":\"delete\"",
+        "\"action\":\"remove\"",
+        "\"op\":\"remove\"",
+        "\"purge_everything\":true",
+    ]
+    .iter()
+    .any(|m| compact.contains(m))
 }
 
 fn verb_of(token: &str) -> bool {
@@ -122,8 +275,7 @@ pub fn service_destroy(inv: &Invocation) -> Option<bool> {
     }
     // Subcommand path: the leading words that are not options (at most four).
     let mut path: Vec<&str> = Vec::new();
-    let mut it = inv.args.iter().peekable();
-    while let Some(w) = it.next() {
+    for w in &inv.args {
         let t = w.text.as_str();
         if t.starts_with('-') {
             if t == "--delete" || t == "--purge" || t == "--drop" || t == "--destroy" {
@@ -161,7 +313,10 @@ pub fn service_destroy(inv: &Invocation) -> Option<bool> {
 
 /// An HTTP client call with a destroying method to a non-local host.
 fn http_delete(inv: &Invocation) -> bool {
-    if !matches!(inv.program.as_str(), "curl" | "wget" | "http" | "https" | "xh") {
+    if !matches!(
+        inv.program.as_str(),
+        "curl" | "wget" | "http" | "https" | "xh"
+    ) {
         return false;
     }
     let args: Vec<&str> = inv.argv().collect();
@@ -188,9 +343,9 @@ fn http_delete(inv: &Invocation) -> bool {
         .copied()
         .filter(|a| a.contains("://") || net::parse_destination(a).is_some() && a.contains('/'))
         .collect();
-    let remote = urls.iter().any(|u| {
-        net::parse_destination(u).is_some_and(|d| !d.is_local() && !d.is_private_ip())
-    });
+    let remote = urls
+        .iter()
+        .any(|u| net::parse_destination(u).is_some_and(|d| !d.is_local() && !d.is_private_ip()));
     if !remote {
         return false;
     }
@@ -242,20 +397,56 @@ mod tests {
                 ("gh repo delete acme/webapp --yes", Auth, "service_destroy"),
                 ("stripe products delete prod_123", Auth, "service_destroy"),
                 ("flyctl apps destroy acme-api", Auth, "service_destroy"),
-                ("aws sqs purge-queue --queue-url https://sqs.example/q", Auth, "service_destroy"),
-                ("kafka-topics.sh --bootstrap-server k:9092 --delete --topic t", Auth, "service_destroy"),
-                ("argocd app delete payments --cascade", Auth, "service_destroy"),
-                ("kubectl rollout undo deployment/api", Auth, "service_destroy"),
-                ("kubectl delete all --all -n prod", Block, "service_destroy_all"),
-                ("firebase firestore:delete --all-collections --force", Block, "service_destroy_all"),
-                ("curl -X DELETE https://api.github.com/repos/acme/webapp", Auth, "remote_http_delete"),
-                ("curl -X POST https://api.example.com/admin/users/purge", Auth, "remote_http_delete"),
+                (
+                    "aws sqs purge-queue --queue-url https://sqs.example/q",
+                    Auth,
+                    "service_destroy",
+                ),
+                (
+                    "kafka-topics.sh --bootstrap-server k:9092 --delete --topic t",
+                    Auth,
+                    "service_destroy",
+                ),
+                (
+                    "argocd app delete payments --cascade",
+                    Auth,
+                    "service_destroy",
+                ),
+                (
+                    "kubectl rollout undo deployment/api",
+                    Auth,
+                    "service_destroy",
+                ),
+                (
+                    "kubectl delete all --all -n prod",
+                    Block,
+                    "service_destroy_all",
+                ),
+                (
+                    "firebase firestore:delete --all-collections --force",
+                    Block,
+                    "service_destroy_all",
+                ),
+                (
+                    "curl -X DELETE https://api.github.com/repos/acme/webapp",
+                    Auth,
+                    "remote_http_delete",
+                ),
+                (
+                    "curl -X POST https://api.example.com/admin/users/purge",
+                    Auth,
+                    "remote_http_delete",
+                ),
                 // Benign look-alikes.
                 ("gh release list", Pass, ""),
                 ("aws s3 ls s3://bucket", Pass, ""),
                 ("kubectl get pods -A", Pass, ""),
                 ("curl -X DELETE http://localhost:8080/api/todos/3", Pass, ""),
-                ("curl -X POST https://api.example.com/v1/orders -d '{}'", Pass, ""),
+                (
+                    "curl -X POST https://api.example.com/v1/orders -d '{}'",
+                    Pass,
+                    "",
+                ),
                 ("docker rm -f dev-db", Pass, ""),
                 ("git branch -d old", Pass, ""),
                 ("npm uninstall left-pad", Pass, ""),

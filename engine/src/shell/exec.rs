@@ -93,8 +93,17 @@ fn hooks_of(sub: &str) -> &'static [&'static str] {
 
 /// Directories whose programs are installed software, not files the agent could have written.
 const SYSTEM_BIN_PREFIXES: &[&str] = &[
-    "/usr/", "/bin/", "/sbin/", "/opt/", "/snap/", "/nix/", "/System/", "/Library/", "/etc/",
-    "/proc/", "/dev/",
+    "/usr/",
+    "/bin/",
+    "/sbin/",
+    "/opt/",
+    "/snap/",
+    "/nix/",
+    "/System/",
+    "/Library/",
+    "/etc/",
+    "/proc/",
+    "/dev/",
 ];
 
 /// Package-manager script names a subcommand runs: `npm test` → pretest, test, posttest.
@@ -119,7 +128,10 @@ fn npm_scripts(pm: &str, ops: &[&str]) -> Vec<String> {
         (_, Some("run" | "run-script" | "rum" | "urn")) => {
             ops.get(1).map(|s| around(s)).unwrap_or_default()
         }
-        ("npm" | "pnpm" | "yarn" | "bun", Some("test" | "t" | "tst" | "start" | "stop" | "restart")) => {
+        (
+            "npm" | "pnpm" | "yarn" | "bun",
+            Some("test" | "t" | "tst" | "start" | "stop" | "restart"),
+        ) => {
             let s = match first {
                 Some("t" | "tst") => "test",
                 Some(s) => s,
@@ -256,7 +268,7 @@ fn make_recipes(text: &str, targets: &[&str]) -> Vec<String> {
         }
         done.push(t.clone());
         for (names, prereqs, recipes) in &rules {
-            if names.iter().any(|n| *n == t) {
+            if names.contains(&t) {
                 todo.extend(prereqs.iter().cloned());
                 for r in recipes {
                     out.push(make_expand(r, &vars));
@@ -343,7 +355,9 @@ fn awk_commands(prog: &str) -> (Vec<String>, bool) {
         if let Some(i) = prog.find(&quoted) {
             let before = prog.get(..i).unwrap_or("").trim_end();
             let after = prog.get(i + quoted.len()..).unwrap_or("").trim_start();
-            if after.starts_with("| getline") || after.starts_with("|getline") || before.ends_with('|')
+            if after.starts_with("| getline")
+                || after.starts_with("|getline")
+                || before.ends_with('|')
             {
                 cmds.push(l);
             }
@@ -385,9 +399,8 @@ fn sed_commands(script: &str) -> (Vec<String>, bool) {
     let mut cmds = Vec::new();
     let mut computed = false;
     for piece in script.split([';', '\n']) {
-        let p = piece.trim_start_matches(|c: char| {
-            c.is_ascii_digit() || matches!(c, '$' | ',' | ' ' | '!')
-        });
+        let p = piece
+            .trim_start_matches(|c: char| c.is_ascii_digit() || matches!(c, '$' | ',' | ' ' | '!'));
         if let Some(rest) = p.strip_prefix("e ") {
             cmds.push(rest.trim().to_owned());
         } else if p.starts_with('s') && p.len() > 3 {
@@ -661,9 +674,15 @@ impl Walker<'_> {
         let (target, link) = match ops.as_slice() {
             [t] => {
                 let name = paths::basename(&t.text).to_owned();
-                (t, paths::normalize(&name, self.cwd.as_deref(), self.env.home))
+                (
+                    t,
+                    paths::normalize(&name, self.cwd.as_deref(), self.env.home),
+                )
             }
-            [t, l] => (t, paths::normalize(&l.text, self.cwd.as_deref(), self.env.home)),
+            [t, l] => (
+                t,
+                paths::normalize(&l.text, self.cwd.as_deref(), self.env.home),
+            ),
             _ => return,
         };
         if target.dynamic {
@@ -701,7 +720,12 @@ impl Walker<'_> {
         let tee_text = if inv.program == "tee" {
             match &inv.stdin {
                 Stdin::Text(t) => Some(t.clone()),
-                Stdin::Pipe(i) => match self.out.invocations.get(*i).map(|p| literal_output(p, &self.out)) {
+                Stdin::Pipe(i) => match self
+                    .out
+                    .invocations
+                    .get(*i)
+                    .map(|p| literal_output(p, &self.out))
+                {
                     Some(Output::Literal(t) | Output::Decoded(t)) => Some(t),
                     _ => None,
                 },
@@ -890,7 +914,11 @@ impl Walker<'_> {
             for line in cfg.lines() {
                 let l = line.trim();
                 if let Some(h) = l.strip_prefix('[').and_then(|h| h.strip_suffix(']')) {
-                    section = h.replace('"', "").split_whitespace().collect::<Vec<_>>().join(".");
+                    section = h
+                        .replace('"', "")
+                        .split_whitespace()
+                        .collect::<Vec<_>>()
+                        .join(".");
                     continue;
                 }
                 if let Some((k, v)) = l.split_once('=') {
@@ -956,21 +984,45 @@ mod tests {
             Mode::Balanced,
             &[
                 ("awk 'BEGIN{system(\"rm -rf ~\")}'", Block, "destructive_rm"),
-                ("lua -e 'os.execute(\"rm -rf /home/dev\")'", Block, "destructive_rm"),
+                (
+                    "lua -e 'os.execute(\"rm -rf /home/dev\")'",
+                    Block,
+                    "destructive_rm",
+                ),
                 ("vim -c ':!rm -rf ~/src' -c ':q!'", Block, "destructive_rm"),
                 ("{rm,-rf,~}", Block, "destructive_rm"),
-                ("perl -e 'exec \"rm -rf /home/dev\"'", Block, "destructive_rm"),
+                (
+                    "perl -e 'exec \"rm -rf /home/dev\"'",
+                    Block,
+                    "destructive_rm",
+                ),
                 ("sed -n '1e rm -rf ~' README.md", Block, "destructive_rm"),
                 ("watch -n 1 'rm -rf ~/src'", Block, "destructive_rm"),
-                ("echo ~ | xargs -I % bash -c 'rm -rf %'", Block, "destructive_rm"),
+                (
+                    "echo ~ | xargs -I % bash -c 'rm -rf %'",
+                    Block,
+                    "destructive_rm",
+                ),
                 ("tclsh <<< 'exec rm -rf /home/dev'", Block, "destructive_rm"),
-                ("python3 -c 'import pty; pty.spawn(\"/bin/bash\")'", Auth, "interactive_shell"),
+                (
+                    "python3 -c 'import pty; pty.spawn(\"/bin/bash\")'",
+                    Auth,
+                    "interactive_shell",
+                ),
                 ("script -qc /bin/bash /dev/null", Auth, "interactive_shell"),
                 ("git -c core.pager='rm -rf ~' log", Block, "destructive_rm"),
-                ("GIT_SSH_COMMAND='rm -rf ~' git pull", Block, "destructive_rm"),
+                (
+                    "GIT_SSH_COMMAND='rm -rf ~' git pull",
+                    Block,
+                    "destructive_rm",
+                ),
                 ("cd ~ && rm -rf ./*", Block, "destructive_rm"),
                 ("cd ~/.ssh && cat id_rsa", Auth, "secret_read_private_key"),
-                ("ln -s ~/.ssh/id_rsa k && cat k", Auth, "secret_read_private_key"),
+                (
+                    "ln -s ~/.ssh/id_rsa k && cat k",
+                    Auth,
+                    "secret_read_private_key",
+                ),
                 // Benign look-alikes.
                 ("awk '{print $1}' access.log", Pass, ""),
                 ("vim -c 'set ff=unix' -c wq x.sh", Pass, ""),
@@ -978,11 +1030,19 @@ mod tests {
                 ("cp config.yml{,.bak}", Pass, ""),
                 ("sed -n '1,20p' README.md", Pass, ""),
                 ("watch -n 5 'kubectl get pods'", Pass, ""),
-                ("find . -name '*.py' | xargs -I{} sh -c 'echo {}; wc -l {}'", Pass, ""),
+                (
+                    "find . -name '*.py' | xargs -I{} sh -c 'echo {}; wc -l {}'",
+                    Pass,
+                    "",
+                ),
                 ("git -c core.pager=cat log -3", Pass, ""),
                 ("(cd ~/.ssh && ls) && cat README.md", Pass, ""),
                 ("cd src && rm -rf ./build", Pass, ""),
-                ("ln -s ../shared/tsconfig.json tsconfig.json && cat tsconfig.json", Pass, ""),
+                (
+                    "ln -s ../shared/tsconfig.json tsconfig.json && cat tsconfig.json",
+                    Pass,
+                    "",
+                ),
             ],
         );
     }
@@ -999,18 +1059,30 @@ mod tests {
 
     #[test]
     fn npm_script_names() {
-        assert_eq!(npm_scripts("npm", &["test"]), vec!["pretest", "test", "posttest"]);
-        assert_eq!(npm_scripts("npm", &["run", "lint"]), vec!["prelint", "lint", "postlint"]);
+        assert_eq!(
+            npm_scripts("npm", &["test"]),
+            vec!["pretest", "test", "posttest"]
+        );
+        assert_eq!(
+            npm_scripts("npm", &["run", "lint"]),
+            vec!["prelint", "lint", "postlint"]
+        );
         assert!(npm_scripts("npm", &["install"]).contains(&"postinstall".to_owned()));
         assert!(npm_scripts("npm", &["install", "left-pad"]).is_empty());
-        assert_eq!(npm_scripts("yarn", &["build"]), vec!["prebuild", "build", "postbuild"]);
+        assert_eq!(
+            npm_scripts("yarn", &["build"]),
+            vec!["prebuild", "build", "postbuild"]
+        );
         assert!(npm_scripts("yarn", &["add", "x"]).is_empty());
         assert!(npm_scripts("npm", &["view", "react"]).is_empty());
     }
 
     #[test]
     fn execute_primitives() {
-        assert_eq!(awk_commands("BEGIN{system(\"rm -rf ~\")}").0, vec!["rm -rf ~"]);
+        assert_eq!(
+            awk_commands("BEGIN{system(\"rm -rf ~\")}").0,
+            vec!["rm -rf ~"]
+        );
         assert!(awk_commands("{print $1}").0.is_empty());
         assert!(awk_commands("{system($0)}").1);
         assert_eq!(vim_shell(":!rm -rf x"), Some("rm -rf x".to_owned()));
@@ -1022,11 +1094,20 @@ mod tests {
         assert!(sed_commands("s/a/b/e").1);
         assert!(!sed_commands("s/a/b/g").1);
         assert_eq!(tcl_commands("exec rm -rf /x"), vec!["rm -rf /x"]);
-        assert_eq!(git_exec_value("alias.st", "!rm -rf ~"), Some("rm -rf ~".to_owned()));
+        assert_eq!(
+            git_exec_value("alias.st", "!rm -rf ~"),
+            Some("rm -rf ~".to_owned())
+        );
         assert_eq!(git_exec_value("alias.st", "status"), None);
-        assert_eq!(git_exec_value("core.pager", "less"), Some("less".to_owned()));
+        assert_eq!(
+            git_exec_value("core.pager", "less"),
+            Some("less".to_owned())
+        );
         assert_eq!(git_exec_value("user.name", "x"), None);
-        assert_eq!(shebang_lang("#!/usr/bin/env python3\nprint(1)"), Some("python3".to_owned()));
+        assert_eq!(
+            shebang_lang("#!/usr/bin/env python3\nprint(1)"),
+            Some("python3".to_owned())
+        );
         assert_eq!(shebang_lang("#!/bin/bash\n"), Some("bash".to_owned()));
         assert_eq!(shebang_lang("echo hi"), None);
     }

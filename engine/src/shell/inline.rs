@@ -341,19 +341,24 @@ fn first_arg_is_literal(seg: &str, after_dot: bool) -> bool {
         Some(i)
             if after_dot
                 && s.get(..i).is_some_and(|n| {
-                !n.is_empty() && n.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '.')
-            }) =>
+                    !n.is_empty()
+                        && n.chars()
+                            .all(|c| c.is_alphanumeric() || c == '_' || c == '.')
+                }) =>
         {
             s.get(i + 1..).unwrap_or("").trim_start()
         }
         _ => s,
     };
     if s.starts_with('[') {
-        let inner = s.get(1..balanced_end(s.get(1..).unwrap_or(""))+1).unwrap_or("");
-        return !inner.contains('+') && inner.split(',').all(|p| {
-            let p = p.trim();
-            p.is_empty() || p.starts_with(['\'', '"']) && p.ends_with(['\'', '"'])
-        });
+        let inner = s
+            .get(1..balanced_end(s.get(1..).unwrap_or("")) + 1)
+            .unwrap_or("");
+        return !inner.contains('+')
+            && inner.split(',').all(|p| {
+                let p = p.trim();
+                p.is_empty() || p.starts_with(['\'', '"']) && p.ends_with(['\'', '"'])
+            });
     }
     let Some(q) = s.chars().next().filter(|c| matches!(c, '\'' | '"' | '`')) else {
         return false;

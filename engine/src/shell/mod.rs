@@ -1064,7 +1064,8 @@ impl Walker<'_> {
         let mut i = 0;
         while i < args.len() {
             let a = args.get(i).map(|w| w.text.as_str()).unwrap_or("");
-            let fd_exec = inv.program != "find" && matches!(a, "-x" | "--exec" | "-X" | "--exec-batch");
+            let fd_exec =
+                inv.program != "find" && matches!(a, "-x" | "--exec" | "-X" | "--exec-batch");
             if matches!(a, "-exec" | "-execdir" | "-ok" | "-okdir") || fd_exec {
                 let mut j = i + 1;
                 let mut cmd: Vec<Word> = Vec::new();
@@ -1371,8 +1372,15 @@ fn xargs_replace(opts: &[Word]) -> Option<String> {
         if t == "-i" || t == "--replace" {
             return Some("{}".to_owned());
         }
-        if let Some(r) = t.strip_prefix("--replace=").or_else(|| t.strip_prefix("-i")) {
-            return Some(if r.is_empty() { "{}".to_owned() } else { r.to_owned() });
+        if let Some(r) = t
+            .strip_prefix("--replace=")
+            .or_else(|| t.strip_prefix("-i"))
+        {
+            return Some(if r.is_empty() {
+                "{}".to_owned()
+            } else {
+                r.to_owned()
+            });
         }
     }
     None

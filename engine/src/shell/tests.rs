@@ -10,15 +10,15 @@ fn programs(cmd: &str) -> Vec<String> {
             ..Default::default()
         },
     )
-        .invocations
-        .into_iter()
-        .filter(|i| !i.program.is_empty())
-        .map(|i| {
-            let mut v = vec![i.program];
-            v.extend(i.args.into_iter().map(|a| a.text));
-            v.join(" ")
-        })
-        .collect()
+    .invocations
+    .into_iter()
+    .filter(|i| !i.program.is_empty())
+    .map(|i| {
+        let mut v = vec![i.program];
+        v.extend(i.args.into_iter().map(|a| a.text));
+        v.join(" ")
+    })
+    .collect()
 }
 
 #[test]

@@ -170,9 +170,7 @@ fn brace_expand(s: &str, depth: u8) -> Option<Vec<String>> {
                 _ => {}
             }
         }
-        let Some(close) = close else {
-            return None;
-        };
+        let close = close?;
         if commas.is_empty() {
             continue;
         }
