@@ -329,6 +329,22 @@ impl Engine {
                 let append = action.tool != "Write" && s.written_files.contains_key(&abs);
                 s.remember_write(&self.key, &abs, content, append, &secrets);
             }
+            Operation::McpCall { tool, arguments, .. }
+                if tool.to_ascii_lowercase().contains("write")
+                    && arguments.get("content").is_some_and(|c| c.is_string()) =>
+            {
+                // An MCP filesystem write (`write_file {path, content}`).
+                let path = arguments.get("path").and_then(|p| p.as_str()).unwrap_or("");
+                let content = arguments
+                    .get("content")
+                    .and_then(|c| c.as_str())
+                    .unwrap_or("");
+                if !path.is_empty() {
+                    let abs = files.resolve(&paths::normalize(path, action.cwd.as_deref(), home));
+                    let secrets = self.scanner.secret_values(content, false);
+                    s.remember_write(&self.key, &abs, content, false, &secrets);
+                }
+            }
             Operation::Shell { .. } | Operation::McpCall { .. } => {
                 let (sa, _) = self.understand_raw(action, &files);
                 if let Some(sa) = sa {

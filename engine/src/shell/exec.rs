@@ -619,6 +619,11 @@ impl Walker<'_> {
                     self.run_texts(cmds, depth);
                 }
             }
+            "tmux" | "screen" => {
+                if let Some(text) = typed_text(&inv) {
+                    self.run_texts(vec![text], depth);
+                }
+            }
             "tclsh" | "wish" | "expect" => {
                 let code = match super::dash_c(&inv, &["-c"]) {
                     Some(w) => Some(w.text),
@@ -952,6 +957,55 @@ impl Walker<'_> {
     }
 }
 
+/// A tmux/screen key name (`Enter`, `C-c`, `M-x`, `F5`): a key press, not text.
+fn is_key_name(t: &str) -> bool {
+    const KEYS: &[&str] = &[
+        "Enter", "Escape", "Tab", "BTab", "BSpace", "Space", "Up", "Down", "Left", "Right",
+        "Home", "End", "PageUp", "PageDown", "PgUp", "PgDn", "NPage", "PPage", "IC", "DC",
+        "KPEnter",
+    ];
+    let base = t
+        .strip_prefix("C-")
+        .or_else(|| t.strip_prefix("M-"))
+        .or_else(|| t.strip_prefix("S-"))
+        .or_else(|| t.strip_prefix('^'))
+        .unwrap_or(t);
+    KEYS.contains(&t)
+        || (base.len() == 1 && base != t)
+        || (t.starts_with('F') && t.get(1..).is_some_and(|n| n.parse::<u8>().is_ok()))
+}
+
+/// Text typed into another terminal (`tmux send-keys … Enter`, `screen -X stuff '…\n'`):
+/// the lines it would run there. Key names are key presses, not commands.
+fn typed_text(inv: &Invocation) -> Option<String> {
+    let args: Vec<&str> = inv.argv().collect();
+    match inv.program.as_str() {
+        "tmux" => {
+            let pos = args.iter().position(|a| matches!(*a, "send-keys" | "send"))?;
+            let mut text = String::new();
+            let mut it = args.iter().skip(pos + 1);
+            while let Some(a) = it.next() {
+                match *a {
+                    "-t" | "-N" | "-c" => {
+                        let _ = it.next();
+                    }
+                    _ if a.starts_with('-') && a.len() > 1 => {}
+                    "Enter" | "C-m" | "KPEnter" | "C-j" => text.push('\n'),
+                    _ if is_key_name(a) => {}
+                    _ => text.push_str(a),
+                }
+            }
+            Some(text)
+        }
+        "screen" => {
+            let pos = args.iter().position(|a| *a == "stuff")?;
+            args.get(pos + 1)
+                .map(|t| t.replace("^M", "\n").replace("\\n", "\n").replace("\\r", "\n"))
+        }
+        _ => None,
+    }
+}
+
 /// The program text of an awk invocation (first operand unless `-f` is given).
 fn awk_program(inv: &Invocation) -> Option<String> {
     let mut it = inv.args.iter();
@@ -1010,6 +1064,8 @@ mod tests {
                     "interactive_shell",
                 ),
                 ("script -qc /bin/bash /dev/null", Auth, "interactive_shell"),
+                ("tmux send-keys -t dev 'rm -rf ~' Enter", Block, "destructive_rm"),
+                ("screen -S w -X stuff 'rm -rf ~^M'", Block, "destructive_rm"),
                 ("git -c core.pager='rm -rf ~' log", Block, "destructive_rm"),
                 (
                     "GIT_SSH_COMMAND='rm -rf ~' git pull",
@@ -1036,6 +1092,9 @@ mod tests {
                     "",
                 ),
                 ("git -c core.pager=cat log -3", Pass, ""),
+                ("tmux send-keys -t dev C-c", Pass, ""),
+                ("tmux send-keys -t dev 'npm run dev' Enter", Pass, ""),
+                ("tmux send-keys -t vim Escape ':wq' Enter", Pass, ""),
                 ("(cd ~/.ssh && ls) && cat README.md", Pass, ""),
                 ("cd src && rm -rf ./build", Pass, ""),
                 (
