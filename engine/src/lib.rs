@@ -10,6 +10,7 @@
 //! BLOCK (`internal_error`), never PASS.
 
 pub mod action;
+pub mod autorun;
 pub mod effects;
 pub mod injection;
 pub mod needs;
@@ -207,6 +208,28 @@ impl Engine {
                     _ => (None, fx),
                 }
             }
+            Operation::FileWrite { path, content } => {
+                let mut fx = effects::compute(action, None, home);
+                let abs = paths::normalize(path, action.cwd.as_deref(), home);
+                match autorun::autorun_commands(&abs, content, home) {
+                    // A file that runs by itself is judged as running what it contains.
+                    Some(text) => {
+                        let sa = shell::analyze(&text, env);
+                        let inner = Action {
+                            op: Operation::Shell { command: text },
+                            ..action.clone()
+                        };
+                        let sfx = effects::compute(&inner, Some(&sa), home);
+                        fx.reads.extend(sfx.reads);
+                        fx.writes.extend(sfx.writes);
+                        fx.deletes.extend(sfx.deletes);
+                        fx.egress.extend(sfx.egress);
+                        fx.env_dump |= sfx.env_dump;
+                        (Some(sa), fx)
+                    }
+                    None => (None, fx),
+                }
+            }
             _ => (None, effects::compute(action, None, home)),
         }
     }
@@ -329,9 +352,10 @@ impl Engine {
                 let append = action.tool != "Write" && s.written_files.contains_key(&abs);
                 s.remember_write(&self.key, &abs, content, append, &secrets);
             }
-            Operation::McpCall { tool, arguments, .. }
-                if tool.to_ascii_lowercase().contains("write")
-                    && arguments.get("content").is_some_and(|c| c.is_string()) =>
+            Operation::McpCall {
+                tool, arguments, ..
+            } if tool.to_ascii_lowercase().contains("write")
+                && arguments.get("content").is_some_and(|c| c.is_string()) =>
             {
                 // An MCP filesystem write (`write_file {path, content}`).
                 let path = arguments.get("path").and_then(|p| p.as_str()).unwrap_or("");

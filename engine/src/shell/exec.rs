@@ -619,6 +619,11 @@ impl Walker<'_> {
                     self.run_texts(cmds, depth);
                 }
             }
+            "docker" | "podman" | "nerdctl" | "kubectl" | "oc" | "ssh" => {
+                if let Some(text) = remote_command(&inv) {
+                    self.run_texts(vec![text], depth);
+                }
+            }
             "tmux" | "screen" => {
                 if let Some(text) = typed_text(&inv) {
                     self.run_texts(vec![text], depth);
@@ -960,9 +965,8 @@ impl Walker<'_> {
 /// A tmux/screen key name (`Enter`, `C-c`, `M-x`, `F5`): a key press, not text.
 fn is_key_name(t: &str) -> bool {
     const KEYS: &[&str] = &[
-        "Enter", "Escape", "Tab", "BTab", "BSpace", "Space", "Up", "Down", "Left", "Right",
-        "Home", "End", "PageUp", "PageDown", "PgUp", "PgDn", "NPage", "PPage", "IC", "DC",
-        "KPEnter",
+        "Enter", "Escape", "Tab", "BTab", "BSpace", "Space", "Up", "Down", "Left", "Right", "Home",
+        "End", "PageUp", "PageDown", "PgUp", "PgDn", "NPage", "PPage", "IC", "DC", "KPEnter",
     ];
     let base = t
         .strip_prefix("C-")
@@ -981,7 +985,9 @@ fn typed_text(inv: &Invocation) -> Option<String> {
     let args: Vec<&str> = inv.argv().collect();
     match inv.program.as_str() {
         "tmux" => {
-            let pos = args.iter().position(|a| matches!(*a, "send-keys" | "send"))?;
+            let pos = args
+                .iter()
+                .position(|a| matches!(*a, "send-keys" | "send"))?;
             let mut text = String::new();
             let mut it = args.iter().skip(pos + 1);
             while let Some(a) = it.next() {
@@ -999,8 +1005,151 @@ fn typed_text(inv: &Invocation) -> Option<String> {
         }
         "screen" => {
             let pos = args.iter().position(|a| *a == "stuff")?;
-            args.get(pos + 1)
-                .map(|t| t.replace("^M", "\n").replace("\\n", "\n").replace("\\r", "\n"))
+            args.get(pos + 1).map(|t| {
+                t.replace("^M", "\n")
+                    .replace("\\n", "\n")
+                    .replace("\\r", "\n")
+            })
+        }
+        _ => None,
+    }
+}
+
+/// Quote a word so it survives being re-parsed as one shell word.
+fn quote(s: &str) -> String {
+    if !s.is_empty()
+        && s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-_./=:,+@%~".contains(&b))
+    {
+        s.to_owned()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
+}
+
+/// Boolean options of `docker run`/`exec` (everything else starting with `-` takes a value
+/// unless written `--opt=value`).
+const DOCKER_BOOL_OPTS: &[&str] = &[
+    "-d",
+    "--detach",
+    "--rm",
+    "-i",
+    "--interactive",
+    "-t",
+    "--tty",
+    "-it",
+    "-ti",
+    "-itd",
+    "-dit",
+    "--privileged",
+    "--init",
+    "--read-only",
+    "-P",
+    "--publish-all",
+    "--no-healthcheck",
+    "--sig-proxy",
+    "-q",
+    "--quiet",
+];
+
+/// The command a container or remote-shell invocation runs, as shell text, with container
+/// paths mapped back to the host folders mounted there. `None` when it runs no command.
+fn remote_command(inv: &Invocation) -> Option<String> {
+    let args: Vec<&str> = inv.argv().collect();
+    match inv.program.as_str() {
+        "docker" | "podman" | "nerdctl" => {
+            let sub_at = args.iter().position(|a| !a.starts_with('-'))?;
+            let sub = *args.get(sub_at)?;
+            let (positional_before_cmd, start) = match sub {
+                "run" | "create" => (1, sub_at + 1),
+                "exec" => (1, sub_at + 1),
+                "container" => match args.get(sub_at + 1) {
+                    Some(&"run") | Some(&"exec") | Some(&"create") => (1, sub_at + 2),
+                    _ => return None,
+                },
+                _ => return None,
+            };
+            let mut mounts: Vec<(String, String)> = Vec::new();
+            let mut i = start;
+            let mut skipped = 0;
+            while let Some(a) = args.get(i) {
+                if a.starts_with('-') && skipped == 0 {
+                    if matches!(*a, "-v" | "--volume") {
+                        if let Some(spec) = args.get(i + 1) {
+                            let mut parts = spec.split(':');
+                            if let (Some(h), Some(c)) = (parts.next(), parts.next()) {
+                                mounts.push((h.to_owned(), c.to_owned()));
+                            }
+                        }
+                        i += 2;
+                    } else if DOCKER_BOOL_OPTS.contains(a) || a.contains('=') {
+                        i += 1;
+                    } else {
+                        i += 2;
+                    }
+                    continue;
+                }
+                if skipped < positional_before_cmd {
+                    skipped += 1;
+                    i += 1;
+                    continue;
+                }
+                break;
+            }
+            let cmd: Vec<String> = args
+                .iter()
+                .skip(i)
+                .map(|a| {
+                    let mut t = (*a).to_owned();
+                    for (h, c) in &mounts {
+                        let c = c.trim_end_matches('/');
+                        if !c.is_empty() && (t == c || t.starts_with(&format!("{c}/"))) {
+                            t = format!(
+                                "{}{}",
+                                h.trim_end_matches('/'),
+                                t.get(c.len()..).unwrap_or("")
+                            );
+                        }
+                    }
+                    quote(&t)
+                })
+                .collect();
+            (!cmd.is_empty()).then(|| cmd.join(" "))
+        }
+        "kubectl" | "oc" => {
+            if !args.iter().any(|a| matches!(*a, "exec" | "debug")) {
+                return None;
+            }
+            let dd = args.iter().position(|a| *a == "--")?;
+            let cmd: Vec<String> = args.iter().skip(dd + 1).map(|a| quote(a)).collect();
+            (!cmd.is_empty()).then(|| cmd.join(" "))
+        }
+        "ssh" => {
+            const VALUE_OPTS: &[&str] = &[
+                "-i", "-p", "-l", "-o", "-F", "-J", "-L", "-R", "-D", "-W", "-b", "-c", "-E", "-S",
+                "-m", "-O", "-Q", "-w", "-B",
+            ];
+            let mut i = 0;
+            let mut host_seen = false;
+            while let Some(a) = args.get(i) {
+                if VALUE_OPTS.contains(a) {
+                    i += 2;
+                    continue;
+                }
+                if a.starts_with('-') {
+                    i += 1;
+                    continue;
+                }
+                if !host_seen {
+                    host_seen = true;
+                    i += 1;
+                    continue;
+                }
+                break;
+            }
+            // ssh joins its remaining arguments with spaces and hands them to a shell.
+            let rest: Vec<&str> = args.iter().skip(i).copied().collect();
+            (!rest.is_empty()).then(|| rest.join(" "))
         }
         _ => None,
     }
@@ -1064,7 +1213,27 @@ mod tests {
                     "interactive_shell",
                 ),
                 ("script -qc /bin/bash /dev/null", Auth, "interactive_shell"),
-                ("tmux send-keys -t dev 'rm -rf ~' Enter", Block, "destructive_rm"),
+                (
+                    "tmux send-keys -t dev 'rm -rf ~' Enter",
+                    Block,
+                    "destructive_rm",
+                ),
+                (
+                    "docker run --rm -v ~/.ssh:/k alpine cat /k/id_rsa",
+                    Auth,
+                    "secret_read_private_key",
+                ),
+                (
+                    "docker run --rm -v /:/host alpine rm -rf /host/home/dev",
+                    Block,
+                    "destructive_rm",
+                ),
+                (
+                    "kubectl exec db-0 -- psql -c 'DROP DATABASE prod'",
+                    Block,
+                    "database_drop",
+                ),
+                ("ssh prod 'rm -rf /var/lib/postgresql'", Block, ""),
                 ("screen -S w -X stuff 'rm -rf ~^M'", Block, "destructive_rm"),
                 ("git -c core.pager='rm -rf ~' log", Block, "destructive_rm"),
                 (
@@ -1093,6 +1262,18 @@ mod tests {
                 ),
                 ("git -c core.pager=cat log -3", Pass, ""),
                 ("tmux send-keys -t dev C-c", Pass, ""),
+                (
+                    "docker run --rm -v \"$PWD\":/app -w /app node:20 npm test",
+                    Pass,
+                    "",
+                ),
+                ("docker exec -it web ls /var/www", Pass, ""),
+                (
+                    "kubectl exec -it api-0 -- env | grep -c PORT",
+                    Auth,
+                    "env_dump",
+                ),
+                ("ssh staging.corp.example 'systemctl status app'", Pass, ""),
                 ("tmux send-keys -t dev 'npm run dev' Enter", Pass, ""),
                 ("tmux send-keys -t vim Escape ':wq' Enter", Pass, ""),
                 ("(cd ~/.ssh && ls) && cat README.md", Pass, ""),
