@@ -61,7 +61,9 @@ pub struct CallFacts {
 /// What a lookup of one path found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Lookup<'a> {
-    Content(&'a str),
+    /// The text, and whether it is the project's own file as found on disk (supplied by the
+    /// adapter and not written by the agent in this session).
+    Content(&'a str, bool),
     /// Exists but cannot be shown to the engine (unreadable or too large).
     Hidden,
     Missing,
@@ -84,14 +86,15 @@ impl<'a> Files<'a> {
     /// Content at an absolute, link-resolved path: the adapter's view wins (it is what is on
     /// disk now), then what the agent wrote earlier in the session.
     pub(crate) fn lookup(&self, path: &str) -> Lookup<'a> {
+        let agent_wrote = self.session.written_files.contains_key(path);
         match self.facts.files.get(path) {
-            Some(FileView::Content(c)) => return Lookup::Content(c),
+            Some(FileView::Content(c)) => return Lookup::Content(c, !agent_wrote),
             Some(FileView::Unreadable | FileView::TooLarge) => return Lookup::Hidden,
             Some(FileView::Missing) => {}
             None => {}
         }
         if let Some(w) = self.session.written_files.get(path) {
-            return Lookup::Content(&w.content);
+            return Lookup::Content(&w.content, false);
         }
         if self.facts.files.contains_key(path) {
             return Lookup::Missing;
@@ -356,7 +359,31 @@ mod tests {
                 Auth,
                 "secret_read_private_key",
             ),
+            // The project's own script: run-time idioms are not alarms, concrete harm is.
+            (
+                "./gradlew x",
+                facts(
+                    true,
+                    &[(&p("gradlew"), c("eval \"$(cat x)\"\nrm -rf ~\n"))],
+                    &[],
+                ),
+                Block,
+                "destructive_rm",
+            ),
             // Benign look-alikes.
+            (
+                "./gradlew test",
+                facts(
+                    true,
+                    &[(
+                        &p("gradlew"),
+                        c("#!/bin/sh\nJAVACMD=java\neval set -- $(x)\nexec \"$JAVACMD\" \"$@\"\n"),
+                    )],
+                    &[],
+                ),
+                Pass,
+                "",
+            ),
             (
                 "bash x.sh",
                 facts(true, &[(&p("x.sh"), c("cargo test\n"))], &[]),
@@ -441,6 +468,16 @@ mod tests {
         assert_eq!(run(&s1, "bash clean.sh"), Verdict::Block);
         assert_eq!(run(&s1, "sh ./clean.sh"), Verdict::Block);
         assert_eq!(run(&s0, "bash clean.sh"), Verdict::Pass);
+        // The same run-time idiom in a file the agent wrote is not given the benefit.
+        let w2 = Action {
+            op: Operation::FileWrite {
+                path: "run.sh".into(),
+                content: "CMD=\"$1\"\n$CMD -rf ~/src\n".into(),
+            },
+            ..write.clone()
+        };
+        let s4 = e.record(&s0, &w2, &e.decide(&w2, &s0));
+        assert_eq!(run(&s4, "bash run.sh rm"), Verdict::Auth);
         let shell = |cmd: &str| Action::shell(Host::ClaudeCode, cmd, Some(CWD));
         let ln = shell("ln -s ~/.aws/credentials docs.txt");
         let s2 = e.observe(&s0, &ln, "");

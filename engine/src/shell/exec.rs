@@ -463,16 +463,17 @@ impl Walker<'_> {
 
     /// Content of a file the command would run; records the path as wanted. `required`: the
     /// command runs this exact file (a missing optional hook is not suspicious).
-    fn file_text(&mut self, abs: &str, required: bool) -> Option<String> {
+    /// Also returns whether the text is the project's own file (see [`Lookup::Content`]).
+    fn file_text(&mut self, abs: &str, required: bool) -> Option<(String, bool)> {
         if !self.out.wanted.iter().any(|w| w == abs) && self.out.wanted.len() < 64 {
             self.out.wanted.push(abs.to_owned());
         }
         if let Some(t) = self.local_files.get(abs) {
-            return Some(t.clone());
+            return Some((t.clone(), false));
         }
         let files = self.env.files?;
         match files.lookup(abs) {
-            Lookup::Content(c) => Some(c.to_owned()),
+            Lookup::Content(c, project) => Some((c.to_owned(), project)),
             Lookup::Hidden => {
                 self.issue(ShellIssue::UnseenFile);
                 None
@@ -484,6 +485,19 @@ impl Walker<'_> {
                 }
                 None
             }
+        }
+    }
+
+    /// Analyse text from a file; inside the project's own files, idioms the walker cannot
+    /// see through (`$JAVACMD "$@"`, `eval "$(…)"`, computed interpreter calls) are not raised
+    /// as issues — the agent did not write them — while everything concrete still is.
+    fn in_file(&mut self, project: bool, f: impl FnOnce(&mut Self)) {
+        if project {
+            self.project_depth += 1;
+        }
+        f(self);
+        if project {
+            self.project_depth = self.project_depth.saturating_sub(1);
         }
     }
 
@@ -508,17 +522,17 @@ impl Walker<'_> {
             return;
         }
         let abs = self.abs(&word.text);
-        let Some(text) = self.file_text(&abs, true) else {
+        let Some((text, project)) = self.file_text(&abs, true) else {
             return;
         };
         if !self.budget() {
             return;
         }
         let lang = lang.map(str::to_owned).or_else(|| shebang_lang(&text));
-        match lang {
-            Some(l) if !is_shell(&l) => self.inline_code(&l, &Word::literal(&text), depth),
-            _ => self.script(&text, depth + 1, None),
-        }
+        self.in_file(project, |w| match lang {
+            Some(l) if !is_shell(&l) => w.inline_code(&l, &Word::literal(&text), depth),
+            _ => w.script(&text, depth + 1, None),
+        });
     }
 
     fn run_texts(&mut self, texts: Vec<String>, depth: u8) {
@@ -641,8 +655,8 @@ impl Walker<'_> {
                     self.run_texts(tcl_commands(&code), depth);
                 } else if let Some(f) = inv.operands().first() {
                     let abs = self.abs(&f.text);
-                    if let Some(text) = self.file_text(&abs, true) {
-                        self.run_texts(tcl_commands(&text), depth);
+                    if let Some((text, project)) = self.file_text(&abs, true) {
+                        self.in_file(project, |w| w.run_texts(tcl_commands(&text), depth));
                     }
                 }
             }
@@ -811,14 +825,14 @@ impl Walker<'_> {
         let n = candidates.len();
         for (i, c) in candidates.iter().enumerate() {
             // Only the last candidate is required: make reads the first that exists.
-            if let Some(text) = self.file_text(c, i + 1 == n) {
+            if let Some((text, project)) = self.file_text(c, i + 1 == n) {
                 if !self.budget() {
                     return;
                 }
                 let t: Vec<&str> = targets.iter().map(String::as_str).collect();
                 let saved = self.cwd.replace(base.clone());
                 let recipes = make_recipes(&text, &t);
-                self.run_texts(recipes, depth);
+                self.in_file(project, |w| w.run_texts(recipes, depth));
                 self.cwd = saved;
                 return;
             }
@@ -848,7 +862,7 @@ impl Walker<'_> {
             None => self.abs("."),
         };
         let path = format!("{base}/package.json");
-        let Some(text) = self.file_text(&path, true) else {
+        let Some((text, project)) = self.file_text(&path, true) else {
             return;
         };
         if !self.budget() {
@@ -868,7 +882,7 @@ impl Walker<'_> {
             .map(str::to_owned)
             .collect();
         let saved = self.cwd.replace(base);
-        self.run_texts(texts, depth);
+        self.in_file(project, |w| w.run_texts(texts, depth));
         self.cwd = saved;
     }
 
@@ -918,7 +932,7 @@ impl Walker<'_> {
             Some(d) => self.abs(d),
             None => self.abs("."),
         };
-        if let Some(cfg) = self.file_text(&format!("{base}/.git/config"), false) {
+        if let Some((cfg, project)) = self.file_text(&format!("{base}/.git/config"), false) {
             let mut section = String::new();
             let mut cmds = Vec::new();
             for line in cfg.lines() {
@@ -944,19 +958,19 @@ impl Walker<'_> {
                 }
             }
             if self.budget() {
-                self.run_texts(cmds, depth);
+                self.in_file(project, |w| w.run_texts(cmds, depth));
             }
         }
         for hook in hooks_of(&sub) {
             let path = format!("{base}/.git/hooks/{hook}");
-            if let Some(text) = self.file_text(&path, false) {
+            if let Some((text, project)) = self.file_text(&path, false) {
                 if !self.budget() {
                     return;
                 }
-                match shebang_lang(&text) {
-                    Some(l) if !is_shell(&l) => self.inline_code(&l, &Word::literal(&text), depth),
-                    _ => self.script(&text, depth + 1, None),
-                }
+                self.in_file(project, |w| match shebang_lang(&text) {
+                    Some(l) if !is_shell(&l) => w.inline_code(&l, &Word::literal(&text), depth),
+                    _ => w.script(&text, depth + 1, None),
+                });
             }
         }
     }

@@ -223,6 +223,7 @@ pub fn analyze(command: &str, env: ShellEnv<'_>) -> ShellAnalysis {
         local_files: BTreeMap::new(),
         local_links: BTreeMap::new(),
         file_execs: 0,
+        project_depth: 0,
     };
     if command.trim().is_empty() {
         // An empty command line is not something an agent legitimately sends.
@@ -315,6 +316,8 @@ struct Walker<'a> {
     local_links: BTreeMap<String, String>,
     /// Files whose content was analysed (bounded).
     file_execs: usize,
+    /// Inside the project's own files (see `exec::in_file`).
+    project_depth: u32,
 }
 
 /// Most nested scripts one command may contain before it is judged as too complex.
@@ -374,6 +377,19 @@ impl Walker<'_> {
     }
 
     fn issue(&mut self, i: ShellIssue) {
+        if self.project_depth > 0
+            && matches!(
+                i,
+                ShellIssue::DynamicCommand
+                    | ShellIssue::DynamicEval
+                    | ShellIssue::OpaqueInlineCode
+                    | ShellIssue::PipeToShell
+                    | ShellIssue::Unparseable
+                    | ShellIssue::InteractiveShell
+            )
+        {
+            return;
+        }
         if !self.out.issues.contains(&i) {
             self.out.issues.push(i);
         }
