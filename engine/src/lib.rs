@@ -339,6 +339,26 @@ impl Engine {
     }
 
     /// Remember files written and links made by `action` in the session.
+    /// Secret values in `text`: what the scanner recognises, and what the session read.
+    fn secrets_in(&self, s: &SessionState, text: &str) -> Vec<String> {
+        let mut out = self.scanner.secret_values(text, false);
+        if !s.fingerprints.is_empty() {
+            out.extend(
+                session::outbound_candidates(text)
+                    .into_iter()
+                    .filter(|c| s.knows(&self.key, c))
+                    .map(str::to_owned),
+            );
+        }
+        out
+    }
+
+    fn note_secret_file(s: &mut SessionState, path: &str, secrets: &[String]) {
+        if !secrets.is_empty() && s.secret_files.len() < session::MAX_SECRET_FILES {
+            s.secret_files.insert(path.to_owned());
+        }
+    }
+
     fn remember_files(&self, s: &mut SessionState, action: &Action) {
         let facts = CallFacts::default();
         let snapshot = s.clone();
@@ -347,7 +367,8 @@ impl Engine {
         match &action.op {
             Operation::FileWrite { path, content } => {
                 let abs = files.resolve(&paths::normalize(path, action.cwd.as_deref(), home));
-                let secrets = self.scanner.secret_values(content, false);
+                let secrets = self.secrets_in(&snapshot, content);
+                Self::note_secret_file(s, &abs, &secrets);
                 // An edit supplies only the new text: add it to what is known.
                 let append = action.tool != "Write" && s.written_files.contains_key(&abs);
                 s.remember_write(&self.key, &abs, content, append, &secrets);
@@ -365,7 +386,8 @@ impl Engine {
                     .unwrap_or("");
                 if !path.is_empty() {
                     let abs = files.resolve(&paths::normalize(path, action.cwd.as_deref(), home));
-                    let secrets = self.scanner.secret_values(content, false);
+                    let secrets = self.secrets_in(&snapshot, content);
+                    Self::note_secret_file(s, &abs, &secrets);
                     s.remember_write(&self.key, &abs, content, false, &secrets);
                 }
             }
@@ -373,8 +395,12 @@ impl Engine {
                 let (sa, _) = self.understand_raw(action, &files);
                 if let Some(sa) = sa {
                     for (path, text, append) in &sa.file_writes {
-                        let secrets = self.scanner.secret_values(text, false);
+                        let secrets = self.secrets_in(&snapshot, text);
+                        Self::note_secret_file(s, path, &secrets);
                         s.remember_write(&self.key, path, text, *append, &secrets);
+                    }
+                    if self.commits_secret(s, &sa, action.cwd.as_deref()) {
+                        s.secret_committed = true;
                     }
                     for (link, target) in &sa.links {
                         s.remember_symlink(link, target);
@@ -383,6 +409,54 @@ impl Engine {
             }
             _ => {}
         }
+    }
+
+    /// Does this command line put a secret into git history: a commit/tag/note message that
+    /// spells one, or staging a file the session knows holds one?
+    fn commits_secret(&self, s: &SessionState, sa: &ShellAnalysis, cwd: Option<&str>) -> bool {
+        let home = self.policy.home();
+        let gits: Vec<_> = sa
+            .invocations
+            .iter()
+            .filter_map(|i| {
+                rules::git_destructive::git_subcommand(i).map(|(sub, rest)| (i, sub, rest))
+            })
+            .collect();
+        let records = gits
+            .iter()
+            .any(|(_, sub, _)| matches!(*sub, "commit" | "tag" | "notes" | "stash"));
+        if records
+            && sa.invocations.iter().any(|i| {
+                i.args
+                    .iter()
+                    .map(|w| w.text.as_str())
+                    .chain(match &i.stdin {
+                        shell::Stdin::Text(t) => Some(t.as_str()),
+                        _ => None,
+                    })
+                    .any(|t| !self.secrets_in(s, t).is_empty())
+            })
+        {
+            return true;
+        }
+        if s.secret_files.is_empty() {
+            return false;
+        }
+        gits.iter().any(|(inv, sub, rest)| {
+            let cwd = inv.cwd.as_deref().or(cwd);
+            let all = rest
+                .iter()
+                .any(|a| matches!(*a, "." | "-A" | "--all" | "-a" | ":/"))
+                || (*sub == "commit"
+                    && rest
+                        .iter()
+                        .any(|a| a.starts_with('-') && !a.starts_with("--") && a.contains('a')));
+            (matches!(*sub, "add" | "commit" | "stash") && all)
+                || (*sub == "add"
+                    && rest
+                        .iter()
+                        .any(|a| s.secret_files.contains(&paths::normalize(a, cwd, home))))
+        })
     }
 
     /// Update the session after a tool ran and returned `result` (its text, as the agent

@@ -73,7 +73,17 @@ pub struct SessionState {
     /// Symbolic links the session created: absolute link path → absolute target.
     #[serde(default)]
     pub symlinks: BTreeMap<String, String>,
+    /// Files the agent wrote with a secret value in them (at most [`MAX_SECRET_FILES`]).
+    #[serde(default)]
+    pub secret_files: BTreeSet<String>,
+    /// A secret went into git history (a commit or tag message, or a file holding one was
+    /// staged): the next push ships it.
+    #[serde(default)]
+    pub secret_committed: bool,
 }
+
+/// Most secret-holding written files one session remembers.
+pub const MAX_SECRET_FILES: usize = 256;
 
 /// Most written files one session remembers.
 pub const MAX_WRITTEN_FILES: usize = 64;
