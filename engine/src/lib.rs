@@ -220,11 +220,15 @@ impl Engine {
                             ..action.clone()
                         };
                         let sfx = effects::compute(&inner, Some(&sa), home);
-                        fx.reads.extend(sfx.reads);
+                        // Loading secrets locally (`dotenv .env.local` in an `.envrc`) is
+                        // what such files are for; it matters when they also send data out.
+                        if sfx.external_egress().next().is_some() {
+                            fx.reads.extend(sfx.reads);
+                            fx.env_dump |= sfx.env_dump;
+                        }
                         fx.writes.extend(sfx.writes);
                         fx.deletes.extend(sfx.deletes);
                         fx.egress.extend(sfx.egress);
-                        fx.env_dump |= sfx.env_dump;
                         (Some(sa), fx)
                     }
                     None => (None, fx),

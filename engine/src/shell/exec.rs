@@ -633,7 +633,8 @@ impl Walker<'_> {
                     self.run_texts(cmds, depth);
                 }
             }
-            "docker" | "podman" | "nerdctl" | "kubectl" | "oc" | "ssh" => {
+            "docker" | "podman" | "nerdctl" | "docker-compose" | "podman-compose" | "kubectl"
+            | "oc" | "ssh" => {
                 if let Some(text) = remote_command(&inv) {
                     self.run_texts(vec![text], depth);
                 }
@@ -961,8 +962,18 @@ impl Walker<'_> {
                 self.in_file(project, |w| w.run_texts(cmds, depth));
             }
         }
-        for hook in hooks_of(&sub) {
-            let path = format!("{base}/.git/hooks/{hook}");
+        // Hooks run from `.git/hooks`, or from the `core.hooksPath` folder the common
+        // managers set (husky, `.githooks`).
+        let hook_paths: Vec<String> = hooks_of(&sub)
+            .iter()
+            .flat_map(|h| {
+                let base = base.as_str();
+                [".git/hooks", ".husky", ".githooks"]
+                    .iter()
+                    .map(move |d| format!("{base}/{d}/{h}"))
+            })
+            .collect();
+        for path in hook_paths {
             if let Some((text, project)) = self.file_text(&path, false) {
                 if !self.budget() {
                     return;
@@ -1071,8 +1082,33 @@ const DOCKER_BOOL_OPTS: &[&str] = &[
 fn remote_command(inv: &Invocation) -> Option<String> {
     let args: Vec<&str> = inv.argv().collect();
     match inv.program.as_str() {
-        "docker" | "podman" | "nerdctl" => {
-            let sub_at = args.iter().position(|a| !a.starts_with('-'))?;
+        "docker" | "podman" | "nerdctl" | "docker-compose" | "podman-compose" => {
+            // `docker compose …` and `docker-compose …` take compose options first.
+            let first = args.iter().position(|a| !a.starts_with('-'));
+            let (args, compose): (Vec<&str>, bool) = if inv.program.ends_with("-compose") {
+                (args.clone(), true)
+            } else if let Some(p) = first
+                && args.get(p) == Some(&"compose")
+            {
+                (args.get(p + 1..).unwrap_or(&[]).to_vec(), true)
+            } else {
+                (args.clone(), false)
+            };
+            let mut sub_at = 0;
+            while let Some(a) = args.get(sub_at) {
+                if compose
+                    && matches!(
+                        *a,
+                        "-f" | "--file" | "-p" | "--project-name" | "--env-file" | "--profile"
+                    )
+                {
+                    sub_at += 2;
+                } else if a.starts_with('-') {
+                    sub_at += 1;
+                } else {
+                    break;
+                }
+            }
             let sub = *args.get(sub_at)?;
             let (positional_before_cmd, start) = match sub {
                 "run" | "create" => (1, sub_at + 1),
@@ -1247,6 +1283,21 @@ mod tests {
                     Block,
                     "database_drop",
                 ),
+                (
+                    "docker compose exec db psql -c 'DROP DATABASE app'",
+                    Block,
+                    "database_drop",
+                ),
+                (
+                    "docker-compose -f dc.yml exec db psql -c 'DROP DATABASE app'",
+                    Block,
+                    "database_drop",
+                ),
+                (
+                    "docker compose -f dc.yml run --rm web rm -rf /home/dev",
+                    Block,
+                    "destructive_rm",
+                ),
                 ("ssh prod 'rm -rf /var/lib/postgresql'", Block, ""),
                 ("screen -S w -X stuff 'rm -rf ~^M'", Block, "destructive_rm"),
                 ("git -c core.pager='rm -rf ~' log", Block, "destructive_rm"),
@@ -1282,6 +1333,8 @@ mod tests {
                     "",
                 ),
                 ("docker exec -it web ls /var/www", Pass, ""),
+                ("docker compose exec db psql -c 'select 1'", Pass, ""),
+                ("docker compose up -d", Pass, ""),
                 (
                     "kubectl exec -it api-0 -- env | grep -c PORT",
                     Auth,

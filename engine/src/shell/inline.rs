@@ -255,6 +255,10 @@ pub(crate) fn analyze(lang: &str, code: &str) -> InlineFindings {
     }
     for marker in WRITE_CALLS {
         for seg in call_segments(code, marker) {
+            if !first_arg_is_literal(seg, false) {
+                // `writeFileSync(homedir() + '/.bashrc', …)`: the target is computed.
+                f.opaque = true;
+            }
             if let Some(path) = string_literals(seg).first() {
                 let append = marker.starts_with("append") || *marker == "Add-Content";
                 let mut args = Vec::new();
