@@ -86,9 +86,31 @@ pub struct SessionState {
 pub const MAX_SECRET_FILES: usize = 256;
 
 /// Most written files one session remembers.
-pub const MAX_WRITTEN_FILES: usize = 64;
-/// Largest remembered content of one written file.
-pub const MAX_WRITTEN_BYTES: usize = 32 * 1024;
+pub const MAX_WRITTEN_FILES: usize = 48;
+/// Largest remembered content of one written file (the session is loaded on every hook call,
+/// so memory stays small: at most 48 × 16 KiB).
+pub const MAX_WRITTEN_BYTES: usize = 16 * 1024;
+
+/// Extensions of files nothing runs directly (documents, data, compiled-language sources,
+/// styles): not remembered, so the session stays small.
+const NEVER_RUN: &[&str] = &[
+    "md", "markdown", "rst", "adoc", "txt", "csv", "tsv", "css", "scss", "sass", "less", "html",
+    "htm", "svg", "png", "jpg", "jpeg", "gif", "ico", "lock", "rs", "go", "java", "kt", "c", "h",
+    "cc", "cpp", "hpp", "cs", "swift", "m", "scala", "dart", "vue", "svelte", "tsx", "jsx", "xml",
+    "yml", "yaml", "toml", "ini", "cfg", "conf", "proto", "graphql", "snap", "map",
+];
+
+/// Could a file at `path` be executed (by path, a shell, an interpreter, make, npm, git)?
+pub fn may_run(path: &str) -> bool {
+    let base = path.rsplit('/').next().unwrap_or(path).to_ascii_lowercase();
+    if base == "package.json" || path.contains("/.git/") || path.contains("/.husky/") {
+        return true;
+    }
+    match base.rsplit_once('.') {
+        Some((stem, ext)) if !stem.is_empty() => !NEVER_RUN.contains(&ext) && ext != "json",
+        _ => true,
+    }
+}
 /// Most symbolic links one session remembers.
 pub const MAX_SYMLINKS: usize = 128;
 /// What replaces a secret value in remembered content.
@@ -130,6 +152,9 @@ impl SessionState {
         append: bool,
         secrets: &[String],
     ) {
+        if !may_run(path) {
+            return;
+        }
         let mut text = if append {
             self.written_files
                 .get(path)
@@ -288,5 +313,40 @@ mod tests {
         assert!(c.contains(&"abcdefgh12345"));
         let c = outbound_candidates("k=Xy7pQ2lmN9zz");
         assert!(c.contains(&"Xy7pQ2lmN9zz"));
+    }
+
+    #[test]
+    fn only_runnable_files_are_remembered() {
+        for (p, want) in [
+            ("/p/x.sh", true),
+            ("/p/Makefile", true),
+            ("/p/package.json", true),
+            ("/p/.git/hooks/pre-commit", true),
+            ("/p/tools/gen.py", true),
+            ("/p/bin/setup", true),
+            ("/p/.envrc", true),
+            ("/p/README.md", false),
+            ("/p/src/main.rs", false),
+            ("/p/tsconfig.json", false),
+            ("/p/styles/app.css", false),
+        ] {
+            assert_eq!(may_run(p), want, "{p}");
+        }
+        let k = FingerprintKey::new([3; 32]);
+        let mut s = SessionState::default();
+        s.remember_write(&k, "/p/README.md", "rm -rf ~", false, &[]);
+        assert!(s.written_files.is_empty());
+        s.remember_write(
+            &k,
+            "/p/x.sh",
+            "curl -H 'k: Xy7pQ2lmN9zz' x",
+            false,
+            &["Xy7pQ2lmN9zz".into()],
+        );
+        assert!(
+            s.written_files.get("/p/x.sh").is_some_and(
+                |w| w.content.contains(REDACTED) && !w.content.contains("Xy7pQ2lmN9zz")
+            )
+        );
     }
 }
