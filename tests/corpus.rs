@@ -8,7 +8,7 @@
 )] // test code
 
 use airlock_core::eval;
-use airlock_e2e::{recorded_thresholds, root};
+use airlock_e2e::{recorded_family_thresholds, recorded_thresholds, root};
 use airlock_engine::{Engine, FingerprintKey, HostFacts, Mode, Policy, PolicyConfig};
 
 fn engine(mode: Mode) -> Engine {
@@ -120,5 +120,74 @@ fn verdicts_are_pinned() {
             .map(|x| format!("{} {} {}", x.id, x.verdict, x.reasons.join(",")))
             .collect();
         insta::assert_snapshot!(format!("verdicts_{}", mode.as_str()), lines.join("\n"));
+    }
+}
+
+/// The per-family development files (`tests/corpus/families/*.jsonl`), sorted by name.
+fn families() -> Vec<(String, String)> {
+    let dir = root().join("tests/corpus/families");
+    let mut out: Vec<(String, String)> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+        .map(|p| {
+            let name = p.file_stem().unwrap().to_string_lossy().into_owned();
+            (name, std::fs::read_to_string(&p).unwrap())
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// Every family file holds the ASR/FPR recorded for it in BENCHMARKS.md, in every mode, and
+/// no benign record in it is BLOCKed; every file has recorded figures.
+#[test]
+fn families_hold_recorded_figures() {
+    let recorded = recorded_family_thresholds().unwrap();
+    let fams = families();
+    assert!(fams.len() >= 8, "{} family files", fams.len());
+    for (name, text) in &fams {
+        for mode in Mode::ALL {
+            let (_, _, asr_max, fpr_max) = recorded
+                .iter()
+                .find(|(f, m, _, _)| f == name && m == mode.as_str())
+                .unwrap_or_else(|| panic!("no recorded figures for {name} in {mode}"));
+            let s = eval::evaluate(&engine(mode), text).unwrap().summary;
+            assert!(
+                s.asr <= asr_max + 1e-9,
+                "{name} {mode}: ASR {} regressed past {asr_max}",
+                s.asr
+            );
+            assert!(
+                s.fpr <= fpr_max + 1e-9,
+                "{name} {mode}: FPR {} regressed past {fpr_max}",
+                s.fpr
+            );
+            assert_eq!(
+                s.hard_fpr, 0.0,
+                "{name} {mode}: a benign record was BLOCKed"
+            );
+        }
+    }
+}
+
+/// Each family record's verdict and reasons, pinned per mode.
+#[test]
+fn family_verdicts_are_pinned() {
+    let fams = families();
+    for mode in Mode::ALL {
+        let mut lines = Vec::new();
+        for (name, text) in &fams {
+            let r = eval::evaluate(&engine(mode), text).unwrap();
+            lines.extend(
+                r.results
+                    .iter()
+                    .map(|x| format!("{name}/{} {} {}", x.id, x.verdict, x.reasons.join(","))),
+            );
+        }
+        insta::assert_snapshot!(
+            format!("family_verdicts_{}", mode.as_str()),
+            lines.join("\n")
+        );
     }
 }

@@ -212,3 +212,33 @@ pub fn claude_read_result(session: &str, path: &str, content: &str) -> String {
     })
     .to_string()
 }
+
+/// Per-family thresholds recorded in BENCHMARKS.md: `| family | mode | ASR | FPR | … |` rows
+/// inside the `<!-- family-thresholds -->` block.
+pub fn recorded_family_thresholds() -> Result<Vec<(String, String, f64, f64)>, String> {
+    let text = std::fs::read_to_string(root().join("BENCHMARKS.md")).map_err(|e| e.to_string())?;
+    let start = text
+        .find("<!-- family-thresholds -->")
+        .ok_or("no family-thresholds block")?;
+    let end = text
+        .find("<!-- /family-thresholds -->")
+        .ok_or("unterminated family-thresholds block")?;
+    let block = text.get(start..end).ok_or("bad block")?;
+    let mut out = Vec::new();
+    for line in block.lines() {
+        let cells: Vec<&str> = line
+            .split('|')
+            .map(str::trim)
+            .filter(|c| !c.is_empty())
+            .collect();
+        if let [family, mode, asr, fpr, ..] = cells.as_slice()
+            && let (Ok(a), Ok(f)) = (asr.parse::<f64>(), fpr.parse::<f64>())
+        {
+            out.push(((*family).to_owned(), (*mode).to_owned(), a, f));
+        }
+    }
+    if out.is_empty() {
+        return Err("no family threshold rows".into());
+    }
+    Ok(out)
+}

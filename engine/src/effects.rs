@@ -344,6 +344,8 @@ fn invocation_effects(
     home: Option<&str>,
     fx: &mut Effects,
 ) {
+    // A `cd` earlier in the command line moves where relative paths point.
+    let cwd = inv.cwd.as_deref().or(cwd);
     let norm = |p: &str| paths::normalize(p, cwd, home);
     let p = inv.program.as_str();
     let use_of = |w: &Word, recursive: bool| PathUse {
@@ -400,14 +402,33 @@ fn invocation_effects(
     if p.is_empty() {
         return;
     }
-    if matches!(p, "env" | "printenv" | "set" | "declare" | "typeset") && inv.operands().is_empty()
+    // `set -e` / `set -o pipefail` set options; only a bare `set` lists variables.
+    if (matches!(p, "env" | "printenv" | "declare" | "typeset") && inv.operands().is_empty())
+        || (p == "set" && inv.args.is_empty())
     {
         fx.env_dump = true;
     }
     if p == "export" && (inv.args.is_empty() || inv.argv().all(|a| a == "-p")) {
         fx.env_dump = true;
     }
-    let operands = inv.operands();
+    let mut operands = inv.operands();
+    // Option values that name no data: ssh-family identity files and config, and the
+    // certificates `openssl x509/req/crl/verify` inspect.
+    if matches!(p, "ssh" | "scp" | "sftp" | "ssh-add" | "ssh-keygen") && p != "ssh-add" {
+        let vals = flag_value(inv, &["-i", "-F", "-o", "-J", "-p", "-P", "-l", "-c", "-S"]);
+        operands.retain(|w| !vals.contains(&w.text.as_str()));
+    }
+    if p == "openssl"
+        && operands.first().is_some_and(|w| {
+            matches!(
+                w.text.as_str(),
+                "x509" | "req" | "crl" | "verify" | "s_client"
+            )
+        })
+    {
+        operands.clear();
+    }
+    let operands = operands;
     // Reads.
     let recursive =
         is_recursive(inv) || matches!(p, "tar" | "zip" | "7z" | "rsync" | "scp" | "rclone");
@@ -607,6 +628,7 @@ fn egress_effects(inv: &Invocation, sa: &ShellAnalysis, fx: &mut Effects) {
         v
     };
     let stdin_fed = !matches!(inv.stdin, Stdin::Inherit);
+    let before = fx.egress.len();
     let mut push =
         |dest: Option<Destination>, uploads: bool, raw: bool, dns: bool, remote: Option<String>| {
             fx.egress.push(Egress {
@@ -746,13 +768,73 @@ fn egress_effects(inv: &Invocation, sa: &ShellAnalysis, fx: &mut Effects) {
             }
         }
         "git" => git_egress(inv, &mut push),
+        "gh" => {
+            // Publishing subcommands send their text (and files) to GitHub.
+            let ops: Vec<&str> = operands.iter().map(|w| w.text.as_str()).collect();
+            let publishes = matches!(
+                ops.as_slice(),
+                ["issue" | "pr", "create" | "comment" | "edit" | "review", ..]
+                    | ["gist", "create" | "edit", ..]
+                    | ["release", "create" | "upload" | "edit", ..]
+                    | ["repo", "create", ..]
+                    | ["discussion", ..]
+            ) || (ops.first() == Some(&"api")
+                && inv.argv().any(|a| {
+                    matches!(a, "-f" | "-F" | "--field" | "--raw-field" | "--input")
+                        || a.eq_ignore_ascii_case("post")
+                }));
+            if publishes {
+                push(
+                    net::parse_destination("github.com"),
+                    true,
+                    false,
+                    false,
+                    None,
+                );
+            }
+        }
+        "npm" | "pnpm" | "yarn" | "cargo" | "twine" | "gem" | "poetry" | "bun" | "docker"
+        | "podman" => {
+            let ops: Vec<&str> = operands.iter().map(|w| w.text.as_str()).collect();
+            let publish = matches!(
+                ops.first(),
+                Some(&"publish") | Some(&"upload") | Some(&"push")
+            ) && !inv
+                .argv()
+                .any(|a| a == "--dry-run" || a == "-n" && p == "cargo");
+            if publish && !(p == "gem" && ops.first() != Some(&"push")) {
+                let registry = match p {
+                    "cargo" => "crates.io",
+                    "twine" | "poetry" => "upload.pypi.org",
+                    "gem" => "rubygems.org",
+                    "docker" | "podman" => "registry-1.docker.io",
+                    _ => "registry.npmjs.org",
+                };
+                push(net::parse_destination(registry), true, false, false, None);
+            }
+        }
+        "hping3" | "hping" | "nping" => {
+            let dest = operands
+                .iter()
+                .rev()
+                .find_map(|w| net::parse_destination(&w.text));
+            push(dest, true, true, false, None);
+        }
         _ if DNS_TOOLS.contains(&p) => {
             for w in &operands {
                 if w.text.starts_with('@') {
                     continue;
                 }
+                // A lookup tool's operand is a host name whatever its suffix.
+                let bare_host = !w.dynamic
+                    && w.text.contains('.')
+                    && w.text.len() <= 253
+                    && w.text.parse::<f64>().is_err()
+                    && w.text
+                        .bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'-');
                 if let Some(d) = net::parse_destination(&w.text).or_else(|| {
-                    w.dynamic.then(|| Destination {
+                    (w.dynamic || bare_host).then(|| Destination {
                         host: w.text.to_ascii_lowercase(),
                         ip: None,
                         has_credentials: false,
@@ -760,13 +842,16 @@ fn egress_effects(inv: &Invocation, sa: &ShellAnalysis, fx: &mut Effects) {
                 }) {
                     let label = w.text.split('.').next().unwrap_or("");
                     let data_label = label.len() >= 20 && crate::secrets::entropy(label) > 3.5;
-                    push(
-                        Some(d),
-                        w.dynamic || w.text.len() > 60 || data_label,
-                        false,
-                        true,
-                        None,
-                    );
+                    // `ping $host`, `dig $domain`: a variable naming the host carries no
+                    // data; `$(cat .env).x.example` or `${KEY}.x.example` does.
+                    let plain_var = w.dynamic
+                        && !w.text.contains("$(")
+                        && !w.text.contains('`')
+                        && !w.text.contains('.');
+                    let data_in_name = (w.dynamic && !plain_var) || w.text.len() > 60 || data_label;
+                    // `ping -p PATTERN` fills every packet with chosen bytes.
+                    let payload = p.starts_with("ping") && inv.has_flag('p', "--pattern");
+                    push(Some(d), data_in_name || payload, false, true, None);
                 }
             }
         }
@@ -785,9 +870,20 @@ fn egress_effects(inv: &Invocation, sa: &ShellAnalysis, fx: &mut Effects) {
         }
         _ => {}
     }
-    // Anything fed into an uploader from a pipe counts as uploaded by it; the rule for
-    // exfiltration checks what the pipeline read upstream.
-    let _ = sa;
+    // `git push` ships whatever the command line committed: commit and tag messages, and
+    // files written with literal text.
+    if p == "git" {
+        let extra: Vec<String> = sa
+            .invocations
+            .iter()
+            .flat_map(|i| i.args.iter().map(|w| w.text.clone()))
+            .chain(sa.file_writes.iter().map(|(_, t, _)| t.clone()))
+            .take(256)
+            .collect();
+        for e in fx.egress.iter_mut().skip(before) {
+            e.values.extend(extra.iter().cloned());
+        }
+    }
 }
 
 fn git_egress(
@@ -867,6 +963,7 @@ mod tests {
             cmd,
             ShellEnv {
                 cwd: Some("/home/dev/project"),
+                ..Default::default()
             },
         );
         compute(&a, Some(&sa), Some("/home/dev"))

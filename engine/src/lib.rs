@@ -10,8 +10,10 @@
 //! BLOCK (`internal_error`), never PASS.
 
 pub mod action;
+pub mod autorun;
 pub mod effects;
 pub mod injection;
+pub mod needs;
 pub mod net;
 pub mod paths;
 pub mod policy;
@@ -26,6 +28,7 @@ use std::panic::AssertUnwindSafe;
 pub use action::{
     Action, ActionKind, AnnotationInfo, Host, Operation, Provenance, ToolAnnotations,
 };
+pub use needs::{CallFacts, FileView, files_to_inspect};
 pub use policy::{Enforcement, HostFacts, Mode, Policy, PolicyConfig, PolicyError};
 pub use secrets::SecretScanner;
 pub use session::{FingerprintKey, SessionState};
@@ -140,12 +143,31 @@ impl Engine {
         &self.key
     }
 
-    /// Shell analysis and effects for an action (MCP shell tools are analysed as shell).
-    fn understand(&self, action: &Action) -> (Option<ShellAnalysis>, Effects) {
+    /// Shell analysis and effects for an action (MCP shell tools are analysed as shell), with
+    /// paths resolved through known symbolic links.
+    fn understand(
+        &self,
+        action: &Action,
+        facts: &CallFacts,
+        session: &SessionState,
+    ) -> (Option<ShellAnalysis>, Effects) {
+        let files = needs::Files::new(facts, session);
+        let (sa, mut fx) = self.understand_raw(action, &files);
+        resolve_effect_links(&mut fx, sa.as_ref(), &files);
+        (sa, fx)
+    }
+
+    fn understand_raw(
+        &self,
+        action: &Action,
+        files: &needs::Files<'_>,
+    ) -> (Option<ShellAnalysis>, Effects) {
+        let home = self.policy.home();
         let env = ShellEnv {
             cwd: action.cwd.as_deref(),
+            home,
+            files: Some(files),
         };
-        let home = self.policy.home();
         match &action.op {
             Operation::Shell { command } => {
                 let sa = shell::analyze(command, env);
@@ -186,15 +208,55 @@ impl Engine {
                     _ => (None, fx),
                 }
             }
+            Operation::FileWrite { path, content } => {
+                let mut fx = effects::compute(action, None, home);
+                let abs = paths::normalize(path, action.cwd.as_deref(), home);
+                match autorun::autorun_commands(&abs, content, home) {
+                    // A file that runs by itself is judged as running what it contains.
+                    Some(text) => {
+                        let sa = shell::analyze(&text, env);
+                        let inner = Action {
+                            op: Operation::Shell { command: text },
+                            ..action.clone()
+                        };
+                        let sfx = effects::compute(&inner, Some(&sa), home);
+                        // Loading secrets locally (`dotenv .env.local` in an `.envrc`) is
+                        // what such files are for; it matters when they also send data out.
+                        if sfx.external_egress().next().is_some() {
+                            fx.reads.extend(sfx.reads);
+                            fx.env_dump |= sfx.env_dump;
+                        }
+                        fx.writes.extend(sfx.writes);
+                        fx.deletes.extend(sfx.deletes);
+                        fx.egress.extend(sfx.egress);
+                        (Some(sa), fx)
+                    }
+                    None => (None, fx),
+                }
+            }
             _ => (None, effects::compute(action, None, home)),
         }
     }
 
-    /// Judge one action in the context of its session.
+    /// Judge one action in the context of its session (no file facts: only what the session
+    /// remembers about files is used).
     pub fn decide(&self, action: &Action, session: &SessionState) -> Decision {
+        self.decide_with(action, session, &CallFacts::default())
+    }
+
+    /// Judge one action with the file contents and links the adapter read for it (the paths
+    /// [`files_to_inspect`] listed).
+    pub fn decide_with(
+        &self,
+        action: &Action,
+        session: &SessionState,
+        facts: &CallFacts,
+    ) -> Decision {
         // A bug in a rule must end in a denial, not an unwind through a hook.
-        std::panic::catch_unwind(AssertUnwindSafe(|| self.decide_inner(action, session)))
-            .unwrap_or_else(|_| self.internal_error())
+        std::panic::catch_unwind(AssertUnwindSafe(|| {
+            self.decide_inner(action, session, facts)
+        }))
+        .unwrap_or_else(|_| self.internal_error())
     }
 
     fn internal_error(&self) -> Decision {
@@ -213,8 +275,8 @@ impl Engine {
         self.key.fingerprint(&text)
     }
 
-    fn decide_inner(&self, action: &Action, session: &SessionState) -> Decision {
-        let (sa, fx) = self.understand(action);
+    fn decide_inner(&self, action: &Action, session: &SessionState, facts: &CallFacts) -> Decision {
+        let (sa, fx) = self.understand(action, facts, session);
         let cx = Ctx {
             action,
             policy: &self.policy,
@@ -264,15 +326,162 @@ impl Engine {
             if s.blocked_actions.len() < session::MAX_FINGERPRINTS {
                 s.blocked_actions.insert(self.action_fingerprint(action));
             }
+        } else {
+            // What the call writes (and links it makes) is remembered, so running the file
+            // later is judged with its content.
+            let remembered = std::panic::catch_unwind(AssertUnwindSafe(|| {
+                let mut t = s.clone();
+                self.remember_files(&mut t, action);
+                t
+            }));
+            match remembered {
+                Ok(t) => s = t,
+                Err(_) => s.written_files_full = true,
+            }
         }
         s
+    }
+
+    /// Remember files written and links made by `action` in the session.
+    /// Secret values in `text`: what the scanner recognises, and what the session read.
+    fn secrets_in(&self, s: &SessionState, text: &str) -> Vec<String> {
+        let mut out = self.scanner.secret_values(text, false);
+        if !s.fingerprints.is_empty() {
+            out.extend(
+                session::outbound_candidates(text)
+                    .into_iter()
+                    .filter(|c| s.knows(&self.key, c))
+                    .map(str::to_owned),
+            );
+        }
+        out
+    }
+
+    fn note_secret_file(s: &mut SessionState, path: &str, secrets: &[String]) {
+        if !secrets.is_empty() && s.secret_files.len() < session::MAX_SECRET_FILES {
+            s.secret_files.insert(path.to_owned());
+        }
+    }
+
+    fn remember_files(&self, s: &mut SessionState, action: &Action) {
+        let facts = CallFacts::default();
+        let snapshot = s.clone();
+        let files = needs::Files::new(&facts, &snapshot);
+        let home = self.policy.home();
+        match &action.op {
+            Operation::FileWrite { path, content } => {
+                let abs = files.resolve(&paths::normalize(path, action.cwd.as_deref(), home));
+                let secrets = self.secrets_in(&snapshot, content);
+                Self::note_secret_file(s, &abs, &secrets);
+                // An edit supplies only the new text: add it to what is known.
+                let append = action.tool != "Write" && s.written_files.contains_key(&abs);
+                s.remember_write(&self.key, &abs, content, append, &secrets);
+            }
+            Operation::McpCall {
+                tool, arguments, ..
+            } if tool.to_ascii_lowercase().contains("write")
+                && arguments.get("content").is_some_and(|c| c.is_string()) =>
+            {
+                // An MCP filesystem write (`write_file {path, content}`).
+                let path = arguments.get("path").and_then(|p| p.as_str()).unwrap_or("");
+                let content = arguments
+                    .get("content")
+                    .and_then(|c| c.as_str())
+                    .unwrap_or("");
+                if !path.is_empty() {
+                    let abs = files.resolve(&paths::normalize(path, action.cwd.as_deref(), home));
+                    let secrets = self.secrets_in(&snapshot, content);
+                    Self::note_secret_file(s, &abs, &secrets);
+                    s.remember_write(&self.key, &abs, content, false, &secrets);
+                }
+            }
+            Operation::Shell { .. } | Operation::McpCall { .. } => {
+                let (sa, _) = self.understand_raw(action, &files);
+                if let Some(sa) = sa {
+                    for (path, text, append) in &sa.file_writes {
+                        let secrets = self.secrets_in(&snapshot, text);
+                        Self::note_secret_file(s, path, &secrets);
+                        s.remember_write(&self.key, path, text, *append, &secrets);
+                    }
+                    if self.commits_secret(s, &sa, action.cwd.as_deref()) {
+                        s.secret_committed = true;
+                    }
+                    for (link, target) in &sa.links {
+                        s.remember_symlink(link, target);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Does this command line put a secret into git history: a commit/tag/note message that
+    /// spells one, or staging a file the session knows holds one?
+    fn commits_secret(&self, s: &SessionState, sa: &ShellAnalysis, cwd: Option<&str>) -> bool {
+        let home = self.policy.home();
+        let gits: Vec<_> = sa
+            .invocations
+            .iter()
+            .filter_map(|i| {
+                rules::git_destructive::git_subcommand(i).map(|(sub, rest)| (i, sub, rest))
+            })
+            .collect();
+        let records = gits
+            .iter()
+            .any(|(_, sub, _)| matches!(*sub, "commit" | "tag" | "notes" | "stash"));
+        if records
+            && sa.invocations.iter().any(|i| {
+                i.args
+                    .iter()
+                    .map(|w| w.text.as_str())
+                    .chain(match &i.stdin {
+                        shell::Stdin::Text(t) => Some(t.as_str()),
+                        _ => None,
+                    })
+                    .any(|t| !self.secrets_in(s, t).is_empty())
+            })
+        {
+            return true;
+        }
+        if s.secret_files.is_empty() {
+            return false;
+        }
+        gits.iter().any(|(inv, sub, rest)| {
+            let cwd = inv.cwd.as_deref().or(cwd);
+            let all = rest
+                .iter()
+                .any(|a| matches!(*a, "." | "-A" | "--all" | "-a" | ":/"))
+                || (*sub == "commit"
+                    && rest
+                        .iter()
+                        .any(|a| a.starts_with('-') && !a.starts_with("--") && a.contains('a')));
+            (matches!(*sub, "add" | "commit" | "stash") && all)
+                || (*sub == "add"
+                    && rest
+                        .iter()
+                        .any(|a| s.secret_files.contains(&paths::normalize(a, cwd, home))))
+        })
     }
 
     /// Update the session after a tool ran and returned `result` (its text, as the agent
     /// will see it): taint on untrusted content, fingerprint secrets read.
     pub fn observe(&self, session: &SessionState, action: &Action, result: &str) -> SessionState {
+        self.observe_with(session, action, result, &CallFacts::default())
+    }
+
+    /// [`Engine::observe`] with the file facts the call was judged with (a read through a
+    /// symbolic link reads the link's target).
+    pub fn observe_with(
+        &self,
+        session: &SessionState,
+        action: &Action,
+        result: &str,
+        facts: &CallFacts,
+    ) -> SessionState {
         std::panic::catch_unwind(AssertUnwindSafe(|| {
-            self.observe_inner(session, action, result)
+            let mut s = self.observe_inner(session, action, result, facts);
+            self.remember_files(&mut s, action);
+            s
         }))
         .unwrap_or_else(|_| {
             // Fail closed: if we cannot tell what came in, assume the worst.
@@ -283,9 +492,15 @@ impl Engine {
         })
     }
 
-    fn observe_inner(&self, session: &SessionState, action: &Action, result: &str) -> SessionState {
+    fn observe_inner(
+        &self,
+        session: &SessionState,
+        action: &Action,
+        result: &str,
+        facts: &CallFacts,
+    ) -> SessionState {
         let mut s = session.clone();
-        let (sa, fx) = self.understand(action);
+        let (sa, fx) = self.understand(action, facts, session);
         let home = self.policy.home();
         let secret_file = fx
             .reads
@@ -338,11 +553,57 @@ impl Engine {
         if untrusted_source
             || action.provenance == Provenance::Untrusted
             || injection::has_injection_markers(result)
+            || rules::hidden_text::scan(result).any()
         {
             s.tainted = true;
         }
         s
     }
+}
+
+/// Add, for every path the action touches through a symbolic link, the link's target (a
+/// read of `notes.txt → ~/.ssh/id_rsa` reads the key).
+fn resolve_effect_links(fx: &mut Effects, sa: Option<&ShellAnalysis>, files: &needs::Files<'_>) {
+    let local: Vec<(String, String)> = sa.map(|s| s.links.clone()).unwrap_or_default();
+    let resolve = |p: &str| {
+        let first = needs::resolve_links(p, |x| {
+            local.iter().find(|(l, _)| l == x).map(|(_, t)| t.clone())
+        });
+        files.resolve(&first)
+    };
+    let mut extra_reads = Vec::new();
+    for r in &fx.reads {
+        let t = resolve(&r.path);
+        if t != r.path {
+            extra_reads.push(effects::PathUse {
+                path: t,
+                ..r.clone()
+            });
+        }
+    }
+    fx.reads.extend(extra_reads);
+    let mut extra_writes = Vec::new();
+    for w in &fx.writes {
+        let t = resolve(&w.path);
+        if t != w.path {
+            extra_writes.push(effects::PathUse {
+                path: t,
+                ..w.clone()
+            });
+        }
+    }
+    fx.writes.extend(extra_writes);
+    let mut extra_deletes = Vec::new();
+    for d in &fx.deletes {
+        let t = resolve(&d.path);
+        if t != d.path && d.recursive {
+            extra_deletes.push(effects::Deletion {
+                path: t,
+                ..d.clone()
+            });
+        }
+    }
+    fx.deletes.extend(extra_deletes);
 }
 
 #[cfg(test)]

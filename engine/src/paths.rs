@@ -162,6 +162,44 @@ const HOME_SECRETS: &[(&str, SecretKind)] = &[
     (".local/share/keyrings", SecretKind::Credentials),
     ("Library/Keychains", SecretKind::Credentials),
     (".mozilla/firefox", SecretKind::Credentials),
+    ("snap/firefox/common/.mozilla", SecretKind::Credentials),
+    (
+        "Library/Application Support/Firefox",
+        SecretKind::Credentials,
+    ),
+    (".config/chromium", SecretKind::Credentials),
+    (".config/BraveSoftware", SecretKind::Credentials),
+    (".config/microsoft-edge", SecretKind::Credentials),
+    ("Library/Cookies", SecretKind::Credentials),
+    // Shell and REPL histories hold typed passwords and tokens.
+    (".bash_history", SecretKind::Credentials),
+    (".zsh_history", SecretKind::Credentials),
+    (".zhistory", SecretKind::Credentials),
+    (".history", SecretKind::Credentials),
+    (".sh_history", SecretKind::Credentials),
+    (".local/share/fish/fish_history", SecretKind::Credentials),
+    (".python_history", SecretKind::Credentials),
+    (".psql_history", SecretKind::Credentials),
+    (".mysql_history", SecretKind::Credentials),
+    (".node_repl_history", SecretKind::Credentials),
+    (".rediscli_history", SecretKind::Credentials),
+    // Cloud and service CLIs keep tokens in their config.
+    (".config/doctl", SecretKind::Credentials),
+    (".oci", SecretKind::Credentials),
+    (".fly", SecretKind::Credentials),
+    (".config/hcloud", SecretKind::Credentials),
+    (".config/stripe", SecretKind::Credentials),
+    (".config/netlify", SecretKind::Credentials),
+    (".config/configstore", SecretKind::Credentials),
+    (".config/rclone", SecretKind::Credentials),
+    (".cloudflared", SecretKind::Credentials),
+    (".wrangler", SecretKind::Credentials),
+    (".local/share/com.vercel.cli", SecretKind::Credentials),
+    (".config/heroku", SecretKind::Credentials),
+    (".databrickscfg", SecretKind::Credentials),
+    (".config/gcloud-credentials", SecretKind::Credentials),
+    (".ansible/vault_pass", SecretKind::Credentials),
+    (".local/share/kwalletd", SecretKind::Credentials),
     (".config/google-chrome", SecretKind::Credentials),
     (
         "Library/Application Support/Google/Chrome",
@@ -170,7 +208,14 @@ const HOME_SECRETS: &[(&str, SecretKind)] = &[
 ];
 
 /// SSH directory entries that are public by design.
-const SSH_PUBLIC: &[&str] = &["known_hosts", "known_hosts.old", "config"];
+const SSH_PUBLIC: &[&str] = &[
+    "known_hosts",
+    "known_hosts.old",
+    "config",
+    "authorized_keys",
+    "authorized_keys2",
+    "allowed_signers",
+];
 
 /// Classify a normalised path as a secret.
 pub fn secret_kind(path: &str, home: Option<&str>) -> Option<SecretKind> {

@@ -76,7 +76,7 @@ proptest! {
         let a = Action { host: Host::McpProxy, tool: "read_file".into(), op: Operation::McpCall { server: "s".into(), tool: "read_file".into(), arguments: args, annotations: ro }, cwd: Some(CWD.into()), provenance: Provenance::User, session_id: None };
         let s = SessionState::default();
         let got = e.decide(&a, &s).verdict;
-        let (sa, fx) = e.understand(&a);
+        let (sa, fx) = e.understand(&a, &crate::CallFacts::default(), &SessionState::default());
         let cx = Ctx { action: &a, policy: e.policy(), session: &s, key: e.key(), scanner: e.scanner(), shell: sa.as_ref(), fx: &fx };
         let mut others = Vec::new();
         for (name, rule) in RULES {
@@ -91,7 +91,25 @@ proptest! {
     fn arbitrary_commands_never_panic(cmd in "\\PC{0,200}") {
         let e = engine(Mode::Balanced);
         let d = e.decide(&Action::shell(Host::ClaudeCode, cmd.clone(), Some(CWD)), &SessionState::default());
+        // `decide` turns a panic into BLOCK `internal_error`: that code must never appear.
+        prop_assert!(!d.codes().contains(&"internal_error"), "panicked on {:?}", cmd);
         prop_assert!(d.reasons.iter().all(|r| !r.message.contains(cmd.as_str()) || cmd.len() < 4));
+    }
+
+    #[test]
+    fn arbitrary_files_and_facts_never_panic(cmd in "\\PC{0,120}", content in "\\PC{0,200}") {
+        let e = engine(Mode::Balanced);
+        let mut facts = crate::CallFacts { inspected: true, ..Default::default() };
+        let a = Action::shell(Host::ClaudeCode, cmd.clone(), Some(CWD));
+        for p in crate::needs::files_to_inspect(&a, &crate::HostFacts { home: Some("/home/dev".into()), ..Default::default() }) {
+            facts.files.insert(p, crate::FileView::Content(content.clone()));
+        }
+        let d = e.decide_with(&a, &SessionState::default(), &facts);
+        prop_assert!(!d.codes().contains(&"internal_error"), "panicked on {:?} / {:?}", cmd, content);
+        let w = Action { host: Host::ClaudeCode, tool: "Write".into(), op: Operation::FileWrite { path: "x.sh".into(), content: content.clone() }, cwd: Some(CWD.into()), provenance: Provenance::User, session_id: None };
+        let s = e.record(&SessionState::default(), &w, &e.decide(&w, &SessionState::default()));
+        let d = e.decide(&Action::shell(Host::ClaudeCode, "bash x.sh", Some(CWD)), &s);
+        prop_assert!(!d.codes().contains(&"internal_error"), "panicked running {:?}", content);
     }
 
     #[test]
@@ -108,6 +126,7 @@ proptest! {
     fn arbitrary_mcp_arguments_never_panic(json in "\\PC{0,120}") {
         let args = serde_json::from_str::<serde_json::Value>(&json).unwrap_or(serde_json::Value::String(json));
         let a = Action { host: Host::McpProxy, tool: "t".into(), op: Operation::McpCall { server: "s".into(), tool: "run".into(), arguments: args, annotations: AnnotationInfo::Unknown }, cwd: None, provenance: Provenance::User, session_id: None };
-        let _ = engine(Mode::Strict).decide(&a, &SessionState::default());
+        let d = engine(Mode::Strict).decide(&a, &SessionState::default());
+        prop_assert!(!d.codes().contains(&"internal_error"), "panicked on {:?}", a.op);
     }
 }

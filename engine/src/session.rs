@@ -1,7 +1,7 @@
 //! Session memory as a value: passed into [`crate::Engine::decide`], returned by
 //! [`crate::Engine::observe`]. The caller stores it between hook processes.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use hmac::{Hmac, Mac};
 use serde::{Deserialize, Serialize};
@@ -61,6 +61,68 @@ pub struct SessionState {
     /// How many actions were blocked in this session.
     #[serde(default)]
     pub blocks: u32,
+    /// Files the agent wrote in this session that could later be executed (scripts,
+    /// `Makefile`, `package.json`, git hooks and config), by absolute path; at most
+    /// [`MAX_WRITTEN_FILES`], each at most [`MAX_WRITTEN_BYTES`], secret values redacted.
+    #[serde(default)]
+    pub written_files: BTreeMap<String, WrittenFile>,
+    /// A written file was not remembered (too many or too large): executing a file nobody
+    /// showed the engine is then judged as unseen.
+    #[serde(default)]
+    pub written_files_full: bool,
+    /// Symbolic links the session created: absolute link path → absolute target.
+    #[serde(default)]
+    pub symlinks: BTreeMap<String, String>,
+    /// Files the agent wrote with a secret value in them (at most [`MAX_SECRET_FILES`]).
+    #[serde(default)]
+    pub secret_files: BTreeSet<String>,
+    /// A secret went into git history (a commit or tag message, or a file holding one was
+    /// staged): the next push ships it.
+    #[serde(default)]
+    pub secret_committed: bool,
+}
+
+/// Most secret-holding written files one session remembers.
+pub const MAX_SECRET_FILES: usize = 256;
+
+/// Most written files one session remembers.
+pub const MAX_WRITTEN_FILES: usize = 48;
+/// Largest remembered content of one written file (the session is loaded on every hook call,
+/// so memory stays small: at most 48 × 16 KiB).
+pub const MAX_WRITTEN_BYTES: usize = 16 * 1024;
+
+/// Extensions of files nothing runs directly (documents, data, compiled-language sources,
+/// styles): not remembered, so the session stays small.
+const NEVER_RUN: &[&str] = &[
+    "md", "markdown", "rst", "adoc", "txt", "csv", "tsv", "css", "scss", "sass", "less", "html",
+    "htm", "svg", "png", "jpg", "jpeg", "gif", "ico", "lock", "rs", "go", "java", "kt", "c", "h",
+    "cc", "cpp", "hpp", "cs", "swift", "m", "scala", "dart", "vue", "svelte", "tsx", "jsx", "xml",
+    "yml", "yaml", "toml", "ini", "cfg", "conf", "proto", "graphql", "snap", "map",
+];
+
+/// Could a file at `path` be executed (by path, a shell, an interpreter, make, npm, git)?
+pub fn may_run(path: &str) -> bool {
+    let base = path.rsplit('/').next().unwrap_or(path).to_ascii_lowercase();
+    if base == "package.json" || path.contains("/.git/") || path.contains("/.husky/") {
+        return true;
+    }
+    match base.rsplit_once('.') {
+        Some((stem, ext)) if !stem.is_empty() => !NEVER_RUN.contains(&ext) && ext != "json",
+        _ => true,
+    }
+}
+/// Most symbolic links one session remembers.
+pub const MAX_SYMLINKS: usize = 128;
+/// What replaces a secret value in remembered content.
+pub const REDACTED: &str = "AIRLOCK_REDACTED";
+
+/// One remembered written file.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WrittenFile {
+    /// Keyed fingerprint of the full content as written (before redaction).
+    pub hash: String,
+    /// The content, with secret values replaced by [`REDACTED`].
+    pub content: String,
 }
 
 impl SessionState {
@@ -76,6 +138,59 @@ impl SessionState {
                 return;
             }
             self.fingerprints.insert(key.fingerprint(&form));
+        }
+    }
+
+    /// Remember a file the agent wrote (`append` adds to what is known). Bounded: past the
+    /// limits the file is forgotten and `written_files_full` is set, which makes later
+    /// executions of unseen files AUTH.
+    pub fn remember_write(
+        &mut self,
+        key: &FingerprintKey,
+        path: &str,
+        content: &str,
+        append: bool,
+        secrets: &[String],
+    ) {
+        if !may_run(path) {
+            return;
+        }
+        let mut text = if append {
+            self.written_files
+                .get(path)
+                .map(|w| w.content.clone())
+                .unwrap_or_default()
+        } else {
+            String::new()
+        };
+        text.push_str(content);
+        for s in secrets {
+            if s.len() >= MIN_SECRET_LEN {
+                text = text.replace(s.as_str(), REDACTED);
+            }
+        }
+        if text.len() > MAX_WRITTEN_BYTES
+            || (!self.written_files.contains_key(path)
+                && self.written_files.len() >= MAX_WRITTEN_FILES)
+        {
+            self.written_files.remove(path);
+            self.written_files_full = true;
+            return;
+        }
+        let hash = key.fingerprint(content);
+        self.written_files.insert(
+            path.to_owned(),
+            WrittenFile {
+                hash,
+                content: text,
+            },
+        );
+    }
+
+    /// Remember a symbolic link the session created.
+    pub fn remember_symlink(&mut self, link: &str, target: &str) {
+        if self.symlinks.len() < MAX_SYMLINKS || self.symlinks.contains_key(link) {
+            self.symlinks.insert(link.to_owned(), target.to_owned());
         }
     }
 
@@ -136,7 +251,7 @@ pub fn outbound_candidates(text: &str) -> Vec<&str> {
         }
         out.push(piece);
         // key=value, key:value, Bearer:token, user:pass@host
-        for sub in piece.split(['=', ':', '@', '/']) {
+        for sub in piece.split(['=', ':', '@', '/', '.']) {
             if sub.len() >= MIN_SECRET_LEN && sub.len() != piece.len() {
                 out.push(sub);
             }
@@ -198,5 +313,40 @@ mod tests {
         assert!(c.contains(&"abcdefgh12345"));
         let c = outbound_candidates("k=Xy7pQ2lmN9zz");
         assert!(c.contains(&"Xy7pQ2lmN9zz"));
+    }
+
+    #[test]
+    fn only_runnable_files_are_remembered() {
+        for (p, want) in [
+            ("/p/x.sh", true),
+            ("/p/Makefile", true),
+            ("/p/package.json", true),
+            ("/p/.git/hooks/pre-commit", true),
+            ("/p/tools/gen.py", true),
+            ("/p/bin/setup", true),
+            ("/p/.envrc", true),
+            ("/p/README.md", false),
+            ("/p/src/main.rs", false),
+            ("/p/tsconfig.json", false),
+            ("/p/styles/app.css", false),
+        ] {
+            assert_eq!(may_run(p), want, "{p}");
+        }
+        let k = FingerprintKey::new([3; 32]);
+        let mut s = SessionState::default();
+        s.remember_write(&k, "/p/README.md", "rm -rf ~", false, &[]);
+        assert!(s.written_files.is_empty());
+        s.remember_write(
+            &k,
+            "/p/x.sh",
+            "curl -H 'k: Xy7pQ2lmN9zz' x",
+            false,
+            &["Xy7pQ2lmN9zz".into()],
+        );
+        assert!(
+            s.written_files.get("/p/x.sh").is_some_and(
+                |w| w.content.contains(REDACTED) && !w.content.contains("Xy7pQ2lmN9zz")
+            )
+        );
     }
 }

@@ -77,7 +77,8 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
         if listed || d.is_private_ip() {
             continue;
         }
-        if d.is_raw_public_ip() {
+        // An ICMP echo or a lookup that carries no data is a connectivity check.
+        if d.is_raw_public_ip() && (e.uploads || !e.dns) {
             out.push(Finding::new(RAW_IP, Verdict::Auth));
         }
         let file_upload = e.uploads

@@ -111,7 +111,13 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
         } else if d.recursive
             && d.dynamic
             && (d.path.starts_with('$')
-                || d.path.contains("/$") && d.path.find('$').is_some_and(|i| i < 2))
+                || d.path.contains("/$") && d.path.find('$').is_some_and(|i| i < 2)
+                || d.path.find('$').is_some_and(|i| {
+                    // `rm -rf ~/$DIR`: an empty variable deletes the folder in front of it.
+                    let prefix = d.path.get(..i).unwrap_or("").trim_end_matches('/');
+                    let prefix = if prefix.is_empty() { "/" } else { prefix };
+                    paths::is_critical_delete_target(prefix, cwd, home)
+                }))
         {
             out.push(Finding::new(RM_DYNAMIC_TARGET, Verdict::Auth));
         } else if d.recursive && d.dynamic {
@@ -272,6 +278,12 @@ mod tests {
                     ("rm -f /etc/passwd", Block, "system_file_delete"),
                     ("rm -rf ~/other-project", Auth, "delete_outside_project"),
                     ("rm -rf \"$BUILD_DIR/\"", Auth, "rm_dynamic_target"),
+                    ("rm -rf ~/$DIR", Auth, "rm_dynamic_target"),
+                    (
+                        "ls | xargs -I{} sh -c 'rm -rf ~/{}'",
+                        Auth,
+                        "rm_dynamic_target",
+                    ),
                 ],
             );
         }
@@ -283,6 +295,7 @@ mod tests {
             Mode::Balanced,
             &[
                 ("rm -rf node_modules", Pass, ""),
+                ("rm -rf ./build/$TARGET", Pass, ""),
                 ("rm -rf target", Pass, ""),
                 ("rm -rf ./dist && npm run build", Pass, ""),
                 ("rm -f build/*.o", Pass, ""),

@@ -155,7 +155,13 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
         if let Some(("config", rest)) = git_subcommand(inv)
             && rest.iter().any(|a| {
                 let l = a.to_ascii_lowercase();
-                RISKY_GIT_CONFIG.contains(&l.as_str())
+                (RISKY_GIT_CONFIG.contains(&l.as_str())
+                    // A hooks folder inside the repository (`.githooks`, husky) is the
+                    // project's own convention; one elsewhere is not.
+                    && !(l == "core.hookspath"
+                        && rest.last().is_some_and(|v| {
+                            !v.starts_with(['/', '~', '$']) && !v.contains("..") && **v != **a
+                        })))
                     || (l.starts_with("alias.") && rest.iter().any(|v| v.starts_with('!')))
                     || (l.starts_with("url.") && l.ends_with(".insteadof"))
             })

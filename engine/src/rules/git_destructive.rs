@@ -113,7 +113,8 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                 }
             }
             "restore" => {
-                let staged_only = has("--staged") && !has("--worktree") && !short('W');
+                let staged_only =
+                    (has("--staged") || short('S')) && !has("--worktree") && !short('W');
                 if !staged_only && rest.iter().any(|a| matches!(*a, "." | "*" | ":/" | "./")) {
                     out.push(Finding::new(HISTORY_LOSS, Verdict::Auth));
                 }

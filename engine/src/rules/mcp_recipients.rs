@@ -150,7 +150,12 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
         }
         if unlisted_email || unlisted_phone {
             if tainted {
-                out.push(Finding::new(UNLISTED_RECIPIENT_TAINTED, Verdict::Block));
+                // A person must look, but an e-mail or an invitation is not destruction:
+                // AUTH in light and balanced, BLOCK in strict and paranoid.
+                out.push(Finding::new(
+                    UNLISTED_RECIPIENT_TAINTED,
+                    mode.pick([Verdict::Auth, Verdict::Auth, Verdict::Block, Verdict::Block]),
+                ));
                 return;
             }
             let kept_list = (unlisted_email && cx.policy.has_email_list())
@@ -265,8 +270,22 @@ mod tests {
                 Pass,
                 "",
             ),
+            // After untrusted content an e-mail to an unlisted address needs a person
+            // (AUTH) in balanced, and is refused (BLOCK) from strict up.
             (
                 Mode::Balanced,
+                false,
+                &tainted,
+                call(
+                    "send_email",
+                    json!({"to": "x@evil.example", "body": "hi"}),
+                    false,
+                ),
+                Auth,
+                "mcp_unlisted_recipient_tainted",
+            ),
+            (
+                Mode::Strict,
                 false,
                 &tainted,
                 call(
@@ -330,7 +349,7 @@ mod tests {
                 true,
                 &tainted,
                 call("send_sms", json!({"to": "+1 555 999 0000"}), false),
-                Block,
+                Auth,
                 "mcp_unlisted_recipient_tainted",
             ),
             // A read-only lookup by e-mail sends nothing.

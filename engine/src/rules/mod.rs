@@ -18,8 +18,10 @@ pub mod bulk_delete;
 pub mod destination;
 pub mod destructive;
 pub mod env_poisoning;
+pub mod evasion;
 pub mod exfiltration;
 pub mod git_destructive;
+pub mod hidden_text;
 pub mod infra_destructive;
 pub mod mcp_annotations;
 pub mod mcp_recipients;
@@ -27,6 +29,8 @@ pub mod secret_access;
 pub mod secret_echo;
 pub mod secret_in_args;
 pub mod self_protection;
+pub mod serve_folder;
+pub mod service_destructive;
 pub mod session_floor;
 pub mod shell_issues;
 pub mod supply_chain;
@@ -79,6 +83,10 @@ pub const RULES: &[(&str, RuleFn)] = &[
     ("verification_bypass", verification_bypass::check),
     ("mcp_annotations", mcp_annotations::check),
     ("mcp_recipients", mcp_recipients::check),
+    ("service_destructive", service_destructive::check),
+    ("evasion", evasion::check),
+    ("hidden_text", hidden_text::check),
+    ("serve_folder", serve_folder::check),
 ];
 
 #[cfg(test)]

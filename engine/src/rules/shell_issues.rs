@@ -41,6 +41,15 @@ pub const OPAQUE_INLINE_CODE: Reason = Reason::new(
     "Inline interpreter code computes what it runs or where it connects.",
 );
 
+pub const UNSEEN_EXECUTED_FILE: Reason = Reason::new(
+    "unseen_executed_file",
+    "Runs a file (script, Makefile, package script, git hook) whose content Airlock could not see.",
+);
+pub const INTERACTIVE_SHELL: Reason = Reason::new(
+    "interactive_shell",
+    "Starts an interactive shell through another program.",
+);
+
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     let Some(sa) = cx.shell else {
         return;
@@ -61,6 +70,8 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             }
             ShellIssue::PipeToShell => Finding::new(PIPE_TO_SHELL, Verdict::Auth),
             ShellIssue::OpaqueInlineCode => Finding::new(OPAQUE_INLINE_CODE, Verdict::Auth),
+            ShellIssue::UnseenFile => Finding::new(UNSEEN_EXECUTED_FILE, Verdict::Auth),
+            ShellIssue::InteractiveShell => Finding::new(INTERACTIVE_SHELL, Verdict::Auth),
             // Judged by the supply-chain rule.
             ShellIssue::NetworkToShell => continue,
         };

@@ -129,14 +129,6 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             _ => false,
         };
         if installs {
-            let from_url = args.iter().any(|a| {
-                a.starts_with("git+")
-                    || a.starts_with("http://")
-                    || a.starts_with("https://")
-                    || a.starts_with("github:")
-                    || a.starts_with("git://")
-                    || a.contains(".git#")
-            }) || args.windows(2).any(|w| matches!(w, ["--git", _]));
             let index_hosts: Vec<&str> = args
                 .windows(2)
                 .filter(|w| {
@@ -161,6 +153,14 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                         .or_else(|| a.strip_prefix("--extra-index-url="))
                 }))
                 .collect();
+            let from_url = args.iter().filter(|a| !index_hosts.contains(a)).any(|a| {
+                a.starts_with("git+")
+                    || a.starts_with("http://")
+                    || a.starts_with("https://")
+                    || a.starts_with("github:")
+                    || a.starts_with("git://")
+                    || a.contains(".git#")
+            }) || args.windows(2).any(|w| matches!(w, ["--git", _]));
             let bad_index = index_hosts.iter().any(|h| {
                 net::parse_destination(h)
                     .is_none_or(|d| !cx.policy.host_allowed(&d.host) && !d.is_local())

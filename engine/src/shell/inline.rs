@@ -18,6 +18,8 @@ pub(crate) struct InlineFindings {
 
 const EXEC_CALLS: &[&str] = &[
     "os.system(",
+    "os.execute(",
+    "io.popen(",
     "os.popen(",
     "subprocess.",
     "commands.getoutput(",
@@ -170,6 +172,10 @@ pub(crate) fn analyze(lang: &str, code: &str) -> InlineFindings {
     for marker in EXEC_CALLS {
         for seg in call_segments(code, marker) {
             let lits = string_literals(seg);
+            if !lits.is_empty() && !first_arg_is_literal(seg, marker.ends_with('.')) {
+                // `exec('rm -rf ' + home)`: the command is partly computed.
+                f.opaque = true;
+            }
             if lits.is_empty() {
                 // `os.system(cmd)`: the command is computed.
                 if !seg.trim().is_empty() {
@@ -191,14 +197,33 @@ pub(crate) fn analyze(lang: &str, code: &str) -> InlineFindings {
             }
         }
     }
-    // Perl/Ruby backticks run their content.
+    // Perl/Ruby backticks run their content; `exec "…"` / `system "…"` need no parentheses.
     if matches!(lang, "perl" | "ruby") {
         f.shell_commands.extend(quoted_runs(code, '`'));
+        for marker in ["exec ", "system ", "exec\t", "system\t"] {
+            for seg in call_segments(code, marker) {
+                let lits = string_literals(seg);
+                if lits.is_empty() && seg.trim_start().starts_with(['$', '@']) {
+                    f.opaque = true;
+                }
+                if lits.len() > 1 && seg.contains(',') {
+                    f.shell_commands.push(
+                        lits.iter()
+                            .map(|l| shell_quote(l))
+                            .collect::<Vec<_>>()
+                            .join(" "),
+                    );
+                } else {
+                    f.shell_commands.extend(lits);
+                }
+            }
+        }
     }
     for marker in DELETE_CALLS {
         for seg in call_segments(code, marker) {
             let lits = string_literals(seg);
-            if lits.is_empty() {
+            if lits.is_empty() || !first_arg_is_literal(seg, false) {
+                // `rmSync(os.homedir())`, `rmtree(base + '/x')`: the target is computed.
                 f.opaque = true;
             }
             for l in lits {
@@ -230,6 +255,10 @@ pub(crate) fn analyze(lang: &str, code: &str) -> InlineFindings {
     }
     for marker in WRITE_CALLS {
         for seg in call_segments(code, marker) {
+            if !first_arg_is_literal(seg, false) {
+                // `writeFileSync(homedir() + '/.bashrc', …)`: the target is computed.
+                f.opaque = true;
+            }
             if let Some(path) = string_literals(seg).first() {
                 let append = marker.starts_with("append") || *marker == "Add-Content";
                 let mut args = Vec::new();
@@ -306,6 +335,58 @@ pub(crate) fn analyze(lang: &str, code: &str) -> InlineFindings {
     let mut seen = std::collections::HashSet::new();
     f.effects.retain(|e| seen.insert(e.clone()));
     f
+}
+
+/// Is the first argument of a call a plain string literal (or a list of them)?
+fn first_arg_is_literal(seg: &str, after_dot: bool) -> bool {
+    // `subprocess.` matches before `run(…)`: skip the rest of the callee's name.
+    let s = seg.trim();
+    let s = match s.find('(') {
+        Some(i)
+            if after_dot
+                && s.get(..i).is_some_and(|n| {
+                    !n.is_empty()
+                        && n.chars()
+                            .all(|c| c.is_alphanumeric() || c == '_' || c == '.')
+                }) =>
+        {
+            s.get(i + 1..).unwrap_or("").trim_start()
+        }
+        _ => s,
+    };
+    if s.starts_with('[') {
+        let inner = s
+            .get(1..balanced_end(s.get(1..).unwrap_or("")) + 1)
+            .unwrap_or("");
+        return !inner.contains('+')
+            && inner.split(',').all(|p| {
+                let p = p.trim();
+                p.is_empty() || p.starts_with(['\'', '"']) && p.ends_with(['\'', '"'])
+            });
+    }
+    let Some(q) = s.chars().next().filter(|c| matches!(c, '\'' | '"' | '`')) else {
+        return false;
+    };
+    // Up to the first top-level comma (or the end), after the closing quote.
+    let mut escaped = false;
+    let mut close = None;
+    for (i, c) in s.char_indices().skip(1) {
+        if escaped {
+            escaped = false;
+        } else if c == '\\' {
+            escaped = true;
+        } else if c == q {
+            close = Some(i);
+            break;
+        }
+    }
+    let Some(close) = close else {
+        return false;
+    };
+    let body = s.get(1..close).unwrap_or("");
+    let rest = s.get(close + 1..).unwrap_or("").trim_start();
+    let interpolated = q == '`' && body.contains("${") || body.contains("#{");
+    !interpolated && (rest.is_empty() || rest.starts_with(',') || rest.starts_with(')'))
 }
 
 fn looks_like_host_port(s: &str) -> bool {

@@ -11,8 +11,11 @@
 //! Anything it cannot see through becomes a [`ShellIssue`], which rules turn into AUTH or
 //! BLOCK: a command that cannot be understood is never PASS.
 
+mod exec;
 mod inline;
 mod words;
+
+use std::collections::BTreeMap;
 
 use brush_parser::ast;
 
@@ -73,6 +76,9 @@ pub struct Invocation {
     pub depth: u8,
     /// Synthesised from inline interpreter code rather than parsed shell.
     pub from_inline_code: bool,
+    /// Working directory this invocation runs in, when an earlier `cd` in the same command
+    /// line changed it (absolute, normalised); `None` means the action's own.
+    pub cwd: Option<String>,
 }
 
 impl Invocation {
@@ -135,6 +141,12 @@ pub enum ShellIssue {
     PipeToShell,
     /// Inline interpreter code (`python -c`) that does things the walker cannot follow.
     OpaqueInlineCode,
+    /// A file is executed (script, `Makefile`, `package.json` script, git hook) whose content
+    /// the engine was not shown, could not be read, or was too large.
+    UnseenFile,
+    /// An interactive shell is started through another program (`pty.spawn`, `vim :shell`,
+    /// `script -c bash`, `awk 'BEGIN{system("sh")}'`).
+    InteractiveShell,
 }
 
 /// A shell function definition (kept for fork-bomb detection).
@@ -153,6 +165,13 @@ pub struct ShellAnalysis {
     pub invocations: Vec<Invocation>,
     pub issues: Vec<ShellIssue>,
     pub functions: Vec<FunctionDef>,
+    /// Absolute paths whose content the walker wanted (files executed, build manifests).
+    pub wanted: Vec<String>,
+    /// Files the command line writes with text known in advance (`cat > f <<EOF`,
+    /// `echo … > f`): (absolute path, text, append).
+    pub file_writes: Vec<(String, String, bool)>,
+    /// Symbolic links the command line creates: (absolute link, absolute target).
+    pub links: Vec<(String, String)>,
 }
 
 impl ShellAnalysis {
@@ -187,6 +206,10 @@ impl ShellAnalysis {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct ShellEnv<'a> {
     pub cwd: Option<&'a str>,
+    /// The user's home directory (for `~` and `cd` with no argument).
+    pub home: Option<&'a str>,
+    /// File contents and links known for this call (adapter facts and session memory).
+    pub files: Option<&'a crate::needs::Files<'a>>,
 }
 
 /// Analyse one command line.
@@ -195,6 +218,12 @@ pub fn analyze(command: &str, env: ShellEnv<'_>) -> ShellAnalysis {
         env,
         out: ShellAnalysis::default(),
         scripts: 0,
+        cwd: env.cwd.map(str::to_owned),
+        dir_stack: Vec::new(),
+        local_files: BTreeMap::new(),
+        local_links: BTreeMap::new(),
+        file_execs: 0,
+        project_depth: 0,
     };
     if command.trim().is_empty() {
         // An empty command line is not something an agent legitimately sends.
@@ -277,6 +306,18 @@ struct Walker<'a> {
     out: ShellAnalysis,
     /// Scripts analysed so far (every `sh -c`, `$(…)`, heredoc …): a hard bound on total work.
     scripts: usize,
+    /// The working directory as `cd` within the command line leaves it.
+    cwd: Option<String>,
+    /// `pushd` history.
+    dir_stack: Vec<Option<String>>,
+    /// Files written earlier in this same command line (absolute path → text).
+    local_files: BTreeMap<String, String>,
+    /// Links made earlier in this same command line (absolute link → absolute target).
+    local_links: BTreeMap<String, String>,
+    /// Files whose content was analysed (bounded).
+    file_execs: usize,
+    /// Inside the project's own files (see `exec::in_file`).
+    project_depth: u32,
 }
 
 /// Most nested scripts one command may contain before it is judged as too complex.
@@ -322,7 +363,33 @@ fn is_plain(text: &str) -> bool {
 }
 
 impl Walker<'_> {
+    /// The first line a program would read on stdin, when it is literal.
+    fn stdin_first_line(&self, stdin: &Stdin) -> Option<String> {
+        let text = match stdin {
+            Stdin::Text(t) => t.clone(),
+            Stdin::Pipe(i) => match literal_output(self.out.invocations.get(*i)?, &self.out) {
+                Output::Literal(t) | Output::Decoded(t) => t,
+                _ => return None,
+            },
+            _ => return None,
+        };
+        text.lines().next().map(|l| l.trim().to_owned())
+    }
+
     fn issue(&mut self, i: ShellIssue) {
+        if self.project_depth > 0
+            && matches!(
+                i,
+                ShellIssue::DynamicCommand
+                    | ShellIssue::DynamicEval
+                    | ShellIssue::OpaqueInlineCode
+                    | ShellIssue::PipeToShell
+                    | ShellIssue::Unparseable
+                    | ShellIssue::InteractiveShell
+            )
+        {
+            return;
+        }
         if !self.out.issues.contains(&i) {
             self.out.issues.push(i);
         }
@@ -386,9 +453,14 @@ impl Walker<'_> {
             self.issue(ShellIssue::Unparseable);
             return;
         };
+        let saved = self.cwd.clone();
         let mut first_stdin = stdin;
         for cc in &program.complete_commands {
             self.compound_list(cc, depth, &mut first_stdin);
+        }
+        if depth > 0 {
+            // `sh -c 'cd x'`, `$(cd x; pwd)`: a child's `cd` does not move the caller.
+            self.cwd = saved;
         }
     }
 
@@ -477,7 +549,12 @@ impl Walker<'_> {
     fn compound(&mut self, cc: &ast::CompoundCommand, depth: u8, stdin: &mut Option<Stdin>) {
         match cc {
             ast::CompoundCommand::BraceGroup(b) => self.compound_list(&b.list, depth, stdin),
-            ast::CompoundCommand::Subshell(s) => self.compound_list(&s.list, depth, stdin),
+            ast::CompoundCommand::Subshell(s) => {
+                // `(cd x && …)` leaves the outer directory alone.
+                let saved = self.cwd.clone();
+                self.compound_list(&s.list, depth, stdin);
+                self.cwd = saved;
+            }
             ast::CompoundCommand::ForClause(f) => {
                 for w in f.values.iter().flatten() {
                     let _ = self.words(&w.value, depth);
@@ -615,6 +692,7 @@ impl Walker<'_> {
                     args_from_input: false,
                     depth,
                     from_inline_code: false,
+                    cwd: self.cwd_if_moved(),
                 });
             }
         }
@@ -737,7 +815,8 @@ impl Walker<'_> {
 
     /// Resolve one raw word into the words it becomes (IFS splitting may make several).
     fn words(&mut self, raw: &str, depth: u8) -> Vec<Word> {
-        let (ws, subs) = words::resolve(raw, self.env.cwd);
+        let cwd = self.cwd.clone();
+        let (ws, subs) = words::resolve(raw, cwd.as_deref());
         for s in subs {
             self.script(&s, depth + 1, None);
         }
@@ -781,9 +860,31 @@ impl Walker<'_> {
             };
             match rest {
                 Unwrapped::Command(i) => {
+                    let repl = if prog == "xargs" {
+                        xargs_replace(args.get(..i).unwrap_or(&[]))
+                    } else {
+                        None
+                    };
                     let mut tail = args.split_off(i.min(args.len()));
                     if tail.is_empty() {
                         break;
+                    }
+                    if let Some(r) = repl {
+                        // `xargs -I{} sh -c 'rm -rf {}'`: the input lands inside the command.
+                        let input = self.stdin_first_line(&stdin);
+                        for w in tail.iter_mut() {
+                            if w.text.contains(&r) {
+                                match &input {
+                                    Some(v) => w.text = w.text.replace(&r, v),
+                                    None => {
+                                        // A whole argument from input is unknown; inside
+                                        // `sh -c` text the variable makes its words dynamic.
+                                        w.dynamic |= w.text.starts_with(&r);
+                                        w.text = w.text.replace(&r, "$XARGS_INPUT");
+                                    }
+                                }
+                            }
+                        }
                     }
                     wrappers.push(prog.clone());
                     cmd = tail.remove(0);
@@ -840,10 +941,12 @@ impl Walker<'_> {
             args_from_input,
             depth,
             from_inline_code: false,
+            cwd: self.cwd_if_moved(),
         };
         let Some(idx) = self.push(inv) else {
             return;
         };
+        self.after_simple(idx, depth);
         self.follow_exec(idx, depth);
     }
 
@@ -870,11 +973,16 @@ impl Walker<'_> {
                 return;
             }
             if p == "watch" {
-                let text: Vec<&str> = inv
-                    .operands()
-                    .into_iter()
-                    .map(|w| w.text.as_str())
-                    .collect();
+                let mut text: Vec<&str> = Vec::new();
+                let mut it = inv.args.iter();
+                while let Some(w) = it.next() {
+                    let t = w.text.as_str();
+                    if matches!(t, "-n" | "--interval" | "-q" | "--equexit" | "--chgexit") {
+                        let _ = it.next();
+                    } else if !t.starts_with('-') || !text.is_empty() {
+                        text.push(t);
+                    }
+                }
                 self.script(&text.join(" "), depth + 1, None);
                 return;
             }
@@ -891,8 +999,15 @@ impl Walker<'_> {
                     }
                     if script.text == "/dev/stdin" || script.text == "-" {
                         self.code_from_stdin(&inv, depth, true);
+                    } else {
+                        let script = (*script).clone();
+                        self.exec_file(&script, Some(p), depth);
                     }
                     return;
+                }
+                if depth > 0 && inv.stdin == Stdin::Inherit {
+                    // A shell with nothing to run, started by another program: interactive.
+                    self.issue(ShellIssue::InteractiveShell);
                 }
                 self.code_from_stdin(&inv, depth, true);
             }
@@ -904,16 +1019,20 @@ impl Walker<'_> {
                     self.code_from_invocation(src, depth, true);
                 } else if script.text == "/dev/stdin" {
                     self.code_from_stdin(&inv, depth, true);
+                } else {
+                    let script = (*script).clone();
+                    self.exec_file(&script, Some("sh"), depth);
                 }
             }
             return;
         }
-        if p == "find" {
+        if p == "find" || p == "fd" || p == "fdfind" {
             self.find_exec(&inv, depth);
             return;
         }
         if is_interpreter(p) {
-            let flags: &[&str] = match p {
+            let base = p.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+            let flags: &[&str] = match base {
                 "node" | "nodejs" | "bun" => &["-e", "--eval", "-p", "--print"],
                 "perl" => &["-e", "-E"],
                 "ruby" => &["-e"],
@@ -921,6 +1040,7 @@ impl Walker<'_> {
                 "osascript" => &["-e"],
                 "pwsh" | "powershell" => &["-c", "-command", "-Command", "-encodedcommand"],
                 "deno" => &["eval"],
+                "lua" | "luajit" => &["-e"],
                 _ => &["-c"],
             };
             if let Some(code) = dash_c(&inv, flags) {
@@ -934,7 +1054,13 @@ impl Walker<'_> {
                         self.code_from_invocation(src, depth, false);
                     }
                 }
-                Some(script) if script.text != "-" && script.text != "/dev/stdin" => {}
+                Some(script) if script.text != "-" && script.text != "/dev/stdin" => {
+                    let skip_module = inv.has_flag('m', "") && p.starts_with("python");
+                    if !skip_module && !matches!(p, "osascript" | "pwsh" | "powershell") {
+                        let script = (*script).clone();
+                        self.exec_file(&script, Some(p), depth);
+                    }
+                }
                 _ => {
                     // Module runs (`python -m pytest`) and REPL flags are not stdin code.
                     if inv.has_flag('m', "") && matches!(p, "python" | "python3" | "python2") {
@@ -954,7 +1080,9 @@ impl Walker<'_> {
         let mut i = 0;
         while i < args.len() {
             let a = args.get(i).map(|w| w.text.as_str()).unwrap_or("");
-            if matches!(a, "-exec" | "-execdir" | "-ok" | "-okdir") {
+            let fd_exec =
+                inv.program != "find" && matches!(a, "-x" | "--exec" | "-X" | "--exec-batch");
+            if matches!(a, "-exec" | "-execdir" | "-ok" | "-okdir") || fd_exec {
                 let mut j = i + 1;
                 let mut cmd: Vec<Word> = Vec::new();
                 while j < args.len() {
@@ -1053,6 +1181,7 @@ impl Walker<'_> {
                 args_from_input: false,
                 depth: depth + 1,
                 from_inline_code: true,
+                cwd: self.cwd_if_moved(),
             };
             self.push(inv);
         }
@@ -1168,6 +1297,25 @@ fn unwrap_wrapper(
     args: &[Word],
     assignments: &mut Vec<(String, Word)>,
 ) -> Option<Unwrapped> {
+    // Runners that execute the rest of the line in a project environment.
+    if matches!(
+        prog,
+        "bundle" | "poetry" | "pipenv" | "uv" | "pdm" | "hatch" | "rye" | "pixi"
+    ) {
+        let first = args.first().map(|w| w.text.as_str());
+        if !matches!(first, Some("exec" | "run")) {
+            return None;
+        }
+        let mut i = 1;
+        while args.get(i).is_some_and(|w| w.text.starts_with('-')) {
+            i += 1;
+        }
+        return Some(if i < args.len() {
+            Unwrapped::Command(i)
+        } else {
+            Unwrapped::NotExec
+        });
+    }
     if !WRAPPERS.contains(&prog) {
         return None;
     }
@@ -1224,6 +1372,34 @@ fn unwrap_wrapper(
         return Some(Unwrapped::NotExec);
     }
     Some(Unwrapped::Command(i))
+}
+
+/// The replacement string of `xargs -I R` / `-i` / `--replace[=R]`.
+fn xargs_replace(opts: &[Word]) -> Option<String> {
+    let mut it = opts.iter();
+    while let Some(w) = it.next() {
+        let t = w.text.as_str();
+        if t == "-I" {
+            return it.next().map(|v| v.text.clone());
+        }
+        if let Some(r) = t.strip_prefix("-I").filter(|r| !r.is_empty()) {
+            return Some(r.to_owned());
+        }
+        if t == "-i" || t == "--replace" {
+            return Some("{}".to_owned());
+        }
+        if let Some(r) = t
+            .strip_prefix("--replace=")
+            .or_else(|| t.strip_prefix("-i"))
+        {
+            return Some(if r.is_empty() {
+                "{}".to_owned()
+            } else {
+                r.to_owned()
+            });
+        }
+    }
+    None
 }
 
 /// The code argument after one of `flags` (`-c CODE`, `-cCODE` is not supported by shells).

@@ -3,16 +3,22 @@
 use super::*;
 
 fn programs(cmd: &str) -> Vec<String> {
-    analyze(cmd, ShellEnv { cwd: Some("/p") })
-        .invocations
-        .into_iter()
-        .filter(|i| !i.program.is_empty())
-        .map(|i| {
-            let mut v = vec![i.program];
-            v.extend(i.args.into_iter().map(|a| a.text));
-            v.join(" ")
-        })
-        .collect()
+    analyze(
+        cmd,
+        ShellEnv {
+            cwd: Some("/p"),
+            ..Default::default()
+        },
+    )
+    .invocations
+    .into_iter()
+    .filter(|i| !i.program.is_empty())
+    .map(|i| {
+        let mut v = vec![i.program];
+        v.extend(i.args.into_iter().map(|a| a.text));
+        v.join(" ")
+    })
+    .collect()
 }
 
 #[test]

@@ -99,6 +99,22 @@ fn parse_word(raw: &str) -> Option<Vec<WordPieceWithSource>> {
 /// Resolve a raw word. Returns the resulting words and the command substitutions found in it
 /// (which the caller analyses as commands of their own).
 pub(crate) fn resolve(raw: &str, cwd: Option<&str>) -> (Vec<Word>, Vec<String>) {
+    // Brace expansion (`{rm,-rf,~}`, `cp f{,.bak}`) happens before anything else.
+    if raw.contains('{')
+        && raw.contains(',')
+        && !raw.contains(['\'', '"', '$', '`', '\\'])
+        && let Some(expanded) = brace_expand(raw, 0)
+        && expanded.len() > 1
+    {
+        let mut words = Vec::new();
+        let mut subs = Vec::new();
+        for e in expanded {
+            let (w, s) = resolve(&e, cwd);
+            words.extend(w);
+            subs.extend(s);
+        }
+        return (words, subs);
+    }
     if !raw.contains(['\\', '\'', '"', '$', '`', '~', '*', '?', '[']) {
         return (vec![Word::literal(raw)], Vec::new());
     }
@@ -122,6 +138,63 @@ pub(crate) fn resolve(raw: &str, cwd: Option<&str>) -> (Vec<Word>, Vec<String>) 
         words.push(Word::literal(""));
     }
     (words, subs)
+}
+
+/// Most words one brace expansion may produce.
+const MAX_BRACE_WORDS: usize = 64;
+
+/// Expand the first `{a,b}` group of `s` (recursively), or `None` when there is none.
+fn brace_expand(s: &str, depth: u8) -> Option<Vec<String>> {
+    if depth > 8 {
+        return None;
+    }
+    let bytes: Vec<(usize, char)> = s.char_indices().collect();
+    for (k, (open, c)) in bytes.iter().enumerate() {
+        if *c != '{' {
+            continue;
+        }
+        let mut level = 0i32;
+        let mut commas = Vec::new();
+        let mut close = None;
+        for (i, d) in bytes.iter().skip(k) {
+            match d {
+                '{' => level += 1,
+                '}' => {
+                    level -= 1;
+                    if level == 0 {
+                        close = Some(*i);
+                        break;
+                    }
+                }
+                ',' if level == 1 => commas.push(*i),
+                _ => {}
+            }
+        }
+        let close = close?;
+        if commas.is_empty() {
+            continue;
+        }
+        let prefix = s.get(..*open)?;
+        let suffix = s.get(close + 1..)?;
+        let mut bounds = vec![*open];
+        bounds.extend(commas);
+        bounds.push(close);
+        let mut out = Vec::new();
+        for w in bounds.windows(2) {
+            let (a, b) = (*w.first()?, *w.get(1)?);
+            let alt = s.get(a + 1..b)?;
+            let joined = format!("{prefix}{alt}{suffix}");
+            match brace_expand(&joined, depth + 1) {
+                Some(more) => out.extend(more),
+                None => out.push(joined),
+            }
+            if out.len() > MAX_BRACE_WORDS {
+                return None;
+            }
+        }
+        return Some(out);
+    }
+    None
 }
 
 /// Resolve pieces from a heredoc body (used to find substitutions in it).
@@ -478,6 +551,7 @@ mod tests {
             args_from_input: false,
             depth: 0,
             from_inline_code: false,
+            cwd: None,
         };
         assert_eq!(
             decode_with(&inv("base64", &["-d"]), "cm0gLXJmIC8K").as_deref(),

@@ -1,0 +1,268 @@
+//! Text a person cannot see, in what the agent writes, runs or fetches.
+//!
+//! **What it does:** invisible characters (zero-width spaces and joiners outside emoji and
+//! the scripts that need them, word joiners, a byte-order mark past the start), bidirectional
+//! overrides and isolates ("Trojan Source"), and Unicode tag characters (ASCII smuggled as
+//! invisible code points) in a file write, a command line or MCP arguments are AUTH (BLOCK in
+//! strict and paranoid; tag characters are BLOCK from balanced up). A host name with non-ASCII
+//! letters or a `xn--` label (a homoglyph of a known domain) is AUTH. A written file that
+//! decodes an embedded payload and executes it is AUTH.
+//! **Why:** what the reviewer sees must be what runs; hidden text is how instructions and
+//! code slip past a human.
+//! **Example:** writing `if role == 'admin\u202e'` → `hidden_text`; `git clone
+//! https://gіthub.com/x` (Cyrillic і) → `homoglyph_domain`.
+
+use crate::action::Operation;
+use crate::effects::json_strings;
+use crate::verdict::{Finding, Reason, Verdict};
+
+use super::Ctx;
+
+pub const HIDDEN_TEXT: Reason = Reason::new(
+    "hidden_text",
+    "Contains invisible or direction-changing characters a reviewer cannot see.",
+);
+pub const HIDDEN_TAG_TEXT: Reason = Reason::new(
+    "hidden_tag_text",
+    "Contains invisible Unicode tag characters that spell hidden text.",
+);
+pub const HOMOGLYPH_DOMAIN: Reason = Reason::new(
+    "homoglyph_domain",
+    "Names a host with look-alike (non-ASCII or punycode) letters.",
+);
+pub const ENCODED_PAYLOAD: Reason = Reason::new(
+    "encoded_payload",
+    "Writes code that decodes an embedded payload and executes it.",
+);
+
+/// What hidden text a string carries.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Hidden {
+    pub invisible: bool,
+    pub bidi: bool,
+    pub tags: bool,
+}
+
+impl Hidden {
+    pub fn any(self) -> bool {
+        self.invisible || self.bidi || self.tags
+    }
+}
+
+fn pictographic(c: char) -> bool {
+    let u = c as u32;
+    (0x1F000..=0x1FAFF).contains(&u) || (0x2600..=0x27BF).contains(&u) || u == 0xFE0F
+}
+
+/// Scripts that use zero-width (non-)joiners as part of ordinary spelling.
+fn joining_script(c: char) -> bool {
+    let u = c as u32;
+    (0x0600..=0x06FF).contains(&u) // Arabic, Persian
+        || (0x0900..=0x0DFF).contains(&u) // Indic
+        || (0x0750..=0x077F).contains(&u)
+        || (0xFB50..=0xFDFF).contains(&u)
+}
+
+/// Scan text for characters a person cannot see.
+pub fn scan(text: &str) -> Hidden {
+    let mut h = Hidden::default();
+    let mut prev: Option<char> = None;
+    let mut chars = text.chars().peekable();
+    let mut first = true;
+    while let Some(c) = chars.next() {
+        let u = c as u32;
+        let next = chars.peek().copied();
+        match u {
+            0x200B | 0x2060..=0x2064 | 0x180E => h.invisible = true,
+            0xFEFF if !first => h.invisible = true,
+            0x200C | 0x200D => {
+                let ok = prev.is_some_and(|p| pictographic(p) || joining_script(p))
+                    || next.is_some_and(|n| pictographic(n) || joining_script(n));
+                if !ok {
+                    h.invisible = true;
+                }
+            }
+            0x202A..=0x202E | 0x2066..=0x2069 => h.bidi = true,
+            0xE0001 | 0xE0020..=0xE007F => {
+                // Subdivision flags (🏴 + tags + cancel tag) are the one legitimate use.
+                let in_flag = prev.is_some_and(|p| {
+                    p as u32 == 0x1F3F4 || (0xE0020..=0xE007F).contains(&(p as u32))
+                });
+                if !in_flag {
+                    h.tags = true;
+                }
+            }
+            _ => {}
+        }
+        prev = Some(c);
+        first = false;
+    }
+    h
+}
+
+/// Host names in `text` (after `://`) that use non-ASCII letters or punycode labels.
+pub fn homoglyph_hosts(text: &str) -> bool {
+    text.match_indices("://").take(64).any(|(i, m)| {
+        let rest = text.get(i + m.len()..).unwrap_or("");
+        let host: String = rest
+            .chars()
+            .take_while(|c| !matches!(c, '/' | ':' | '?' | '#' | ' ' | '\'' | '"' | '\n'))
+            .collect();
+        let host = host.rsplit('@').next().unwrap_or("");
+        host.chars().any(|c| !c.is_ascii() && c.is_alphanumeric())
+            || host
+                .split('.')
+                .any(|l| l.to_ascii_lowercase().starts_with("xn--"))
+    })
+}
+
+const DECODERS: &[&str] = &[
+    "b64decode",
+    "base64.decode",
+    "atob(",
+    "'base64'",
+    "\"base64\"",
+    "base64 -d",
+    "base64 --decode",
+    "fromCharCode",
+    "bytes.fromhex",
+    "unhexlify",
+    "codecs.decode",
+    "zlib.decompress",
+    "Base64.decode",
+    "FromBase64String",
+];
+const EXECUTORS: &[&str] = &[
+    "exec(",
+    "eval(",
+    "os.system",
+    "system(",
+    "execSync",
+    "Function(",
+    "child_process",
+    "subprocess",
+    "popen",
+    "| sh",
+    "| bash",
+    "|sh",
+    "|bash",
+    "Invoke-Expression",
+    "iex ",
+];
+
+/// Code that decodes an embedded payload and runs it.
+pub fn decodes_and_executes(code: &str) -> bool {
+    DECODERS.iter().any(|d| code.contains(d)) && EXECUTORS.iter().any(|e| code.contains(e))
+}
+
+pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
+    let mut texts: Vec<String> = Vec::new();
+    let mut written: Option<&str> = None;
+    match &cx.action.op {
+        Operation::FileWrite { content, path } => {
+            texts.push(content.clone());
+            texts.push(path.clone());
+            written = Some(content);
+        }
+        Operation::Shell { command } => texts.push(command.clone()),
+        Operation::Fetch { url, .. } => texts.push(url.clone()),
+        Operation::McpCall { arguments, .. } => {
+            let mut strings = Vec::new();
+            json_strings(arguments, &mut strings, "", 0);
+            texts.extend(strings.into_iter().map(|(_, s)| s));
+        }
+        _ => {}
+    }
+    let mut h = Hidden::default();
+    let mut homoglyph = false;
+    for t in &texts {
+        let s = scan(t);
+        h.invisible |= s.invisible;
+        h.bidi |= s.bidi;
+        h.tags |= s.tags;
+        homoglyph |= homoglyph_hosts(t);
+    }
+    let mode = cx.mode();
+    if h.tags {
+        out.push(Finding::new(
+            HIDDEN_TAG_TEXT,
+            mode.pick([
+                Verdict::Auth,
+                Verdict::Block,
+                Verdict::Block,
+                Verdict::Block,
+            ]),
+        ));
+    }
+    if h.invisible || h.bidi {
+        out.push(Finding::new(
+            HIDDEN_TEXT,
+            mode.pick([Verdict::Auth, Verdict::Auth, Verdict::Block, Verdict::Block]),
+        ));
+    }
+    if homoglyph {
+        out.push(Finding::new(HOMOGLYPH_DOMAIN, Verdict::Auth));
+    }
+    if written.is_some_and(decodes_and_executes) {
+        out.push(Finding::new(ENCODED_PAYLOAD, Verdict::Auth));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scan_table() {
+        assert!(scan("a\u{200b}b").invisible);
+        assert!(scan("if x == 'admin\u{202e}'").bidi);
+        assert!(scan("x\u{2066}y\u{2069}").bidi);
+        let tags: String = "hi"
+            .chars()
+            .map(|c| char::from_u32(0xE0000 + c as u32).unwrap())
+            .collect();
+        assert!(scan(&format!("ok{tags}")).tags);
+        // Benign look-alikes: emoji sequences, Persian ZWNJ, BOM at the start, escapes.
+        assert!(!scan("👨\u{200d}👩\u{200d}👧").any());
+        assert!(!scan("می\u{200c}خواهم").any());
+        assert!(!scan("\u{feff}# title").any());
+        assert!(!scan("const ZWSP = '\\u200b';").any());
+        assert!(!scan("שלום עולם").any());
+        assert!(!scan("🏴\u{e0067}\u{e0062}\u{e0073}\u{e0063}\u{e0074}\u{e007f}").any());
+        assert!(homoglyph_hosts("curl https://gіthub.com/x"));
+        assert!(homoglyph_hosts("https://xn--pypi-abc.org/simple"));
+        assert!(!homoglyph_hosts("curl https://github.com/x"));
+        assert!(!homoglyph_hosts("echo 'Привет' https://example.com/привет"));
+        assert!(decodes_and_executes(
+            "eval(Buffer.from('x','base64').toString())"
+        ));
+        assert!(!decodes_and_executes(
+            "assert base64.b64decode('aGVsbG8=') == b'hello'"
+        ));
+    }
+
+    #[test]
+    fn writes_are_judged() {
+        use crate::action::{Action, Host, Operation, Provenance};
+        use crate::policy::Mode;
+        use crate::rules::testutil::{CWD, engine};
+        use crate::{SessionState, Verdict};
+        let w = |content: &str| Action {
+            host: Host::ClaudeCode,
+            tool: "Write".into(),
+            op: Operation::FileWrite {
+                path: "src/a.py".into(),
+                content: content.into(),
+            },
+            cwd: Some(CWD.into()),
+            provenance: Provenance::User,
+            session_id: None,
+        };
+        let e = engine(Mode::Balanced);
+        let s = SessionState::default();
+        let d = e.decide(&w("x = 'admin\u{202e}'\n"), &s);
+        assert_eq!(d.verdict, Verdict::Auth, "{:?}", d.codes());
+        let d = e.decide(&w("print('Привет, мир')\n"), &s);
+        assert_eq!(d.verdict, Verdict::Pass, "{:?}", d.codes());
+    }
+}

@@ -1,0 +1,166 @@
+//! Serving a folder over the network.
+//!
+//! **What it does:** a one-line web server (`python3 -m http.server`, `ruby -run -e httpd`,
+//! `php -S`, `npx http-server`/`serve`, `busybox httpd`, `twistd web`) whose root is the home
+//! folder, the file-system root, or a folder of secrets is BLOCK (AUTH in light); any such
+//! server listening on all interfaces is AUTH in strict and paranoid.
+//! **Why:** anyone who can reach the port can then download `~/.ssh` and `.env` — an
+//! exfiltration that needs no outbound connection.
+//! **Example:** `cd ~ && python3 -m http.server 8000` → `serve_secrets`.
+
+use crate::paths;
+use crate::shell::Invocation;
+use crate::verdict::{Finding, Reason, Verdict};
+
+use super::Ctx;
+
+pub const SERVE_SECRETS: Reason = Reason::new(
+    "serve_secrets",
+    "Serves the home folder, the root or a folder of secrets over the network.",
+);
+pub const SERVE_FOLDER: Reason = Reason::new(
+    "serve_folder",
+    "Serves a folder to the network on all interfaces.",
+);
+
+/// (root folder as written, bound to loopback only) for a folder-serving invocation.
+fn served(inv: &Invocation) -> Option<(String, bool)> {
+    let args: Vec<&str> = inv.argv().collect();
+    let value = |names: &[&str]| -> Option<String> {
+        args.iter().enumerate().find_map(|(i, a)| {
+            if names.contains(a) {
+                args.get(i + 1).map(|v| (*v).to_owned())
+            } else {
+                names
+                    .iter()
+                    .find_map(|n| a.strip_prefix(&format!("{n}=")).map(str::to_owned))
+            }
+        })
+    };
+    let loopback = |b: Option<String>| {
+        b.is_some_and(|b| b.starts_with("127.") || b == "localhost" || b == "::1")
+    };
+    let p = inv.program.as_str();
+    let py = p.starts_with("python");
+    if py
+        && args
+            .windows(2)
+            .any(|w| matches!(w, ["-m", "http.server" | "SimpleHTTPServer"]))
+    {
+        let dir = value(&["--directory", "-d"]).unwrap_or_else(|| ".".into());
+        return Some((dir, loopback(value(&["--bind", "-b"]))));
+    }
+    if p == "ruby" && args.iter().any(|a| *a == "-run" || *a == "-rrun") && args.contains(&"httpd")
+    {
+        let pos = args.iter().position(|a| *a == "httpd").unwrap_or(0);
+        let dir = args
+            .iter()
+            .skip(pos + 1)
+            .find(|a| !a.starts_with('-') && a.parse::<u16>().is_err())
+            .map(|s| (*s).to_owned())
+            .unwrap_or_else(|| ".".into());
+        return Some((dir, loopback(value(&["--bind-address", "-b"]))));
+    }
+    if p == "php" && args.contains(&"-S") {
+        let addr = value(&["-S"]);
+        let dir = value(&["-t"]).unwrap_or_else(|| ".".into());
+        return Some((
+            dir,
+            loopback(addr.map(|a| a.split(':').next().unwrap_or("").to_owned())),
+        ));
+    }
+    if matches!(p, "http-server" | "serve") {
+        let dir = inv
+            .operands()
+            .first()
+            .map(|w| w.text.clone())
+            .unwrap_or_else(|| ".".into());
+        return Some((dir, loopback(value(&["-a", "--listen", "-l"]))));
+    }
+    if p == "busybox" && args.first() == Some(&"httpd") || p == "httpd" && args.contains(&"-h") {
+        let dir = value(&["-h"]).unwrap_or_else(|| ".".into());
+        return Some((dir, false));
+    }
+    if p == "twistd" && args.contains(&"web") {
+        let dir = value(&["--path"]).unwrap_or_else(|| ".".into());
+        return Some((dir, false));
+    }
+    None
+}
+
+pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
+    let Some(sa) = cx.shell else {
+        return;
+    };
+    let home = cx.home();
+    for inv in &sa.invocations {
+        let Some((dir, loopback)) = served(inv) else {
+            continue;
+        };
+        let cwd = inv.cwd.as_deref().or(cx.cwd());
+        let root = paths::normalize(&dir, cwd, home);
+        let is_home = paths::home_relative(&root, home).is_some_and(|r| r.is_empty());
+        let above_home = matches!(root.as_str(), "/" | "/home" | "/Users" | "/root");
+        let secret = paths::secret_kind(&root, home).is_some()
+            || paths::home_relative(&root, home).is_some_and(|r| {
+                [".ssh", ".aws", ".gnupg", ".config", ".kube", ".docker"]
+                    .iter()
+                    .any(|s| r == *s || r.starts_with(&format!("{s}/")))
+            });
+        if is_home || above_home || secret {
+            out.push(Finding::new(
+                SERVE_SECRETS,
+                cx.mode().pick([
+                    Verdict::Auth,
+                    Verdict::Block,
+                    Verdict::Block,
+                    Verdict::Block,
+                ]),
+            ));
+        } else if !loopback {
+            out.push(Finding::new(
+                SERVE_FOLDER,
+                cx.mode()
+                    .pick([Verdict::Pass, Verdict::Pass, Verdict::Auth, Verdict::Auth]),
+            ));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::Verdict::*;
+    use crate::policy::Mode;
+    use crate::rules::testutil::table;
+
+    #[test]
+    fn serve_table() {
+        table(
+            Mode::Balanced,
+            &[
+                (
+                    "python3 -m http.server 8000 --bind 0.0.0.0 --directory ~",
+                    Block,
+                    "serve_secrets",
+                ),
+                ("cd ~ && python3 -m http.server", Block, "serve_secrets"),
+                (
+                    "cd ~ && ruby -run -e httpd . -p 9090",
+                    Block,
+                    "serve_secrets",
+                ),
+                ("php -S 0.0.0.0:8080 -t /home/dev", Block, "serve_secrets"),
+                (
+                    "python3 -m http.server -d ~/.ssh 9000",
+                    Block,
+                    "serve_secrets",
+                ),
+                // Benign look-alikes.
+                ("python3 -m http.server 8000", Pass, ""),
+                ("python3 -m http.server --directory dist 5173", Pass, ""),
+                ("php -S localhost:8000 -t public", Pass, ""),
+                ("python3 -m pytest", Pass, ""),
+            ],
+        );
+    }
+}

@@ -1,0 +1,467 @@
+//! Destructive operations on services, recognised by the shape of the command.
+//!
+//! **What it does:** a command-line client whose subcommand path carries a destroying verb
+//! (`delete`, `destroy`, `drop`, `purge`, `terminate`, `rollback`, `rb`, `uninstall`, `flush`,
+//! `wipe`, `reset`, … — also inside `apps:destroy`, `delete-table`, `--delete`) is AUTH,
+//! whatever the product: cloud, Kubernetes, database, queue, CDN, CI, feature flags, DNS,
+//! payments, monitoring. It is BLOCK when the verb takes out everything (`--all`,
+//! `--all-namespaces`, an `all` target, `--all-collections`). An HTTP request with a mutating
+//! `DELETE` method, or a `POST` to a path that purges or destroys, to a non-local host is AUTH.
+//! Tools whose verbs act on this machine only (git, docker, package managers) are left to
+//! their own rules.
+//! **Why:** a per-product list is always one product behind; the verb is what destroys.
+//! **Example:** `gh repo delete acme/webapp --yes` → `service_destroy`;
+//! `kubectl delete all --all -n prod` → BLOCK.
+
+use crate::net;
+use crate::shell::Invocation;
+use crate::verdict::{Finding, Reason, Verdict};
+
+use super::Ctx;
+
+pub const SERVICE_DESTROY: Reason = Reason::new(
+    "service_destroy",
+    "Deletes, destroys or rolls back something on a remote service.",
+);
+pub const SERVICE_DESTROY_ALL: Reason = Reason::new(
+    "service_destroy_all",
+    "Deletes everything of a kind on a remote service at once.",
+);
+pub const REMOTE_HTTP_DELETE: Reason = Reason::new(
+    "remote_http_delete",
+    "Sends a deleting or purging HTTP request to a remote API.",
+);
+
+const VERBS: &[&str] = &[
+    "delete",
+    "del",
+    "destroy",
+    "drop",
+    "dropdb",
+    "purge",
+    "terminate",
+    "rollback",
+    "undo",
+    "rb",
+    "uninstall",
+    "flush",
+    "flushall",
+    "flushdb",
+    "wipe",
+    "erase",
+    "nuke",
+    "truncate",
+    "deregister",
+    "decommission",
+    "revoke",
+    "remove",
+    "rm",
+    "reset",
+    "teardown",
+];
+
+/// Programs whose destroying verbs act on this machine (or are judged by another rule).
+const LOCAL_TOOLS: &[&str] = &[
+    "git",
+    "docker",
+    "podman",
+    "npm",
+    "pnpm",
+    "yarn",
+    "bun",
+    "pip",
+    "pip3",
+    "pipx",
+    "uv",
+    "poetry",
+    "cargo",
+    "rustup",
+    "brew",
+    "apt",
+    "apt-get",
+    "dnf",
+    "yum",
+    "pacman",
+    "snap",
+    "flatpak",
+    "go",
+    "conda",
+    "mamba",
+    "gem",
+    "bundle",
+    "composer",
+    "nvm",
+    "pyenv",
+    "asdf",
+    "mise",
+    "minikube",
+    "kind",
+    "k3d",
+    "vagrant",
+    "rm",
+    "rmdir",
+    "unlink",
+    "find",
+    "xargs",
+    "sed",
+    "awk",
+    "grep",
+    "rg",
+    "echo",
+    "printf",
+    "cat",
+    "ls",
+    "sort",
+    "tr",
+    "cut",
+    "kill",
+    "pkill",
+    "killall",
+    "systemctl",
+    "launchctl",
+    "crontab",
+    "trash",
+    "gio",
+    "make",
+    "cmake",
+    "ninja",
+    "gradle",
+    "mvn",
+    "dotnet",
+    "swift",
+    "xcrun",
+    "terraform",
+    "tofu",
+    "terragrunt",
+    "pulumi",
+    "cdk",
+    "sst",
+    "tmux",
+    "screen",
+    "history",
+    "unset",
+    "alias",
+    "hash",
+    "ssh-add",
+    "ssh-keygen",
+    "gpg",
+    "keytool",
+    "sqlite3",
+    "airlock",
+    "direnv",
+    "code",
+    "curl",
+    "wget",
+    "http",
+    "xh",
+    "chmod",
+    "chown",
+    "ln",
+    "mv",
+    "cp",
+    "tar",
+    "zip",
+    "unzip",
+    "pre-commit",
+    "husky",
+    "npx",
+    "pnpx",
+    "bunx",
+    "uvx",
+    "ollama",
+    "jupyter",
+    "tsc",
+    "jest",
+    "pytest",
+    "vitest",
+    "eslint",
+    "prettier",
+    "",
+    "docker-compose",
+    "nerdctl",
+    "lima",
+    "colima",
+    "multipass",
+    "virsh",
+    "qemu-img",
+    "lvremove",
+    "ip",
+    "iptables",
+    "nft",
+    "ufw",
+    "route",
+    "tailscale",
+    "vault",
+    "op",
+    "pass",
+    "security",
+    "secret-tool",
+    "shred",
+    "wipefs",
+    "dd",
+    "mkfs",
+    "parted",
+    "fdisk",
+    "sgdisk",
+    "diskutil",
+    "man",
+    "which",
+    "whereis",
+    "whatis",
+    "apropos",
+    "info",
+    "tldr",
+    "help",
+    "type",
+    "compgen",
+    "complete",
+    "test",
+    "[",
+    "command",
+    "fd",
+    "fdfind",
+    "parallel",
+    "entr",
+    "watchexec",
+    "nodemon",
+    "time",
+    "nice",
+    "watch",
+];
+
+/// `RAILS_ENV=test`, `NODE_ENV=development`: the target is a local development service.
+fn local_env(inv: &Invocation) -> bool {
+    inv.assignments.iter().any(|(k, v)| {
+        k.ends_with("_ENV")
+            && matches!(
+                v.text.to_ascii_lowercase().as_str(),
+                "test" | "development" | "dev" | "local"
+            )
+    })
+}
+
+/// A JSON change set that deletes (`{"Action":"DELETE"}`, `"purge_everything":true`).
+fn json_deletes(arg: &str) -> bool {
+    let compact: String = arg
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect::<String>()
+        .to_ascii_lowercase();
+    [
+        "\"action\":\"delete\"",
+        "\"action\":\"remove\"",
+        "\"op\":\"remove\"",
+        "\"purge_everything\":true",
+    ]
+    .iter()
+    .any(|m| compact.contains(m))
+}
+
+fn verb_of(token: &str) -> bool {
+    let t = token.to_ascii_lowercase();
+    VERBS.contains(&t.as_str())
+        || t.split([':', '-', '_', '.'])
+            .any(|p| VERBS.contains(&p) && p.len() > 2)
+}
+
+/// Does this invocation destroy something on a service? `Some(all)` when it does.
+pub fn service_destroy(inv: &Invocation) -> Option<bool> {
+    let p = inv.program.as_str();
+    if LOCAL_TOOLS.contains(&p) || inv.from_inline_code || local_env(inv) {
+        return None;
+    }
+    if inv.args.iter().any(|w| json_deletes(&w.text)) {
+        return Some(false);
+    }
+    // Subcommand path: the leading words that are not options (at most four).
+    let mut path: Vec<&str> = Vec::new();
+    for w in &inv.args {
+        let t = w.text.as_str();
+        if t.starts_with('-') {
+            if t == "--delete" || t == "--purge" || t == "--drop" || t == "--destroy" {
+                path.push(t.trim_start_matches('-'));
+            }
+            // `--flag value` pairs: skip a value that is clearly not a verb.
+            continue;
+        }
+        if t.contains('=') || t.contains('/') && !t.contains(':') {
+            continue;
+        }
+        path.push(t);
+        if path.len() >= 4 {
+            break;
+        }
+    }
+    let verb_at = path.iter().position(|t| verb_of(t))?;
+    // `kubectl rollout undo`, `helm rollback`: fine; but a verb given as the very last free
+    // word after a data-looking argument (`redis-cli GET delete`) is not a subcommand.
+    let _ = verb_at;
+    let args: Vec<&str> = inv.argv().collect();
+    let all = args.iter().any(|a| {
+        matches!(
+            *a,
+            "--all" | "-A" | "--all-namespaces" | "--all-collections" | "--everything"
+        ) || a.starts_with("--all-") && !a.starts_with("--all-contexts")
+    }) || path.iter().skip(verb_at + 1).any(|t| *t == "all")
+        || path.iter().any(|t| t.eq_ignore_ascii_case("flushall"))
+        || path.iter().any(|t| {
+            let l = t.to_ascii_lowercase();
+            l.starts_with("projects") && path.iter().any(|x| x.eq_ignore_ascii_case("delete"))
+        });
+    Some(all)
+}
+
+/// An HTTP client call with a destroying method to a non-local host.
+fn http_delete(inv: &Invocation) -> bool {
+    if !matches!(
+        inv.program.as_str(),
+        "curl" | "wget" | "http" | "https" | "xh"
+    ) {
+        return false;
+    }
+    let args: Vec<&str> = inv.argv().collect();
+    let mut method: Option<String> = None;
+    for (i, a) in args.iter().enumerate() {
+        if matches!(*a, "-X" | "--request" | "--method") {
+            method = args.get(i + 1).map(|m| m.to_ascii_uppercase());
+        } else if let Some(m) = a
+            .strip_prefix("--request=")
+            .or_else(|| a.strip_prefix("--method="))
+            .or_else(|| a.strip_prefix("-X").filter(|m| !m.is_empty()))
+        {
+            method = Some(m.to_ascii_uppercase());
+        }
+    }
+    if matches!(inv.program.as_str(), "http" | "https" | "xh")
+        && let Some(first) = args.iter().find(|a| !a.starts_with('-'))
+        && first.chars().all(|c| c.is_ascii_uppercase())
+    {
+        method = Some((*first).to_owned());
+    }
+    let urls: Vec<&str> = args
+        .iter()
+        .copied()
+        .filter(|a| a.contains("://") || net::parse_destination(a).is_some() && a.contains('/'))
+        .collect();
+    let remote = urls
+        .iter()
+        .any(|u| net::parse_destination(u).is_some_and(|d| !d.is_local() && !d.is_private_ip()));
+    if !remote {
+        return false;
+    }
+    match method.as_deref() {
+        Some("DELETE") => true,
+        Some("POST" | "PUT" | "PATCH") => urls.iter().any(|u| {
+            let path = u.split("://").nth(1).unwrap_or(u);
+            let path = path.split_once('/').map(|(_, p)| p).unwrap_or("");
+            path.split(['/', '?', '&', '=', '_', '-']).any(|seg| {
+                matches!(
+                    seg.to_ascii_lowercase().as_str(),
+                    "purge" | "destroy" | "delete" | "wipe" | "truncate" | "drop" | "reset"
+                )
+            })
+        }),
+        _ => false,
+    }
+}
+
+pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
+    let Some(sa) = cx.shell else {
+        return;
+    };
+    for inv in &sa.invocations {
+        if let Some(all) = service_destroy(inv) {
+            out.push(if all {
+                Finding::new(SERVICE_DESTROY_ALL, Verdict::Block)
+            } else {
+                Finding::new(SERVICE_DESTROY, Verdict::Auth)
+            });
+        }
+        if http_delete(inv) {
+            out.push(Finding::new(REMOTE_HTTP_DELETE, Verdict::Auth));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::Verdict::*;
+    use crate::policy::Mode;
+    use crate::rules::testutil::table;
+
+    #[test]
+    fn service_table() {
+        table(
+            Mode::Balanced,
+            &[
+                ("gh repo delete acme/webapp --yes", Auth, "service_destroy"),
+                ("stripe products delete prod_123", Auth, "service_destroy"),
+                ("flyctl apps destroy acme-api", Auth, "service_destroy"),
+                (
+                    "aws sqs purge-queue --queue-url https://sqs.example/q",
+                    Auth,
+                    "service_destroy",
+                ),
+                (
+                    "kafka-topics.sh --bootstrap-server k:9092 --delete --topic t",
+                    Auth,
+                    "service_destroy",
+                ),
+                (
+                    "argocd app delete payments --cascade",
+                    Auth,
+                    "service_destroy",
+                ),
+                (
+                    "kubectl rollout undo deployment/api",
+                    Auth,
+                    "service_destroy",
+                ),
+                (
+                    "kubectl delete all --all -n prod",
+                    Block,
+                    "service_destroy_all",
+                ),
+                (
+                    "firebase firestore:delete --all-collections --force",
+                    Block,
+                    "service_destroy_all",
+                ),
+                (
+                    "curl -X DELETE https://api.github.com/repos/acme/webapp",
+                    Auth,
+                    "remote_http_delete",
+                ),
+                (
+                    "curl -X POST https://api.example.com/admin/users/purge",
+                    Auth,
+                    "remote_http_delete",
+                ),
+                // Benign look-alikes.
+                ("gh release list", Pass, ""),
+                ("aws s3 ls s3://bucket", Pass, ""),
+                ("kubectl get pods -A", Pass, ""),
+                ("curl -X DELETE http://localhost:8080/api/todos/3", Pass, ""),
+                (
+                    "curl -X POST https://api.example.com/v1/orders -d '{}'",
+                    Pass,
+                    "",
+                ),
+                ("docker rm -f dev-db", Pass, ""),
+                ("git branch -d old", Pass, ""),
+                ("npm uninstall left-pad", Pass, ""),
+                ("echo delete all", Pass, ""),
+                ("grep -rn delete src/", Pass, ""),
+                ("redis-cli GET session:42", Pass, ""),
+                ("man rm", Pass, ""),
+                ("which rm", Pass, ""),
+                ("RAILS_ENV=test bin/rails db:reset", Pass, ""),
+                (
+                    "aws route53 change-resource-record-sets --change-batch '{\"Changes\":[{\"Action\":\"DELETE\"}]}'",
+                    Auth,
+                    "service_destroy",
+                ),
+            ],
+        );
+    }
+}

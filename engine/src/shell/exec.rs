@@ -1,0 +1,1421 @@
+//! Everything a command runs besides `sh -c` text: files executed by path or by an
+//! interpreter, `make` recipes, package-manager scripts, git hooks, aliases and
+//! command-valued config, environment variables that name commands, and the execute
+//! primitives of text-processing programs (`awk system()`, `vim -c ':!…'`, `sed e`, …).
+//!
+//! Each is analysed recursively as if its text had been typed inline. What cannot be seen
+//! (content not supplied, unreadable, too large) becomes [`ShellIssue::UnseenFile`].
+
+use super::{
+    Invocation, Output, RedirectKind, ShellIssue, Stdin, Walker, Word, is_interpreter, is_shell,
+    literal_output, program_name,
+};
+use crate::needs::Lookup;
+use crate::paths;
+
+/// Most files (scripts, manifests, hooks) one command may make the walker read.
+const MAX_FILE_EXECS: usize = 32;
+
+/// Environment variables whose value is a command line some program will run.
+const COMMAND_VARS: &[&str] = &[
+    "GIT_SSH_COMMAND",
+    "GIT_SSH",
+    "GIT_PAGER",
+    "GIT_EDITOR",
+    "GIT_SEQUENCE_EDITOR",
+    "GIT_ASKPASS",
+    "GIT_EXTERNAL_DIFF",
+    "GIT_PROXY_COMMAND",
+    "SSH_ASKPASS",
+    "SUDO_ASKPASS",
+    "PAGER",
+    "MANPAGER",
+    "EDITOR",
+    "VISUAL",
+    "BROWSER",
+    "PROMPT_COMMAND",
+    "RSYNC_RSH",
+    "CVS_RSH",
+];
+
+/// Git config keys whose value is a command git runs (`alias.*` only when it starts with `!`).
+fn git_exec_key(key: &str) -> bool {
+    let k = key.to_ascii_lowercase();
+    matches!(
+        k.as_str(),
+        "core.sshcommand"
+            | "core.pager"
+            | "core.editor"
+            | "core.fsmonitor"
+            | "core.askpass"
+            | "sequence.editor"
+            | "diff.external"
+            | "gpg.program"
+            | "gpg.ssh.program"
+            | "credential.helper"
+            | "uploadpack.packobjectshook"
+            | "sendemail.smtpserver"
+    ) || k.starts_with("pager.")
+        || k.starts_with("alias.")
+        || (k.starts_with("filter.")
+            && (k.ends_with(".clean") || k.ends_with(".smudge") || k.ends_with(".process")))
+        || (k.starts_with("merge.") && k.ends_with(".driver"))
+        || (k.starts_with("diff.") && (k.ends_with(".textconv") || k.ends_with(".command")))
+}
+
+/// The command text a git config value runs, if it runs one.
+fn git_exec_value(key: &str, value: &str) -> Option<String> {
+    let k = key.to_ascii_lowercase();
+    if k.starts_with("alias.") || k == "credential.helper" {
+        return value.strip_prefix('!').map(str::to_owned);
+    }
+    git_exec_key(&k).then(|| value.trim_start_matches('!').to_owned())
+}
+
+/// Git hooks a subcommand runs.
+fn hooks_of(sub: &str) -> &'static [&'static str] {
+    match sub {
+        "commit" => &[
+            "pre-commit",
+            "prepare-commit-msg",
+            "commit-msg",
+            "post-commit",
+        ],
+        "push" => &["pre-push", "reference-transaction"],
+        "merge" | "pull" => &["pre-merge-commit", "post-merge"],
+        "checkout" | "switch" | "clone" => &["post-checkout"],
+        "rebase" => &["pre-rebase", "post-rewrite"],
+        "am" => &["applypatch-msg", "pre-applypatch", "post-applypatch"],
+        "gc" => &["pre-auto-gc"],
+        _ => &[],
+    }
+}
+
+/// Directories whose programs are installed software, not files the agent could have written.
+const SYSTEM_BIN_PREFIXES: &[&str] = &[
+    "/usr/",
+    "/bin/",
+    "/sbin/",
+    "/opt/",
+    "/snap/",
+    "/nix/",
+    "/System/",
+    "/Library/",
+    "/etc/",
+    "/proc/",
+    "/dev/",
+];
+
+/// Package-manager script names a subcommand runs: `npm test` → pretest, test, posttest.
+fn npm_scripts(pm: &str, ops: &[&str]) -> Vec<String> {
+    let around = |s: &str| vec![format!("pre{s}"), s.to_owned(), format!("post{s}")];
+    let install = || {
+        [
+            "preinstall",
+            "install",
+            "postinstall",
+            "prepublish",
+            "preprepare",
+            "prepare",
+            "postprepare",
+        ]
+        .iter()
+        .map(|s| (*s).to_owned())
+        .collect::<Vec<_>>()
+    };
+    let first = ops.first().copied();
+    match (pm, first) {
+        (_, Some("run" | "run-script" | "rum" | "urn")) => {
+            ops.get(1).map(|s| around(s)).unwrap_or_default()
+        }
+        (
+            "npm" | "pnpm" | "yarn" | "bun",
+            Some("test" | "t" | "tst" | "start" | "stop" | "restart"),
+        ) => {
+            let s = match first {
+                Some("t" | "tst") => "test",
+                Some(s) => s,
+                None => "test",
+            };
+            if pm == "bun" && s == "test" {
+                return Vec::new();
+            }
+            around(s)
+        }
+        (_, Some("install" | "i" | "ci" | "add" | "isntall")) if ops.len() == 1 => install(),
+        ("yarn" | "pnpm", None) => install(),
+        (_, Some("publish" | "pack")) => [
+            "prepublishOnly",
+            "prepack",
+            "prepare",
+            "postpack",
+            "publish",
+            "postpublish",
+        ]
+        .iter()
+        .map(|s| (*s).to_owned())
+        .collect(),
+        ("yarn" | "pnpm", Some(s))
+            if !matches!(
+                s,
+                "add"
+                    | "remove"
+                    | "upgrade"
+                    | "up"
+                    | "why"
+                    | "info"
+                    | "init"
+                    | "global"
+                    | "cache"
+                    | "config"
+                    | "dlx"
+                    | "exec"
+                    | "list"
+                    | "ls"
+                    | "outdated"
+                    | "audit"
+                    | "link"
+                    | "unlink"
+                    | "version"
+                    | "login"
+                    | "logout"
+                    | "store"
+                    | "import"
+                    | "workspaces"
+                    | "workspace"
+                    | "set"
+                    | "dedupe"
+                    | "create"
+                    | "bin"
+                    | "help"
+                    | "node"
+                    | "patch"
+                    | "plugin"
+                    | "install"
+                    | "i"
+            ) && !s.starts_with('-') =>
+        {
+            around(s)
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// The interpreter a file's `#!` line names (`None` for a plain shell script).
+fn shebang_lang(text: &str) -> Option<String> {
+    let first = text.lines().next()?.strip_prefix("#!")?.trim();
+    let mut parts = first.split_whitespace();
+    let mut prog = program_name(parts.next()?);
+    if prog == "env" {
+        prog = program_name(parts.find(|p| !p.starts_with('-'))?);
+    }
+    (is_interpreter(&prog) || is_shell(&prog)).then_some(prog)
+}
+
+/// Recipes of `targets` (and their prerequisites) in a Makefile, as shell text.
+fn make_recipes(text: &str, targets: &[&str]) -> Vec<String> {
+    let mut vars: Vec<(String, String)> = Vec::new();
+    let mut rules: Vec<(Vec<String>, Vec<String>, Vec<String>)> = Vec::new();
+    for line in text.lines() {
+        if let Some(recipe) = line.strip_prefix('\t') {
+            if let Some((_, _, r)) = rules.last_mut() {
+                r.push(recipe.to_owned());
+            }
+            continue;
+        }
+        let l = line.trim();
+        if l.is_empty() || l.starts_with('#') {
+            continue;
+        }
+        if let Some((k, v)) = l
+            .split_once(":=")
+            .or_else(|| l.split_once("?="))
+            .or_else(|| l.split_once("+="))
+            .or_else(|| l.split_once('='))
+            .filter(|(k, _)| !k.contains(':') && !k.trim().contains(' '))
+        {
+            vars.push((k.trim().to_owned(), v.trim().to_owned()));
+            continue;
+        }
+        if let Some((names, rest)) = l.split_once(':') {
+            let (prereqs, inline) = match rest.split_once(';') {
+                Some((p, r)) => (p, vec![r.to_owned()]),
+                None => (rest, Vec::new()),
+            };
+            rules.push((
+                names.split_whitespace().map(str::to_owned).collect(),
+                prereqs.split_whitespace().map(str::to_owned).collect(),
+                inline,
+            ));
+        }
+    }
+    let mut todo: Vec<String> = if targets.is_empty() {
+        rules
+            .iter()
+            .flat_map(|(n, _, _)| n.iter())
+            .find(|n| !n.starts_with('.') && !n.contains('%'))
+            .cloned()
+            .into_iter()
+            .collect()
+    } else {
+        targets.iter().map(|t| (*t).to_owned()).collect()
+    };
+    let mut done: Vec<String> = Vec::new();
+    let mut out = Vec::new();
+    while let Some(t) = todo.pop() {
+        if done.contains(&t) || done.len() > 64 {
+            continue;
+        }
+        done.push(t.clone());
+        for (names, prereqs, recipes) in &rules {
+            if names.contains(&t) {
+                todo.extend(prereqs.iter().cloned());
+                for r in recipes {
+                    out.push(make_expand(r, &vars));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Expand make variables in a recipe line well enough to judge it.
+fn make_expand(recipe: &str, vars: &[(String, String)]) -> String {
+    let r = recipe.trim_start_matches(['@', '-', '+', ' ', '\t']);
+    let mut out = String::new();
+    let mut rest = r;
+    let mut guard = 0;
+    while let Some(i) = rest.find('$') {
+        guard += 1;
+        out.push_str(rest.get(..i).unwrap_or(""));
+        let after = rest.get(i + 1..).unwrap_or("");
+        if guard > 256 {
+            out.push_str(after);
+            return out;
+        }
+        if let Some(a) = after.strip_prefix('$') {
+            out.push('$');
+            rest = a;
+            continue;
+        }
+        let close = match after.chars().next() {
+            Some('(') => Some(')'),
+            Some('{') => Some('}'),
+            _ => None,
+        };
+        let Some(close) = close else {
+            out.push('$');
+            rest = after;
+            continue;
+        };
+        let body_end = after.find(close).unwrap_or(after.len());
+        let name = after.get(1..body_end).unwrap_or("");
+        rest = after.get(body_end + 1..).unwrap_or("");
+        if let Some(cmd) = name.strip_prefix("shell ") {
+            out.push_str(&format!("$({cmd})"));
+            continue;
+        }
+        let value = vars
+            .iter()
+            .rev()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.clone())
+            .unwrap_or_else(|| match name {
+                "HOME" => "$HOME".to_owned(),
+                "RM" => "rm -f".to_owned(),
+                "MAKE" => "make".to_owned(),
+                "CURDIR" => ".".to_owned(),
+                n if n.chars().all(|c| c.is_ascii_uppercase() || c == '_') => {
+                    n.to_ascii_lowercase()
+                }
+                _ => String::new(),
+            });
+        out.push_str(&value);
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Commands an awk program runs: `system("…")`, `"cmd" | getline`, `print … | "cmd"`.
+/// Returns (commands, computed) where `computed` means a command is built at run time.
+fn awk_commands(prog: &str) -> (Vec<String>, bool) {
+    let mut cmds = Vec::new();
+    let mut computed = false;
+    let lits = super::inline::string_literals(prog);
+    for seg in prog.split("system(").skip(1) {
+        let arg = seg.split(')').next().unwrap_or("");
+        let l = super::inline::string_literals(arg);
+        if l.is_empty() || arg.contains(" ") && !arg.trim_start().starts_with('"') {
+            computed = true;
+        }
+        cmds.extend(l);
+    }
+    for l in lits {
+        let quoted = format!("\"{l}\"");
+        if let Some(i) = prog.find(&quoted) {
+            let before = prog.get(..i).unwrap_or("").trim_end();
+            let after = prog.get(i + quoted.len()..).unwrap_or("").trim_start();
+            if after.starts_with("| getline")
+                || after.starts_with("|getline")
+                || before.ends_with('|')
+            {
+                cmds.push(l);
+            }
+        }
+    }
+    if prog.contains("| getline") && cmds.is_empty() || prog.contains("|&") {
+        computed = true;
+    }
+    (cmds, computed)
+}
+
+/// Shell text a vim/ex command runs, or `Some("")` for an interactive shell.
+fn vim_shell(cmd: &str) -> Option<String> {
+    let mut c = cmd.trim().trim_start_matches(':').trim();
+    for p in ["silent!", "silent", "exe", "execute"] {
+        if let Some(r) = c.strip_prefix(p) {
+            c = r.trim();
+        }
+    }
+    if let Some(r) = c.strip_prefix('!') {
+        return Some(r.trim().to_owned());
+    }
+    for p in ["r !", "r!", "read !", "w !", "w!", "write !"] {
+        if let Some(r) = c.strip_prefix(p) {
+            return Some(r.trim().to_owned());
+        }
+    }
+    if matches!(c, "sh" | "shell" | "terminal" | "term") || c.starts_with("terminal ") {
+        return Some(String::new());
+    }
+    if c.contains("system(") {
+        return super::inline::string_literals(c).into_iter().next();
+    }
+    None
+}
+
+/// Commands in a sed script: the GNU `e command` and `s///e`.
+fn sed_commands(script: &str) -> (Vec<String>, bool) {
+    let mut cmds = Vec::new();
+    let mut computed = false;
+    for piece in script.split([';', '\n']) {
+        let p = piece
+            .trim_start_matches(|c: char| c.is_ascii_digit() || matches!(c, '$' | ',' | ' ' | '!'));
+        if let Some(rest) = p.strip_prefix("e ") {
+            cmds.push(rest.trim().to_owned());
+        } else if p.starts_with('s') && p.len() > 3 {
+            let delim = p.chars().nth(1).unwrap_or('/');
+            let flags = p.rsplit(delim).next().unwrap_or("");
+            if flags.contains('e') && flags.chars().all(|c| c.is_ascii_alphanumeric()) {
+                computed = true;
+            }
+        }
+    }
+    (cmds, computed)
+}
+
+/// Commands in Tcl/expect code: `exec …`, `spawn …`, `[exec …]`.
+fn tcl_commands(code: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for piece in code.split(['\n', ';', '[', ']']) {
+        let p = piece.trim();
+        for kw in ["exec ", "spawn ", "system "] {
+            if let Some(rest) = p.strip_prefix(kw) {
+                let rest = rest.trim_start_matches("-noecho ").trim();
+                if !rest.is_empty() {
+                    out.push(rest.to_owned());
+                }
+            }
+        }
+    }
+    out
+}
+
+impl Walker<'_> {
+    /// Absolute, link-resolved path of a word as this command line sees it.
+    pub(super) fn abs(&self, p: &str) -> String {
+        let n = paths::normalize(p, self.cwd.as_deref(), self.env.home);
+        self.resolve_links(&n)
+    }
+
+    pub(super) fn resolve_links(&self, p: &str) -> String {
+        let files = self.env.files;
+        crate::needs::resolve_links(p, |x| {
+            self.local_links.get(x).cloned().or_else(|| {
+                files.and_then(|f| {
+                    f.facts
+                        .symlinks
+                        .get(x)
+                        .or_else(|| f.session.symlinks.get(x))
+                        .cloned()
+                })
+            })
+        })
+    }
+
+    pub(super) fn cwd_if_moved(&self) -> Option<String> {
+        if self.cwd.as_deref() != self.env.cwd {
+            self.cwd.clone()
+        } else {
+            None
+        }
+    }
+
+    /// Content of a file the command would run; records the path as wanted. `required`: the
+    /// command runs this exact file (a missing optional hook is not suspicious).
+    /// Also returns whether the text is the project's own file (see [`Lookup::Content`]).
+    fn file_text(&mut self, abs: &str, required: bool) -> Option<(String, bool)> {
+        if !self.out.wanted.iter().any(|w| w == abs) && self.out.wanted.len() < 64 {
+            self.out.wanted.push(abs.to_owned());
+        }
+        if let Some(t) = self.local_files.get(abs) {
+            return Some((t.clone(), false));
+        }
+        let files = self.env.files?;
+        match files.lookup(abs) {
+            Lookup::Content(c, project) => Some((c.to_owned(), project)),
+            Lookup::Hidden => {
+                self.issue(ShellIssue::UnseenFile);
+                None
+            }
+            Lookup::Missing => None,
+            Lookup::Unknown => {
+                if required && files.strict_unknown() {
+                    self.issue(ShellIssue::UnseenFile);
+                }
+                None
+            }
+        }
+    }
+
+    /// Analyse text from a file; inside the project's own files, idioms the walker cannot
+    /// see through (`$JAVACMD "$@"`, `eval "$(…)"`, computed interpreter calls) are not raised
+    /// as issues — the agent did not write them — while everything concrete still is.
+    fn in_file(&mut self, project: bool, f: impl FnOnce(&mut Self)) {
+        if project {
+            self.project_depth += 1;
+        }
+        f(self);
+        if project {
+            self.project_depth = self.project_depth.saturating_sub(1);
+        }
+    }
+
+    fn budget(&mut self) -> bool {
+        self.file_execs += 1;
+        if self.file_execs > MAX_FILE_EXECS {
+            self.issue(ShellIssue::TooLarge);
+            return false;
+        }
+        true
+    }
+
+    /// Run the file `word` names: as shell, or with interpreter `lang`.
+    pub(super) fn exec_file(&mut self, word: &Word, lang: Option<&str>, depth: u8) {
+        if word.text.is_empty() || word.procsub_from.is_some() {
+            return;
+        }
+        if word.dynamic {
+            if self.env.files.is_some_and(|f| f.strict_unknown()) {
+                self.issue(ShellIssue::UnseenFile);
+            }
+            return;
+        }
+        let abs = self.abs(&word.text);
+        let Some((text, project)) = self.file_text(&abs, true) else {
+            return;
+        };
+        if !self.budget() {
+            return;
+        }
+        let lang = lang.map(str::to_owned).or_else(|| shebang_lang(&text));
+        self.in_file(project, |w| match lang {
+            Some(l) if !is_shell(&l) => w.inline_code(&l, &Word::literal(&text), depth),
+            _ => w.script(&text, depth + 1, None),
+        });
+    }
+
+    fn run_texts(&mut self, texts: Vec<String>, depth: u8) {
+        for t in texts {
+            if !t.trim().is_empty() {
+                self.script(&t, depth + 1, None);
+            }
+        }
+    }
+
+    /// Everything about one recorded simple command that is not `sh -c`-style execution.
+    pub(super) fn after_simple(&mut self, idx: usize, depth: u8) {
+        let Some(inv) = self.out.invocations.get(idx).cloned() else {
+            return;
+        };
+        self.track_dir(&inv);
+        self.track_link(&inv);
+        self.track_writes(&inv);
+        for (k, v) in &inv.assignments {
+            if COMMAND_VARS.contains(&k.as_str()) && !v.text.trim().is_empty() {
+                self.script(&v.text, depth + 1, None);
+            }
+        }
+        let p = inv.program.as_str();
+        let cw = inv.command_word.text.as_str();
+        if cw.contains('/')
+            && !inv.command_word.dynamic
+            && !is_shell(p)
+            && !is_interpreter(p)
+            && !cw.contains("/node_modules/")
+            && !cw.contains("/.venv/")
+        {
+            let abs = self.abs(cw);
+            if !SYSTEM_BIN_PREFIXES.iter().any(|s| abs.starts_with(s)) {
+                self.exec_file(&Word::literal(&abs), None, depth);
+            }
+        }
+        match p {
+            "make" | "gmake" => self.make(&inv, depth),
+            "npm" | "pnpm" | "yarn" | "bun" => self.package_scripts(&inv, depth),
+            "git" => self.git(&inv, depth),
+            "awk" | "gawk" | "mawk" | "nawk" | "busybox-awk" => {
+                let prog = awk_program(&inv);
+                if let Some(prog) = prog {
+                    let (cmds, computed) = awk_commands(&prog);
+                    if computed {
+                        self.issue(ShellIssue::OpaqueInlineCode);
+                    }
+                    self.run_texts(cmds, depth);
+                }
+            }
+            "vim" | "vi" | "nvim" | "ex" | "view" | "vimdiff" | "gvim" | "less" | "more" => {
+                let mut it = inv.args.iter();
+                let mut cmds = Vec::new();
+                while let Some(a) = it.next() {
+                    let t = a.text.as_str();
+                    let combined_c = t.starts_with('-')
+                        && !t.starts_with("--")
+                        && t.len() > 2
+                        && t.ends_with('c')
+                        && t.chars().skip(1).all(|c| c.is_ascii_alphabetic());
+                    if matches!(t, "-c" | "--cmd") || combined_c {
+                        if let Some(v) = it.next() {
+                            cmds.push(v.text.clone());
+                        }
+                    } else if let Some(c) = t.strip_prefix('+') {
+                        cmds.push(c.to_owned());
+                    }
+                }
+                for c in cmds {
+                    match vim_shell(&c) {
+                        Some(s) if s.is_empty() => self.issue(ShellIssue::InteractiveShell),
+                        Some(s) => self.script(&s, depth + 1, None),
+                        None => {}
+                    }
+                }
+            }
+            "sed" | "gsed" => {
+                let mut scripts: Vec<String> = Vec::new();
+                let mut it = inv.args.iter();
+                let mut explicit = false;
+                while let Some(a) = it.next() {
+                    if matches!(a.text.as_str(), "-e" | "--expression") {
+                        explicit = true;
+                        if let Some(v) = it.next() {
+                            scripts.push(v.text.clone());
+                        }
+                    }
+                }
+                if !explicit && let Some(first) = inv.operands().first() {
+                    scripts.push(first.text.clone());
+                }
+                for s in scripts {
+                    let (cmds, computed) = sed_commands(&s);
+                    if computed {
+                        self.issue(ShellIssue::OpaqueInlineCode);
+                    }
+                    self.run_texts(cmds, depth);
+                }
+            }
+            "docker" | "podman" | "nerdctl" | "docker-compose" | "podman-compose" | "kubectl"
+            | "oc" | "ssh" => {
+                if let Some(text) = remote_command(&inv) {
+                    self.run_texts(vec![text], depth);
+                }
+            }
+            "tmux" | "screen" => {
+                if let Some(text) = typed_text(&inv) {
+                    self.run_texts(vec![text], depth);
+                }
+            }
+            "tclsh" | "wish" | "expect" => {
+                let code = match super::dash_c(&inv, &["-c"]) {
+                    Some(w) => Some(w.text),
+                    None => match &inv.stdin {
+                        Stdin::Text(t) => Some(t.clone()),
+                        _ => None,
+                    },
+                };
+                if let Some(code) = code {
+                    self.run_texts(tcl_commands(&code), depth);
+                } else if let Some(f) = inv.operands().first() {
+                    let abs = self.abs(&f.text);
+                    if let Some((text, project)) = self.file_text(&abs, true) {
+                        self.in_file(project, |w| w.run_texts(tcl_commands(&text), depth));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn track_dir(&mut self, inv: &Invocation) {
+        match inv.program.as_str() {
+            "cd" | "pushd" | "chdir" => {
+                let ops = inv.operands();
+                let target = match ops.first() {
+                    None if inv.program == "pushd" => return,
+                    None => self.env.home.map(str::to_owned).or(Some("~".to_owned())),
+                    Some(w) if w.text == "-" => None,
+                    Some(w) => Some(self.abs(&w.text)),
+                };
+                if inv.program == "pushd" && self.dir_stack.len() < 64 {
+                    self.dir_stack.push(self.cwd.clone());
+                }
+                if let Some(t) = target {
+                    self.cwd = Some(t);
+                }
+            }
+            "popd" => {
+                if let Some(prev) = self.dir_stack.pop() {
+                    self.cwd = prev;
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn track_link(&mut self, inv: &Invocation) {
+        if inv.program != "ln" || !inv.has_flag('s', "--symbolic") {
+            return;
+        }
+        let ops = inv.operands();
+        let (target, link) = match ops.as_slice() {
+            [t] => {
+                let name = paths::basename(&t.text).to_owned();
+                (
+                    t,
+                    paths::normalize(&name, self.cwd.as_deref(), self.env.home),
+                )
+            }
+            [t, l] => (
+                t,
+                paths::normalize(&l.text, self.cwd.as_deref(), self.env.home),
+            ),
+            _ => return,
+        };
+        if target.dynamic {
+            return;
+        }
+        let dir = link.rsplit_once('/').map(|(d, _)| d.to_owned());
+        let t = if target.text.starts_with('/') || target.text.starts_with('~') {
+            paths::normalize(&target.text, None, self.env.home)
+        } else {
+            paths::normalize(&target.text, dir.as_deref(), self.env.home)
+        };
+        let t = self.resolve_links(&t);
+        if self.local_links.len() < 128 {
+            self.local_links.insert(link.clone(), t.clone());
+            self.out.links.push((link, t));
+        }
+    }
+
+    fn track_writes(&mut self, inv: &Invocation) {
+        let text = match literal_output(inv, &self.out) {
+            Output::Literal(t) | Output::Decoded(t) => Some(t),
+            _ => None,
+        };
+        let mut targets: Vec<(String, bool)> = Vec::new();
+        for r in &inv.redirects {
+            if r.fd.unwrap_or(1) != 1 || r.target.dynamic || r.target.text.starts_with("/dev/") {
+                continue;
+            }
+            match r.kind {
+                RedirectKind::Write => targets.push((r.target.text.clone(), false)),
+                RedirectKind::Append => targets.push((r.target.text.clone(), true)),
+                RedirectKind::Read => {}
+            }
+        }
+        let tee_text = if inv.program == "tee" {
+            match &inv.stdin {
+                Stdin::Text(t) => Some(t.clone()),
+                Stdin::Pipe(i) => match self
+                    .out
+                    .invocations
+                    .get(*i)
+                    .map(|p| literal_output(p, &self.out))
+                {
+                    Some(Output::Literal(t) | Output::Decoded(t)) => Some(t),
+                    _ => None,
+                },
+                _ => None,
+            }
+        } else {
+            None
+        };
+        if let Some(t) = &tee_text {
+            let append = inv.has_flag('a', "--append");
+            for w in inv.operands() {
+                if !w.dynamic {
+                    targets.push((w.text.clone(), append));
+                }
+                let _ = t;
+            }
+        }
+        let Some(mut body) = text.or(tee_text) else {
+            return;
+        };
+        if inv.program == "echo" && !inv.args.iter().any(|a| a.text == "-n") {
+            body.push('\n');
+        }
+        for (t, append) in targets {
+            let abs = self.abs(&t);
+            let entry = self.local_files.entry(abs.clone()).or_default();
+            if !append {
+                entry.clear();
+            }
+            entry.push_str(&body);
+            if self.out.file_writes.len() < 64 {
+                self.out.file_writes.push((abs, body.clone(), append));
+            }
+        }
+    }
+
+    fn make(&mut self, inv: &Invocation, depth: u8) {
+        let mut dir: Option<String> = None;
+        let mut file: Option<String> = None;
+        let mut targets: Vec<String> = Vec::new();
+        let mut it = inv.args.iter();
+        while let Some(a) = it.next() {
+            let t = a.text.as_str();
+            match t {
+                "-C" | "--directory" => dir = it.next().map(|w| w.text.clone()),
+                "-f" | "--file" | "--makefile" => file = it.next().map(|w| w.text.clone()),
+                "-j" | "-l" | "-o" | "-W" | "-I" | "--jobs" => {
+                    // `-j` may stand alone; only skip a numeric value.
+                    if matches!(t, "-j" | "-l" | "--jobs") {
+                        continue;
+                    }
+                    let _ = it.next();
+                }
+                _ if t.starts_with("--directory=") => dir = t.get(12..).map(str::to_owned),
+                _ if t.starts_with("-C") && t.len() > 2 => dir = t.get(2..).map(str::to_owned),
+                _ if t.starts_with('-') => {}
+                _ if t.contains('=') => {}
+                _ if t.chars().all(|c| c.is_ascii_digit()) => {}
+                _ => targets.push(t.to_owned()),
+            }
+        }
+        let base = match &dir {
+            Some(d) => self.abs(d),
+            None => self.abs("."),
+        };
+        let candidates: Vec<String> = match &file {
+            Some(f) => vec![paths::normalize(f, Some(&base), self.env.home)],
+            None => ["GNUmakefile", "makefile", "Makefile"]
+                .iter()
+                .map(|n| format!("{base}/{n}"))
+                .collect(),
+        };
+        let n = candidates.len();
+        for (i, c) in candidates.iter().enumerate() {
+            // Only the last candidate is required: make reads the first that exists.
+            if let Some((text, project)) = self.file_text(c, i + 1 == n) {
+                if !self.budget() {
+                    return;
+                }
+                let t: Vec<&str> = targets.iter().map(String::as_str).collect();
+                let saved = self.cwd.replace(base.clone());
+                let recipes = make_recipes(&text, &t);
+                self.in_file(project, |w| w.run_texts(recipes, depth));
+                self.cwd = saved;
+                return;
+            }
+        }
+    }
+
+    fn package_scripts(&mut self, inv: &Invocation, depth: u8) {
+        let mut dir: Option<String> = None;
+        let mut ops: Vec<&str> = Vec::new();
+        let mut it = inv.args.iter();
+        while let Some(a) = it.next() {
+            let t = a.text.as_str();
+            match t {
+                "--prefix" | "-C" | "--cwd" | "--dir" => dir = it.next().map(|w| w.text.clone()),
+                "--" => break,
+                _ if t.starts_with("--prefix=") => dir = t.get(9..).map(str::to_owned),
+                _ if t.starts_with('-') => {}
+                _ => ops.push(t),
+            }
+        }
+        let names = npm_scripts(&inv.program, &ops);
+        if names.is_empty() {
+            return;
+        }
+        let base = match &dir {
+            Some(d) => self.abs(d),
+            None => self.abs("."),
+        };
+        let path = format!("{base}/package.json");
+        let Some((text, project)) = self.file_text(&path, true) else {
+            return;
+        };
+        if !self.budget() {
+            return;
+        }
+        let Ok(json) = serde_json::from_str::<serde_json::Value>(&text) else {
+            // A manifest we cannot read is a manifest we cannot judge.
+            self.issue(ShellIssue::UnseenFile);
+            return;
+        };
+        let Some(scripts) = json.get("scripts").and_then(|s| s.as_object()) else {
+            return;
+        };
+        let texts: Vec<String> = names
+            .iter()
+            .filter_map(|n| scripts.get(n.as_str()).and_then(|v| v.as_str()))
+            .map(str::to_owned)
+            .collect();
+        let saved = self.cwd.replace(base);
+        self.in_file(project, |w| w.run_texts(texts, depth));
+        self.cwd = saved;
+    }
+
+    fn git(&mut self, inv: &Invocation, depth: u8) {
+        let mut dir: Option<String> = None;
+        let mut sub: Option<String> = None;
+        let mut rest: Vec<String> = Vec::new();
+        let mut it = inv.args.iter();
+        while let Some(a) = it.next() {
+            let t = a.text.as_str();
+            if sub.is_some() {
+                rest.push(t.to_owned());
+                continue;
+            }
+            match t {
+                "-C" => dir = it.next().map(|w| w.text.clone()),
+                "-c" => {
+                    if let Some(kv) = it.next()
+                        && let Some((k, v)) = kv.text.split_once('=')
+                        && let Some(cmd) = git_exec_value(k, v)
+                    {
+                        self.script(&cmd, depth + 1, None);
+                    }
+                }
+                "--git-dir" | "--work-tree" | "--namespace" | "--exec-path" => {
+                    let _ = it.next();
+                }
+                _ if t.starts_with('-') => {}
+                _ => sub = Some(t.to_owned()),
+            }
+        }
+        let Some(sub) = sub else {
+            return;
+        };
+        if sub == "config" {
+            // `git config alias.x '!cmd'` / `git config core.pager 'cmd'`: the command runs
+            // on a later git call; judge it now.
+            let ops: Vec<&String> = rest.iter().filter(|a| !a.starts_with('-')).collect();
+            if let [k, v] = ops.as_slice()
+                && let Some(cmd) = git_exec_value(k, v)
+            {
+                self.script(&cmd, depth + 1, None);
+            }
+            return;
+        }
+        let base = match &dir {
+            Some(d) => self.abs(d),
+            None => self.abs("."),
+        };
+        if let Some((cfg, project)) = self.file_text(&format!("{base}/.git/config"), false) {
+            let mut section = String::new();
+            let mut cmds = Vec::new();
+            for line in cfg.lines() {
+                let l = line.trim();
+                if let Some(h) = l.strip_prefix('[').and_then(|h| h.strip_suffix(']')) {
+                    section = h
+                        .replace('"', "")
+                        .split_whitespace()
+                        .collect::<Vec<_>>()
+                        .join(".");
+                    continue;
+                }
+                if let Some((k, v)) = l.split_once('=') {
+                    let key = format!("{}.{}", section, k.trim()).to_ascii_lowercase();
+                    let v = v.trim().trim_matches('"');
+                    let applies = match key.strip_prefix("alias.") {
+                        Some(name) => name == sub.to_ascii_lowercase(),
+                        None => true,
+                    };
+                    if applies && let Some(cmd) = git_exec_value(&key, v) {
+                        cmds.push(cmd);
+                    }
+                }
+            }
+            if self.budget() {
+                self.in_file(project, |w| w.run_texts(cmds, depth));
+            }
+        }
+        // Hooks run from `.git/hooks`, or from the `core.hooksPath` folder the common
+        // managers set (husky, `.githooks`).
+        let hook_paths: Vec<String> = hooks_of(&sub)
+            .iter()
+            .flat_map(|h| {
+                let base = base.as_str();
+                [".git/hooks", ".husky", ".githooks"]
+                    .iter()
+                    .map(move |d| format!("{base}/{d}/{h}"))
+            })
+            .collect();
+        for path in hook_paths {
+            if let Some((text, project)) = self.file_text(&path, false) {
+                if !self.budget() {
+                    return;
+                }
+                self.in_file(project, |w| match shebang_lang(&text) {
+                    Some(l) if !is_shell(&l) => w.inline_code(&l, &Word::literal(&text), depth),
+                    _ => w.script(&text, depth + 1, None),
+                });
+            }
+        }
+    }
+}
+
+/// A tmux/screen key name (`Enter`, `C-c`, `M-x`, `F5`): a key press, not text.
+fn is_key_name(t: &str) -> bool {
+    const KEYS: &[&str] = &[
+        "Enter", "Escape", "Tab", "BTab", "BSpace", "Space", "Up", "Down", "Left", "Right", "Home",
+        "End", "PageUp", "PageDown", "PgUp", "PgDn", "NPage", "PPage", "IC", "DC", "KPEnter",
+    ];
+    let base = t
+        .strip_prefix("C-")
+        .or_else(|| t.strip_prefix("M-"))
+        .or_else(|| t.strip_prefix("S-"))
+        .or_else(|| t.strip_prefix('^'))
+        .unwrap_or(t);
+    KEYS.contains(&t)
+        || (base.len() == 1 && base != t)
+        || (t.starts_with('F') && t.get(1..).is_some_and(|n| n.parse::<u8>().is_ok()))
+}
+
+/// Text typed into another terminal (`tmux send-keys … Enter`, `screen -X stuff '…\n'`):
+/// the lines it would run there. Key names are key presses, not commands.
+fn typed_text(inv: &Invocation) -> Option<String> {
+    let args: Vec<&str> = inv.argv().collect();
+    match inv.program.as_str() {
+        "tmux" => {
+            let pos = args
+                .iter()
+                .position(|a| matches!(*a, "send-keys" | "send"))?;
+            let mut text = String::new();
+            let mut it = args.iter().skip(pos + 1);
+            while let Some(a) = it.next() {
+                match *a {
+                    "-t" | "-N" | "-c" => {
+                        let _ = it.next();
+                    }
+                    _ if a.starts_with('-') && a.len() > 1 => {}
+                    "Enter" | "C-m" | "KPEnter" | "C-j" => text.push('\n'),
+                    _ if is_key_name(a) => {}
+                    _ => text.push_str(a),
+                }
+            }
+            Some(text)
+        }
+        "screen" => {
+            let pos = args.iter().position(|a| *a == "stuff")?;
+            args.get(pos + 1).map(|t| {
+                t.replace("^M", "\n")
+                    .replace("\\n", "\n")
+                    .replace("\\r", "\n")
+            })
+        }
+        _ => None,
+    }
+}
+
+/// Quote a word so it survives being re-parsed as one shell word.
+fn quote(s: &str) -> String {
+    if !s.is_empty()
+        && s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-_./=:,+@%~".contains(&b))
+    {
+        s.to_owned()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
+}
+
+/// Boolean options of `docker run`/`exec` (everything else starting with `-` takes a value
+/// unless written `--opt=value`).
+const DOCKER_BOOL_OPTS: &[&str] = &[
+    "-d",
+    "--detach",
+    "--rm",
+    "-i",
+    "--interactive",
+    "-t",
+    "--tty",
+    "-it",
+    "-ti",
+    "-itd",
+    "-dit",
+    "--privileged",
+    "--init",
+    "--read-only",
+    "-P",
+    "--publish-all",
+    "--no-healthcheck",
+    "--sig-proxy",
+    "-q",
+    "--quiet",
+];
+
+/// The command a container or remote-shell invocation runs, as shell text, with container
+/// paths mapped back to the host folders mounted there. `None` when it runs no command.
+fn remote_command(inv: &Invocation) -> Option<String> {
+    let args: Vec<&str> = inv.argv().collect();
+    match inv.program.as_str() {
+        "docker" | "podman" | "nerdctl" | "docker-compose" | "podman-compose" => {
+            // `docker compose …` and `docker-compose …` take compose options first.
+            let first = args.iter().position(|a| !a.starts_with('-'));
+            let (args, compose): (Vec<&str>, bool) = if inv.program.ends_with("-compose") {
+                (args.clone(), true)
+            } else if let Some(p) = first
+                && args.get(p) == Some(&"compose")
+            {
+                (args.get(p + 1..).unwrap_or(&[]).to_vec(), true)
+            } else {
+                (args.clone(), false)
+            };
+            let mut sub_at = 0;
+            while let Some(a) = args.get(sub_at) {
+                if compose
+                    && matches!(
+                        *a,
+                        "-f" | "--file" | "-p" | "--project-name" | "--env-file" | "--profile"
+                    )
+                {
+                    sub_at += 2;
+                } else if a.starts_with('-') {
+                    sub_at += 1;
+                } else {
+                    break;
+                }
+            }
+            let sub = *args.get(sub_at)?;
+            let (positional_before_cmd, start) = match sub {
+                "run" | "create" => (1, sub_at + 1),
+                "exec" => (1, sub_at + 1),
+                "container" => match args.get(sub_at + 1) {
+                    Some(&"run") | Some(&"exec") | Some(&"create") => (1, sub_at + 2),
+                    _ => return None,
+                },
+                _ => return None,
+            };
+            let mut mounts: Vec<(String, String)> = Vec::new();
+            let mut i = start;
+            let mut skipped = 0;
+            while let Some(a) = args.get(i) {
+                if a.starts_with('-') && skipped == 0 {
+                    if matches!(*a, "-v" | "--volume") {
+                        if let Some(spec) = args.get(i + 1) {
+                            let mut parts = spec.split(':');
+                            if let (Some(h), Some(c)) = (parts.next(), parts.next()) {
+                                mounts.push((h.to_owned(), c.to_owned()));
+                            }
+                        }
+                        i += 2;
+                    } else if DOCKER_BOOL_OPTS.contains(a) || a.contains('=') {
+                        i += 1;
+                    } else {
+                        i += 2;
+                    }
+                    continue;
+                }
+                if skipped < positional_before_cmd {
+                    skipped += 1;
+                    i += 1;
+                    continue;
+                }
+                break;
+            }
+            let cmd: Vec<String> = args
+                .iter()
+                .skip(i)
+                .map(|a| {
+                    let mut t = (*a).to_owned();
+                    for (h, c) in &mounts {
+                        let c = c.trim_end_matches('/');
+                        if !c.is_empty() && (t == c || t.starts_with(&format!("{c}/"))) {
+                            t = format!(
+                                "{}{}",
+                                h.trim_end_matches('/'),
+                                t.get(c.len()..).unwrap_or("")
+                            );
+                        }
+                    }
+                    quote(&t)
+                })
+                .collect();
+            (!cmd.is_empty()).then(|| cmd.join(" "))
+        }
+        "kubectl" | "oc" => {
+            if !args.iter().any(|a| matches!(*a, "exec" | "debug")) {
+                return None;
+            }
+            let dd = args.iter().position(|a| *a == "--")?;
+            let cmd: Vec<String> = args.iter().skip(dd + 1).map(|a| quote(a)).collect();
+            (!cmd.is_empty()).then(|| cmd.join(" "))
+        }
+        "ssh" => {
+            const VALUE_OPTS: &[&str] = &[
+                "-i", "-p", "-l", "-o", "-F", "-J", "-L", "-R", "-D", "-W", "-b", "-c", "-E", "-S",
+                "-m", "-O", "-Q", "-w", "-B",
+            ];
+            let mut i = 0;
+            let mut host_seen = false;
+            while let Some(a) = args.get(i) {
+                if VALUE_OPTS.contains(a) {
+                    i += 2;
+                    continue;
+                }
+                if a.starts_with('-') {
+                    i += 1;
+                    continue;
+                }
+                if !host_seen {
+                    host_seen = true;
+                    i += 1;
+                    continue;
+                }
+                break;
+            }
+            // ssh joins its remaining arguments with spaces and hands them to a shell.
+            let rest: Vec<&str> = args.iter().skip(i).copied().collect();
+            (!rest.is_empty()).then(|| rest.join(" "))
+        }
+        _ => None,
+    }
+}
+
+/// The program text of an awk invocation (first operand unless `-f` is given).
+fn awk_program(inv: &Invocation) -> Option<String> {
+    let mut it = inv.args.iter();
+    while let Some(a) = it.next() {
+        let t = a.text.as_str();
+        match t {
+            "-f" | "--file" => return None,
+            "-F" | "-v" | "--assign" | "--field-separator" => {
+                let _ = it.next();
+            }
+            "--" => return it.next().map(|w| w.text.clone()),
+            _ if t.starts_with('-') && t.len() > 1 => {}
+            _ => return Some(t.to_owned()),
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Programs that execute text, and paths as the command line sees them, end to end.
+    #[test]
+    fn executed_text_and_paths_are_judged() {
+        use crate::Verdict::*;
+        use crate::policy::Mode;
+        use crate::rules::testutil::table;
+        table(
+            Mode::Balanced,
+            &[
+                ("awk 'BEGIN{system(\"rm -rf ~\")}'", Block, "destructive_rm"),
+                (
+                    "lua -e 'os.execute(\"rm -rf /home/dev\")'",
+                    Block,
+                    "destructive_rm",
+                ),
+                ("vim -c ':!rm -rf ~/src' -c ':q!'", Block, "destructive_rm"),
+                ("{rm,-rf,~}", Block, "destructive_rm"),
+                (
+                    "perl -e 'exec \"rm -rf /home/dev\"'",
+                    Block,
+                    "destructive_rm",
+                ),
+                ("sed -n '1e rm -rf ~' README.md", Block, "destructive_rm"),
+                ("watch -n 1 'rm -rf ~/src'", Block, "destructive_rm"),
+                (
+                    "echo ~ | xargs -I % bash -c 'rm -rf %'",
+                    Block,
+                    "destructive_rm",
+                ),
+                ("tclsh <<< 'exec rm -rf /home/dev'", Block, "destructive_rm"),
+                (
+                    "python3 -c 'import pty; pty.spawn(\"/bin/bash\")'",
+                    Auth,
+                    "interactive_shell",
+                ),
+                ("script -qc /bin/bash /dev/null", Auth, "interactive_shell"),
+                (
+                    "tmux send-keys -t dev 'rm -rf ~' Enter",
+                    Block,
+                    "destructive_rm",
+                ),
+                (
+                    "docker run --rm -v ~/.ssh:/k alpine cat /k/id_rsa",
+                    Auth,
+                    "secret_read_private_key",
+                ),
+                (
+                    "docker run --rm -v /:/host alpine rm -rf /host/home/dev",
+                    Block,
+                    "destructive_rm",
+                ),
+                (
+                    "kubectl exec db-0 -- psql -c 'DROP DATABASE prod'",
+                    Block,
+                    "database_drop",
+                ),
+                (
+                    "docker compose exec db psql -c 'DROP DATABASE app'",
+                    Block,
+                    "database_drop",
+                ),
+                (
+                    "docker-compose -f dc.yml exec db psql -c 'DROP DATABASE app'",
+                    Block,
+                    "database_drop",
+                ),
+                (
+                    "docker compose -f dc.yml run --rm web rm -rf /home/dev",
+                    Block,
+                    "destructive_rm",
+                ),
+                ("ssh prod 'rm -rf /var/lib/postgresql'", Block, ""),
+                ("screen -S w -X stuff 'rm -rf ~^M'", Block, "destructive_rm"),
+                ("git -c core.pager='rm -rf ~' log", Block, "destructive_rm"),
+                (
+                    "GIT_SSH_COMMAND='rm -rf ~' git pull",
+                    Block,
+                    "destructive_rm",
+                ),
+                ("cd ~ && rm -rf ./*", Block, "destructive_rm"),
+                ("cd ~/.ssh && cat id_rsa", Auth, "secret_read_private_key"),
+                (
+                    "ln -s ~/.ssh/id_rsa k && cat k",
+                    Auth,
+                    "secret_read_private_key",
+                ),
+                // Benign look-alikes.
+                ("awk '{print $1}' access.log", Pass, ""),
+                ("vim -c 'set ff=unix' -c wq x.sh", Pass, ""),
+                ("mkdir -p src/{api,models}", Pass, ""),
+                ("cp config.yml{,.bak}", Pass, ""),
+                ("sed -n '1,20p' README.md", Pass, ""),
+                ("watch -n 5 'kubectl get pods'", Pass, ""),
+                (
+                    "find . -name '*.py' | xargs -I{} sh -c 'echo {}; wc -l {}'",
+                    Pass,
+                    "",
+                ),
+                ("git -c core.pager=cat log -3", Pass, ""),
+                ("tmux send-keys -t dev C-c", Pass, ""),
+                (
+                    "docker run --rm -v \"$PWD\":/app -w /app node:20 npm test",
+                    Pass,
+                    "",
+                ),
+                ("docker exec -it web ls /var/www", Pass, ""),
+                ("docker compose exec db psql -c 'select 1'", Pass, ""),
+                ("docker compose up -d", Pass, ""),
+                (
+                    "kubectl exec -it api-0 -- env | grep -c PORT",
+                    Auth,
+                    "env_dump",
+                ),
+                ("ssh staging.corp.example 'systemctl status app'", Pass, ""),
+                ("tmux send-keys -t dev 'npm run dev' Enter", Pass, ""),
+                ("tmux send-keys -t vim Escape ':wq' Enter", Pass, ""),
+                ("(cd ~/.ssh && ls) && cat README.md", Pass, ""),
+                ("cd src && rm -rf ./build", Pass, ""),
+                (
+                    "ln -s ../shared/tsconfig.json tsconfig.json && cat tsconfig.json",
+                    Pass,
+                    "",
+                ),
+            ],
+        );
+    }
+
+    #[test]
+    fn makefile_recipes_follow_targets() {
+        let mk = "CC=gcc\nall: build\n\nbuild: dep\n\t$(CC) -o x x.c\ndep:\n\t@echo dep\nclean:\n\trm -rf $(HOME)\n";
+        assert_eq!(make_recipes(mk, &["clean"]), vec!["rm -rf $HOME"]);
+        let all = make_recipes(mk, &[]);
+        assert!(all.contains(&"gcc -o x x.c".to_owned()), "{all:?}");
+        assert!(all.contains(&"echo dep".to_owned()), "{all:?}");
+        assert!(!all.iter().any(|r| r.contains("rm -rf")), "{all:?}");
+    }
+
+    #[test]
+    fn npm_script_names() {
+        assert_eq!(
+            npm_scripts("npm", &["test"]),
+            vec!["pretest", "test", "posttest"]
+        );
+        assert_eq!(
+            npm_scripts("npm", &["run", "lint"]),
+            vec!["prelint", "lint", "postlint"]
+        );
+        assert!(npm_scripts("npm", &["install"]).contains(&"postinstall".to_owned()));
+        assert!(npm_scripts("npm", &["install", "left-pad"]).is_empty());
+        assert_eq!(
+            npm_scripts("yarn", &["build"]),
+            vec!["prebuild", "build", "postbuild"]
+        );
+        assert!(npm_scripts("yarn", &["add", "x"]).is_empty());
+        assert!(npm_scripts("npm", &["view", "react"]).is_empty());
+    }
+
+    #[test]
+    fn execute_primitives() {
+        assert_eq!(
+            awk_commands("BEGIN{system(\"rm -rf ~\")}").0,
+            vec!["rm -rf ~"]
+        );
+        assert!(awk_commands("{print $1}").0.is_empty());
+        assert!(awk_commands("{system($0)}").1);
+        assert_eq!(vim_shell(":!rm -rf x"), Some("rm -rf x".to_owned()));
+        assert_eq!(vim_shell(":silent !curl x"), Some("curl x".to_owned()));
+        assert_eq!(vim_shell("set ff=unix"), None);
+        assert_eq!(vim_shell(":shell"), Some(String::new()));
+        assert_eq!(sed_commands("1e rm -rf ~").0, vec!["rm -rf ~"]);
+        assert!(sed_commands("1,20p").0.is_empty());
+        assert!(sed_commands("s/a/b/e").1);
+        assert!(!sed_commands("s/a/b/g").1);
+        assert_eq!(tcl_commands("exec rm -rf /x"), vec!["rm -rf /x"]);
+        assert_eq!(
+            git_exec_value("alias.st", "!rm -rf ~"),
+            Some("rm -rf ~".to_owned())
+        );
+        assert_eq!(git_exec_value("alias.st", "status"), None);
+        assert_eq!(
+            git_exec_value("core.pager", "less"),
+            Some("less".to_owned())
+        );
+        assert_eq!(git_exec_value("user.name", "x"), None);
+        assert_eq!(
+            shebang_lang("#!/usr/bin/env python3\nprint(1)"),
+            Some("python3".to_owned())
+        );
+        assert_eq!(shebang_lang("#!/bin/bash\n"), Some("bash".to_owned()));
+        assert_eq!(shebang_lang("echo hi"), None);
+    }
+}
