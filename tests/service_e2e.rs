@@ -369,3 +369,61 @@ fn transcript_calls_that_never_reached_airlock_are_reported() {
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("0 never reached it"), "{out}");
 }
+
+fn bash_in(session: &str, cwd: &std::path::Path, command: &str) -> String {
+    serde_json::json!({
+        "session_id": session, "cwd": cwd, "hook_event_name": "PreToolUse",
+        "permission_mode": "default", "tool_name": "Bash", "tool_input": {"command": command}
+    })
+    .to_string()
+}
+
+/// Issue #11 through the real hook: the service asks the hook for the files a call executes
+/// or reads, the hook reads them as the user, and the engine judges what they really do.
+#[test]
+fn executed_files_and_symlinks_are_judged_by_what_they_really_are() {
+    let sb = set_up();
+    let proj = sb.home().join("proj");
+    std::fs::create_dir_all(&proj).unwrap();
+    std::fs::write(proj.join("cleanup.sh"), "#!/bin/sh\nrm -rf ~\n").unwrap();
+    std::fs::write(proj.join("build.sh"), "#!/bin/sh\ncargo build --release\n").unwrap();
+    // A script the agent did not write in this session, holding `rm -rf ~`: blocked.
+    let (code, out) = hook(&sb, &bash_in("f1", &proj, "bash cleanup.sh"));
+    assert_eq!(code, 2, "{out}");
+    let (code, out) = hook(&sb, &bash_in("f1", &proj, "sh ./cleanup.sh"));
+    assert_eq!(code, 2, "{out}");
+    // Its benign neighbour passes.
+    assert_eq!(
+        hook(&sb, &bash_in("f1", &proj, "bash build.sh")),
+        (0, "{}\n".into())
+    );
+    // A script too large to show the engine is never PASS.
+    std::fs::write(proj.join("big.sh"), "echo x\n".repeat(60_000)).unwrap();
+    let (_, out) = hook(&sb, &bash_in("f1", &proj, "bash big.sh"));
+    assert_ne!(out.trim(), "{}", "an unseen executed file passed");
+    // A harmless-looking name that links to a private key.
+    let ssh = sb.home().join(".ssh");
+    std::fs::create_dir_all(&ssh).unwrap();
+    std::fs::write(
+        ssh.join("id_ed25519"),
+        "-----BEGIN OPENSSH PRIVATE KEY-----\nAAAA\n",
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(ssh.join("id_ed25519"), proj.join("notes.txt")).unwrap();
+    std::fs::write(proj.join("readme.txt"), "hello\n").unwrap();
+    let read = |p: &str| {
+        serde_json::json!({
+            "session_id": "f1", "cwd": proj, "hook_event_name": "PreToolUse",
+            "permission_mode": "default", "tool_name": "Read",
+            "tool_input": {"file_path": proj.join(p)}
+        })
+        .to_string()
+    };
+    let (_, out) = hook(&sb, &read("notes.txt"));
+    assert_ne!(
+        out.trim(),
+        "{}",
+        "a symlink to a private key read as a note: {out}"
+    );
+    assert_eq!(hook(&sb, &read("readme.txt")), (0, "{}\n".into()));
+}

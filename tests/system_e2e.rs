@@ -108,7 +108,7 @@ fn agent_sh(user: &str, cmd: &str) -> (i32, String, String) {
 }
 
 fn start_service() -> Child {
-    let child = Command::new("setpriv")
+    let mut child = Command::new("setpriv")
         .args([
             "--reuid=airlock",
             "--regid=airlock",
@@ -129,6 +129,8 @@ fn start_service() -> Child {
         }
         std::thread::sleep(Duration::from_millis(50));
     }
+    let _ = child.kill();
+    let _ = child.wait();
     panic!("the system service did not open its socket");
 }
 

@@ -175,6 +175,7 @@ fn exchange(
                 Ordering::SeqCst,
             );
         },
+        |paths| airlock_service::client::read_files(&paths),
         APPROVAL_BUDGET,
     )?;
     Ok((reply, ex))

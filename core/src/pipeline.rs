@@ -5,7 +5,7 @@
 //! store transaction ([`record`]); a session that cannot be decoded is treated as the worst
 //! case (tainted, secret read), never as a fresh one.
 
-use airlock_engine::{Action, Decision, Engine, SessionState, Verdict};
+use airlock_engine::{Action, CallFacts, Decision, Engine, SessionState, Verdict};
 use airlock_store::{DecisionRow, Outcome, Store};
 
 use crate::CoreError;
@@ -70,7 +70,18 @@ pub fn judge(
     action: &Action,
     session: &SessionState,
 ) -> Decision {
-    let mut d = engine.decide(action, session);
+    judge_with(engine, rules, action, session, &CallFacts::default())
+}
+
+/// [`judge`] with the files the adapter read for this call (`engine::files_to_inspect`).
+pub fn judge_with(
+    engine: &Engine,
+    rules: &[AllowRule],
+    action: &Action,
+    session: &SessionState,
+    facts: &CallFacts,
+) -> Decision {
+    let mut d = engine.decide_with(action, session, facts);
     apply_allow_rules(rules, &mut d);
     d
 }

@@ -209,10 +209,15 @@ impl HookExchange {
     pub fn answer(
         &mut self,
         mut on_wait: impl FnMut(i64),
+        mut on_files: impl FnMut(Vec<String>) -> airlock_engine::CallFacts,
         wait_budget: Duration,
     ) -> Result<HookReply, ClientError> {
         loop {
             match receive(&mut self.reader)? {
+                Response::NeedFiles { paths } => {
+                    let facts = on_files(paths);
+                    send(self.reader.get_mut(), &Request::Files { facts })?;
+                }
                 Response::Waiting { deadline_ms } => {
                     on_wait(deadline_ms);
                     self.reader.get_ref().set_read_timeout(Some(wait_budget))?;
@@ -240,4 +245,68 @@ impl HookExchange {
     pub fn ack(mut self) {
         let _ = send(self.reader.get_mut(), &Request::Ack);
     }
+}
+
+/// Reads the files the service asked for, as this process's user sees them: each path's
+/// symbolic links resolved (recorded in `symlinks`), content bounded to
+/// [`airlock_engine::needs::MAX_FILE_BYTES`] (larger is `TooLarge`), text decoded lossily;
+/// what cannot be read is `Unreadable`, what is not there `Missing`.
+pub fn read_files(paths: &[String]) -> airlock_engine::CallFacts {
+    use airlock_engine::FileView;
+    use std::io::Read;
+    let max = airlock_engine::needs::MAX_FILE_BYTES;
+    let mut facts = airlock_engine::CallFacts {
+        inspected: true,
+        ..Default::default()
+    };
+    for p in paths.iter().take(airlock_engine::needs::MAX_PATHS) {
+        let path = Path::new(p);
+        let target = match std::fs::symlink_metadata(path) {
+            Ok(m) if m.file_type().is_symlink() => match std::fs::canonicalize(path) {
+                Ok(t) => {
+                    facts
+                        .symlinks
+                        .insert(p.clone(), t.to_string_lossy().into_owned());
+                    t
+                }
+                Err(_) => {
+                    facts.files.insert(p.clone(), FileView::Missing);
+                    continue;
+                }
+            },
+            Ok(_) => path.to_path_buf(),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                facts.files.insert(p.clone(), FileView::Missing);
+                continue;
+            }
+            Err(_) => {
+                facts.files.insert(p.clone(), FileView::Unreadable);
+                continue;
+            }
+        };
+        let view = match std::fs::File::open(&target) {
+            Ok(f) if f.metadata().is_ok_and(|m| m.is_file()) => {
+                let mut buf = Vec::new();
+                match f
+                    .take(u64::try_from(max).unwrap_or(u64::MAX).saturating_add(1))
+                    .read_to_end(&mut buf)
+                {
+                    Ok(n) if n > max => FileView::TooLarge,
+                    Ok(_) => FileView::Content(String::from_utf8_lossy(&buf).into_owned()),
+                    Err(_) => FileView::Unreadable,
+                }
+            }
+            Ok(_) => FileView::Unreadable,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => FileView::Missing,
+            Err(_) => FileView::Unreadable,
+        };
+        // Keyed by the path asked for and, through a link, by its target too (the engine
+        // resolves links first and then looks the target up).
+        let t = target.to_string_lossy().into_owned();
+        if t != *p {
+            facts.files.insert(t, view.clone());
+        }
+        facts.files.insert(p.clone(), view);
+    }
+    facts
 }

@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use airlock_core::{Level, clock, pipeline};
-use airlock_engine::{Action, Decision, Engine, Host, Verdict};
+use airlock_engine::{Action, CallFacts, Decision, Engine, Host, HostFacts, Verdict};
 use airlock_hooks::Event;
 use airlock_hooks::{HookAnswer, HookCall, HookOutcome};
 use airlock_store::Outcome;
@@ -43,6 +43,8 @@ pub fn parse_host(name: &str) -> Option<Host> {
 pub(crate) trait Line {
     /// Tell the client a human is being asked (so it extends its deadline).
     fn waiting(&mut self, deadline_ms: i64);
+    /// Ask the client for these files; `None` when it does not answer in time or garbles.
+    fn files(&mut self, paths: Vec<String>) -> Option<CallFacts>;
     /// Set when the client hung up (its process died): a pending approval is then dropped.
     fn gone(&self) -> Arc<AtomicBool>;
 }
@@ -135,6 +137,11 @@ pub(crate) fn handle(
             };
         }
     };
+    let home = st
+        .paths
+        .home
+        .as_ref()
+        .map(|h| h.to_string_lossy().into_owned());
     if st.is_bypassed(&host, &sid) {
         return Judged {
             answer: deny(
@@ -174,7 +181,40 @@ pub(crate) fn handle(
         };
     }
 
-    let d = pipeline::judge(&engine, &rules, action, &before);
+    // What the call executes or reads, as the hook's user sees it: asked of the client
+    // without holding the user's lock. Asked for but not supplied → the engine judges the
+    // file unseen (never PASS).
+    let wanted = airlock_engine::files_to_inspect(
+        action,
+        &HostFacts {
+            home,
+            ..HostFacts::default()
+        },
+    );
+    let facts = if wanted.is_empty() {
+        CallFacts::default()
+    } else {
+        drop(st);
+        let f = line.files(wanted).unwrap_or_else(|| {
+            tracing::warn!("the hook did not supply the files it was asked for");
+            CallFacts {
+                inspected: true,
+                ..CallFacts::default()
+            }
+        });
+        st = match user.lock() {
+            Ok(g) => g,
+            Err(_) => {
+                return Judged {
+                    answer: deny(&call, "Airlock's service hit an internal error."),
+                    session,
+                };
+            }
+        };
+        f
+    };
+    let before = st.session(&host, &sid);
+    let d = pipeline::judge_with(&engine, &rules, action, &before, &facts);
     let (outcome, hook_outcome) = if d.effective == Verdict::Auth {
         // The human is asked without holding the user's lock.
         drop(st);

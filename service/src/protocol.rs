@@ -1,9 +1,10 @@
 //! The guard service's wire format: one JSON object per line over a local socket.
 //!
 //! A connection carries one exchange. For a hook: the client sends [`Request::Hook`]; the
-//! service may send any number of [`Response::Waiting`] lines (a human is being asked: the
-//! client extends its own deadline), then one [`Response::Hook`]; the client prints it and
-//! sends [`Request::Ack`]. A hook connection that closes before its `Ack` means the hook
+//! service may ask once for the files the call executes or reads ([`Response::NeedFiles`],
+//! answered by [`Request::Files`]), may send any number of [`Response::Waiting`] lines (a
+//! human is being asked: the client extends its own deadline), then one [`Response::Hook`];
+//! the client prints it and sends [`Request::Ack`]. A hook connection that closes before its `Ack` means the hook
 //! process died before the host saw Airlock's answer: the service marks that session
 //! bypassed.
 
@@ -23,8 +24,11 @@ pub enum Request {
     /// Judge one hook event: `host` as named on the hook's command line, `payload` the exact
     /// stdin text the host gave the hook.
     Hook { host: String, payload: String },
-    /// The hook printed the answer (second line of a hook exchange).
+    /// The hook printed the answer (last line of a hook exchange).
     Ack,
+    /// The files the service asked for ([`Response::NeedFiles`]), as the hook's user sees
+    /// them (content bounded, unreadable, too large, missing; links resolved).
+    Files { facts: airlock_engine::CallFacts },
     /// The level, dials and any tampering seen, for this peer's user.
     Status,
     /// Move a dial (`mode`, `enforcement`); lowering needs `proof`, verified in the service.
@@ -68,6 +72,11 @@ pub enum Response {
     /// A human is being asked; the final answer comes by `deadline_ms` (wall clock).
     Waiting {
         deadline_ms: i64,
+    },
+    /// The call executes or reads these files: the hook reads them (as the user the call runs
+    /// as) and answers [`Request::Files`].
+    NeedFiles {
+        paths: Vec<String>,
     },
     /// Exactly what the hook prints and how it exits.
     Hook {

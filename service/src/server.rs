@@ -282,9 +282,21 @@ pub(crate) fn read_line_bounded<R: BufRead>(
         .map_err(|_| std::io::Error::new(std::io::ErrorKind::InvalidData, "not UTF-8"))
 }
 
+/// What the client may send after its hook request.
+enum FromClient {
+    Files(airlock_engine::CallFacts),
+    Ack,
+    /// EOF, an error, or anything else: the client is gone (or misbehaving).
+    Gone,
+}
+
+/// How long a hook client may take to read and send the files it was asked for.
+const FILES_TIMEOUT: Duration = Duration::from_secs(5);
+
 struct ConnLine {
     writer: UnixStream,
     gone: Arc<AtomicBool>,
+    rx: mpsc::Receiver<FromClient>,
 }
 
 impl Line for ConnLine {
@@ -293,6 +305,17 @@ impl Line for ConnLine {
     }
     fn gone(&self) -> Arc<AtomicBool> {
         Arc::clone(&self.gone)
+    }
+    fn files(&mut self, paths: Vec<String>) -> Option<airlock_engine::CallFacts> {
+        write_response(&mut self.writer, &Response::NeedFiles { paths }).ok()?;
+        match self.rx.recv_timeout(FILES_TIMEOUT) {
+            Ok(FromClient::Files(mut f)) => {
+                // The client read every path it was asked for: a path it left out is unseen.
+                f.inspected = true;
+                Some(f)
+            }
+            _ => None,
+        }
     }
 }
 
@@ -359,20 +382,30 @@ fn hook_exchange(
     payload: &str,
 ) {
     let gone = Arc::new(AtomicBool::new(false));
-    let (tx, rx) = mpsc::channel::<bool>();
+    let (tx, rx) = mpsc::channel::<FromClient>();
     {
-        // Watches the client: the only thing it may send now is its Ack; EOF means it died.
+        // Reads what the client sends next: the files it was asked for, then its Ack. EOF or
+        // anything else means it died (or misbehaves): `gone`.
         let gone = Arc::clone(&gone);
         let _ = reader.get_ref().set_read_timeout(None);
         std::thread::spawn(move || {
-            let acked = matches!(
-                read_line_bounded(&mut reader, 1024),
-                Ok(Some(l)) if matches!(serde_json::from_str::<Request>(&l), Ok(Request::Ack))
-            );
-            if !acked {
-                gone.store(true, Ordering::SeqCst);
+            loop {
+                let msg = match read_line_bounded(&mut reader, MAX_REQUEST_LINE) {
+                    Ok(Some(l)) => match serde_json::from_str::<Request>(&l) {
+                        Ok(Request::Files { facts }) => FromClient::Files(facts),
+                        Ok(Request::Ack) => FromClient::Ack,
+                        _ => FromClient::Gone,
+                    },
+                    _ => FromClient::Gone,
+                };
+                let last = !matches!(msg, FromClient::Files(_));
+                if matches!(msg, FromClient::Gone) {
+                    gone.store(true, Ordering::SeqCst);
+                }
+                if tx.send(msg).is_err() || last {
+                    break;
+                }
             }
-            let _ = tx.send(acked);
         });
     }
     let Ok(writer) = stream.try_clone() else {
@@ -381,6 +414,7 @@ fn hook_exchange(
     let mut line = ConnLine {
         writer,
         gone: Arc::clone(&gone),
+        rx,
     };
     let judged = hook::handle(svc.cfg.level, user, host, payload, &mut line);
     let mut out = stream;
@@ -393,7 +427,18 @@ fn hook_exchange(
         },
     )
     .is_ok();
-    let acked = sent && matches!(rx.recv_timeout(ACK_TIMEOUT), Ok(true));
+    let acked = sent && {
+        let deadline = std::time::Instant::now() + ACK_TIMEOUT;
+        loop {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            match line.rx.recv_timeout(left) {
+                Ok(FromClient::Ack) => break true,
+                // Files sent late (after the service gave up waiting) are ignored.
+                Ok(FromClient::Files(_)) => continue,
+                _ => break false,
+            }
+        }
+    };
     if !acked {
         // Shut the socket so the watcher thread ends.
         let _ = out.shutdown(std::net::Shutdown::Both);
@@ -573,6 +618,8 @@ fn admin(svc: &Service, user: &Mutex<UserState>, who: Peer, req: Request) -> Res
                 Err(e) => error("internal", e),
             }
         }
-        Request::Hook { .. } | Request::Ack => error("bad_request", "unexpected request"),
+        Request::Hook { .. } | Request::Ack | Request::Files { .. } => {
+            error("bad_request", "unexpected request")
+        }
     }
 }
