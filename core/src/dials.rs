@@ -299,7 +299,10 @@ mod tests {
         assert!(
             add_allow_rule(&s, rule.clone(), Some(&pw("correct horse battery")), "test").unwrap()
         );
-        assert_eq!(settings::allow_rules(&s).unwrap(), std::slice::from_ref(&rule));
+        assert_eq!(
+            settings::allow_rules(&s).unwrap(),
+            std::slice::from_ref(&rule)
+        );
         assert!(remove_allow_rule(&s, &rule, "test").unwrap());
         assert!(settings::allow_rules(&s).unwrap().is_empty());
     }
