@@ -66,6 +66,10 @@ fn joining_script(c: char) -> bool {
 /// Scan text for characters a person cannot see.
 pub fn scan(text: &str) -> Hidden {
     let mut h = Hidden::default();
+    // Every character worth reporting is outside ASCII (a fast, vectorised check).
+    if text.is_ascii() {
+        return h;
+    }
     let mut prev: Option<char> = None;
     let mut chars = text.chars().peekable();
     let mut first = true;
@@ -102,6 +106,9 @@ pub fn scan(text: &str) -> Hidden {
 
 /// Host names in `text` (after `://`) that use non-ASCII letters or punycode labels.
 pub fn homoglyph_hosts(text: &str) -> bool {
+    if text.is_ascii() && !text.contains("xn--") {
+        return false;
+    }
     text.match_indices("://").take(64).any(|(i, m)| {
         let rest = text.get(i + m.len()..).unwrap_or("");
         let host: String = rest

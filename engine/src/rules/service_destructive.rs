@@ -293,9 +293,6 @@ pub fn service_destroy(inv: &Invocation) -> Option<bool> {
         }
     }
     let verb_at = path.iter().position(|t| verb_of(t))?;
-    // `kubectl rollout undo`, `helm rollback`: fine; but a verb given as the very last free
-    // word after a data-looking argument (`redis-cli GET delete`) is not a subcommand.
-    let _ = verb_at;
     let args: Vec<&str> = inv.argv().collect();
     let all = args.iter().any(|a| {
         matches!(

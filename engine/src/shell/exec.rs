@@ -759,13 +759,12 @@ impl Walker<'_> {
         } else {
             None
         };
-        if let Some(t) = &tee_text {
+        if tee_text.is_some() {
             let append = inv.has_flag('a', "--append");
             for w in inv.operands() {
                 if !w.dynamic {
                     targets.push((w.text.clone(), append));
                 }
-                let _ = t;
             }
         }
         let Some(mut body) = text.or(tee_text) else {

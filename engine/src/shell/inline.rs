@@ -222,7 +222,9 @@ pub(crate) fn analyze(lang: &str, code: &str) -> InlineFindings {
     for marker in DELETE_CALLS {
         for seg in call_segments(code, marker) {
             let lits = string_literals(seg);
-            if lits.is_empty() || !first_arg_is_literal(seg, false) {
+            if (lits.is_empty() || !first_arg_is_literal(seg, false))
+                && !anchored_in_script_dir(code, seg)
+            {
                 // `rmSync(os.homedir())`, `rmtree(base + '/x')`: the target is computed.
                 f.opaque = true;
             }
@@ -255,7 +257,7 @@ pub(crate) fn analyze(lang: &str, code: &str) -> InlineFindings {
     }
     for marker in WRITE_CALLS {
         for seg in call_segments(code, marker) {
-            if !first_arg_is_literal(seg, false) {
+            if !first_arg_is_literal(seg, false) && !anchored_in_script_dir(code, seg) {
                 // `writeFileSync(homedir() + '/.bashrc', …)`: the target is computed.
                 f.opaque = true;
             }
@@ -335,6 +337,76 @@ pub(crate) fn analyze(lang: &str, code: &str) -> InlineFindings {
     let mut seen = std::collections::HashSet::new();
     f.effects.retain(|e| seen.insert(e.clone()));
     f
+}
+
+/// The first top-level argument of a call's argument text.
+fn first_arg(seg: &str) -> &str {
+    let mut depth = 0i32;
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
+    for (i, c) in seg.char_indices() {
+        if let Some(q) = quote {
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == q {
+                quote = None;
+            }
+            continue;
+        }
+        match c {
+            '\'' | '"' | '`' => quote = Some(c),
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth -= 1,
+            ',' if depth == 0 => return seg.get(..i).unwrap_or(seg),
+            _ => {}
+        }
+    }
+    seg
+}
+
+/// Is the first argument of a call a path built from the script's own folder
+/// (`path.join(__dirname, 'dist')`, `Path(__file__).parent / 'build'`), directly or through
+/// one variable assigned in the same code, without climbing out (`..`) or into a home?
+fn anchored_in_script_dir(code: &str, seg: &str) -> bool {
+    let arg = first_arg(seg).trim();
+    let ident = !arg.is_empty() && arg.chars().all(|c| c.is_alphanumeric() || c == '_');
+    let expr = if ident {
+        let needle = format!("{arg} = ");
+        // Assigned exactly once (a later `out = os.homedir()` would change the target).
+        if code.matches(&needle).count() != 1
+            || code.contains(&format!("{arg}="))
+            || code.contains(&format!("{arg} +="))
+        {
+            return false;
+        }
+        match code.find(&needle) {
+            Some(i) => {
+                let rest = code.get(i + needle.len()..).unwrap_or("");
+                rest.split(['\n', ';']).next().unwrap_or("")
+            }
+            None => return false,
+        }
+    } else {
+        arg
+    };
+    const ANCHORS: &[&str] = &[
+        "__dirname",
+        "__file__",
+        "import.meta.dirname",
+        "process.cwd()",
+        "os.getcwd()",
+        "Path.cwd()",
+    ];
+    const ESCAPES: &[&str] = &["..", "homedir", "expanduser", "HOME", "~", "/", "+"];
+    ANCHORS.iter().any(|a| expr.contains(a))
+        && !string_literals(expr)
+            .iter()
+            .any(|l| ESCAPES.iter().any(|e| l.contains(e)))
+        && !["homedir", "expanduser", "HOME", "environ"]
+            .iter()
+            .any(|e| expr.contains(e))
 }
 
 /// Is the first argument of a call a plain string literal (or a list of them)?
@@ -563,6 +635,32 @@ mod tests {
         );
         let f = analyze("node", "console.log(JSON.stringify(process.env))");
         assert!(f.effects.iter().any(|(p, _)| *p == "printenv"));
+        // A folder next to the script is not a computed target; one climbing out is.
+        let f = analyze(
+            "node",
+            "const out = path.join(__dirname, 'src', 'generated');\nfs.rmSync(out, {recursive: true});",
+        );
+        assert!(!f.opaque, "{f:?}");
+        let f = analyze(
+            "node",
+            "fs.rmSync(path.join(__dirname, '..', '..'), {recursive: true})",
+        );
+        assert!(f.opaque);
+        let f = analyze(
+            "node",
+            "let out = path.join(__dirname, 'x');\nout = os.homedir();\nfs.rmSync(out);",
+        );
+        assert!(f.opaque);
+        let f = analyze(
+            "node",
+            "fs.rmSync(require('os').homedir(), {recursive: true})",
+        );
+        assert!(f.opaque);
+        let f = analyze(
+            "python3",
+            "import shutil; shutil.rmtree(Path(__file__).parent / 'build')",
+        );
+        assert!(!f.opaque, "{f:?}");
         let f = analyze("node", "console.log(process.env.HOME)");
         assert!(!f.effects.iter().any(|(p, _)| *p == "printenv"));
     }
