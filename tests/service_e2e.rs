@@ -397,6 +397,12 @@ fn executed_files_and_symlinks_are_judged_by_what_they_really_are() {
         hook(&sb, &bash_in("f1", &proj, "bash build.sh")),
         (0, "{}\n".into())
     );
+    // A compiled program has no text to judge: running it is routine.
+    std::fs::copy("/bin/true", proj.join("app")).unwrap();
+    assert_eq!(
+        hook(&sb, &bash_in("f1", &proj, "./app --version")),
+        (0, "{}\n".into())
+    );
     // A script too large to show the engine is never PASS.
     std::fs::write(proj.join("big.sh"), "echo x\n".repeat(60_000)).unwrap();
     let (_, out) = hook(&sb, &bash_in("f1", &proj, "bash big.sh"));

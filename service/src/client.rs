@@ -291,6 +291,9 @@ pub fn read_files(paths: &[String]) -> airlock_engine::CallFacts {
                     .take(u64::try_from(max).unwrap_or(u64::MAX).saturating_add(1))
                     .read_to_end(&mut buf)
                 {
+                    // A compiled program has no text to judge (like any installed binary);
+                    // saying `Unreadable` would make every `./target/debug/app` AUTH.
+                    Ok(_) if is_binary(&buf) => FileView::Missing,
                     Ok(n) if n > max => FileView::TooLarge,
                     Ok(_) => FileView::Content(String::from_utf8_lossy(&buf).into_owned()),
                     Err(_) => FileView::Unreadable,
@@ -309,4 +312,17 @@ pub fn read_files(paths: &[String]) -> airlock_engine::CallFacts {
         facts.files.insert(p.clone(), view);
     }
     facts
+}
+
+/// An executable format (ELF, Mach-O, PE, Wasm) or NUL bytes early on: not a script.
+fn is_binary(buf: &[u8]) -> bool {
+    const MAGIC: &[&[u8]] = &[
+        b"\x7fELF",
+        b"MZ",
+        b"\xcf\xfa\xed\xfe",
+        b"\xce\xfa\xed\xfe",
+        b"\xca\xfe\xba\xbe",
+        b"\0asm",
+    ];
+    MAGIC.iter().any(|m| buf.starts_with(m)) || buf.iter().take(8192).any(|b| *b == 0)
 }
