@@ -251,8 +251,15 @@ fn a_killed_hook_holds_its_session_until_released() {
             "type": "hook", "host": "claude-code", "payload": claude_bash("s7", "rm -rf ~")
         });
         s.write_all(format!("{req}\n").as_bytes()).unwrap();
+        let mut reader = BufReader::new(s.try_clone().unwrap());
         let mut line = String::new();
-        BufReader::new(&s).read_line(&mut line).unwrap();
+        reader.read_line(&mut line).unwrap();
+        if line.contains("\"type\":\"need_files\"") {
+            // The call reads a path: answer as a hook would (nothing to show), then go on.
+            s.write_all(b"{\"type\":\"files\",\"facts\":{}}\n").unwrap();
+            line.clear();
+            reader.read_line(&mut line).unwrap();
+        }
         assert!(line.contains("\"type\":\"hook\""), "{line}");
         // Dies here: no ack.
     }

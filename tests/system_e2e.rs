@@ -320,7 +320,7 @@ fn an_unprivileged_agent_cannot_lower_read_answer_or_unwire() {
         let (_, out, _) = agent_sh(
             AGENT,
             &format!(
-                "printf '%s\\n' '{}' | python3 -c \"import socket,sys; s=socket.socket(socket.AF_UNIX); s.connect('/run/airlock/guard.sock'); s.sendall(sys.stdin.buffer.read()); print(s.recv(65536).decode())\"",
+                "printf '%s\\n' '{}' | python3 -c \"import socket,sys; s=socket.socket(socket.AF_UNIX); s.connect('/run/airlock/guard.sock'); s.sendall(sys.stdin.buffer.read()); f=s.makefile('rb'); l=f.readline(); (s.sendall(b'{{\\\"type\\\":\\\"files\\\",\\\"facts\\\":{{}}}}\\n'), l:=f.readline()) if b'need_files' in l else None; print(l.decode())\"",
                 req.to_string().replace('\'', "'\\''")
             ),
         );

@@ -18,6 +18,10 @@ use totp_rs::{Algorithm, Secret, TOTP};
 const PASSWORD_KEY: &str = "password_hash";
 const TOTP_KEY: &str = "totp";
 const TOTP_PENDING_KEY: &str = "totp_pending";
+/// The last TOTP time step a code was accepted for (codes are single-use).
+const TOTP_LAST_STEP_KEY: &str = "totp_last_step";
+/// TOTP time step, seconds.
+const TOTP_STEP: u64 = 30;
 const KEYRING_SERVICE: &str = "dev.airlock.totp";
 const KEYRING_USER: &str = "airlock";
 pub const MIN_PASSWORD_LEN: usize = 8;
@@ -36,6 +40,8 @@ pub enum FactorError {
     TotpRequired,
     #[error("wrong or expired TOTP code")]
     WrongCode,
+    #[error("that TOTP code was already used: wait for the next one")]
+    CodeReused,
     #[error("TOTP is not enrolled")]
     NotEnrolled,
     #[error("no TOTP enrolment is in progress: run `airlock totp enroll` first")]
@@ -313,10 +319,25 @@ pub fn verify(store: &Store, proof: &Proof, now_unix: u64) -> Result<&'static st
     if totp_enrolled(store)? {
         let code = proof.code.as_deref().ok_or(FactorError::TotpRequired)?;
         let secret = totp_secret(store, proof.password.as_deref())?;
-        if totp_from(secret)?.check(code.trim(), now_unix) {
-            return Ok("totp");
-        }
-        return Err(FactorError::WrongCode);
+        let totp = totp_from(secret)?;
+        // Single use: the time step a code belongs to (the current one or one either side)
+        // must be newer than the last step a code was accepted for, so a code seen once
+        // (over a shoulder, in a log, by an agent) cannot be replayed within its window.
+        let step = now_unix / TOTP_STEP;
+        let last: Option<u64> = store
+            .setting(TOTP_LAST_STEP_KEY)?
+            .and_then(|s| s.trim().parse().ok());
+        let matched = [step.saturating_sub(1), step, step.saturating_add(1)]
+            .into_iter()
+            .find(|s| totp.generate(s.saturating_mul(TOTP_STEP)) == code.trim());
+        return match matched {
+            Some(s) if last.is_some_and(|l| s <= l) => Err(FactorError::CodeReused),
+            Some(s) => {
+                store.set_setting(TOTP_LAST_STEP_KEY, &s.to_string())?;
+                Ok("totp")
+            }
+            None => Err(FactorError::WrongCode),
+        };
     }
     match proof.password.as_deref() {
         Some(p) => verify_password(store, p).map(|_| "password"),
@@ -445,6 +466,15 @@ mod tests {
             code: Some(code.clone()),
         };
         assert_eq!(verify(&s, &with_code, now).unwrap(), "totp");
+        // Issue #13: a code is single-use, even within its 30-second window.
+        assert!(matches!(
+            verify(&s, &with_code, now),
+            Err(FactorError::CodeReused)
+        ));
+        assert!(matches!(
+            verify(&s, &with_code, now + 10),
+            Err(FactorError::CodeReused)
+        ));
         let stale = Proof {
             password: Some("correct horse".into()),
             code: Some(code),
@@ -455,11 +485,11 @@ mod tests {
         ));
         // Changing the password keeps TOTP working under the new one.
         change_password(&s, "correct horse", "battery staple").unwrap();
-        let code = current_code_for_uri(&uri, now).unwrap();
+        let code = current_code_for_uri(&uri, now + 60).unwrap();
         let new_proof = Proof {
             password: Some("battery staple".into()),
             code: Some(code),
         };
-        assert_eq!(verify(&s, &new_proof, now).unwrap(), "totp");
+        assert_eq!(verify(&s, &new_proof, now + 60).unwrap(), "totp");
     }
 }
