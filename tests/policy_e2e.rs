@@ -234,3 +234,50 @@ fn serve_refuses_a_missing_store_and_creates_none() {
     assert!(err.contains("airlock setup"), "{err}");
     assert!(!sb.db_path().exists(), "serve created a store");
 }
+
+/// Issue #13/#14 bugs: `airlock check` explains under the configured mode; its output to a
+/// reader that goes away does not panic; `doctor` never prints FAIL with exit 0.
+#[test]
+fn check_uses_the_configured_mode_survives_a_closed_pipe_and_doctor_agrees_with_its_exit() {
+    let sb = Sandbox::new().unwrap();
+    let cmd = "curl -s https://unlisted-host.example/status";
+    let (code, out, err) = sb.run(&["check", "--", cmd], "");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("PASS"), "balanced: {out}");
+    assert_eq!(sb.run(&["mode", "strict"], "").0, 0);
+    let (_, out, _) = sb.run(&["check", "--", cmd], "");
+    assert!(
+        out.starts_with("AUTH"),
+        "the configured strict mode was not used: {out}"
+    );
+    let (_, out, _) = sb.run(&["check", "--mode", "balanced", "--", cmd], "");
+    assert!(out.starts_with("PASS"), "an explicit --mode wins: {out}");
+
+    // A reader that goes away early: exit 0, no panic message.
+    let corpus = airlock_e2e::root().join("tests/corpus/corpus.jsonl");
+    let mut c = sb.cmd(&["eval", "--corpus", corpus.to_str().unwrap()]);
+    let mut child = c
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take()); // closed before anything is read
+    let o = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(o.status.code(), Some(0), "{stderr}");
+
+    let (code, out, _) = sb.run(&["doctor"], "");
+    if code == 0 {
+        assert!(
+            !out.contains("FAIL"),
+            "doctor printed FAIL and exited 0:\n{out}"
+        );
+    } else {
+        assert!(
+            out.contains("FAIL"),
+            "doctor failed without saying why:\n{out}"
+        );
+    }
+    assert!(out.contains("protection level"), "{out}");
+}

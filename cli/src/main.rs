@@ -46,9 +46,10 @@ enum Command {
     },
     /// Explain, in plain words, what Airlock would decide for one shell command.
     Check {
-        /// Strictness mode (light, balanced, strict, paranoid).
-        #[arg(long, default_value = "balanced")]
-        mode: String,
+        /// Strictness mode (light, balanced, strict, paranoid); default: the mode Airlock is
+        /// set to (balanced when it is not set up).
+        #[arg(long)]
+        mode: Option<String>,
         /// Working directory the command would run in (defaults to the current one).
         #[arg(long)]
         cwd: Option<PathBuf>,
@@ -250,6 +251,42 @@ fn engine_for(mode: &str) -> Result<Engine> {
     Ok(Engine::new(policy, FingerprintKey::new([0; 32]))?)
 }
 
+/// Writes `text` to stdout; a reader that went away (`airlock check … | head`) ends the
+/// output quietly instead of a panic.
+fn emit(text: &str) -> Result<()> {
+    use std::io::Write as _;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(e).context("writing to stdout"),
+    }
+}
+
+/// The mode `airlock check` explains by default: the one Airlock is set to (from the service
+/// at system level, from the verified ledger at user level), balanced when not set up.
+fn configured_mode() -> String {
+    if airlock_core::Level::installed() == airlock_core::Level::System {
+        let status = airlock_service::Endpoint::discover(None).and_then(|ep| {
+            airlock_service::client::call(
+                &ep,
+                &airlock_service::Request::Status,
+                std::time::Duration::from_secs(5),
+            )
+        });
+        if let Ok(airlock_service::Response::Status(s)) = status {
+            return s.mode;
+        }
+        return "balanced".to_owned();
+    }
+    Paths::discover()
+        .ok()
+        .filter(|p| p.db.exists())
+        .and_then(|p| p.open_store().ok())
+        .and_then(|s| airlock_core::settings::dials(&s).ok())
+        .map_or_else(|| "balanced".to_owned(), |d| d.mode.to_string())
+}
+
 fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::Eval { corpus, mode, json } => {
@@ -259,9 +296,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let report = eval::evaluate(&engine, &text)
                 .with_context(|| format!("corpus {}", corpus.display()))?;
             if json {
-                println!("{}", serde_json::to_string_pretty(&report)?);
+                emit(&(serde_json::to_string_pretty(&report)? + "\n"))?;
             } else {
-                print!("{}", eval::render_text(&report));
+                emit(&eval::render_text(&report))?;
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -271,6 +308,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
             json,
             command,
         } => {
+            let mode = match mode {
+                Some(m) => m,
+                None => configured_mode(),
+            };
             let engine = engine_for(&mode)?;
             let text = if command.len() == 1 && command.first().is_some_and(|c| c == "-") {
                 let mut s = String::new();
@@ -287,17 +328,23 @@ fn run(cli: Cli) -> Result<ExitCode> {
             };
             let action = Action::shell(Host::Cli, text, Some(&cwd.to_string_lossy()));
             let d = engine.decide(&action, &SessionState::default());
+            let mut out = String::new();
             if json {
-                println!("{}", serde_json::to_string_pretty(&d)?);
+                out.push_str(&serde_json::to_string_pretty(&d)?);
+                out.push('\n');
             } else {
-                println!("{}", d.verdict);
+                out.push_str(&format!("{}\n", d.verdict));
                 for r in &d.reasons {
-                    println!("  {:<5} {:<28} {}", r.verdict, r.code, r.message);
+                    out.push_str(&format!(
+                        "  {:<5} {:<28} {}\n",
+                        r.verdict, r.code, r.message
+                    ));
                 }
                 if d.reasons.is_empty() {
-                    println!("  routine: no rule objects");
+                    out.push_str("  routine: no rule objects\n");
                 }
             }
+            emit(&out)?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Hook { host } => hook::run(&host),
