@@ -281,3 +281,55 @@ fn check_uses_the_configured_mode_survives_a_closed_pipe_and_doctor_agrees_with_
     }
     assert!(out.contains("protection level"), "{out}");
 }
+
+/// Issue #13's bug: killing `airlock serve` left `airlock-proxy` and its MCP server running.
+/// The CLI now becomes the proxy (exec, same pid), and the proxy stops its server on SIGTERM.
+#[test]
+fn killing_serve_leaves_neither_proxy_nor_server_running() {
+    let sb = Sandbox::new().unwrap();
+    // A "server" that ignores its input closing, with a marker we can look for.
+    let marker = format!("airlock-serve-test-{}", std::process::id());
+    let script = format!("exec -a {marker} sleep 300");
+    let mut child = sb
+        .cmd(&["serve", "--name", "t", "--", "bash", "-c", &script])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let running = |m: &str| {
+        std::process::Command::new("pgrep")
+            .args(["-f", m])
+            .status()
+            .is_ok_and(|s| s.success())
+    };
+    let mut up = false;
+    for _ in 0..100 {
+        if running(&marker) {
+            up = true;
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    assert!(up, "the server never started");
+    let pid = child.id().to_string();
+    let comm = std::fs::read_to_string(format!("/proc/{pid}/comm")).unwrap_or_default();
+    assert!(
+        comm.starts_with("airlock-proxy"),
+        "serve did not become the proxy: {comm}"
+    );
+    std::process::Command::new("kill")
+        .args(["-TERM", &pid])
+        .status()
+        .unwrap();
+    let _ = child.wait();
+    let mut gone = false;
+    for _ in 0..100 {
+        if !running(&marker) {
+            gone = true;
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    assert!(gone, "the MCP server outlived `airlock serve`");
+}

@@ -478,16 +478,30 @@ fn run_proxy(sub: &str, args: &[String]) -> Result<ExitCode> {
     if !proxy.is_file() {
         anyhow::bail!("{} is not installed next to {}", name, me.display());
     }
-    let status = std::process::Command::new(&proxy)
-        .arg(sub)
-        .args(args)
-        .status()
-        .with_context(|| format!("running {}", proxy.display()))?;
-    Ok(match status.code() {
-        Some(0) => ExitCode::SUCCESS,
-        Some(c) => ExitCode::from(u8::try_from(c).unwrap_or(1)),
-        None => ExitCode::from(1),
-    })
+    // The proxy replaces this process (same pid): killing `airlock serve` kills the proxy,
+    // which stops its MCP server, and nothing is left running behind it.
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+        let e = std::process::Command::new(&proxy)
+            .arg(sub)
+            .args(args)
+            .exec();
+        Err(e).with_context(|| format!("running {}", proxy.display()))
+    }
+    #[cfg(not(unix))]
+    {
+        let status = std::process::Command::new(&proxy)
+            .arg(sub)
+            .args(args)
+            .status()
+            .with_context(|| format!("running {}", proxy.display()))?;
+        Ok(match status.code() {
+            Some(0) => ExitCode::SUCCESS,
+            Some(c) => ExitCode::from(u8::try_from(c).unwrap_or(1)),
+            None => ExitCode::from(1),
+        })
+    }
 }
 
 fn main() -> ExitCode {

@@ -233,15 +233,24 @@ pub async fn serve(a: ServeArgs) -> Result<i32> {
         approval_timeout: a.approval_timeout.min(proxy::MAX_APPROVAL),
         ..Options::default()
     };
-    let ended = proxy::run(
+    let run = proxy::run(
         crate::stdio::stdin(),
         crate::stdio::stdout(),
         child_out,
         child_in,
         guard,
         opts,
-    )
-    .await;
+    );
+    // Stopped by a signal (the client's `kill`, a terminal closing): the server goes too,
+    // so no MCP server is left running behind a proxy that is gone.
+    let ended = tokio::select! {
+        e = run => e,
+        sig = terminated() => {
+            tracing::info!(signal = sig, "stopping: the MCP server is stopped too");
+            let _ = child.kill().await;
+            return Ok(143);
+        }
+    };
     match ended {
         Ended::ClientClosed => {
             match tokio::time::timeout(Duration::from_secs(5), child.wait()).await {
@@ -367,5 +376,31 @@ mod tests {
         assert!(!valid_server_name("a:b"));
         assert!(!valid_server_name(""));
         assert!(process_session_id("fs").starts_with("fs-"));
+    }
+}
+
+/// Resolves when the process is asked to stop (SIGTERM, SIGINT or SIGHUP); names the signal.
+async fn terminated() -> &'static str {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        let (Ok(mut term), Ok(mut int), Ok(mut hup)) = (
+            signal(SignalKind::terminate()),
+            signal(SignalKind::interrupt()),
+            signal(SignalKind::hangup()),
+        ) else {
+            // Without handlers the default actions still stop the process.
+            return std::future::pending().await;
+        };
+        tokio::select! {
+            _ = term.recv() => "SIGTERM",
+            _ = int.recv() => "SIGINT",
+            _ = hup.recv() => "SIGHUP",
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+        "ctrl-c"
     }
 }
