@@ -358,27 +358,6 @@ pub fn pins_approve(server: &str, tool: &str, f: &FactorArgs) -> Result<()> {
     Ok(())
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn server_names() {
-        assert_eq!(
-            default_server_name("/usr/bin/mcp-server-filesystem"),
-            "mcp-server-filesystem"
-        );
-        assert_eq!(default_server_name("npx"), "npx");
-        assert_eq!(default_server_name("C:/x/server.exe"), "server");
-        assert_eq!(default_server_name(""), "mcp");
-        assert!(valid_server_name("filesystem"));
-        assert!(valid_server_name("my_server.v2"));
-        assert!(!valid_server_name("a:b"));
-        assert!(!valid_server_name(""));
-        assert!(process_session_id("fs").starts_with("fs-"));
-    }
-}
-
 /// Resolves when the process is asked to stop (SIGTERM, SIGINT or SIGHUP); names the signal.
 async fn terminated() -> &'static str {
     #[cfg(unix)]
@@ -402,5 +381,26 @@ async fn terminated() -> &'static str {
     {
         let _ = tokio::signal::ctrl_c().await;
         "ctrl-c"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn server_names() {
+        assert_eq!(
+            default_server_name("/usr/bin/mcp-server-filesystem"),
+            "mcp-server-filesystem"
+        );
+        assert_eq!(default_server_name("npx"), "npx");
+        assert_eq!(default_server_name("C:/x/server.exe"), "server");
+        assert_eq!(default_server_name(""), "mcp");
+        assert!(valid_server_name("filesystem"));
+        assert!(valid_server_name("my_server.v2"));
+        assert!(!valid_server_name("a:b"));
+        assert!(!valid_server_name(""));
+        assert!(process_session_id("fs").starts_with("fs-"));
     }
 }
