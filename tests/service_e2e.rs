@@ -234,6 +234,12 @@ fn config_toml_cannot_lower_mode_or_enforcement() {
     });
     let (_, out) = hook(&sb, &read.to_string());
     assert_ne!(out.trim(), "{}", "config.toml lowered enforcement: {out}");
+    // No app to ask: the host's own prompt asks, and the log says so (not `passed`).
+    assert!(out.contains("\"ask\""), "{out}");
+    assert_eq!(
+        outcomes(&sb).last().map(|(_, o)| o.as_str()),
+        Some("host_ask")
+    );
     let (_, out, _) = sb.run(&["enforcement"], "");
     assert_eq!(out.trim(), "enforce");
 }

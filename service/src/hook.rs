@@ -433,7 +433,7 @@ fn outcome_without_app(d: &Decision, call: &HookCall) -> (Outcome, HookOutcome) 
     let reason = first_reason(d);
     if call.ask_allowed() && !d.high_risk {
         (
-            Outcome::Passed,
+            Outcome::HostAsk,
             HookOutcome::Ask {
                 reason: format!("Airlock asks: {reason}"),
             },

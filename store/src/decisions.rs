@@ -27,17 +27,21 @@ pub enum Outcome {
     /// The hook process died (was killed) before it printed the answer: the host may have run
     /// the call without Airlock's verdict.
     Bypassed,
+    /// Handed to the host's own permission prompt (no Airlock app to ask): the human answered
+    /// there, and Airlock does not learn what they said.
+    HostAsk,
 }
 
 impl Outcome {
     /// Every outcome, in declaration order.
-    pub const ALL: [Outcome; 6] = [
+    pub const ALL: [Outcome; 7] = [
         Outcome::Passed,
         Outcome::Blocked,
         Outcome::Approved,
         Outcome::Denied,
         Outcome::Timeout,
         Outcome::Bypassed,
+        Outcome::HostAsk,
     ];
 
     /// The stored (and serialised) name.
@@ -49,6 +53,7 @@ impl Outcome {
             Outcome::Denied => "denied",
             Outcome::Timeout => "timeout",
             Outcome::Bypassed => "bypassed",
+            Outcome::HostAsk => "host_ask",
         }
     }
 }
