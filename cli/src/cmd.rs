@@ -131,7 +131,7 @@ pub fn enforcement(paths: &Paths, new: Option<String>, f: &FactorArgs) -> Result
     dial(paths, Dial::Enforcement, new, f)
 }
 
-fn read_new_password(from_stdin: bool) -> Result<String> {
+pub(crate) fn read_new_password(from_stdin: bool) -> Result<String> {
     if from_stdin {
         return read_line_stdin();
     }

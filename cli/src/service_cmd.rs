@@ -262,28 +262,10 @@ pub fn system_level_command(
     run()
 }
 
-fn read_password(from_stdin: bool) -> Result<String> {
-    use std::io::{BufRead, IsTerminal};
-    if from_stdin {
-        let mut line = String::new();
-        std::io::stdin().lock().read_line(&mut line)?;
-        return Ok(line.trim_end_matches(['\n', '\r']).to_owned());
-    }
-    if !std::io::stdin().is_terminal() {
-        bail!("no terminal to ask for a password: pass --password-stdin");
-    }
-    let a = rpassword::prompt_password("New Airlock password: ")?;
-    let b = rpassword::prompt_password("Repeat it: ")?;
-    if a != b {
-        bail!("the two passwords differ");
-    }
-    Ok(a)
-}
-
 /// `airlock password set` at system level: the service sets it in the user's store.
 pub fn password_set(from_stdin: bool) -> Result<ExitCode> {
     let ep = endpoint()?;
-    let password = read_password(from_stdin)?;
+    let password = cmd::read_new_password(from_stdin)?;
     client::call(&ep, &Request::SetPassword { password }, ADMIN_TIMEOUT)?;
     println!("password set");
     Ok(ExitCode::SUCCESS)

@@ -59,6 +59,13 @@ fn deny(call: &HookCall, reason: &str) -> HookAnswer {
     )
 }
 
+fn internal_error(call: &HookCall, session: Option<(String, String)>) -> Judged {
+    Judged {
+        answer: deny(call, "Airlock's service hit an internal error."),
+        session,
+    }
+}
+
 /// What was judged, so the connection can mark the session bypassed if the hook dies before
 /// printing.
 pub(crate) struct Judged {
@@ -123,10 +130,7 @@ pub(crate) fn handle(
     let sid = pipeline::session_key(action);
     let session = Some((host.clone(), sid.clone()));
     let Ok(mut st) = user.lock() else {
-        return Judged {
-            answer: deny(&call, "Airlock's service hit an internal error."),
-            session,
-        };
+        return internal_error(&call, session);
     };
     let (engine, rules) = match st.ready() {
         Ok((_, c)) => (Arc::clone(&c.engine), Arc::clone(&c.rules)),
@@ -204,12 +208,7 @@ pub(crate) fn handle(
         });
         st = match user.lock() {
             Ok(g) => g,
-            Err(_) => {
-                return Judged {
-                    answer: deny(&call, "Airlock's service hit an internal error."),
-                    session,
-                };
-            }
+            Err(_) => return internal_error(&call, session),
         };
         f
     };
@@ -221,12 +220,7 @@ pub(crate) fn handle(
         let asked = ask_human(level, &engine, action, &d, line);
         st = match user.lock() {
             Ok(g) => g,
-            Err(_) => {
-                return Judged {
-                    answer: deny(&call, "Airlock's service hit an internal error."),
-                    session,
-                };
-            }
+            Err(_) => return internal_error(&call, session),
         };
         match asked {
             Some(Asked::Approved { id, nonce, req }) => {
