@@ -49,28 +49,38 @@ pub fn airlock_bin() -> Result<PathBuf, String> {
     Ok(bin)
 }
 
+/// The table rows (non-empty cells, trimmed) between `<!-- NAME -->` and `<!-- /NAME -->` in
+/// BENCHMARKS.md.
+fn benchmark_block_rows(name: &str) -> Result<Vec<Vec<String>>, String> {
+    let text = std::fs::read_to_string(root().join("BENCHMARKS.md")).map_err(|e| e.to_string())?;
+    let start = text
+        .find(&format!("<!-- {name} -->"))
+        .ok_or(format!("no {name} block"))?;
+    let end = text
+        .find(&format!("<!-- /{name} -->"))
+        .ok_or(format!("unterminated {name} block"))?;
+    let block = text.get(start..end).ok_or("bad block")?;
+    Ok(block
+        .lines()
+        .map(|line| {
+            line.split('|')
+                .map(str::trim)
+                .filter(|c| !c.is_empty())
+                .map(str::to_owned)
+                .collect()
+        })
+        .collect())
+}
+
 /// Thresholds recorded in BENCHMARKS.md: `| mode | ASR | FPR |` rows inside the
 /// `<!-- eval-thresholds -->` block.
 pub fn recorded_thresholds() -> Result<Vec<(String, f64, f64)>, String> {
-    let text = std::fs::read_to_string(root().join("BENCHMARKS.md")).map_err(|e| e.to_string())?;
-    let start = text
-        .find("<!-- eval-thresholds -->")
-        .ok_or("no eval-thresholds block")?;
-    let end = text
-        .find("<!-- /eval-thresholds -->")
-        .ok_or("unterminated eval-thresholds block")?;
-    let block = text.get(start..end).ok_or("bad block")?;
     let mut out = Vec::new();
-    for line in block.lines() {
-        let cells: Vec<&str> = line
-            .split('|')
-            .map(str::trim)
-            .filter(|c| !c.is_empty())
-            .collect();
+    for cells in benchmark_block_rows("eval-thresholds")? {
         if let [mode, asr, fpr, ..] = cells.as_slice()
             && let (Ok(a), Ok(f)) = (asr.parse::<f64>(), fpr.parse::<f64>())
         {
-            out.push(((*mode).to_owned(), a, f));
+            out.push((mode.clone(), a, f));
         }
     }
     if out.is_empty() {
@@ -216,25 +226,12 @@ pub fn claude_read_result(session: &str, path: &str, content: &str) -> String {
 /// Per-family thresholds recorded in BENCHMARKS.md: `| family | mode | ASR | FPR | … |` rows
 /// inside the `<!-- family-thresholds -->` block.
 pub fn recorded_family_thresholds() -> Result<Vec<(String, String, f64, f64)>, String> {
-    let text = std::fs::read_to_string(root().join("BENCHMARKS.md")).map_err(|e| e.to_string())?;
-    let start = text
-        .find("<!-- family-thresholds -->")
-        .ok_or("no family-thresholds block")?;
-    let end = text
-        .find("<!-- /family-thresholds -->")
-        .ok_or("unterminated family-thresholds block")?;
-    let block = text.get(start..end).ok_or("bad block")?;
     let mut out = Vec::new();
-    for line in block.lines() {
-        let cells: Vec<&str> = line
-            .split('|')
-            .map(str::trim)
-            .filter(|c| !c.is_empty())
-            .collect();
+    for cells in benchmark_block_rows("family-thresholds")? {
         if let [family, mode, asr, fpr, ..] = cells.as_slice()
             && let (Ok(a), Ok(f)) = (asr.parse::<f64>(), fpr.parse::<f64>())
         {
-            out.push(((*family).to_owned(), (*mode).to_owned(), a, f));
+            out.push((family.clone(), mode.clone(), a, f));
         }
     }
     if out.is_empty() {
