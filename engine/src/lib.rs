@@ -571,28 +571,20 @@ fn resolve_effect_links(fx: &mut Effects, sa: Option<&ShellAnalysis>, files: &ne
         });
         files.resolve(&first)
     };
-    let mut extra_reads = Vec::new();
-    for r in &fx.reads {
-        let t = resolve(&r.path);
-        if t != r.path {
-            extra_reads.push(effects::PathUse {
-                path: t,
-                ..r.clone()
-            });
-        }
+    // Reads and writes through a link also touch its target.
+    for uses in [&mut fx.reads, &mut fx.writes] {
+        let extra: Vec<effects::PathUse> = uses
+            .iter()
+            .filter_map(|u| {
+                let t = resolve(&u.path);
+                (t != u.path).then(|| effects::PathUse {
+                    path: t,
+                    ..u.clone()
+                })
+            })
+            .collect();
+        uses.extend(extra);
     }
-    fx.reads.extend(extra_reads);
-    let mut extra_writes = Vec::new();
-    for w in &fx.writes {
-        let t = resolve(&w.path);
-        if t != w.path {
-            extra_writes.push(effects::PathUse {
-                path: t,
-                ..w.clone()
-            });
-        }
-    }
-    fx.writes.extend(extra_writes);
     let mut extra_deletes = Vec::new();
     for d in &fx.deletes {
         let t = resolve(&d.path);
