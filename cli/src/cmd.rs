@@ -4,7 +4,7 @@ use std::io::{BufRead, IsTerminal};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use airlock_engine::{Enforcement, Mode};
+use airlock_engine::Mode;
 use airlock_store::{DecisionFilter, LedgerEntry, Outcome, Store};
 use airlock_wire::{Agent, WireOptions};
 use anyhow::{Context, Result, bail};
@@ -90,18 +90,12 @@ fn require_factor(
 fn dial(paths: &Paths, which: Dial, new: Option<String>, f: &FactorArgs) -> Result<ExitCode> {
     let store = paths.open_store()?;
     let current = settings::dials(&store)?;
-    let from = match which {
-        Dial::Mode => current.mode.to_string(),
-        Dial::Enforcement => current.enforcement.to_string(),
-    };
+    let from = which.current(&current);
     let Some(new) = new else {
         println!("{from}");
         return Ok(ExitCode::SUCCESS);
     };
-    let lowering = match which {
-        Dial::Mode => new.parse::<Mode>()? < current.mode,
-        Dial::Enforcement => new.parse::<Enforcement>()? < current.enforcement,
-    };
+    let lowering = which.is_lowering(&current, &new)?;
     let proof = if lowering {
         match gather_proof(&store, f) {
             Ok(p) => Some(p),
@@ -129,6 +123,22 @@ pub fn mode(paths: &Paths, new: Option<String>, f: &FactorArgs) -> Result<ExitCo
 
 pub fn enforcement(paths: &Paths, new: Option<String>, f: &FactorArgs) -> Result<ExitCode> {
     dial(paths, Dial::Enforcement, new, f)
+}
+
+/// `airlock turn-gate [on|off]`: switching the gate off is a weakening.
+pub fn turn_gate(paths: &Paths, new: Option<String>, f: &FactorArgs) -> Result<ExitCode> {
+    dial(paths, Dial::TurnGate, new, f)
+}
+
+/// `airlock screening SOURCE [off|flag|block]`: lowering a source's screening is a weakening.
+pub fn screening(
+    paths: &Paths,
+    source: &str,
+    new: Option<String>,
+    f: &FactorArgs,
+) -> Result<ExitCode> {
+    let which: Dial = format!("screening.{source}").parse()?;
+    dial(paths, which, new, f)
 }
 
 pub(crate) fn read_new_password(from_stdin: bool) -> Result<String> {

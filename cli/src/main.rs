@@ -98,6 +98,23 @@ enum Command {
         #[command(flatten)]
         factor: FactorArgs,
     },
+    /// Show or switch the turn gate on what you submit to agents (on, off). Off needs your factor.
+    TurnGate {
+        value: Option<String>,
+        #[command(flatten)]
+        factor: FactorArgs,
+    },
+    /// Show or set what tool results carrying instructions for the agent get, per source
+    /// (web, file, shell, mcp): flag (the model is warned), block (withheld), off. Lowering
+    /// needs your factor.
+    Screening {
+        /// web, file, shell or mcp.
+        source: String,
+        /// off, flag or block.
+        value: Option<String>,
+        #[command(flatten)]
+        factor: FactorArgs,
+    },
     /// Set or change the local password (the factor when TOTP is not enrolled).
     Password {
         #[command(subcommand)]
@@ -378,6 +395,14 @@ fn run(cli: Cli) -> Result<ExitCode> {
                         Command::Enforcement { value, factor } => {
                             service_cmd::dial(&paths, "enforcement", value, &factor)
                         }
+                        Command::TurnGate { value, factor } => {
+                            service_cmd::dial(&paths, "turn_gate", value, &factor)
+                        }
+                        Command::Screening {
+                            source,
+                            value,
+                            factor,
+                        } => service_cmd::dial(&paths, &format!("screening.{source}"), value, &factor),
                         Command::Password {
                             action: PasswordCmd::Set { password_stdin },
                         } => service_cmd::password_set(password_stdin),
@@ -397,6 +422,14 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 Command::Enforcement { value, factor } => {
                     service_cmd::dial(&paths, "enforcement", value, &factor)
                 }
+                Command::TurnGate { value, factor } => {
+                    service_cmd::dial(&paths, "turn_gate", value, &factor)
+                }
+                Command::Screening {
+                    source,
+                    value,
+                    factor,
+                } => service_cmd::dial(&paths, &format!("screening.{source}"), value, &factor),
                 Command::Password {
                     action: PasswordCmd::Set { password_stdin },
                 } => cmd::password_set(&paths, password_stdin),
@@ -455,6 +488,8 @@ fn other_name(c: &Command) -> &'static str {
     match c {
         Command::Mode { .. } => "mode",
         Command::Enforcement { .. } => "enforcement",
+        Command::TurnGate { .. } => "turn-gate",
+        Command::Screening { .. } => "screening",
         Command::Password {
             action: PasswordCmd::Set { .. },
         } => "password set",

@@ -199,29 +199,33 @@ pub fn dial(paths: &Paths, dial: &str, value: Option<String>, f: &FactorArgs) ->
     if Level::installed() == Level::User {
         return match dial {
             "mode" => cmd::mode(paths, value, f),
-            _ => cmd::enforcement(paths, value, f),
+            "enforcement" => cmd::enforcement(paths, value, f),
+            "turn_gate" => cmd::turn_gate(paths, value, f),
+            other => match other.strip_prefix("screening.") {
+                Some(src) => cmd::screening(paths, src, value, f),
+                None => bail!("unknown dial {other:?}"),
+            },
         };
     }
+    let which: airlock_core::dials::Dial = dial.parse()?;
     let ep = endpoint()?;
     let Response::Status(s) = client::call(&ep, &Request::Status, ADMIN_TIMEOUT)? else {
         bail!("the guard service answered something unexpected");
     };
-    let current = if dial == "mode" {
-        s.mode
-    } else {
-        s.enforcement
+    let current = match dial {
+        "mode" => s.mode.clone(),
+        "enforcement" => s.enforcement.clone(),
+        other => s
+            .dials
+            .get(which.kind())
+            .cloned()
+            .ok_or_else(|| anyhow::anyhow!("the guard service does not know the dial {other:?}: update it"))?,
     };
     let Some(to) = value else {
         println!("{current}");
         return Ok(ExitCode::SUCCESS);
     };
-    let lowering = match dial {
-        "mode" => to.parse::<airlock_engine::Mode>()? < current.parse::<airlock_engine::Mode>()?,
-        _ => {
-            to.parse::<airlock_engine::Enforcement>()?
-                < current.parse::<airlock_engine::Enforcement>()?
-        }
-    };
+    let lowering = which.lowers(&current, &to)?;
     let proof = if lowering {
         Some(factors::gather_proof(
             s.factor,
@@ -256,7 +260,7 @@ pub fn system_level_command(
 ) -> Result<ExitCode> {
     if name.is_empty() {
         bail!(
-            "this command is not available at the system level yet: the guard service owns the store (available: status, mode, enforcement, password set, setup, release, wire, doctor)"
+            "this command is not available at the system level yet: the guard service owns the store (available: status, mode, enforcement, turn-gate, screening, password set, setup, release, wire, doctor)"
         );
     }
     run()

@@ -6,35 +6,83 @@
 //! changes without its ledger entry, and since the values are read back from the verified
 //! ledger ([`crate::settings::dials`]) a settings row written any other way has no effect.
 
-use airlock_engine::{Enforcement, Mode};
+use airlock_engine::{Enforcement, Mode, ResultSource, ScreenAction, TurnGate};
 use airlock_store::{LedgerEntry, Store};
 use serde_json::{Value, json};
 
 use crate::CoreError;
 use crate::clock;
 use crate::factors::{self, Proof};
-use crate::settings::{self, ALLOW_RULES_KEY, AllowRule, ENFORCEMENT_KEY, MODE_KEY};
+use crate::settings::{
+    self, ALLOW_RULES_KEY, AllowRule, ENFORCEMENT_KEY, MODE_KEY, TURN_GATE_KEY, screening_key,
+};
 
 /// Which ordered dial.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Dial {
     Mode,
     Enforcement,
+    /// The turn gate on user prompts (`on` / `off`).
+    TurnGate,
+    /// What one source's injected tool results get (`off` / `flag` / `block`).
+    Screening(ResultSource),
 }
 
 impl Dial {
     pub fn kind(self) -> &'static str {
-        match self {
-            Dial::Mode => "mode",
-            Dial::Enforcement => "enforcement",
-        }
+        self.key()
     }
 
     fn key(self) -> &'static str {
         match self {
             Dial::Mode => MODE_KEY,
             Dial::Enforcement => ENFORCEMENT_KEY,
+            Dial::TurnGate => TURN_GATE_KEY,
+            Dial::Screening(s) => screening_key(s),
         }
+    }
+
+    /// The dial's current value as the verified ledger has it.
+    pub fn current(self, d: &settings::Dials) -> String {
+        match self {
+            Dial::Mode => d.mode.to_string(),
+            Dial::Enforcement => d.enforcement.to_string(),
+            Dial::TurnGate => d.turn_gate.to_string(),
+            Dial::Screening(s) => d.screening.get(s).to_string(),
+        }
+    }
+
+    /// Whether moving from the ledger's value to `to` lowers protection (an unknown value is
+    /// an error naming what is expected).
+    pub fn is_lowering(self, d: &settings::Dials, to: &str) -> Result<bool, CoreError> {
+        self.lowers(&self.current(d), to)
+    }
+
+    /// Whether moving this dial from `from` to `to` (their text forms) lowers protection.
+    pub fn lowers(self, from: &str, to: &str) -> Result<bool, CoreError> {
+        Ok(match self {
+            Dial::Mode => to.parse::<Mode>()? < from.parse::<Mode>()?,
+            Dial::Enforcement => to.parse::<Enforcement>()? < from.parse::<Enforcement>()?,
+            Dial::TurnGate => to.parse::<TurnGate>()? < from.parse::<TurnGate>()?,
+            Dial::Screening(_) => to.parse::<ScreenAction>()? < from.parse::<ScreenAction>()?,
+        })
+    }
+
+    /// Every dial, for listings.
+    pub fn all() -> Vec<Dial> {
+        let mut v = vec![Dial::Mode, Dial::Enforcement, Dial::TurnGate];
+        v.extend(ResultSource::ALL.into_iter().map(Dial::Screening));
+        v
+    }
+
+    /// The value's canonical text (`"OFF"` → `"off"`), or an error.
+    fn canonical(self, to: &str) -> Result<String, CoreError> {
+        Ok(match self {
+            Dial::Mode => to.parse::<Mode>()?.to_string(),
+            Dial::Enforcement => to.parse::<Enforcement>()?.to_string(),
+            Dial::TurnGate => to.parse::<TurnGate>()?.to_string(),
+            Dial::Screening(_) => to.parse::<ScreenAction>()?.to_string(),
+        })
     }
 }
 
@@ -44,7 +92,11 @@ impl std::str::FromStr for Dial {
         match s {
             "mode" => Ok(Dial::Mode),
             "enforcement" => Ok(Dial::Enforcement),
-            other => Err(CoreError::Invalid(format!("unknown dial {other:?}"))),
+            "turn_gate" | "turn-gate" => Ok(Dial::TurnGate),
+            other => match other.strip_prefix("screening.") {
+                Some(src) => Ok(Dial::Screening(src.parse()?)),
+                None => Err(CoreError::Invalid(format!("unknown dial {other:?}"))),
+            },
         }
     }
 }
@@ -113,20 +165,9 @@ pub fn change(
     actor: &str,
 ) -> Result<Changed, CoreError> {
     let current = settings::dials(store)?;
-    let (from, to, lowering) = match dial {
-        Dial::Mode => {
-            let to: Mode = to.parse()?;
-            (current.mode.to_string(), to.to_string(), to < current.mode)
-        }
-        Dial::Enforcement => {
-            let to: Enforcement = to.parse()?;
-            (
-                current.enforcement.to_string(),
-                to.to_string(),
-                to < current.enforcement,
-            )
-        }
-    };
+    let from = dial.current(&current);
+    let lowering = dial.is_lowering(&current, to)?;
+    let to = dial.canonical(to)?;
     if from == to {
         return Ok(Changed {
             kind: dial.kind().to_owned(),

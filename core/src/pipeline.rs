@@ -5,7 +5,9 @@
 //! store transaction ([`record`]); a session that cannot be decoded is treated as the worst
 //! case (tainted, secret read), never as a fresh one.
 
-use airlock_engine::{Action, CallFacts, Decision, Engine, SessionState, Verdict};
+use airlock_engine::{
+    Action, CallFacts, Decision, Engine, ResultScreen, ScreenAction, SessionState, Verdict,
+};
 use airlock_store::{DecisionRow, Outcome, Store};
 
 use crate::CoreError;
@@ -119,6 +121,11 @@ pub fn audit_row(engine: &Engine, a: &AuditInput<'_>) -> DecisionRow {
     }
 }
 
+/// Did the call go ahead (passed, or a human approved it)?
+pub fn released(o: Outcome) -> bool {
+    matches!(o, Outcome::Passed | Outcome::Approved | Outcome::HostAsk)
+}
+
 /// Record: the audit row and the session's memory of this decision, in one transaction.
 /// Returns the audit row's id and the session as stored.
 pub fn record(
@@ -129,7 +136,12 @@ pub fn record(
     let row = audit_row(engine, a);
     let mut after = SessionState::default();
     let id = store.record_decision_and_session(&row, |old| {
-        after = engine.record(&decode_session(old), a.action, a.decision);
+        after = engine.record_with(
+            &decode_session(old),
+            a.action,
+            a.decision,
+            released(a.outcome),
+        );
         encode_session(&after)
     })?;
     Ok((id, after))
@@ -146,7 +158,7 @@ pub fn record_from(
     before: &SessionState,
 ) -> Result<SessionState, CoreError> {
     let row = audit_row(engine, a);
-    let after = engine.record(before, a.action, a.decision);
+    let after = engine.record_with(before, a.action, a.decision, released(a.outcome));
     let text = encode_session(&after);
     store.record_decision_and_session(&row, |_| text.clone())?;
     Ok(after)
@@ -166,6 +178,58 @@ pub fn observe(
         encode_session(&engine.observe(&decode_session(old), action, result))
     })?;
     Ok(decode_session(Some(&text)))
+}
+
+/// What a finished tool call taught the session, and what its result gets: the engine's
+/// observation, plus — when screening found instructions aimed at the agent — the session
+/// tainted with the source named.
+pub fn observe_and_screen(
+    engine: &Engine,
+    before: &SessionState,
+    action: &Action,
+    result: &str,
+) -> (SessionState, ResultScreen) {
+    let mut after = engine.observe(before, action, result);
+    let screen = engine.screen_result(action, result);
+    if !screen.codes.is_empty() {
+        after.add_taint_source(&screen.source_name);
+    }
+    (after, screen)
+}
+
+/// The audit row of a screened tool result that was flagged or withheld (`None` when the
+/// result was clean or screening is off for its source): codes and a keyed hash, never the
+/// content.
+pub fn screen_row(
+    engine: &Engine,
+    host: &str,
+    session_id: &str,
+    action: &Action,
+    screen: &ResultScreen,
+    now_ms: i64,
+) -> Option<DecisionRow> {
+    let (verdict, outcome, code) = match screen.action {
+        ScreenAction::Off => return None,
+        ScreenAction::Flag => (Verdict::Auth, Outcome::Flagged, "result_flagged"),
+        ScreenAction::Block => (Verdict::Block, Outcome::Withheld, "result_withheld"),
+    };
+    let mut reasons = screen.codes.clone();
+    reasons.push(code.to_owned());
+    reasons.push(format!("source_{}", screen.source.as_str()));
+    Some(DecisionRow {
+        id: 0,
+        ts_ms: now_ms,
+        host: host.to_owned(),
+        session_id: session_id.to_owned(),
+        action_kind: "tool_result".to_owned(),
+        tool: action.tool.clone(),
+        verdict: verdict.as_str().to_owned(),
+        effective: verdict.as_str().to_owned(),
+        reasons,
+        outcome,
+        args_hash: engine.action_fingerprint(action),
+        mode: engine.policy().mode.as_str().to_owned(),
+    })
 }
 
 /// The stored session for `(host, session_id)`.

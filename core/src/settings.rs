@@ -7,7 +7,10 @@
 //! (`config.toml`) may only *raise* mode and enforcement: what it says is combined with the
 //! ledger's value by `max`, so writing `enforcement = "off"` into it lowers nothing.
 
-use airlock_engine::{Enforcement, Engine, FingerprintKey, HostFacts, Mode, Policy, PolicyConfig};
+use airlock_engine::{
+    Enforcement, Engine, FingerprintKey, HostFacts, Mode, Policy, PolicyConfig, ResultSource,
+    ScreenAction, ScreeningConfig, TurnGate,
+};
 use airlock_store::Store;
 
 use crate::{CoreError, Paths};
@@ -16,6 +19,17 @@ pub const MODE_KEY: &str = "mode";
 pub const ENFORCEMENT_KEY: &str = "enforcement";
 pub const FINGERPRINT_KEY: &str = "fingerprint_key";
 pub const ALLOW_RULES_KEY: &str = "allow_rules";
+pub const TURN_GATE_KEY: &str = "turn_gate";
+
+/// The settings key (and ledger kind) of one source's screening dial: `screening.web`, ….
+pub fn screening_key(source: ResultSource) -> &'static str {
+    match source {
+        ResultSource::Web => "screening.web",
+        ResultSource::File => "screening.file",
+        ResultSource::Shell => "screening.shell",
+        ResultSource::Mcp => "screening.mcp",
+    }
+}
 
 /// A scoped allow rule: lets AUTH findings with this reason code pass (never a hard block).
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -30,6 +44,8 @@ pub struct Dials {
     pub mode: Mode,
     pub enforcement: Enforcement,
     pub allow_rules: Vec<AllowRule>,
+    pub turn_gate: TurnGate,
+    pub screening: ScreeningConfig,
     /// Ledger rows replayed (the ledger's length when read).
     pub ledger_rows: usize,
     /// Settings rows that disagree with the ledger (written out of band): their keys.
@@ -50,6 +66,8 @@ pub fn dials(store: &Store) -> Result<Dials, CoreError> {
         mode: Mode::default(),
         enforcement: Enforcement::default(),
         allow_rules: Vec::new(),
+        turn_gate: TurnGate::default(),
+        screening: ScreeningConfig::default(),
         ledger_rows: rows.len(),
         drift: Vec::new(),
     };
@@ -69,6 +87,23 @@ pub fn dials(store: &Store) -> Result<Dials, CoreError> {
                 d.enforcement = to.parse().map_err(|_| CoreError::Damaged {
                     what: "an enforcement entry of the ledger",
                 })?;
+            }
+            (TURN_GATE_KEY, Some(to)) => {
+                d.turn_gate = to.parse().map_err(|_| CoreError::Damaged {
+                    what: "a turn_gate entry of the ledger",
+                })?;
+            }
+            (kind, Some(to)) if kind.starts_with("screening.") => {
+                let source: ResultSource =
+                    kind["screening.".len()..]
+                        .parse()
+                        .map_err(|_| CoreError::Damaged {
+                            what: "a screening entry of the ledger",
+                        })?;
+                let to: ScreenAction = to.parse().map_err(|_| CoreError::Damaged {
+                    what: "a screening entry of the ledger",
+                })?;
+                d.screening.set(source, to);
             }
             ("allow", _) => {
                 let rule: AllowRule =
@@ -100,6 +135,18 @@ pub fn dials(store: &Store) -> Result<Dials, CoreError> {
     {
         d.drift.push(ENFORCEMENT_KEY);
     }
+    if let Some(t) = store.setting(TURN_GATE_KEY)?
+        && t != d.turn_gate.as_str()
+    {
+        d.drift.push(TURN_GATE_KEY);
+    }
+    for src in ResultSource::ALL {
+        if let Some(v) = store.setting(screening_key(src))?
+            && v != d.screening.get(src).as_str()
+        {
+            d.drift.push(screening_key(src));
+        }
+    }
     if let Some(r) = store.setting(ALLOW_RULES_KEY)? {
         let cached: Option<Vec<AllowRule>> = serde_json::from_str(&r).ok();
         if cached.as_ref() != Some(&d.allow_rules) {
@@ -115,6 +162,10 @@ pub fn repair_cache(store: &Store) -> Result<(), CoreError> {
     let d = dials(store)?;
     store.set_setting(MODE_KEY, d.mode.as_str())?;
     store.set_setting(ENFORCEMENT_KEY, d.enforcement.as_str())?;
+    store.set_setting(TURN_GATE_KEY, d.turn_gate.as_str())?;
+    for src in ResultSource::ALL {
+        store.set_setting(screening_key(src), d.screening.get(src).as_str())?;
+    }
     let rules = serde_json::to_string(&d.allow_rules)
         .map_err(|_| CoreError::Invalid("the allow rules cannot be written".to_owned()))?;
     store.set_setting(ALLOW_RULES_KEY, &rules)?;
@@ -140,40 +191,61 @@ pub fn policy_stamp(store: &Store, paths: &Paths) -> Result<String, CoreError> {
     Ok(format!("{meta}|{rows}|{head}"))
 }
 
-/// The parsed `config.toml` (optional: absent means the embedded defaults), and whether it
-/// names a mode and an enforcement of its own.
-pub fn read_config(paths: &Paths) -> Result<(PolicyConfig, bool, bool), CoreError> {
+/// The parsed `config.toml` (optional: absent means the embedded defaults), and which dials
+/// it names itself (`mode`, `enforcement`, `turn_gate`, `screening.web`, …): only those may
+/// raise the ledger's values.
+pub fn read_config(paths: &Paths) -> Result<(PolicyConfig, Vec<String>), CoreError> {
     let file = paths.config_file();
     match std::fs::read_to_string(&file) {
         Ok(text) => {
             let cfg = Policy::parse_config(&text, &file.to_string_lossy())?;
-            let keys: Option<toml::Table> = text.parse().ok();
-            let has = |k: &str| keys.as_ref().is_some_and(|t| t.contains_key(k));
-            Ok((cfg, has("mode"), has("enforcement")))
+            let mut named = Vec::new();
+            if let Ok(t) = text.parse::<toml::Table>() {
+                for (k, v) in &t {
+                    match v.as_table() {
+                        Some(sub) => named.extend(sub.keys().map(|s| format!("{k}.{s}"))),
+                        None => named.push(k.clone()),
+                    }
+                }
+            }
+            Ok((cfg, named))
         }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            Ok((PolicyConfig::default(), false, false))
+            Ok((PolicyConfig::default(), Vec::new()))
         }
         Err(e) => Err(CoreError::io(file, e)),
     }
 }
 
-/// The compiled policy: the ledger's mode and enforcement, raised by `config.toml` where it
-/// names stricter ones (the file can raise, never lower), plus the ledger's allow-listed
-/// hosts.
+/// The compiled policy: the ledger's dials, raised by `config.toml` where it names stricter
+/// ones (the file can raise, never lower), plus the ledger's allow-listed hosts.
 pub fn load_policy(store: &Store, paths: &Paths) -> Result<Policy, CoreError> {
-    let (mut cfg, file_mode, file_enforcement) = read_config(paths)?;
+    let (mut cfg, named) = read_config(paths)?;
+    let names = |k: &str| named.iter().any(|n| n == k);
     let d = dials(store)?;
-    cfg.mode = if file_mode {
+    cfg.mode = if names(MODE_KEY) {
         cfg.mode.max(d.mode)
     } else {
         d.mode
     };
-    cfg.enforcement = if file_enforcement {
+    cfg.enforcement = if names(ENFORCEMENT_KEY) {
         cfg.enforcement.max(d.enforcement)
     } else {
         d.enforcement
     };
+    cfg.turn_gate = if names(TURN_GATE_KEY) {
+        cfg.turn_gate.max(d.turn_gate)
+    } else {
+        d.turn_gate
+    };
+    for src in ResultSource::ALL {
+        let v = if names(screening_key(src)) {
+            cfg.screening.get(src).max(d.screening.get(src))
+        } else {
+            d.screening.get(src)
+        };
+        cfg.screening.set(src, v);
+    }
     for r in d.allow_rules {
         if let Some(h) = r.host {
             cfg.allow_hosts.push(h);

@@ -43,7 +43,7 @@ pub enum FileView {
 }
 
 /// Per-call facts supplied by the adapter, keyed by absolute path.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct CallFacts {
     /// The adapter read every path [`files_to_inspect`] listed. When true, an executed file
     /// missing from `files` is judged as unseen (AUTH); when false (an adapter that does not
@@ -56,6 +56,14 @@ pub struct CallFacts {
     /// Absolute path of a symbolic link → its absolute, resolved target.
     #[serde(default)]
     pub symlinks: BTreeMap<String, String>,
+    /// Style p-value of a user turn against this user's baseline (`None`: no mature
+    /// baseline). Only ever raises ([`crate::rules::turn_gate`]).
+    #[serde(default)]
+    pub style_p: Option<f64>,
+    /// Surprise p-value of this call against the agent's behaviour baseline in this project
+    /// (`None`: no mature baseline). Only ever raises ([`crate::rules::behaviour`]).
+    #[serde(default)]
+    pub behaviour_p: Option<f64>,
 }
 
 /// What a lookup of one path found.
@@ -254,6 +262,7 @@ mod tests {
                 .iter()
                 .map(|(l, t)| ((*l).to_owned(), (*t).to_owned()))
                 .collect(),
+            ..CallFacts::default()
         }
     }
 

@@ -119,12 +119,188 @@ impl std::fmt::Display for Enforcement {
     }
 }
 
+/// The turn gate on what the user submits (issue #12). Ordered: `Off` < `On`, so switching it
+/// off is a weakening.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum TurnGate {
+    Off,
+    #[default]
+    On,
+}
+
+impl TurnGate {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TurnGate::Off => "off",
+            TurnGate::On => "on",
+        }
+    }
+}
+
+impl std::str::FromStr for TurnGate {
+    type Err = PolicyError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "off" => Ok(TurnGate::Off),
+            "on" => Ok(TurnGate::On),
+            _ => Err(PolicyError::UnknownValue {
+                what: "turn_gate",
+                value: s.chars().take(40).collect(),
+                expected: "on or off",
+            }),
+        }
+    }
+}
+
+impl std::fmt::Display for TurnGate {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// What happens to a tool result that carries instructions for the agent. Ordered from
+/// weakest to strongest: `Off` < `Flag` < `Block`.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum ScreenAction {
+    /// Not screened (the session is still tainted by untrusted sources).
+    Off,
+    /// The model is told the content carries instructions it must not follow.
+    #[default]
+    Flag,
+    /// The result is withheld from the model where the host allows it (else flagged).
+    Block,
+}
+
+impl ScreenAction {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ScreenAction::Off => "off",
+            ScreenAction::Flag => "flag",
+            ScreenAction::Block => "block",
+        }
+    }
+}
+
+impl std::str::FromStr for ScreenAction {
+    type Err = PolicyError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "off" => Ok(ScreenAction::Off),
+            "flag" => Ok(ScreenAction::Flag),
+            "block" => Ok(ScreenAction::Block),
+            _ => Err(PolicyError::UnknownValue {
+                what: "screening",
+                value: s.chars().take(40).collect(),
+                expected: "off, flag or block",
+            }),
+        }
+    }
+}
+
+impl std::fmt::Display for ScreenAction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Where a tool result came from, for the screening policy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ResultSource {
+    /// A web fetch or search.
+    Web,
+    /// A file the agent read.
+    File,
+    /// A shell command's output.
+    Shell,
+    /// An MCP tool's result or a resource read through the proxy.
+    Mcp,
+}
+
+impl ResultSource {
+    pub const ALL: [ResultSource; 4] = [
+        ResultSource::Web,
+        ResultSource::File,
+        ResultSource::Shell,
+        ResultSource::Mcp,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ResultSource::Web => "web",
+            ResultSource::File => "file",
+            ResultSource::Shell => "shell",
+            ResultSource::Mcp => "mcp",
+        }
+    }
+}
+
+impl std::str::FromStr for ResultSource {
+    type Err = PolicyError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        ResultSource::ALL
+            .into_iter()
+            .find(|r| r.as_str() == s.trim().to_ascii_lowercase())
+            .ok_or_else(|| PolicyError::UnknownValue {
+                what: "screening source",
+                value: s.chars().take(40).collect(),
+                expected: "web, file, shell or mcp",
+            })
+    }
+}
+
+/// The `[screening]` table: what each source's injected results get.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScreeningConfig {
+    #[serde(default)]
+    pub web: ScreenAction,
+    #[serde(default)]
+    pub file: ScreenAction,
+    #[serde(default)]
+    pub shell: ScreenAction,
+    #[serde(default)]
+    pub mcp: ScreenAction,
+}
+
+impl ScreeningConfig {
+    pub fn get(&self, source: ResultSource) -> ScreenAction {
+        match source {
+            ResultSource::Web => self.web,
+            ResultSource::File => self.file,
+            ResultSource::Shell => self.shell,
+            ResultSource::Mcp => self.mcp,
+        }
+    }
+
+    pub fn set(&mut self, source: ResultSource, to: ScreenAction) {
+        match source {
+            ResultSource::Web => self.web = to,
+            ResultSource::File => self.file = to,
+            ResultSource::Shell => self.shell = to,
+            ResultSource::Mcp => self.mcp = to,
+        }
+    }
+}
+
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum PolicyError {
     #[error("unknown strictness mode `{0}` (expected light, balanced, strict or paranoid)")]
     UnknownMode(String),
     #[error("unknown enforcement `{0}` (expected enforce, monitor or off)")]
     UnknownEnforcement(String),
+    #[error("unknown {what} `{value}` (expected {expected})")]
+    UnknownValue {
+        what: &'static str,
+        value: String,
+        expected: &'static str,
+    },
     #[error("{file}:{line}:{column}: {message}")]
     Config {
         file: String,
@@ -161,6 +337,12 @@ pub struct PolicyConfig {
     /// Phone numbers MCP tools may send to (any punctuation; compared as digits).
     #[serde(default)]
     pub allow_phones: Vec<String>,
+    /// The turn gate on user prompts (`on` / `off`).
+    #[serde(default)]
+    pub turn_gate: TurnGate,
+    /// What tool results carrying injected instructions get, per source.
+    #[serde(default)]
+    pub screening: ScreeningConfig,
 }
 
 /// Facts about the machine, supplied by the caller (the engine never looks them up).
@@ -347,6 +529,8 @@ pub struct Policy {
     pub(crate) allow_phones: Vec<String>,
     pub(crate) home: Option<String>,
     pub(crate) protected_paths: Vec<String>,
+    pub turn_gate: TurnGate,
+    pub screening: ScreeningConfig,
 }
 
 impl Default for Policy {
@@ -368,6 +552,8 @@ impl Policy {
             allow_phones: Vec::new(),
             home: None,
             protected_paths: Vec::new(),
+            turn_gate: TurnGate::On,
+            screening: ScreeningConfig::default(),
         }
     }
 
@@ -389,6 +575,8 @@ impl Policy {
         let mut p = Policy::empty();
         p.mode = config.mode;
         p.enforcement = config.enforcement;
+        p.turn_gate = config.turn_gate;
+        p.screening = config.screening;
         for h in DEFAULT_ALLOW_HOSTS {
             if let Some(pat) = HostPattern::parse(h) {
                 p.allow_hosts.push(pat);

@@ -80,6 +80,33 @@ pub struct SessionState {
     /// staged): the next push ships it.
     #[serde(default)]
     pub secret_committed: bool,
+    /// Where untrusted content came from (a host, a file, a server's tool), most recent last,
+    /// at most [`MAX_TAINT_SOURCES`]. Names only, never content.
+    #[serde(default)]
+    pub taint_sources: Vec<String>,
+    /// Flags of the last turn the user submitted (reason codes of Tier 1 signals, a style
+    /// outlier): the action stage may only raise because of them.
+    #[serde(default)]
+    pub turn_flags: BTreeSet<String>,
+    /// Turns that were blocked, by keyed sketch (never their text), most recent last.
+    #[serde(default)]
+    pub blocked_turns: Vec<BlockedTurn>,
+}
+
+/// Most untrusted sources one session names.
+pub const MAX_TAINT_SOURCES: usize = 8;
+/// Most blocked turns one session remembers.
+pub const MAX_BLOCKED_TURNS: usize = 16;
+
+/// A blocked turn, remembered so a near-identical resubmission is challenged.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BlockedTurn {
+    /// Bottom-k keyed hashes of the turn's normalised word shingles.
+    pub sketch: Vec<String>,
+    /// The block was deterministic (Tier 0): a resubmission needs the factor.
+    pub tier0: bool,
+    /// Resubmissions seen so far.
+    pub attempts: u8,
 }
 
 /// Most secret-holding written files one session remembers.
@@ -191,6 +218,19 @@ impl SessionState {
     pub fn remember_symlink(&mut self, link: &str, target: &str) {
         if self.symlinks.len() < MAX_SYMLINKS || self.symlinks.contains_key(link) {
             self.symlinks.insert(link.to_owned(), target.to_owned());
+        }
+    }
+
+    /// Name an untrusted source (deduplicated, bounded: the oldest name is dropped).
+    pub fn add_taint_source(&mut self, source: &str) {
+        self.tainted = true;
+        if source.is_empty() {
+            return;
+        }
+        self.taint_sources.retain(|s| s != source);
+        self.taint_sources.push(source.chars().take(160).collect());
+        while self.taint_sources.len() > MAX_TAINT_SOURCES {
+            self.taint_sources.remove(0);
         }
     }
 

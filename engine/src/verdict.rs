@@ -93,6 +93,10 @@ pub struct Decision {
     /// True when the action is high risk (lethal trifecta, repeat after a block): an approval
     /// needs a possession factor, not just a click.
     pub high_risk: bool,
+    /// Where the untrusted content this session took in came from (names, never content),
+    /// when that content is part of why the call was raised: every question names it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub untrusted_sources: Vec<String>,
 }
 
 impl Decision {

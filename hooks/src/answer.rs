@@ -11,6 +11,10 @@ pub enum HookOutcome {
     /// Ask the user through the host's own dialog. Rendered as a denial where the host cannot
     /// ask (see [`supports_ask`]).
     Ask { reason: String },
+    /// A tool result carried instructions for the agent (an after-the-fact event): `note` is
+    /// given to the model with the result, or instead of it when `withhold` is set and the
+    /// host can replace a result ([`crate::can_withhold`]).
+    Screened { note: String, withhold: bool },
 }
 
 /// Exactly what the hook process prints and how it exits.

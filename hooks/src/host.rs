@@ -141,6 +141,9 @@ fn slot(host: Host, event_name: &str) -> Slot {
 pub fn render(host: Host, event_name: &str, outcome: &HookOutcome) -> HookAnswer {
     let (reason, ask) = match outcome {
         HookOutcome::NoOpinion => return no_opinion(),
+        HookOutcome::Screened { note, withhold } => {
+            return screened(host, event_name, note, *withhold);
+        }
         HookOutcome::Deny { reason } => (reason_or_default(reason), false),
         HookOutcome::Ask { reason } => (reason_or_default(reason), true),
     };
@@ -164,6 +167,73 @@ fn deny(host: Host, slot: Slot, reason: &str) -> HookAnswer {
             hosts::claude::deny(slot, reason)
         }
     }
+}
+
+/// The post-tool events whose output can carry a note to the model.
+fn result_event(host: Host, event_name: &str) -> bool {
+    match host {
+        Host::ClaudeCode | Host::Codex | Host::VsCode => event_name == "PostToolUse",
+        Host::Gemini => event_name == "AfterTool",
+        Host::Cursor | Host::Copilot | Host::McpProxy | Host::Cli | Host::Unknown => false,
+    }
+}
+
+/// Whether this host can give the model a note with a tool result for this event (Claude
+/// Code, Codex and VS Code `PostToolUse`; Gemini `AfterTool`). Cursor's and Copilot's
+/// after-the-fact hooks have no output the model reads: there the session is only tainted.
+pub fn can_flag(host: Host, event_name: &str) -> bool {
+    result_event(host, event_name)
+}
+
+/// Whether this host can replace a tool result so the model never sees it: Gemini `AfterTool`
+/// (`decision: "deny"` replaces the result with the reason) for every tool, and Claude Code's
+/// and Codex's `PostToolUse` for MCP tools (`updatedMCPToolOutput`).
+pub fn can_withhold(host: Host, event_name: &str, tool: &str) -> bool {
+    match host {
+        Host::Gemini => event_name == "AfterTool",
+        Host::ClaudeCode | Host::Codex => event_name == "PostToolUse" && tool.starts_with("mcp__"),
+        _ => false,
+    }
+}
+
+/// A screened tool result in the host's format: the note appended to (or, withheld, in place
+/// of) the result. Never a non-zero exit: the call already ran, and a failing hook would only
+/// lose the note.
+fn screened(host: Host, event_name: &str, note: &str, withhold: bool) -> HookAnswer {
+    use hosts::common::{J, s};
+    if !result_event(host, event_name) {
+        return no_opinion();
+    }
+    let context = |event: &'static str| {
+        (
+            "hookSpecificOutput",
+            J::Obj(vec![
+                ("hookEventName", s(event)),
+                ("additionalContext", s(note)),
+            ]),
+        )
+    };
+    let out = match host {
+        Host::Gemini if withhold => J::Obj(vec![("decision", s("deny")), ("reason", s(note))]),
+        Host::Gemini => J::Obj(vec![context("AfterTool")]),
+        _ => {
+            let mut specific = vec![
+                ("hookEventName", s("PostToolUse")),
+                ("additionalContext", s(note)),
+            ];
+            if withhold {
+                specific.push(("updatedMCPToolOutput", s(note)));
+            }
+            // `decision: "block"` on a post-tool event is how Claude Code makes the model
+            // read the reason (the call already ran: nothing is undone).
+            J::Obj(vec![
+                ("decision", s("block")),
+                ("reason", s(note)),
+                ("hookSpecificOutput", J::Obj(specific)),
+            ])
+        }
+    };
+    hosts::answer(&out, note, 0)
 }
 
 /// Whether this host (for this event) honours a native "ask". Only Claude Code's and VS Code's

@@ -17,8 +17,8 @@ mod hosts;
 pub use airlock_engine::Host;
 pub use event::Event;
 pub use host::{
-    HookAnswer, HookCall, HookOutcome, can_block, is_known_event, parse_call, render,
-    render_parse_failure, supports_ask,
+    HookAnswer, HookCall, HookOutcome, can_block, can_flag, can_withhold, is_known_event,
+    parse_call, render, render_parse_failure, supports_ask,
 };
 
 use thiserror::Error;

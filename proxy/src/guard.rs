@@ -263,6 +263,7 @@ impl Guard {
                             hard: true,
                         }],
                         high_risk: false,
+                        untrusted_sources: Vec::new(),
                     },
                     mode: String::new(),
                     approved_via: APPROVED_BY_ELICITATION,

@@ -10,7 +10,9 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use airlock_core::{Level, clock, pipeline};
-use airlock_engine::{Action, CallFacts, Decision, Engine, Host, HostFacts, Verdict};
+use airlock_engine::{
+    Action, CallFacts, Decision, Engine, Host, HostFacts, ScreenAction, Verdict,
+};
 use airlock_hooks::Event;
 use airlock_hooks::{HookAnswer, HookCall, HookOutcome};
 use airlock_store::Outcome;
@@ -158,13 +160,15 @@ pub(crate) fn handle(
     let before = st.session(&host, &sid);
 
     if let Some(result) = observed {
-        let after = engine.observe(&before, action, result);
+        let (after, screen) = pipeline::observe_and_screen(&engine, &before, action, result);
         let text = pipeline::encode_session(&after);
-        let stored = st
-            .store()
-            .map(|s| s.update_session(&host, &sid, |_| text.clone()));
+        let row = pipeline::screen_row(&engine, &host, &sid, action, &screen, clock::now_ms());
+        let stored = st.store().map(|s| match &row {
+            Some(row) => s.record_decision_and_session(row, |_| text.clone()).map(|_| ()),
+            None => s.update_session(&host, &sid, |_| text.clone()).map(|_| ()),
+        });
         match stored {
-            Some(Ok(_)) => {
+            Some(Ok(())) => {
                 st.remember((host.clone(), sid.clone()), after);
                 st.wrote();
             }
@@ -179,8 +183,34 @@ pub(crate) fn handle(
                 st.remember((host.clone(), sid.clone()), worst);
             }
         }
+        let outcome = match screen.action {
+            ScreenAction::Off => HookOutcome::NoOpinion,
+            a => {
+                let withhold = a == ScreenAction::Block
+                    && airlock_hooks::can_withhold(call.host, &call.event_name, &action.tool);
+                let shown = if withhold {
+                    screen.clone()
+                } else {
+                    // Where the host cannot replace a result, the model is warned instead.
+                    airlock_engine::ResultScreen {
+                        action: ScreenAction::Flag,
+                        ..screen.clone()
+                    }
+                };
+                tracing::info!(
+                    source = screen.source.as_str(),
+                    withheld = withhold,
+                    codes = ?screen.codes,
+                    "tool result carried instructions for the agent"
+                );
+                HookOutcome::Screened {
+                    note: shown.note(),
+                    withhold,
+                }
+            }
+        };
         return Judged {
-            answer: airlock_hooks::render(call.host, &call.event_name, &HookOutcome::NoOpinion),
+            answer: airlock_hooks::render(call.host, &call.event_name, &outcome),
             session,
         };
     }

@@ -107,6 +107,9 @@ pub struct Status {
     pub level_text: String,
     pub mode: String,
     pub enforcement: String,
+    /// Every dial by its name (`mode`, `turn_gate`, `screening.web`, …) → value.
+    #[serde(default)]
+    pub dials: std::collections::BTreeMap<String, String>,
     pub factor: FactorNeeds,
     pub password_set: bool,
     /// Out-of-band changes seen (empty when none): while non-empty every call is denied.

@@ -484,12 +484,21 @@ fn status(svc: &Service, st: &mut UserState) -> Response {
         Err(e) => return error("not_ready", e.0),
     };
     let d = airlock_core::settings::dials(store);
-    let (mode, enforcement, tamper) = match d {
-        Ok(d) => (d.mode.to_string(), d.enforcement.to_string(), tampered),
+    let (mode, enforcement, tamper, all) = match d {
+        Ok(d) => (
+            d.mode.to_string(),
+            d.enforcement.to_string(),
+            tampered,
+            Dial::all()
+                .into_iter()
+                .map(|k| (k.kind().to_owned(), k.current(&d)))
+                .collect(),
+        ),
         Err(e) => (
             "unknown".to_owned(),
             "unknown".to_owned(),
             Some(tampered.unwrap_or_else(|| e.to_string())),
+            std::collections::BTreeMap::new(),
         ),
     };
     let needs = factors::needs(store).unwrap_or(factors::FactorNeeds {
@@ -502,6 +511,7 @@ fn status(svc: &Service, st: &mut UserState) -> Response {
         level_text: svc.cfg.level.describe().to_owned(),
         mode,
         enforcement,
+        dials: all,
         factor: needs,
         password_set,
         tampered: tamper,

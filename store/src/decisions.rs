@@ -30,11 +30,16 @@ pub enum Outcome {
     /// Handed to the host's own permission prompt (no Airlock app to ask): the human answered
     /// there, and Airlock does not learn what they said.
     HostAsk,
+    /// A tool result was screened and carried an injection signal: it reached the model with
+    /// a warning note attached (or the host could not change it).
+    Flagged,
+    /// A tool result was screened and replaced by a note: the model never saw it.
+    Withheld,
 }
 
 impl Outcome {
     /// Every outcome, in declaration order.
-    pub const ALL: [Outcome; 7] = [
+    pub const ALL: [Outcome; 9] = [
         Outcome::Passed,
         Outcome::Blocked,
         Outcome::Approved,
@@ -42,6 +47,8 @@ impl Outcome {
         Outcome::Timeout,
         Outcome::Bypassed,
         Outcome::HostAsk,
+        Outcome::Flagged,
+        Outcome::Withheld,
     ];
 
     /// The stored (and serialised) name.
@@ -54,6 +61,8 @@ impl Outcome {
             Outcome::Timeout => "timeout",
             Outcome::Bypassed => "bypassed",
             Outcome::HostAsk => "host_ask",
+            Outcome::Flagged => "flagged",
+            Outcome::Withheld => "withheld",
         }
     }
 }

@@ -6,6 +6,7 @@
 //! lower what another raised.
 
 use crate::action::Action;
+use crate::needs::CallFacts;
 use crate::effects::Effects;
 use crate::policy::{Mode, Policy};
 use crate::secrets::SecretScanner;
@@ -35,6 +36,8 @@ pub mod session_floor;
 pub mod shell_issues;
 pub mod supply_chain;
 pub mod synthetic_input;
+pub mod turn_gate;
+pub mod behaviour;
 pub mod verification_bypass;
 
 /// Everything a rule may look at. Built once per decision.
@@ -46,6 +49,8 @@ pub struct Ctx<'a> {
     pub scanner: &'a SecretScanner,
     pub shell: Option<&'a ShellAnalysis>,
     pub fx: &'a Effects,
+    /// What the adapter supplied for this call (files, baseline p-values).
+    pub facts: &'a CallFacts,
 }
 
 impl Ctx<'_> {
@@ -77,6 +82,8 @@ pub const RULES: &[(&str, RuleFn)] = &[
     ("exfiltration", exfiltration::check),
     ("destination", destination::check),
     ("session_floor", session_floor::check),
+    ("turn_gate", turn_gate::check),
+    ("behaviour", behaviour::check),
     ("supply_chain", supply_chain::check),
     ("synthetic_input", synthetic_input::check),
     ("env_poisoning", env_poisoning::check),

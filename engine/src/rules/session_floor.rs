@@ -46,7 +46,7 @@ pub fn is_trifecta(cx: &Ctx<'_>) -> bool {
 }
 
 /// `Some(uploads)` when the action sends traffic to an unlisted external destination.
-fn unlisted_egress(cx: &Ctx<'_>) -> Option<bool> {
+pub(crate) fn unlisted_egress(cx: &Ctx<'_>) -> Option<bool> {
     let mut found: Option<bool> = None;
     for e in cx.fx.external_egress() {
         let listed = e
