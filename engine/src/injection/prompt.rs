@@ -59,7 +59,7 @@ pub(crate) fn segments(text: &str) -> Vec<(String, bool)> {
             "<meta",
         ]
         .iter()
-        .any(|p| t.starts_with(p))
+        .any(|p| tl.starts_with(p))
         {
             rest_pasted = true;
             push(&mut out, line, true);
