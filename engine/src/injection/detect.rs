@@ -71,6 +71,15 @@ pub(crate) fn hits(lower: &str) -> Vec<Hit> {
             {
                 continue;
             }
+            if m.as_str().starts_with('<') && {
+                let rest = slice(lower, m.start(), m.start() + 40);
+                let after_tag = rest.split_once('>').map_or("", |(_, r)| r).trim_start();
+                ["tag", "block", "element", "marker", "section"]
+                    .iter()
+                    .any(|w| after_tag.starts_with(w))
+            } {
+                continue;
+            }
             if p.reason == INJECTION_SECRET_EXPORT
                 && lx
                     .public_key
@@ -97,8 +106,15 @@ pub(crate) fn hits(lower: &str) -> Vec<Hit> {
                 let around = slice(tail, x.start(), x.end() + 12);
                 !lx.public_key.as_ref().is_some_and(|r| r.is_match(around))
             });
-            let whole = slice(lower, s, e);
-            if secret_hit && dest.is_match(whole) {
+            let linked = sec.find(tail).is_some_and(|x| {
+                let after = slice(tail, x.end(), tail.len());
+                dest.find_iter(after).any(|d| {
+                    let gap = slice(after, d.start().saturating_sub(60), d.start());
+                    gap.split(|c: char| !c.is_alphanumeric())
+                        .any(|w| matches!(w, "to" | "with" | "at" | "into" | "onto" | "via"))
+                })
+            });
+            if secret_hit && linked {
                 let before = slice(lower, s, m.start() + 1);
                 if lx.negated.as_ref().is_some_and(|r| {
                     r.is_match(
@@ -148,6 +164,27 @@ pub(crate) fn is_meta(lower: &str) -> bool {
     };
     let mut seen: Vec<&str> = Vec::new();
     for m in r.find_iter(lower) {
+        // Words inside host names, addresses and paths (`attacker@evil-example.com`) do not count.
+        let ts = lower
+            .get(..m.start())
+            .and_then(|t| t.rfind(char::is_whitespace))
+            .map_or(0, |i| i + 1);
+        let te = lower
+            .get(m.end()..)
+            .and_then(|t| t.find(char::is_whitespace))
+            .map_or(lower.len(), |i| m.end() + i);
+        let token = slice(lower, ts, te).trim_end_matches(|c: char| !c.is_alphanumeric());
+        let host_like = token.contains('@')
+            || token.contains("://")
+            || token.starts_with("www.")
+            || [
+                ".com", ".net", ".org", ".io", ".dev", ".me", ".co", ".sh", ".example", ".test",
+            ]
+            .iter()
+            .any(|t| token.ends_with(t));
+        if host_like {
+            continue;
+        }
         let t = m.as_str().trim_end_matches('s');
         if !seen.contains(&t) {
             seen.push(t);
@@ -187,11 +224,21 @@ fn words(t: &str) -> usize {
         .count()
 }
 
-fn strip_quoted(t: &str) -> String {
+/// The quote character family: opening and closing forms map to one value.
+fn family(c: char) -> char {
+    match c {
+        '“' | '”' | '„' => '"',
+        '‘' | '’' => '\'',
+        '«' | '»' => '«',
+        c => c,
+    }
+}
+
+fn strip_quoted(t: &str, fam: char) -> String {
     let mut out = String::new();
     let mut inside = false;
     for (i, c) in t.char_indices() {
-        if quote_at(t, i, c) {
+        if family(c) == fam && quote_at(t, i, c) {
             inside = !inside;
             out.push(' ');
         } else if !inside {
@@ -203,28 +250,35 @@ fn strip_quoted(t: &str) -> String {
 
 /// Is the hit inside quotes that are part of a larger sentence (or of code in a text that
 /// talks about injection)?
-fn quoted_mention(line: &str, s: usize, e: usize, meta: bool) -> bool {
-    let before = slice(line, s.saturating_sub(200), s);
+fn quoted_mention(line: &str, s: usize, e: usize, meta: bool, code_quotes: bool) -> bool {
+    let before = slice(line, 0, s);
     let after = slice(line, e, e + 300);
-    let open = before
+    let usable = |t: &str, i: usize, c: char| quote_at(t, i, c) && (code_quotes || c != '`');
+    let Some((oi, oc)) = before
         .char_indices()
         .rev()
-        .find(|(i, c)| quote_at(before, *i, *c));
-    let close = after.char_indices().find(|(i, c)| quote_at(after, *i, *c));
-    let (Some((oi, _)), Some((ci, cc))) = (open, close) else {
+        .take(200)
+        .find(|(i, c)| usable(before, *i, *c))
+    else {
         return false;
     };
-    // A quote that closes inside the hit's own sentence but far away is still a quote.
-    let outside_before = before.get(..oi).unwrap_or("");
-    let outside_after = after.get(ci + cc.len_utf8()..).unwrap_or("");
+    let fam = family(oc);
+    let Some((ci, cc)) = after
+        .char_indices()
+        .find(|(i, c)| family(*c) == fam && usable(after, *i, *c))
+    else {
+        return false;
+    };
+    let outside_before = strip_quoted(before.get(..oi).unwrap_or(""), fam);
+    let outside_after = strip_quoted(after.get(ci + cc.len_utf8()..).unwrap_or(""), fam);
     let ctx = format!(
         "{} {}",
-        strip_quoted(slice(
-            outside_before,
+        slice(
+            &outside_before,
             outside_before.len().saturating_sub(80),
             outside_before.len()
-        )),
-        strip_quoted(slice(outside_after, 0, 80))
+        ),
+        slice(&outside_after, 0, 80)
     );
     if words(&ctx) >= 2 {
         return true;
@@ -239,7 +293,8 @@ fn quoted_mention(line: &str, s: usize, e: usize, meta: bool) -> bool {
 
 /// Is the hit at `s..e` in `lower` a mention (quoted, object of a meta verb, described in the
 /// third person, negated, or asked about) rather than an instruction?
-pub(crate) fn is_mention(lower: &str, s: usize, e: usize, meta: bool) -> bool {
+pub(crate) fn is_mention(lower: &str, h: &Hit, meta: bool) -> bool {
+    let (s, e) = (h.start, h.end);
     let lx = lexicon();
     let ls = lower
         .get(..s)
@@ -251,7 +306,7 @@ pub(crate) fn is_mention(lower: &str, s: usize, e: usize, meta: bool) -> bool {
         .map_or(lower.len(), |i| e + i);
     let line = slice(lower, ls, le);
     let (rs, re) = (s - ls.min(s), e.saturating_sub(ls));
-    if quoted_mention(line, rs, re, meta) {
+    if quoted_mention(line, rs, re, meta, h.reason != INJECTION_SECRET_EXPORT) {
         return true;
     }
     let (ss, se) = sentence(lower, s);
@@ -354,7 +409,14 @@ mod tests {
         ];
         for (t, want) in cases {
             let s = t.find(p).unwrap_or(0);
-            assert_eq!(is_mention(t, s, s + p.len(), false), *want, "{t}");
+            let h = Hit {
+                reason: crate::injection::INJECTION_NULLIFY,
+                tier: Tier::Zero,
+                strong: true,
+                start: s,
+                end: s + p.len(),
+            };
+            assert_eq!(is_mention(t, &h, false), *want, "{t}");
         }
     }
 

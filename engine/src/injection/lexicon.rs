@@ -19,10 +19,10 @@ const NULL_V: &str = r"(?:ignore|ignoring|disregard|disregarding|forget|forgo|ne
 /// What makes the instructions the *earlier, governing* ones.
 const NULL_Q: &str = r"(?:previous|previously given|prior|above|earlier|preceding|foregoing|former|original|initial|your|system|developer|safety|all (?:the )?(?:other|prior|previous))";
 /// What is set aside.
-const NULL_N: &str = r"(?:instructions?|instruction set|prompts?|directives?|rules|guidelines|guardrails|constraints|commands|orders|programming|restrictions|polic(?:y|ies)|guidance|training|limitations|filters|protocols|system message|context)";
+const NULL_N: &str = r"(?:instructions?|directions|instruction set|prompts?|directives?|rules|guidelines|guardrails|constraints|commands|orders|programming|restrictions|polic(?:y|ies)|guidance|training|limitations|filters|protocols|system message|context)";
 
 const SECRET_N: &str = r"(?:\.env\b|env(?:ironment)? (?:file|vars?|variables)|api[ _-]?keys?|secrets?\b|secret keys?|access[ _-]?tokens?|auth(?:entication)? tokens?|bearer tokens?|tokens?\b|credentials?|passwords?|passwd|private[ _-]?keys?|ssh[ _-]?keys?|id_rsa|id_ed25519|id_ecdsa|~/\.ssh|\.ssh/|~/\.aws|\.aws/|aws[ _-]?(?:access|secret)|\.npmrc|\.netrc|\.pypirc|\.git-credentials|kubeconfig|\.kube/config|/etc/shadow|/etc/passwd|cookies|session (?:ids?|tokens?|cookies?)|keychain|seed phrase|mnemonic|[a-z_]*(?:_token|_secret|_api_key|_password)\b)";
-const EXPORT_V: &str = r"(?:send|post|upload|exfiltrate|exfil|transmit|forward|e-?mail|mail|leak|submit|deliver|share|dump|beam|report|relay)";
+const EXPORT_V: &str = r"(?:send|post|upload|exfiltrate|exfil|transmit|forward|e-?mail|mail|leak|submit|deliver|share|dump|beam|relay)";
 const DEST: &str = r#"(?:https?://|\bwebhooks?\b|\bhooks\.|ngrok|requestbin|pipedream|pastebin|burpcollaborator|interact\.sh|webhook\.site|discord(?:app)?\.com/api|\b[a-z0-9._%+-]+@[a-z0-9-]+\.[a-z]{2,}\b|\b(?:this|the following|my|our|that|an? external|the external) (?:url|endpoint|server|address|email|inbox|webhook|host|domain|ip)|\bgist\b|\b\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}\b)"#;
 
 /// A compiled family member.
@@ -270,13 +270,13 @@ fn specs() -> Vec<Spec> {
             INJECTION_AGENT_DIRECTED,
             One,
             true,
-            r"(?m)^\s*(?:assistant|ai|agent|claude|chatgpt|model|llm|copilot)\s*:\s*(?:please\s+)?(?:run|execute|now run|ignore|send|delete|fetch|curl|open|read|call|download|install|upload|post|disable|remove|forward)\b",
+            r"(?m)^[\s\d#/*>;-]*(?:assistant|ai|agent|claude|chatgpt|model|llm|copilot)\s*:\s*(?:please\s+)?(?:run|execute|now run|ignore|send|delete|fetch|curl|open|read|call|download|install|upload|post|disable|remove|forward)\b",
         ),
         spec(
             INJECTION_AGENT_DIRECTED,
             One,
             true,
-            r"\bwhen (?:you|the (?:ai|assistant|agent|model|llm)) (?:summari[sz]e|read|process|analy[sz]e|review|parse|translate|fetch|visit|see|load|index|open|answer questions about)s? (?:this|these|the) (?:page|document|doc|file|email|e-mail|issue|readme|repo(?:sitory)?|message|text|content|pr|pull request|article|site|website|post|comment|code|ticket|thread)[^.\n]{0,80}?\b(?:also|make sure|be sure|you must|you should|remember to|first|then|please|don'?t forget|always|instead|append|include|add)\b",
+            r"\bwhen (?:you|the (?:ai|assistant|agent|model|llm)) (?:summari[sz]e|read|process|analy[sz]e|review|parse|translate|fetch|visit|see|load|index|open|answer questions about)s? (?:this|these|the) (?:page|document|doc|file|email|e-mail|issue|readme|repo(?:sitory)?|message|text|content|pr|pull request|article|site|website|post|comment|code|ticket|thread)[^.\n]{0,80}?\b(?:also|make sure|be sure|you must|you should|remember|first|then|please|don'?t forget|always|instead)(?:\s+to)?\s+(?:include|append|add|send|run|execute|insert|recommend|say|output|tell|visit|open|fetch|post|upload|write|print|state|claim|ignore|forward|delete|mention that)\b",
         ),
         spec(
             INJECTION_AGENT_DIRECTED,
@@ -306,7 +306,19 @@ fn specs() -> Vec<Spec> {
             true,
             r"\b(?:assistant|agent|ai|model|llm|claude|copilot|you)\s+(?:must|should|needs? to|has to|have to|is required to|are required to|shall|will need to)\s+(?:now\s+|first\s+|immediately\s+|always\s+|also\s+)?(?:run|execute)\b[^\n]{0,80}?(?:curl|wget|\|\s*(?:ba|z)?sh\b|iex|invoke-expression|powershell|base64 -d|chmod \+x|rm -rf)",
         ),
+        spec(
+            INJECTION_AGENT_DIRECTED,
+            One,
+            true,
+            r"\b(?:attention|note|hey|dear|psst|important|notice|reminder|warning|hello|hi)\s*,?\s*(?:the |all |any )?(?:ai|llm|assistant|agent|model|bot|claude|chatgpt|copilot|gpt|language model)s?\s*[:!,]",
+        ),
         // --- persona (tier 1) ---
+        spec(
+            INJECTION_PERSONA,
+            One,
+            true,
+            r"\byou (?:are|'re|will be|shall be) (?:now )?(?:an? )?(?:unrestricted|unfiltered|uncensored|jailbroken|amoral|unaligned|rule-?free|limitless) (?:ai|assistant|model|chatbot|version|llm|bot)\b",
+        ),
         spec(
             INJECTION_PERSONA,
             One,
@@ -389,7 +401,7 @@ fn compile() -> Lexicon {
         public_key: re(r"\.pub\b|public[ _-]?keys?"),
         dest: re(DEST),
         secrecy: re(
-            r"\b(?:do not|don'?t|never|must not|mustn'?t|should not|shouldn'?t|without)\s+(?:tell(?:ing)?|inform(?:ing)?|notify(?:ing)?|alert(?:ing)?|mention(?:ing)? (?:this|it|that|anything) to|mention(?:ing)?|show(?:ing)?|reveal(?:ing)? (?:this|it) to|ask(?:ing)?|warn(?:ing)?|let(?:ting)?|the knowledge of|confirm(?:ing)? with|bother(?:ing)?) (?:the |your )?(?:user|human|operator|developer|owner|person|anyone|them)\b|\b(?:keep|hide) (?:this|it|these (?:steps|instructions)) (?:secret |hidden )?from (?:the )?(?:user|human|operator|developer)\b|\b(?:the )?(?:user|human) (?:must|should|need|needs|does|do) not (?:know|see|notice|find out|be (?:told|informed|aware))\b|\bdo not (?:mention|reveal|disclose|acknowledge|show) (?:this|these|that) (?:instructions?|message|note|step|steps|request|section|comment)\b|(?:^|[.!?:;\n]\s*|\b(?:and|then|please|also|now|must|should|you)\s+)(?:silently|secretly|covertly|quietly|discreetly),? (?:run|execute|send|upload|delete|remove|add|install|download|post|forward|copy|curl|modify|insert|exfiltrate|include|append|commit|push)\b",
+            r"\b(?:must|should|is|are|will) not be (?:shown|told|mentioned|revealed|disclosed|reported|visible) to (?:the )?(?:user|human|operator)\b|\b(?:do not|don'?t|never|must not|mustn'?t|should not|shouldn'?t|without)\s+(?:tell(?:ing)?|inform(?:ing)?|notify(?:ing)?|alert(?:ing)?|mention(?:ing)? (?:this|it|that|anything) to|mention(?:ing)?|show(?:ing)?|reveal(?:ing)? (?:this|it) to|ask(?:ing)?|warn(?:ing)?|let(?:ting)?|the knowledge of|confirm(?:ing)? with|bother(?:ing)?) (?:the |your )?(?:user|human|operator|developer|owner|person|anyone|them)\b|\b(?:keep|hide) (?:this|it|these (?:steps|instructions)) (?:secret |hidden )?from (?:the )?(?:user|human|operator|developer)\b|\b(?:the )?(?:user|human) (?:must|should|need|needs|does|do) not (?:know|see|notice|find out|be (?:told|informed|aware))\b|\bdo not (?:mention|reveal|disclose|acknowledge|show) (?:this|these|that) (?:instructions?|message|note|step|steps|request|section|comment)\b|(?:^|[.!?:;\n]\s*|\b(?:and|then|please|also|now|must|should|you)\s+)(?:silently|secretly|covertly|quietly|discreetly),? (?:run|execute|send|upload|delete|remove|add|install|download|post|forward|copy|curl|modify|insert|exfiltrate|include|append|commit|push)\b",
         ),
         urgency: re(
             r"\b(?:immediately|right now|urgent(?:ly)?|asap|as soon as possible|without delay|at once|before (?:doing )?anything else|first thing|time[- ]sensitive|critical(?:ly)?|emergency|before responding|before you respond|before answering|right away|this is critical|no time|hurry)\b",
@@ -401,16 +413,16 @@ fn compile() -> Lexicon {
             r#"(?:\blike|\bsuch as|\be\.g\.?,?|\bi\.e\.?,?|\bfor (?:example|instance),?|\bexamples?(?: of| like| such as)?|\bkind of|\bvariants? of|\bforms? of|\bphrases?|\bstrings?|\bpayloads?|\battacks?|\binjections?|\bcalled|\bknown as|\bthe classic|\bthe infamous|\bthe famous|\btypical|\bclassic|\bdetects?|\bdetecting|\bflags?|\bflagging|\bblocks?|\bblocking|\brejects?|\brejecting|\bfilters?|\bfiltering|\bmatch(?:es|ing)?|\bcatch(?:es|ing)?|\bclassif(?:y|ies|ying)|\brecogni[sz](?:e|es|ing)|\bregex(?:es)?|\bpatterns?|\btests? (?:for|that|whether|if|with)|\btesting (?:for|that|whether|with)|\babout|\bwhat is|\bwhat are|\bwhat's|\bexplain|\bsays?|\bsaid|\bsaying|\btext|\bprompts? (?:like|such as)|\binputs? (?:like|such as)|\bmessages? (?:like|such as)|\bsentences? (?:like|such as)|\bwording|\bthe words|\bquote|\bquoting)(?:\s+[a-z']+){0,2}\s*[:\-–—]?\s*["'“”‘’`«»(\[]?\s*$"#,
         ),
         descriptive: re(
-            r"\b(?:attackers?|adversar(?:y|ies)|malicious (?:[a-z]+ )?(?:users?|actors?|content|pages?|inputs?|prompts?|documents?|websites?|instructions|text|payloads?)|hackers?|an? (?:injected|hidden|malicious|crafted) (?:prompt|instruction|payload|comment|text|message|string)|injections?|payloads?|jailbreaks?|the attack|the exploit|researchers?|red teamers?)\s+(?:[a-z']+\s+){0,5}?(?:can|could|may|might|will|would|often|typically|usually|tries|try|attempts?|says?|said|contains?|includes?|told|tells|instructs?|asks?|asked|embeds?|hides?|hid|writes?|wrote|uses?|used|inserts?|inserted|such as|like|e\.g\.)\b|\b(?:tells?|told|instructs?|instructed|asks?|asked|tricks?|tricked|convinces?|convinced|forces?|forced|causes?|caused|gets?|makes?|made|persuades?|persuaded|manipulates?|manipulated|coerces?|coaxes?|directs?|directed|telling|instructing|asking|tricking|getting|making)\s+(?:the\s+|an?\s+|your\s+|their\s+|our\s+)?(?:model|llm|ai|agent|assistant|chatbot|bot|system|gpt|claude|victim|target)s?\s+(?:to|into)\b",
+            r"\b(?:attackers?|attacks?|adversar(?:y|ies)|malicious (?:[a-z]+ )?(?:users?|actors?|content|pages?|inputs?|prompts?|documents?|websites?|instructions|text|payloads?)|hackers?|an? (?:injected|hidden|malicious|crafted) (?:prompt|instruction|payload|comment|text|message|string)|injections?|payloads?|jailbreaks?|the attack|the exploit|researchers?|red teamers?)\s+(?:[a-z']+\s+){0,5}?(?:can|could|may|might|will|would|often|typically|usually|tries|try|attempts?|says?|said|contains?|includes?|told|tells|instructs?|asks?|asked|embeds?|hides?|hid|writes?|wrote|uses?|used|inserts?|inserted|such as|like|e\.g\.)\b|\b(?:tells?|told|instructs?|instructed|asks?|asked|tricks?|tricked|convinces?|convinced|forces?|forced|causes?|caused|gets?|makes?|made|persuades?|persuaded|manipulates?|manipulated|coerces?|coaxes?|directs?|directed|telling|instructing|asking|tricking|getting|making)\s+(?:the\s+|an?\s+|your\s+|their\s+|our\s+)?(?:model|llm|ai|agent|assistant|chatbot|bot|system|gpt|claude|victim|target)s?\s+(?:to|into)\b",
         ),
         negated: re(
             r"(?:\bnever|\bnot|n't|\bcannot|\brefuse to|\brefuses to|\brefusing to|\bwithout|\bno one should|\bnobody should)\s+(?:[a-z]+\s+)?$",
         ),
         meta_terms: re(
-            r"prompt[ -]injection|injection attacks?|jailbreak|owasp|llm01|\battackers?\b|adversarial|\bmalicious\b|red[ -]team|mitigat|\bdefen[cs]e|guardrails?|classifier|detector|\bdetect|test cases?|fixtures?|\bpayloads?\b|\bexamples?\b|threat model|vulnerab|\bexploit|benchmark|dataset|canary|sanitiz|\bfilter|blocklist|denylist|\bsecurity\b|\bunit tests?\b|\bassert|\bexpected\b",
+            r"prompt[ -]injection|\binjections?\b|\bblocked\b|jailbreak|owasp|llm01|\battackers?\b|adversarial|\bmalicious\b|red[ -]team|mitigat|\bdefen[cs]e|guardrails?|classifier|detector|\bdetect|test cases?|fixtures?|\bpayloads?\b|\bexamples?\b|threat model|vulnerab|\bexploit|benchmark|dataset|canary|sanitiz|\bfilter|blocklist|denylist|\bsecurity\b|\bunit tests?\b|\bassert|\bexpected\b",
         ),
         intro: re(
-            r"(?i)(?:\b(?:here(?:'s| is| are)|below is|below are|following is|pasted|copied|i got|we got|i received|we received|it says|it reads|(?:the )?contents? of|this is (?:the|what|an?|my))\b[^:\n]{0,100}:|\b(?:email|e-mail|mail|page|webpage|web page|issue|readme|output|log|logs|message|document|doc|text|file|article|comment|pr|pull request|diff|transcript|response|result|snippet|error|ticket|review|thread|website|site|post|description|tool description|answer|reply|content|source|page source|html|markdown|notes?|changelog|commit message|stack ?trace|traceback)\s*(?:\([^)\n]{0,40}\))?\s*(?:below|follows|says|reads)?\s*:)\s*(.*)$",
+            r"(?i)(?:\b(?:here(?:'s| is| are)|below is|below are|following is|pasted|copied|i got|we got|i received|we received|it says|it reads|(?:the )?contents? of|this is (?:the|what|an?|my))\b[^:\n]{0,100}:|\b(?:email|e-mail|mail|page|webpage|web page|issue|readme|output|log|logs|message|document|doc|text|file|article|comment|pr|pull request|diff|transcript|response|result|snippet|error|ticket|review|thread|website|site|post|description|tool description|answer|reply|content|source|page source|html|markdown|notes?|changelog|commit message|stack ?trace|traceback)\s*(?:\([^)\n]{0,40}\))?\s*(?:below|follows|says|reads)?\s*:)(?:[ \t]+|$)(.*)$",
         ),
         meta_request: re(
             r"\b(?:summari[sz]e|summary|tl;?dr|explain|review|read|analy[sz]e|translate|proofread|edit|improve|rewrite|check|what|why|how|fix|format|classify|detect|test|critique|assess|evaluate|compare|describe|outline|extract|cite|quote)\b",

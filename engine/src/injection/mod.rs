@@ -167,7 +167,7 @@ pub(crate) fn judge(lower: &str, scope: &Scope, hiding: &[&'static str], out: &m
         if scope.top_level && !h.strong {
             continue;
         }
-        if detect::is_mention(lower, h.start, h.end, scope.meta) {
+        if detect::is_mention(lower, &h, scope.meta) {
             continue;
         }
         let mut tier = h.tier;
@@ -190,11 +190,10 @@ pub(crate) fn judge(lower: &str, scope: &Scope, hiding: &[&'static str], out: &m
 
 /// Judge hidden text (decoded runs, tag text, comment bodies).
 pub(crate) fn judge_hidden(decoded: &[String], scope: &Scope, out: &mut Screening) {
-    let lx = lexicon::lexicon();
     for d in decoded {
         let lower = d.to_lowercase();
         for h in detect::hits(&lower) {
-            if detect::is_mention(&lower, h.start, h.end, scope.meta) {
+            if detect::is_mention(&lower, &h, scope.meta) {
                 continue;
             }
             if h.tier == Tier::Zero {
@@ -204,28 +203,36 @@ pub(crate) fn judge_hidden(decoded: &[String], scope: &Scope, out: &mut Screenin
                 out.add(INJECTION_OBFUSCATION, Tier::One, scope.in_pasted);
             }
         }
-        if lx
-            .instructionish
-            .as_ref()
-            .is_some_and(|r| r.is_match(&lower))
-        {
+        if instructionish(&lower) {
             out.add(INJECTION_OBFUSCATION, Tier::One, scope.in_pasted);
         }
     }
 }
 
+/// Two distinct instruction-like terms (one, such as `prettier-ignore`, is everyday).
+fn instructionish(lower: &str) -> bool {
+    let Some(r) = &lexicon::lexicon().instructionish else {
+        return false;
+    };
+    let mut seen: Vec<&str> = Vec::new();
+    for m in r.find_iter(lower) {
+        if !seen.contains(&m.as_str()) {
+            seen.push(m.as_str());
+            if seen.len() >= 2 {
+                return true;
+            }
+        }
+    }
+    false
+}
+
 /// Hiding characters or encodings without a tier-0 finding inside: tier 1.
 pub(crate) fn judge_hiding(n: &Normalized, in_pasted: bool, out: &mut Screening) {
-    let lx = lexicon::lexicon();
     if n.hiding.iter().any(|h| STRONG_HIDING.contains(h)) {
         out.add(INJECTION_OBFUSCATION, Tier::One, in_pasted);
     }
     if n.hiding.iter().any(|h| SOFT_HIDING.contains(h))
-        && n.comments.iter().any(|c| {
-            lx.instructionish
-                .as_ref()
-                .is_some_and(|r| r.is_match(&c.to_lowercase()))
-        })
+        && n.comments.iter().any(|c| instructionish(&c.to_lowercase()))
     {
         out.add(INJECTION_OBFUSCATION, Tier::One, in_pasted);
     }

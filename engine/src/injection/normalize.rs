@@ -172,7 +172,8 @@ fn fold_words(text: &str, hiding: &mut Vec<&'static str>) -> String {
             std::mem::take(word)
         };
         if digits > 0
-            && ascii_letters >= 2
+            && ascii_letters >= 1
+            && w.chars().count() >= 2
             && w.chars()
                 .all(|c| c.is_ascii_alphabetic() || leet(c).is_some())
         {

@@ -105,7 +105,7 @@ pub fn screen_prompt(text: &str) -> Screening {
         .collect::<Vec<_>>()
         .join("\n")
         .to_lowercase();
-    let request_meta = is_meta(&request);
+    let request_meta = is_meta(&request) || is_meta(&lower);
     let reads = lexicon()
         .meta_request
         .as_ref()
