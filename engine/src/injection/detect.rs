@@ -102,17 +102,33 @@ pub(crate) fn hits(lower: &str) -> Vec<Hit> {
         for m in v.find_iter(lower).take(MAX_HITS) {
             let (s, e) = sentence(lower, m.end().saturating_sub(1));
             let tail = slice(lower, m.start(), e);
-            let secret_hit = sec.find_iter(tail).any(|x| {
-                let around = slice(tail, x.start(), x.end() + 12);
+            let lead = slice(lower, s, m.start());
+            let not_public = |t: &str, x: regex::Match<'_>| {
+                let around = slice(t, x.start(), x.end() + 12);
                 !lx.public_key.as_ref().is_some_and(|r| r.is_match(around))
-            });
-            let linked = sec.find(tail).is_some_and(|x| {
-                let after = slice(tail, x.end(), tail.len());
-                dest.find_iter(after).any(|d| {
-                    let gap = slice(after, d.start().saturating_sub(60), d.start());
-                    gap.split(|c: char| !c.is_alphanumeric())
-                        .any(|w| matches!(w, "to" | "with" | "at" | "into" | "onto" | "via"))
-                })
+            };
+            // The secret is the verb's object, or named earlier and taken up by a pronoun.
+            let object = slice(tail, m.end() - m.start(), tail.len()).trim_start();
+            let pronoun = [
+                "them",
+                "it ",
+                "those",
+                "these",
+                "that ",
+                "all of them",
+                "everything",
+                "the contents",
+                "the values",
+                "the keys",
+            ]
+            .iter()
+            .any(|p| object.starts_with(p));
+            let secret_hit = sec.find_iter(tail).any(|x| not_public(tail, x))
+                || (pronoun && sec.find_iter(lead).any(|x| not_public(lead, x)));
+            let linked = dest.find_iter(tail).any(|d| {
+                let gap = slice(tail, d.start().saturating_sub(60), d.start());
+                gap.split(|c: char| !c.is_alphanumeric())
+                    .any(|w| matches!(w, "to" | "with" | "at" | "into" | "onto" | "via"))
             });
             if secret_hit && linked {
                 let before = slice(lower, s, m.start() + 1);

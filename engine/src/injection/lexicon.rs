@@ -131,6 +131,22 @@ fn specs() -> Vec<Spec> {
             true,
             r"\b(?:instead of|rather than) (?:following |doing |completing )?(?:your|the) (?:original|previous|assigned|current|given|user'?s?) (?:task|instructions|request|prompt)\b",
         ),
+        spec(
+            INJECTION_NULLIFY,
+            Zero,
+            true,
+            format!(
+                r"\b{NULL_V}\s+(?:the\s+|all\s+(?:of\s+)?(?:the\s+)?|any\s+|your\s+)?(?:[a-z-]+\s+){{0,2}}?{NULL_N}\s+(?:(?:that\s+)?you\s+(?:were|have been|got|'ve been)\s+(?:given|told|sent|trained on|provided)|you received|given to you|(?:given\s+|stated\s+|written\s+)?above|before this (?:line|message|point)|from (?:before|earlier|your (?:system|initial) (?:prompt|message))|in your (?:system )?prompt)"
+            ),
+        ),
+        spec(
+            INJECTION_NULLIFY,
+            Zero,
+            true,
+            format!(
+                r"\b(?:(?:your|all your|all of your)\s+(?:[a-z]+\s+){{0,2}}?{NULL_N}|(?:the|all|any|these)\s+(?:[a-z]+\s+)?{NULL_N}\s+(?:from|in|of)\s+(?:your|the)\s+(?:system (?:message|prompt)|developers?|creators?|training|initial prompt)|(?:the|all)\s+(?:system|safety|original|initial)\s+{NULL_N})\s+(?:now\s+)?(?:no longer apply|(?:do|does) not apply|don'?t apply|(?:are|is) (?:now )?(?:void|null|cancel+ed|lifted|suspended|disabled|revoked|off|gone|irrelevant|invalid)|(?:have|has) been (?:lifted|removed|revoked|disabled|suspended|cancel+ed))"
+            ),
+        ),
         // other languages
         spec(
             INJECTION_NULLIFY,
@@ -209,7 +225,7 @@ fn specs() -> Vec<Spec> {
             INJECTION_AUTHORITY,
             Zero,
             true,
-            r"\b(?:jailbreak|jailbroken|unrestricted|unfiltered|uncensored|dan|evil|god|no[- ]limits?) mode\b|\bdo anything now\b|\b(?:you are|you're|act as|become|now|enable|activate) dan\b",
+            r"\b(?:jailbreak|jailbroken|unrestricted|unfiltered|uncensored|dan|evil|god|no[- ]limits?) mode\b|\bdo anything now\b|\b(?:you are|you're|act as|become|now|enable|activate|be|play) dan\b",
         ),
         spec(
             INJECTION_AUTHORITY,
@@ -258,7 +274,7 @@ fn specs() -> Vec<Spec> {
             INJECTION_AGENT_DIRECTED,
             One,
             true,
-            r"\b(?:note|attention|message|instructions?|important|notice|reminder|directive|hint|psa|warning)\s*(?:to|for)\s*(?:the |any |all |every )?(?:ai|llm|assistant|agent|model|bot|claude|chatgpt|copilot|language model|automated (?:tool|system|agent))s?\b\s*[:!,-]",
+            r"\b(?:note|attention|message|instructions?|important|notice|reminder|directive|hint|psa|warning)\s*(?:to|for)\s*(?:the |any |all |every )?(?:(?:ai|llm|coding|automated|autonomous|large language|llm-based|ai-based) )*(?:ai|llm|assistant|agent|model|bot|claude|chatgpt|copilot|language model|automated (?:tool|system|agent))s?\b\s*[:!,-]",
         ),
         spec(
             INJECTION_AGENT_DIRECTED,
@@ -311,6 +327,18 @@ fn specs() -> Vec<Spec> {
             One,
             true,
             r"\b(?:attention|note|hey|dear|psst|important|notice|reminder|warning|hello|hi)\s*,?\s*(?:the |all |any )?(?:ai|llm|assistant|agent|model|bot|claude|chatgpt|copilot|gpt|language model)s?\s*[:!,]",
+        ),
+        spec(
+            INJECTION_AGENT_DIRECTED,
+            One,
+            true,
+            r"\b(?:todo|fixme|note|hack|xxx)\s*\(\s*(?:ai|llm|agent|assistant|claude|copilot|cursor|codex|gpt)\s*\)\s*:",
+        ),
+        spec(
+            INJECTION_PERSONA,
+            One,
+            true,
+            r"\b(?:act|behave|roleplay|role-play|pretend to be|play|pose) as (?:an? )?(?:ai|assistant|model|chatbot|bot|llm|version of yourself)\s+(?:that|which|who|with|without)\s+(?:has |have |had )?(?:no|zero|without|any)\s+(?:restrictions|rules|limits|filters|guidelines|censorship|morals|ethics|boundaries|guardrails)",
         ),
         // --- persona (tier 1) ---
         spec(
@@ -401,7 +429,7 @@ fn compile() -> Lexicon {
         public_key: re(r"\.pub\b|public[ _-]?keys?"),
         dest: re(DEST),
         secrecy: re(
-            r"\b(?:must|should|is|are|will) not be (?:shown|told|mentioned|revealed|disclosed|reported|visible) to (?:the )?(?:user|human|operator)\b|\b(?:do not|don'?t|never|must not|mustn'?t|should not|shouldn'?t|without)\s+(?:tell(?:ing)?|inform(?:ing)?|notify(?:ing)?|alert(?:ing)?|mention(?:ing)? (?:this|it|that|anything) to|mention(?:ing)?|show(?:ing)?|reveal(?:ing)? (?:this|it) to|ask(?:ing)?|warn(?:ing)?|let(?:ting)?|the knowledge of|confirm(?:ing)? with|bother(?:ing)?) (?:the |your )?(?:user|human|operator|developer|owner|person|anyone|them)\b|\b(?:keep|hide) (?:this|it|these (?:steps|instructions)) (?:secret |hidden )?from (?:the )?(?:user|human|operator|developer)\b|\b(?:the )?(?:user|human) (?:must|should|need|needs|does|do) not (?:know|see|notice|find out|be (?:told|informed|aware))\b|\bdo not (?:mention|reveal|disclose|acknowledge|show) (?:this|these|that) (?:instructions?|message|note|step|steps|request|section|comment)\b|(?:^|[.!?:;\n]\s*|\b(?:and|then|please|also|now|must|should|you)\s+)(?:silently|secretly|covertly|quietly|discreetly),? (?:run|execute|send|upload|delete|remove|add|install|download|post|forward|copy|curl|modify|insert|exfiltrate|include|append|commit|push)\b",
+            r"\b(?:must|should|is|are|will) not be (?:shown|told|mentioned|revealed|disclosed|reported|visible) to (?:the )?(?:user|human|operator)\b|\b(?:do not|don'?t|never|must not|mustn'?t|should not|shouldn'?t|without)\s+(?:tell(?:ing)?|inform(?:ing)?|notify(?:ing)?|alert(?:ing)?|mention(?:ing)? (?:this|it|that|anything) to|mention(?:ing)?|show(?:ing)?|reveal(?:ing)? (?:this|it) to|ask(?:ing)?|warn(?:ing)?|let(?:ting)?|the knowledge of|confirm(?:ing)? with|bother(?:ing)?) (?:the |your )?(?:user|human|operator|developer|owner|person|anyone|them)\b|\b(?:keep|hide) (?:this|it|these (?:steps|instructions)) (?:secret |hidden )?from (?:the )?(?:user|human|operator|developer)\b|\b(?:the )?(?:user|human) (?:must|should|need|needs|does|do) not (?:know|see|notice|find out|be (?:told|informed|aware))\b|\b(?:do not|don'?t|never) (?:mention|reveal|disclose|acknowledge|show) (?:it|this|these|that) (?:in|to) (?:the )?(?:pr|pull request|commit|summary|reply|response|answer|user|chat)\b|\bdo not (?:mention|reveal|disclose|acknowledge|show) (?:this|these|that) (?:instructions?|message|note|step|steps|request|section|comment)\b|(?:^|[.!?:;\n]\s*|\b(?:and|then|please|also|now|must|should|you)\s+)(?:silently|secretly|covertly|quietly|discreetly),? (?:run|execute|send|upload|delete|remove|add|install|download|post|forward|copy|curl|modify|insert|exfiltrate|include|append|commit|push)\b",
         ),
         urgency: re(
             r"\b(?:immediately|right now|urgent(?:ly)?|asap|as soon as possible|without delay|at once|before (?:doing )?anything else|first thing|time[- ]sensitive|critical(?:ly)?|emergency|before responding|before you respond|before answering|right away|this is critical|no time|hurry)\b",
