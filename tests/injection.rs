@@ -13,6 +13,9 @@
 use airlock_e2e::{recorded_injection_thresholds, root};
 use airlock_engine::injection::{Screening, Tier, screen_content, screen_prompt};
 
+/// Figures are recorded to four decimals.
+const ROUNDING: f64 = 5e-5;
+
 struct Record {
     id: String,
     label: String,
@@ -26,9 +29,19 @@ fn load(file: &str) -> Vec<Record> {
     text.lines()
         .filter(|l| !l.trim().is_empty())
         .map(|l| {
-            let v: serde_json::Value = serde_json::from_str(l).unwrap_or_else(|e| panic!("{file}: {e}: {l}"));
-            let s = |k: &str| v[k].as_str().unwrap_or_else(|| panic!("{file}: no {k}: {l}")).to_owned();
-            Record { id: s("id"), label: s("label"), family: s("family"), text: s("text") }
+            let v: serde_json::Value =
+                serde_json::from_str(l).unwrap_or_else(|e| panic!("{file}: {e}: {l}"));
+            let s = |k: &str| {
+                v[k].as_str()
+                    .unwrap_or_else(|| panic!("{file}: no {k}: {l}"))
+                    .to_owned()
+            };
+            Record {
+                id: s("id"),
+                label: s("label"),
+                family: s("family"),
+                text: s("text"),
+            }
         })
         .collect()
 }
@@ -59,7 +72,11 @@ fn ratio(a: usize, b: usize) -> f64 {
 }
 
 fn measure(kind: &str, records: &[Record]) -> Figures {
-    let screen: fn(&str) -> Screening = if kind == "turn" { screen_prompt } else { screen_content };
+    let screen: fn(&str) -> Screening = if kind == "turn" {
+        screen_prompt
+    } else {
+        screen_content
+    };
     let mut f = Figures::default();
     for r in records {
         let s = screen(&r.text);
@@ -79,7 +96,8 @@ fn measure(kind: &str, records: &[Record]) -> Figures {
                 f.benign += 1;
                 if let Some(t) = worst {
                     f.benign_stop += 1;
-                    f.false_stops.push(format!("{} [{}] {:?} {:?}", r.id, r.family, t, s.codes()));
+                    f.false_stops
+                        .push(format!("{} [{}] {:?} {:?}", r.id, r.family, t, s.codes()));
                     if t == Tier::Zero {
                         f.benign_zero += 1;
                     }
@@ -124,7 +142,12 @@ fn figures() -> Vec<(String, String, Figures)> {
 fn corpora_are_large_enough() {
     for (kind, split, f) in figures() {
         let min = if split == "dev" { 80 } else { 25 };
-        assert!(f.attacks >= min && f.benign >= min, "{kind} {split}: {} attacks, {} benign", f.attacks, f.benign);
+        assert!(
+            f.attacks >= min && f.benign >= min,
+            "{kind} {split}: {} attacks, {} benign",
+            f.attacks,
+            f.benign
+        );
     }
 }
 
@@ -144,7 +167,17 @@ fn no_regression_past_recorded_figures() {
             .iter()
             .find(|(k, s, _)| *k == kind && *s == split)
             .unwrap_or_else(|| panic!("no corpus for {kind} {split}"));
-        assert!(f.asr() <= asr_max + 1e-9, "{kind} {split}: ASR {:.4} > {asr_max}: {:?}", f.asr(), f.misses);
-        assert!(f.fpr() <= fpr_max + 1e-9, "{kind} {split}: FPR {:.4} > {fpr_max}: {:?}", f.fpr(), f.false_stops);
+        assert!(
+            f.asr() <= asr_max + ROUNDING,
+            "{kind} {split}: ASR {:.4} > {asr_max}: {:?}",
+            f.asr(),
+            f.misses
+        );
+        assert!(
+            f.fpr() <= fpr_max + ROUNDING,
+            "{kind} {split}: FPR {:.4} > {fpr_max}: {:?}",
+            f.fpr(),
+            f.false_stops
+        );
     }
 }

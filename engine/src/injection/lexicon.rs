@@ -304,9 +304,7 @@ fn specs() -> Vec<Spec> {
             INJECTION_AGENT_DIRECTED,
             One,
             true,
-            format!(
-                r"(?:<\s*important\s*>|<\s*instructions?\s*>|<\s*secret\s*>|<\s*hidden\s*>)[^\n]{{0,400}}?(?:\b(?:read|cat|send|pass|include|upload|post|run|execute|curl|do not|don't|must|before|ignore)\b)"
-            ),
+            r"(?:<\s*important\s*>|<\s*instructions?\s*>|<\s*secret\s*>|<\s*hidden\s*>)[^\n]{0,400}?(?:\b(?:read|cat|send|pass|include|upload|post|run|execute|curl|do not|don't|must|before|ignore)\b)",
         ),
         spec(
             INJECTION_AGENT_DIRECTED,
