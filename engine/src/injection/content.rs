@@ -7,6 +7,11 @@ use super::{Normalized, Scope, Screening, judge, judge_hidden, judge_hiding};
 
 /// Screen a tool result (fetched page, file read, shell output, MCP result).
 pub fn screen_content(text: &str) -> Screening {
+    screen_content_with(text, true)
+}
+
+/// [`screen_content`], optionally without the shell-command export family.
+pub(crate) fn screen_content_with(text: &str, commands: bool) -> Screening {
     let mut n = Normalized::default();
     n.text = clean_text(text, &mut n.hiding, &mut n.decoded, &mut n.comments);
     decode_runs(&n.text, &mut n.hiding, &mut n.decoded, 0);
@@ -16,6 +21,7 @@ pub fn screen_content(text: &str) -> Screening {
         drop_meta: false,
         in_pasted: true,
         top_level: false,
+        commands,
     };
     let mut out = Screening {
         signals: Vec::new(),

@@ -60,8 +60,10 @@ fn slice(text: &str, a: usize, b: usize) -> &str {
         .unwrap_or("")
 }
 
-/// Every phrase-family hit in `lower` (lower-cased normalised text).
-pub(crate) fn hits(lower: &str) -> Vec<Hit> {
+/// Every phrase-family hit in `lower` (lower-cased normalised text). `commands`: also count
+/// shell commands that upload a secret file (not wanted when tainting on an agent's own
+/// writes).
+pub(crate) fn hits(lower: &str, commands: bool) -> Vec<Hit> {
     let lx = lexicon();
     let mut out = Vec::new();
     for p in &lx.pats {
@@ -92,6 +94,24 @@ pub(crate) fn hits(lower: &str) -> Vec<Hit> {
                 reason: p.reason,
                 tier: p.tier,
                 strong: p.strong,
+                start: m.start(),
+                end: m.end(),
+            });
+        }
+    }
+    if commands && let Some(r) = &lx.export_command {
+        for m in r.find_iter(lower).take(MAX_HITS) {
+            if lx
+                .public_key
+                .as_ref()
+                .is_some_and(|p| p.is_match(m.as_str()))
+            {
+                continue;
+            }
+            out.push(Hit {
+                reason: INJECTION_SECRET_EXPORT,
+                tier: Tier::Zero,
+                strong: true,
                 start: m.start(),
                 end: m.end(),
             });

@@ -38,6 +38,8 @@ pub(crate) struct Pat {
 
 pub(crate) struct Lexicon {
     pub pats: Vec<Pat>,
+    /// Secrets sent out by a command: an upload of a secret file, or one piped to the network.
+    pub export_command: Option<Regex>,
     pub export_verb: Option<Regex>,
     pub secret: Option<Regex>,
     pub public_key: Option<Regex>,
@@ -395,13 +397,6 @@ fn specs() -> Vec<Spec> {
         false,
         r"(?:<\|im_start\|>|<\|start_header_id\|>|\[inst\])[^\n]{0,200}?\b(?:ignore|you must|from now on|reveal|send|execute)\b",
     ));
-    // Secrets sent out by a command: an upload of a secret file, or one piped to the network.
-    v.push(spec(
-        INJECTION_SECRET_EXPORT,
-        Zero,
-        true,
-        r#"\b(?:curl|wget|nc|ncat|http|https|xh|invoke-webrequest|iwr|invoke-restmethod|irm|scp|rsync)\b[^\n]{0,200}?(?:-d\s*@|--data(?:-binary|-raw|-urlencode)?[ =]@|-f\s*['"]?[a-z_]*=@|--upload-file\s+|-t\s+|\$\(cat\s+|`cat\s+|<\s*|\s@|-infile\s+|\s)~?[^\s'"`)]*(?:\.env\b|id_rsa|id_ed25519|id_ecdsa|\.ssh/|\.aws/|\.npmrc|\.netrc|\.pypirc|\.git-credentials|/etc/shadow|kubeconfig|\.kube/config)|\bcat\s+~?[^\s|]*(?:\.env\b|id_rsa|id_ed25519|\.ssh/|\.aws/|\.npmrc|\.netrc|\.git-credentials|/etc/shadow)[^\n|]{0,80}\|\s*(?:curl|nc|ncat|wget|http)\b"#,
-    ));
     v
 }
 
@@ -420,6 +415,9 @@ fn compile() -> Lexicon {
         .collect();
     Lexicon {
         pats,
+        export_command: re(
+            r#"\b(?:curl|wget|nc|ncat|http|https|xh|invoke-webrequest|iwr|invoke-restmethod|irm|scp|rsync)\b[^\n]{0,200}?(?:-d\s*@|--data(?:-binary|-raw|-urlencode)?[ =]@|-f\s*['"]?[a-z_]*=@|--upload-file\s+|-t\s+|\$\(cat\s+|`cat\s+|<\s*|\s@|-infile\s+|\s)~?[^\s'"`)]*(?:\.env\b|id_rsa|id_ed25519|id_ecdsa|\.ssh/|\.aws/|\.npmrc|\.netrc|\.pypirc|\.git-credentials|/etc/shadow|kubeconfig|\.kube/config)|\bcat\s+~?[^\s|]*(?:\.env\b|id_rsa|id_ed25519|\.ssh/|\.aws/|\.npmrc|\.netrc|\.git-credentials|/etc/shadow)[^\n|]{0,80}\|\s*(?:curl|nc|ncat|wget|http)\b"#,
+        ),
         export_verb: re(&format!(
             r"(?:^|[.!?:;,\n(>*-]\s*|\b(?:and|then|please|also|now|first|immediately|must|should|to|will|you|quickly|silently|secretly|quietly|just)\s+){EXPORT_V}\b"
         )),
@@ -485,6 +483,7 @@ mod tests {
             }
         }
         for r in [
+            &l.export_command,
             &l.export_verb,
             &l.secret,
             &l.public_key,

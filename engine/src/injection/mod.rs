@@ -160,10 +160,12 @@ pub(crate) struct Scope {
     pub drop_meta: bool,
     pub in_pasted: bool,
     pub top_level: bool,
+    /// Count shell commands that upload secret files.
+    pub commands: bool,
 }
 
 pub(crate) fn judge(lower: &str, scope: &Scope, hiding: &[&'static str], out: &mut Screening) {
-    for h in detect::hits(lower) {
+    for h in detect::hits(lower, scope.commands) {
         if scope.top_level && !h.strong {
             continue;
         }
@@ -192,7 +194,7 @@ pub(crate) fn judge(lower: &str, scope: &Scope, hiding: &[&'static str], out: &m
 pub(crate) fn judge_hidden(decoded: &[String], scope: &Scope, out: &mut Screening) {
     for d in decoded {
         let lower = d.to_lowercase();
-        for h in detect::hits(&lower) {
+        for h in detect::hits(&lower, scope.commands) {
             if detect::is_mention(&lower, &h, scope.meta) {
                 continue;
             }
@@ -272,7 +274,9 @@ const TAINT_MARKERS: &[&str] = &[
 /// Does `text` carry instructions aimed at the agent, or characters used to hide them?
 /// (Used by `Engine::observe` to taint the session.)
 pub fn has_injection_markers(text: &str) -> bool {
-    if !screen_content(text).is_clean() {
+    // A written file echoed back in a tool result is the agent's own text: its commands are
+    // judged by the rules, not taken as instructions.
+    if !content::screen_content_with(text, false).is_clean() {
         return true;
     }
     let n = normalize(text);

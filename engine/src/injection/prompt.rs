@@ -120,6 +120,7 @@ pub fn screen_prompt(text: &str) -> Screening {
                 drop_meta: reads,
                 in_pasted: true,
                 top_level: false,
+                commands: true,
             }
         } else {
             Scope {
@@ -127,6 +128,7 @@ pub fn screen_prompt(text: &str) -> Screening {
                 drop_meta: false,
                 in_pasted: false,
                 top_level: true,
+                commands: true,
             }
         };
         judge(&seg_lower, &scope, &n.hiding, &mut out);
@@ -147,6 +149,7 @@ pub fn screen_prompt(text: &str) -> Screening {
         drop_meta: reads && any_pasted,
         in_pasted: any_pasted,
         top_level: false,
+        commands: true,
     };
     judge_hidden(&n.decoded, &scope, &mut out);
     judge_hiding(&n, any_pasted, &mut out);
