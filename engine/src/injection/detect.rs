@@ -287,7 +287,8 @@ fn strip_quoted(t: &str, fam: char) -> String {
 /// Is the hit inside quotes that are part of a larger sentence (or of code in a text that
 /// talks about injection)?
 fn quoted_mention(line: &str, s: usize, e: usize, meta: bool, code_quotes: bool) -> bool {
-    let before = slice(line, 0, s);
+    // Quote parity is counted from the line start, within a bounded window.
+    let before = slice(line, s.saturating_sub(4096), s);
     let after = slice(line, e, e + 300);
     let usable = |t: &str, i: usize, c: char| quote_at(t, i, c) && (code_quotes || c != '`');
     let Some((oi, oc)) = before
