@@ -75,8 +75,11 @@ pub(crate) fn hits(lower: &str, commands: bool) -> Vec<Hit> {
             }
             if m.as_str().starts_with('<') && {
                 let rest = slice(lower, m.start(), m.start() + 40);
-                let after_tag = rest.split_once('>').map_or("", |(_, r)| r).trim_start();
-                ["tag", "block", "element", "marker", "section"]
+                let after_tag = rest
+                    .split_once('>')
+                    .map_or("", |(_, r)| r)
+                    .trim_start_matches(|c: char| !c.is_alphanumeric());
+                ["tag", "block", "element", "marker", "section", "style"]
                     .iter()
                     .any(|w| after_tag.starts_with(w))
             } {
@@ -108,9 +111,17 @@ pub(crate) fn hits(lower: &str, commands: bool) -> Vec<Hit> {
             {
                 continue;
             }
+            // A command is an instruction when something tells the reader to run it;
+            // otherwise (code, a doc's example) it is suspicious text, tier 1.
+            let ls = lower
+                .get(..m.start())
+                .and_then(|t| t.rfind('\n'))
+                .map_or(0, |i| i + 1);
+            let lead = slice(lower, ls.max(m.start().saturating_sub(80)), m.start());
+            let issued = lx.run_lead.as_ref().is_some_and(|r| r.is_match(lead));
             out.push(Hit {
                 reason: INJECTION_SECRET_EXPORT,
-                tier: Tier::Zero,
+                tier: if issued { Tier::Zero } else { Tier::One },
                 strong: true,
                 start: m.start(),
                 end: m.end(),
@@ -270,11 +281,21 @@ fn family(c: char) -> char {
     }
 }
 
+/// The family of the quote at `i`; a backslash-escaped quote (JSON inside a string) is a
+/// family of its own.
+fn family_at(t: &str, i: usize, c: char) -> char {
+    if t.get(..i).is_some_and(|p| p.ends_with('\\')) {
+        '\\'
+    } else {
+        family(c)
+    }
+}
+
 fn strip_quoted(t: &str, fam: char) -> String {
     let mut out = String::new();
     let mut inside = false;
     for (i, c) in t.char_indices() {
-        if family(c) == fam && quote_at(t, i, c) {
+        if family_at(t, i, c) == fam && quote_at(t, i, c) {
             inside = !inside;
             out.push(' ');
         } else if !inside {
@@ -286,28 +307,41 @@ fn strip_quoted(t: &str, fam: char) -> String {
 
 /// Is the hit inside quotes that are part of a larger sentence (or of code in a text that
 /// talks about injection)?
+fn is_closer(c: char) -> bool {
+    matches!(c, '”' | '’' | '»')
+}
+
+/// Is the hit inside quotes (a quote of one family opened before it and still open) that
+/// are part of a larger sentence, or of code in a text that talks about injection? A hit
+/// that starts inside such a quote counts too (`` `<|im_start|>` tokens``).
 fn quoted_mention(line: &str, s: usize, e: usize, meta: bool, code_quotes: bool) -> bool {
     // Quote parity is counted from the line start, within a bounded window.
     let before = slice(line, s.saturating_sub(4096), s);
-    let after = slice(line, e, e + 300);
     let usable = |t: &str, i: usize, c: char| quote_at(t, i, c) && (code_quotes || c != '`');
-    let Some((oi, oc)) = before
-        .char_indices()
-        .rev()
-        .take(200)
-        .find(|(i, c)| usable(before, *i, *c))
-    else {
+    let mut open: Option<(usize, char)> = None;
+    for (i, c) in before.char_indices() {
+        if !usable(before, i, c) {
+            continue;
+        }
+        let fam = family_at(before, i, c);
+        match open {
+            None if !is_closer(c) => open = Some((i, fam)),
+            Some((_, f)) if f == fam => open = None,
+            _ => {}
+        }
+    }
+    let Some((oi, fam)) = open else {
         return false;
     };
-    let fam = family(oc);
-    let Some((ci, cc)) = after
+    let rest = slice(line, s, e.max(s) + 300);
+    let Some((ci, cc)) = rest
         .char_indices()
-        .find(|(i, c)| family(*c) == fam && usable(after, *i, *c))
+        .find(|(i, c)| family_at(rest, *i, *c) == fam && usable(rest, *i, *c))
     else {
         return false;
     };
     let outside_before = strip_quoted(before.get(..oi).unwrap_or(""), fam);
-    let outside_after = strip_quoted(after.get(ci + cc.len_utf8()..).unwrap_or(""), fam);
+    let outside_after = strip_quoted(rest.get(ci + cc.len_utf8()..).unwrap_or(""), fam);
     let ctx = format!(
         "{} {}",
         slice(

@@ -39,6 +39,8 @@ pub(crate) struct Lexicon {
     pub pats: Vec<Pat>,
     /// Secrets sent out by a command: an upload of a secret file, or one piped to the network.
     pub export_command: Option<Regex>,
+    /// Words before a command that tell the reader to run it.
+    pub run_lead: Option<Regex>,
     pub export_verb: Option<Regex>,
     pub secret: Option<Regex>,
     pub public_key: Option<Regex>,
@@ -414,6 +416,9 @@ fn compile() -> Lexicon {
         .collect();
     Lexicon {
         pats,
+        run_lead: re(
+            r"\b(?:run|execute|exec|type|paste|enter|invoke|call|please|now|must|should|then|first|just|step|assistant|agent|ai|llm|model)\b[^\n]{0,40}$",
+        ),
         export_command: re(
             r#"\b(?:curl|wget|nc|ncat|http|https|xh|invoke-webrequest|iwr|invoke-restmethod|irm|scp|rsync)\b[^\n]{0,200}?(?:-d\s*@|--data(?:-binary|-raw|-urlencode)?[ =]@|-f\s*['"]?[a-z_]*=@|--upload-file\s+|-t\s+|\$\(cat\s+|`cat\s+|<\s*|\s@|-infile\s+|\s)~?[^\s'"`)]*(?:\.env\b|id_rsa|id_ed25519|id_ecdsa|\.ssh/|\.aws/|\.npmrc|\.netrc|\.pypirc|\.git-credentials|/etc/shadow|kubeconfig|\.kube/config)|\bcat\s+~?[^\s|]*(?:\.env\b|id_rsa|id_ed25519|\.ssh/|\.aws/|\.npmrc|\.netrc|\.git-credentials|/etc/shadow)[^\n|]{0,80}\|\s*(?:curl|nc|ncat|wget|http)\b"#,
         ),
@@ -424,7 +429,7 @@ fn compile() -> Lexicon {
         public_key: re(r"\.pub\b|public[ _-]?keys?"),
         dest: re(DEST),
         secrecy: re(
-            r"\b(?:must|should|is|are|will) not be (?:shown|told|mentioned|revealed|disclosed|reported|visible) to (?:the )?(?:user|human|operator)\b|\b(?:do not|don'?t|never|must not|mustn'?t|should not|shouldn'?t|without)\s+(?:tell(?:ing)?|inform(?:ing)?|notify(?:ing)?|alert(?:ing)?|mention(?:ing)? (?:this|it|that|anything) to|mention(?:ing)?|show(?:ing)?|reveal(?:ing)? (?:this|it) to|ask(?:ing)?|warn(?:ing)?|let(?:ting)?|the knowledge of|confirm(?:ing)? with|bother(?:ing)?) (?:the |your )?(?:user|human|operator|developer|owner|person|anyone|them)\b|\b(?:keep|hide) (?:this|it|these (?:steps|instructions)) (?:secret |hidden )?from (?:the )?(?:user|human|operator|developer)\b|\b(?:the )?(?:user|human) (?:must|should|need|needs|does|do) not (?:know|see|notice|find out|be (?:told|informed|aware))\b|\b(?:do not|don'?t|never) (?:mention|reveal|disclose|acknowledge|show) (?:it|this|these|that) (?:in|to) (?:the )?(?:pr|pull request|commit|summary|reply|response|answer|user|chat)\b|\bdo not (?:mention|reveal|disclose|acknowledge|show) (?:this|these|that) (?:instructions?|message|note|step|steps|request|section|comment)\b|(?:^|[.!?:;\n]\s*|\b(?:and|then|please|also|now|must|should|you)\s+)(?:silently|secretly|covertly|quietly|discreetly),? (?:run|execute|send|upload|delete|remove|add|install|download|post|forward|copy|curl|modify|insert|exfiltrate|include|append|commit|push)\b",
+            r"\b(?:must|should|is|are|will) not be (?:shown|told|mentioned|revealed|disclosed|reported|visible) to (?:the )?(?:user|human|operator)\b|\b(?:do not|don'?t|never|must not|mustn'?t|should not|shouldn'?t|without)\s+(?:tell(?:ing)?|inform(?:ing)?|notify(?:ing)?|alert(?:ing)?|mention(?:ing)? (?:this|it|that|anything) to|mention(?:ing)?|show(?:ing)?|reveal(?:ing)? (?:this|it) to|ask(?:ing)?|warn(?:ing)?|let(?:ting)?|the knowledge of|confirm(?:ing)? with|bother(?:ing)?) (?:the |your )?(?:user|human|operator|developer|owner)\b|\b(?:keep|hide) (?:this|it|these (?:steps|instructions)) (?:secret |hidden )?from (?:the )?(?:user|human|operator|developer)\b|\b(?:the )?(?:user|human) (?:must|should|need|needs|does|do) not (?:know|see|notice|find out|be (?:told|informed|aware))\b|\b(?:do not|don'?t|never) (?:mention|reveal|disclose|acknowledge|show) (?:it|this|these|that) (?:in|to) (?:the )?(?:pr|pull request|commit|summary|reply|response|answer|user|chat)\b|\bdo not (?:mention|reveal|disclose|acknowledge|show) (?:this|these|that) (?:instructions?|message|note|step|steps|request|section|comment)\b|(?:^|[.!?:;\n]\s*|\b(?:and|then|please|also|now|must|should|you)\s+)(?:silently|secretly|covertly|quietly|discreetly),? (?:run|execute|send|upload|delete|remove|add|install|download|post|forward|copy|curl|modify|insert|exfiltrate|include|append|commit|push)\b",
         ),
         urgency: re(
             r"\b(?:immediately|right now|urgent(?:ly)?|asap|as soon as possible|without delay|at once|before (?:doing )?anything else|first thing|time[- ]sensitive|critical(?:ly)?|emergency|before responding|before you respond|before answering|right away|this is critical|no time|hurry)\b",
@@ -483,6 +488,7 @@ mod tests {
         }
         for r in [
             &l.export_command,
+            &l.run_lead,
             &l.export_verb,
             &l.secret,
             &l.public_key,
