@@ -283,7 +283,7 @@ fn specs() -> Vec<Spec> {
             INJECTION_AGENT_DIRECTED,
             One,
             true,
-            r"\b(?:ai|llm|coding|automated|autonomous)\s+(?:agents?|assistants?|models?|tools?|systems?|bots?)\s+(?:must|should|need to|are required to|shall|have to|are instructed to|are expected to|will need to)\s+(?:always\s+|now\s+|first\s+|immediately\s+|also\s+)?(?:run|execute|send|delete|ignore|read|fetch|open|post|upload|include|insert|call|curl|download|install|disable|remove|modify|copy|visit|navigate|output|print|forward|add)\b",
+            r"\b(?:ai|llm|coding|automated|autonomous)\s+(?:agents?|assistants?|models?|tools?|systems?|bots?)\s+(?:must|should|need to|are required to|shall|have to|are instructed to|are expected to|will need to)\s+(?:always\s+|now\s+|first\s+|immediately\s+|also\s+)?(?:send|delete|ignore|fetch|post|upload|curl|wget|download|disable|remove|visit|navigate to|forward|exfiltrate|leak|email|wipe|push|deploy|approve|grant|transfer)\b",
         ),
         spec(
             INJECTION_AGENT_DIRECTED,
