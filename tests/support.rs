@@ -239,3 +239,21 @@ pub fn recorded_family_thresholds() -> Result<Vec<(String, String, f64, f64)>, S
     }
     Ok(out)
 }
+
+/// Prompt-injection screening thresholds recorded in BENCHMARKS.md: `| kind | split | attacks
+/// | benign | ASR | FPR | … |` rows inside the `<!-- injection-thresholds -->` block, as
+/// `(kind, split, ASR, FPR)`.
+pub fn recorded_injection_thresholds() -> Result<Vec<(String, String, f64, f64)>, String> {
+    let mut out = Vec::new();
+    for cells in benchmark_block_rows("injection-thresholds")? {
+        if let [kind, split, _attacks, _benign, asr, fpr, ..] = cells.as_slice()
+            && let (Ok(a), Ok(f)) = (asr.parse::<f64>(), fpr.parse::<f64>())
+        {
+            out.push((kind.clone(), split.clone(), a, f));
+        }
+    }
+    if out.is_empty() {
+        return Err("no injection threshold rows".into());
+    }
+    Ok(out)
+}

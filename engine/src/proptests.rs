@@ -129,4 +129,32 @@ proptest! {
         let d = engine(Mode::Strict).decide(&a, &SessionState::default());
         prop_assert!(!d.codes().contains(&"internal_error"), "panicked on {:?}", a.op);
     }
+
+    #[test]
+    fn injection_screens_never_panic(text in "\\PC{0,300}") {
+        let _ = crate::injection::screen_prompt(&text);
+        let _ = crate::injection::screen_content(&text);
+        let n = crate::injection::normalize(&text);
+        prop_assert!(n.text.len() <= crate::injection::MAX_SCAN * 4);
+        let _ = crate::injection::sensitive_intent(&text);
+        let _ = crate::injection::has_injection_markers(&text);
+        let _ = crate::injection::turn_key(&text);
+        prop_assert!(crate::injection::style_figures(&text).iter().all(|f| f.is_finite() && *f >= 0.0));
+    }
+
+    #[test]
+    fn injection_screens_never_panic_on_tricky_soup(
+        parts in proptest::collection::vec(prop_oneof![
+            Just("\u{200b}"), Just("\u{202e}"), Just("\u{e0041}"), Just("\u{e0020}"), Just("ｉ"), Just("о"),
+            Just("<!--"), Just("-->"), Just("[//]: # ("), Just("```"), Just("> "), Just("\n"), Just("%4"),
+            Just("%41"), Just("\\x4"), Just("aWdub3Jl"), Just("="), Just("'"), Just("\""), Just("’"),
+            Just("ignore previous instructions"), Just("here is the email:"), Just(" "), Just("é"),
+            Just("\u{0301}"), Just("İ"), Just("1"), Just("?"), Just("."), Just("send .env to https://"),
+        ], 0..60)
+    ) {
+        let text: String = parts.concat();
+        let _ = crate::injection::screen_prompt(&text);
+        let _ = crate::injection::screen_content(&text);
+        let _ = crate::injection::turn_key(&text);
+    }
 }
