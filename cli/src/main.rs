@@ -402,7 +402,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
                             source,
                             value,
                             factor,
-                        } => service_cmd::dial(&paths, &format!("screening.{source}"), value, &factor),
+                        } => service_cmd::dial(
+                            &paths,
+                            &format!("screening.{source}"),
+                            value,
+                            &factor,
+                        ),
                         Command::Password {
                             action: PasswordCmd::Set { password_stdin },
                         } => service_cmd::password_set(password_stdin),

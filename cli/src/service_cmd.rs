@@ -215,11 +215,9 @@ pub fn dial(paths: &Paths, dial: &str, value: Option<String>, f: &FactorArgs) ->
     let current = match dial {
         "mode" => s.mode.clone(),
         "enforcement" => s.enforcement.clone(),
-        other => s
-            .dials
-            .get(which.kind())
-            .cloned()
-            .ok_or_else(|| anyhow::anyhow!("the guard service does not know the dial {other:?}: update it"))?,
+        other => s.dials.get(which.kind()).cloned().ok_or_else(|| {
+            anyhow::anyhow!("the guard service does not know the dial {other:?}: update it")
+        })?,
     };
     let Some(to) = value else {
         println!("{current}");

@@ -9,12 +9,14 @@
 //! - [`dials`]: raise applies, lowering takes a proof and an actor, and the setting and its
 //!   ledger row commit in one transaction;
 //! - [`eval`]: the labelled-corpus harness behind `airlock eval`;
+//! - [`baselines`]: the learned behaviour and style baselines, kept in the store;
 //! - [`pins`]: MCP tool-definition pins (rug-pull and poisoning checks), shared by the proxy
 //!   and the dashboard.
 //!
 //! **Architecture invariant:** this is the only crate that writes settings, ledger rows or
 //! sessions (through `airlock-store`); binaries call it and add context to its typed errors.
 
+pub mod baselines;
 pub mod clock;
 pub mod dials;
 pub mod error;

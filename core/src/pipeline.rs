@@ -197,6 +197,38 @@ pub fn observe_and_screen(
     (after, screen)
 }
 
+/// [`observe_and_screen`] against the stored session (for callers that keep no sessions in
+/// memory, such as the MCP proxy): the session update and, when the result was flagged or
+/// withheld, its audit row commit in one transaction. The caller must be able to replace the
+/// result (a withheld one) or put a note in front of it (a flagged one).
+pub fn observe_stored(
+    store: &Store,
+    engine: &Engine,
+    host: &str,
+    session_id: &str,
+    action: &Action,
+    result: &str,
+    now_ms: i64,
+) -> Result<ResultScreen, CoreError> {
+    let screen = engine.screen_result(action, result);
+    let update = |old: Option<&str>| {
+        let mut s = engine.observe(&decode_session(old), action, result);
+        if !screen.codes.is_empty() {
+            s.add_taint_source(&screen.source_name);
+        }
+        encode_session(&s)
+    };
+    match screen_row(engine, host, session_id, action, &screen, now_ms) {
+        Some(row) => {
+            store.record_decision_and_session(&row, update)?;
+        }
+        None => {
+            store.update_session(host, session_id, update)?;
+        }
+    }
+    Ok(screen)
+}
+
 /// The audit row of a screened tool result that was flagged or withheld (`None` when the
 /// result was clean or screening is off for its source): codes and a keyed hash, never the
 /// content.

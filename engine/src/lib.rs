@@ -29,8 +29,8 @@ use std::panic::AssertUnwindSafe;
 pub use action::{
     Action, ActionKind, AnnotationInfo, Host, Operation, Provenance, ToolAnnotations,
 };
-pub use needs::{CallFacts, FileView, files_to_inspect};
 pub use baseline::{BehaviourBaseline, StyleBaseline};
+pub use needs::{CallFacts, FileView, files_to_inspect};
 pub use policy::{
     Enforcement, HostFacts, Mode, Policy, PolicyConfig, PolicyError, ResultSource, ScreenAction,
     ScreeningConfig, TurnGate,
@@ -265,14 +265,21 @@ impl Engine {
         std::panic::catch_unwind(AssertUnwindSafe(|| {
             self.decide_inner(action, session, facts)
         }))
-        .unwrap_or_else(|_| self.internal_error())
+        .unwrap_or_else(|_| self.internal_error(action))
     }
 
-    fn internal_error(&self) -> Decision {
-        let findings = [Finding::hard_block(INTERNAL_ERROR)];
+    /// A rule failed: a tool call is denied; a user turn goes to a human (the turn gate fails
+    /// toward AUTH: the user is right there).
+    fn internal_error(&self, action: &Action) -> Decision {
+        let turn = matches!(action.op, Operation::Prompt { .. }) && action.tool == PROMPT_TOOL;
+        let (findings, v) = if turn {
+            ([Finding::new(INTERNAL_ERROR, Verdict::Auth)], Verdict::Auth)
+        } else {
+            ([Finding::hard_block(INTERNAL_ERROR)], Verdict::Block)
+        };
         Decision {
-            verdict: Verdict::Block,
-            effective: Verdict::Block,
+            verdict: v,
+            effective: v,
             reasons: verdict::report(&findings),
             high_risk: false,
             untrusted_sources: Vec::new(),
@@ -389,11 +396,13 @@ impl Engine {
     fn record_turn(&self, s: &mut SessionState, text: &str, decision: &Decision, released: bool) {
         let repeat = rules::turn_gate::repeat_of(s, &self.key, text);
         if decision.effective == Verdict::Block {
-            let tier0 = decision.reasons.iter().any(|r| {
-                r.verdict == Verdict::Block && r.code.starts_with("injection_")
-            }) || repeat
-                .and_then(|i| s.blocked_turns.get(i))
-                .is_some_and(|b| b.tier0);
+            let tier0 = decision
+                .reasons
+                .iter()
+                .any(|r| r.verdict == Verdict::Block && r.code.starts_with("injection_"))
+                || repeat
+                    .and_then(|i| s.blocked_turns.get(i))
+                    .is_some_and(|b| b.tier0);
             rules::turn_gate::remember_block(s, &self.key, text, tier0);
             s.turn_flags.clear();
             return;
@@ -684,7 +693,9 @@ impl Engine {
                     },
                 );
                 let fx = effects::compute(action, Some(&sa), home);
-                let web = fx.external_egress().find_map(|e| e.dest.as_ref().map(|d| d.host.clone()));
+                let web = fx
+                    .external_egress()
+                    .find_map(|e| e.dest.as_ref().map(|d| d.host.clone()));
                 match web {
                     Some(h) => (
                         ResultSource::Web,
@@ -696,17 +707,11 @@ impl Engine {
                             .first()
                             .map(|i| paths::basename(&i.program).to_owned())
                             .unwrap_or_else(|| "a command".to_owned());
-                        (
-                            ResultSource::Shell,
-                            format!("the output of {}", cut(&prog)),
-                        )
+                        (ResultSource::Shell, format!("the output of {}", cut(&prog)))
                     }
                 }
             }
-            _ => (
-                ResultSource::Mcp,
-                format!("the tool {}", cut(&action.tool)),
-            ),
+            _ => (ResultSource::Mcp, format!("the tool {}", cut(&action.tool))),
         }
     }
 
@@ -716,9 +721,8 @@ impl Engine {
     pub fn screen_result(&self, action: &Action, result: &str) -> ResultScreen {
         let (source, name) = self.result_source(action);
         let configured = self.policy.screening.get(source);
-        let screened = std::panic::catch_unwind(AssertUnwindSafe(|| {
-            injection::screen_content(result)
-        }));
+        let screened =
+            std::panic::catch_unwind(AssertUnwindSafe(|| injection::screen_content(result)));
         let (action_taken, codes) = match screened {
             Ok(sc) if sc.is_clean() || configured == ScreenAction::Off => {
                 (ScreenAction::Off, Vec::new())

@@ -104,6 +104,32 @@ impl Decision {
     pub fn codes(&self) -> Vec<&str> {
         self.reasons.iter().map(|r| r.code.as_str()).collect()
     }
+
+    /// The sentence every question and denial adds when untrusted content is part of why
+    /// the call was raised: where that content came from (names, never content).
+    pub fn provenance(&self) -> Option<String> {
+        if self.untrusted_sources.is_empty() {
+            return None;
+        }
+        Some(format!(
+            "This session took in untrusted content from {}.",
+            self.untrusted_sources.join(", ")
+        ))
+    }
+
+    /// The first reason's message, followed by [`Decision::provenance`].
+    pub fn explain(&self) -> String {
+        let first = self
+            .reasons
+            .first()
+            .map(|r| r.message.clone())
+            .unwrap_or_default();
+        match self.provenance() {
+            Some(p) if first.is_empty() => p,
+            Some(p) => format!("{first} {p}"),
+            None => first,
+        }
+    }
 }
 
 /// The single, exhaustive combine: the verdict is the maximum over all findings (any BLOCK

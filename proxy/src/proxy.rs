@@ -691,6 +691,14 @@ impl Core {
                     code: r.code.clone(),
                     message: r.message.clone(),
                 })
+                .chain(
+                    j.decision
+                        .provenance()
+                        .map(|message| airlock_broker::Reason {
+                            code: "untrusted_source".to_owned(),
+                            message,
+                        }),
+                )
                 .collect(),
             high_risk: j.decision.high_risk,
             deadline_ms: airlock_broker::now_ms()
@@ -1026,14 +1034,24 @@ impl Core {
             let mut raw = raw;
             let r = match raw.get_mut("result") {
                 Some(result) => self.guard.observe(&action, result),
-                None => Ok(0),
+                // Checked above; were it missing there would be nothing to show anyway.
+                None => Err(anyhow::anyhow!("a result without a result")),
             };
             (raw, r)
         });
         match done {
-            Ok((raw, Ok(n))) => {
+            Ok((raw, Ok((n, screen)))) => {
                 if n > 0 {
                     tracing::info!(tool = %tool, secrets = n, "secrets redacted from a tool result");
+                }
+                if screen.action != airlock_engine::ScreenAction::Off {
+                    tracing::info!(
+                        tool = %tool,
+                        source = screen.source.as_str(),
+                        withheld = screen.action == airlock_engine::ScreenAction::Block,
+                        codes = ?screen.codes,
+                        "tool result carried instructions for the agent"
+                    );
                 }
                 raw
             }

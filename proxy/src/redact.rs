@@ -6,7 +6,7 @@
 //! line (or the end of the text), so the key body never leaks past a redacted header.
 
 use airlock_engine::SecretScanner;
-use serde_json::Value;
+use serde_json::{Value, json};
 
 /// Replace every secret in `text`; returns the new text and how many were replaced.
 pub fn redact_text(scanner: &SecretScanner, text: &str) -> (String, usize) {
@@ -168,12 +168,102 @@ pub fn result_text(result: &Value) -> String {
     out
 }
 
+/// Put Airlock's note in front of what the model reads of a result: a text item first in a
+/// `tools/call` result's `content`, a text entry first in a `resources/read` result's
+/// `contents`, a user message first in a `prompts/get` result's `messages`.
+pub fn add_note(result: &mut Value, note: &str) {
+    if let Some(items) = result.get_mut("content").and_then(Value::as_array_mut) {
+        items.insert(0, json!({"type": "text", "text": note}));
+    }
+    if let Some(items) = result.get_mut("contents").and_then(Value::as_array_mut) {
+        let uri = items
+            .first()
+            .and_then(|i| i.get("uri"))
+            .cloned()
+            .unwrap_or_else(|| Value::String("airlock:note".into()));
+        items.insert(
+            0,
+            json!({"uri": uri, "mimeType": "text/plain", "text": note}),
+        );
+    }
+    if let Some(msgs) = result.get_mut("messages").and_then(Value::as_array_mut) {
+        msgs.insert(
+            0,
+            json!({"role": "user", "content": {"type": "text", "text": note}}),
+        );
+    }
+}
+
+/// Replace everything the model would read of a result with Airlock's note (the same shape,
+/// so the client still parses it; a `tools/call` result is marked as an error).
+pub fn withhold(result: &mut Value, note: &str) {
+    let Some(obj) = result.as_object_mut() else {
+        *result = json!({"content": [{"type": "text", "text": note}], "isError": true});
+        return;
+    };
+    let uri = obj
+        .get("contents")
+        .and_then(Value::as_array)
+        .and_then(|c| c.first())
+        .and_then(|i| i.get("uri"))
+        .cloned();
+    let had_contents = obj.contains_key("contents");
+    let had_messages = obj.contains_key("messages");
+    obj.remove("structuredContent");
+    if had_contents {
+        obj.insert(
+            "contents".into(),
+            json!([{"uri": uri.unwrap_or_else(|| Value::String("airlock:note".into())),
+                    "mimeType": "text/plain", "text": note}]),
+        );
+    }
+    if had_messages {
+        obj.insert(
+            "messages".into(),
+            json!([{"role": "user", "content": {"type": "text", "text": note}}]),
+        );
+    }
+    if !had_contents && !had_messages {
+        obj.insert("content".into(), json!([{"type": "text", "text": note}]));
+        obj.insert("isError".into(), Value::Bool(true));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
 
     const GHP: &str = "ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789";
+
+    /// A flag puts the note first and keeps the content; a withhold leaves only the note, in
+    /// each result shape.
+    #[test]
+    fn notes_and_withholding_keep_the_shape() {
+        let mut call = json!({"content": [{"type": "text", "text": "page"}], "structuredContent": {"a": "page"}});
+        add_note(&mut call, "NOTE");
+        assert_eq!(call["content"][0]["text"], "NOTE");
+        assert_eq!(call["content"][1]["text"], "page");
+        withhold(&mut call, "NOTE");
+        assert_eq!(call["content"], json!([{"type": "text", "text": "NOTE"}]));
+        assert_eq!(call["isError"], true);
+        assert!(call.get("structuredContent").is_none());
+        assert!(!result_text(&call).contains("page"));
+
+        let mut res = json!({"contents": [{"uri": "file:///r.md", "text": "page"}]});
+        add_note(&mut res, "NOTE");
+        assert_eq!(res["contents"][0]["uri"], "file:///r.md");
+        assert_eq!(res["contents"][0]["text"], "NOTE");
+        withhold(&mut res, "NOTE");
+        assert_eq!(res["contents"].as_array().map(Vec::len), Some(1));
+        assert!(!result_text(&res).contains("page"));
+
+        let mut prompt =
+            json!({"messages": [{"role": "user", "content": {"type": "text", "text": "page"}}]});
+        withhold(&mut prompt, "NOTE");
+        assert!(!result_text(&prompt).contains("page"));
+        assert!(result_text(&prompt).contains("NOTE"));
+    }
 
     #[test]
     fn redacts_tokens_in_text() {

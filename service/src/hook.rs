@@ -9,10 +9,9 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use airlock_core::baselines::Baselines;
 use airlock_core::{Level, clock, pipeline};
-use airlock_engine::{
-    Action, CallFacts, Decision, Engine, Host, HostFacts, ScreenAction, Verdict,
-};
+use airlock_engine::{Action, CallFacts, Decision, Engine, Host, HostFacts, ScreenAction, Verdict};
 use airlock_hooks::Event;
 use airlock_hooks::{HookAnswer, HookCall, HookOutcome};
 use airlock_store::Outcome;
@@ -160,11 +159,20 @@ pub(crate) fn handle(
     let before = st.session(&host, &sid);
 
     if let Some(result) = observed {
-        let (after, screen) = pipeline::observe_and_screen(&engine, &before, action, result);
+        let (after, mut screen) = pipeline::observe_and_screen(&engine, &before, action, result);
+        // Where the host cannot replace a result, the model is warned instead (and the audit
+        // row says so).
+        if screen.action == ScreenAction::Block
+            && !airlock_hooks::can_withhold(call.host, &call.event_name, &action.tool)
+        {
+            screen.action = ScreenAction::Flag;
+        }
         let text = pipeline::encode_session(&after);
         let row = pipeline::screen_row(&engine, &host, &sid, action, &screen, clock::now_ms());
         let stored = st.store().map(|s| match &row {
-            Some(row) => s.record_decision_and_session(row, |_| text.clone()).map(|_| ()),
+            Some(row) => s
+                .record_decision_and_session(row, |_| text.clone())
+                .map(|_| ()),
             None => s.update_session(&host, &sid, |_| text.clone()).map(|_| ()),
         });
         match stored {
@@ -186,26 +194,15 @@ pub(crate) fn handle(
         let outcome = match screen.action {
             ScreenAction::Off => HookOutcome::NoOpinion,
             a => {
-                let withhold = a == ScreenAction::Block
-                    && airlock_hooks::can_withhold(call.host, &call.event_name, &action.tool);
-                let shown = if withhold {
-                    screen.clone()
-                } else {
-                    // Where the host cannot replace a result, the model is warned instead.
-                    airlock_engine::ResultScreen {
-                        action: ScreenAction::Flag,
-                        ..screen.clone()
-                    }
-                };
                 tracing::info!(
                     source = screen.source.as_str(),
-                    withheld = withhold,
+                    withheld = a == ScreenAction::Block,
                     codes = ?screen.codes,
                     "tool result carried instructions for the agent"
                 );
                 HookOutcome::Screened {
-                    note: shown.note(),
-                    withhold,
+                    note: screen.note(),
+                    withhold: a == ScreenAction::Block,
                 }
             }
         };
@@ -243,6 +240,13 @@ pub(crate) fn handle(
         f
     };
     let before = st.session(&host, &sid);
+    // The learned baselines (behaviour per agent and project, style per user and agent) only
+    // ever add a step-up: their p-values go in as facts.
+    let mut facts = facts;
+    let observation = Baselines::observe(&engine, action, &before, &facts);
+    if let Some(o) = &observation {
+        st.score_baseline(o, &mut facts);
+    }
     let d = pipeline::judge_with(&engine, &rules, action, &before, &facts);
     let (outcome, hook_outcome) = if d.effective == Verdict::Auth {
         // The human is asked without holding the user's lock.
@@ -300,6 +304,11 @@ pub(crate) fn handle(
     match recorded {
         Ok(after) => {
             st.remember((host.clone(), sid.clone()), after);
+            if let Some(o) = &observation
+                && pipeline::released(outcome)
+            {
+                st.learn_baseline(o);
+            }
             st.wrote();
             Judged {
                 answer: airlock_hooks::render(call.host, &call.event_name, &hook_outcome),
@@ -396,6 +405,10 @@ fn ask_human(
                 code: r.code.clone(),
                 message: r.message.clone(),
             })
+            .chain(d.provenance().map(|message| airlock_broker::Reason {
+                code: "untrusted_source".to_owned(),
+                message,
+            }))
             .collect(),
         high_risk: d.high_risk,
         deadline_ms,
@@ -407,11 +420,7 @@ fn ask_human(
     line.waiting(deadline_ms);
     let gone = line.gone();
     let result = airlock_broker::request_approval_cancellable(&path, &req, APPROVAL_WAIT, &gone);
-    let reason = d
-        .reasons
-        .first()
-        .map(|r| r.message.clone())
-        .unwrap_or_default();
+    let reason = d.explain();
     match result {
         airlock_broker::ApprovalResult::Approved { id, nonce } => {
             Some(Asked::Approved { id, nonce, req })
@@ -433,10 +442,7 @@ fn ask_human(
 }
 
 fn first_reason(d: &Decision) -> String {
-    d.reasons
-        .first()
-        .map(|r| r.message.clone())
-        .unwrap_or_default()
+    d.explain()
 }
 
 fn outcome_for(d: &Decision) -> (Outcome, HookOutcome) {

@@ -90,6 +90,19 @@ impl Service {
         Some(u)
     }
 
+    /// Saves what every user's baselines learned since their last save (before exiting).
+    fn flush_all(&self) {
+        let users: Vec<_> = match self.users.lock() {
+            Ok(u) => u.values().cloned().collect(),
+            Err(_) => return,
+        };
+        for u in users {
+            if let Ok(mut st) = u.lock() {
+                st.flush_baselines();
+            }
+        }
+    }
+
     fn touch(&self) {
         self.last_activity_ms.store(
             u64::try_from(clock::now_ms()).unwrap_or(0),
@@ -162,23 +175,23 @@ pub fn serve(cfg: ServiceConfig) -> Result<(), ServiceError> {
     sigs.add(nix::sys::signal::Signal::SIGHUP);
     sigs.thread_block()
         .map_err(|e| ServiceError::Setup(format!("cannot block signals: {e}")))?;
-    {
-        let socket = cfg.socket.clone();
-        std::thread::spawn(move || {
-            if let Ok(sig) = sigs.wait() {
-                tracing::info!(signal = ?sig, "stopping");
-            }
-            let _ = std::fs::remove_file(&socket);
-            std::process::exit(0);
-        });
-    }
-
     let svc = Arc::new(Service {
         cfg: cfg.clone(),
         users: Mutex::new(HashMap::new()),
         active: AtomicUsize::new(0),
         last_activity_ms: AtomicU64::new(0),
     });
+    {
+        let svc = Arc::clone(&svc);
+        std::thread::spawn(move || {
+            if let Ok(sig) = sigs.wait() {
+                tracing::info!(signal = ?sig, "stopping");
+            }
+            let _ = std::fs::remove_file(&svc.cfg.socket);
+            svc.flush_all();
+            std::process::exit(0);
+        });
+    }
     svc.touch();
     {
         // A service whose socket is gone or replaced (its directory removed, the file deleted
@@ -208,6 +221,7 @@ pub fn serve(cfg: ServiceConfig) -> Result<(), ServiceError> {
                 if svc.active.load(Ordering::SeqCst) == 0 && now.saturating_sub(last) >= idle_ms {
                     tracing::info!("idle; exiting (the next hook starts the service again)");
                     let _ = std::fs::remove_file(&svc.cfg.socket);
+                    svc.flush_all();
                     std::process::exit(0);
                 }
             }
@@ -599,6 +613,10 @@ fn admin(svc: &Service, user: &Mutex<UserState>, who: Peer, req: Request) -> Res
             if who.uid == peer::my_uid() || who.uid == 0 {
                 let _ = std::fs::remove_file(&svc.cfg.socket);
                 tracing::info!("shutdown requested");
+                // This user's lock is held here: save theirs, release it, then everyone's.
+                st.flush_baselines();
+                drop(st);
+                svc.flush_all();
                 std::process::exit(0);
             }
             error("refused", "only the service's own user or root may stop it")

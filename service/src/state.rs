@@ -14,6 +14,7 @@
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
+use airlock_core::baselines::{Baselines, Observation};
 use airlock_core::settings::{self, AllowRule};
 use airlock_core::{CoreError, Level, Paths, clock, pipeline};
 use airlock_engine::{Engine, SessionState};
@@ -45,6 +46,7 @@ pub(crate) struct UserState {
     pub tampered: Option<String>,
     pub bypassed: BTreeSet<String>,
     writes: u32,
+    baselines: Baselines,
 }
 
 /// Why a call cannot be judged: a message for the user (never a payload).
@@ -76,6 +78,7 @@ impl UserState {
             tampered: None,
             bypassed: BTreeSet::new(),
             writes: 0,
+            baselines: Baselines::new(),
         }
     }
 
@@ -351,6 +354,33 @@ impl UserState {
         }
         self.bypassed.insert(key);
         self.wrote();
+    }
+
+    /// Fills the learned baselines' p-values into `facts` (nothing while a baseline is
+    /// immature or the store is closed: the baselines only ever add a step-up).
+    pub fn score_baseline(&mut self, obs: &Observation, facts: &mut airlock_engine::CallFacts) {
+        if let Some(store) = &self.store {
+            self.baselines.score(store, obs, facts);
+        }
+    }
+
+    /// Teaches the baselines a released call.
+    pub fn learn_baseline(&mut self, obs: &Observation) {
+        if let Some(store) = &self.store {
+            match self.baselines.learn(store, obs) {
+                Ok(()) => {}
+                Err(e) => tracing::warn!(error = %e, "a learned baseline could not be saved"),
+            }
+        }
+    }
+
+    /// Saves what the baselines learned since the last save.
+    pub fn flush_baselines(&mut self) {
+        if let Some(store) = &self.store
+            && let Err(e) = self.baselines.flush(store)
+        {
+            tracing::warn!(error = %e, "learned baselines could not be saved");
+        }
     }
 
     pub fn is_bypassed(&self, host: &str, sid: &str) -> bool {

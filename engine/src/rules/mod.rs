@@ -6,8 +6,8 @@
 //! lower what another raised.
 
 use crate::action::Action;
-use crate::needs::CallFacts;
 use crate::effects::Effects;
+use crate::needs::CallFacts;
 use crate::policy::{Mode, Policy};
 use crate::secrets::SecretScanner;
 use crate::session::{FingerprintKey, SessionState};
@@ -15,6 +15,7 @@ use crate::shell::ShellAnalysis;
 use crate::verdict::Finding;
 
 pub mod bad_input;
+pub mod behaviour;
 pub mod bulk_delete;
 pub mod destination;
 pub mod destructive;
@@ -37,7 +38,6 @@ pub mod shell_issues;
 pub mod supply_chain;
 pub mod synthetic_input;
 pub mod turn_gate;
-pub mod behaviour;
 pub mod verification_bypass;
 
 /// Everything a rule may look at. Built once per decision.
