@@ -123,7 +123,10 @@ pub fn audit_row(engine: &Engine, a: &AuditInput<'_>) -> DecisionRow {
 
 /// Did the call go ahead (passed, or a human approved it)?
 pub fn released(o: Outcome) -> bool {
-    matches!(o, Outcome::Passed | Outcome::Approved | Outcome::HostAsk)
+    matches!(
+        o,
+        Outcome::Passed | Outcome::Approved | Outcome::HostAsk | Outcome::Flagged
+    )
 }
 
 /// Record: the audit row and the session's memory of this decision, in one transaction.

@@ -15,8 +15,12 @@ use serde::{Deserialize, Serialize};
 
 /// Events a behaviour baseline needs before it yields a p-value.
 pub const BEHAVIOUR_MATURE: u64 = 200;
-/// Turns a style baseline needs before it yields a p-value.
-pub const STYLE_MATURE: usize = 30;
+/// Turns a style baseline needs before it yields a p-value. An empirical p-value is never
+/// below `1 / (n + 1)`, so maturity is set where the step-up threshold (0.01) is reachable.
+pub const STYLE_MATURE: usize = 100;
+/// Past scores a behaviour baseline needs (its step-up threshold is 0.005, reachable from
+/// `1 / (200 + 1)`).
+pub const BEHAVIOUR_MATURE_SCORES: usize = 200;
 /// Most past scores kept for the empirical CDF.
 pub const MAX_SCORES: usize = 1000;
 /// Most distinct feature strings one behaviour baseline counts.
@@ -66,7 +70,7 @@ impl BehaviourBaseline {
     }
 
     pub fn is_mature(&self) -> bool {
-        self.events >= BEHAVIOUR_MATURE && self.scores.len() >= 100
+        self.events >= BEHAVIOUR_MATURE && self.scores.len() >= BEHAVIOUR_MATURE_SCORES
     }
 
     /// The p-value of these features, or `None` while the baseline is immature.

@@ -395,7 +395,9 @@ impl Engine {
     /// its flags.
     fn record_turn(&self, s: &mut SessionState, text: &str, decision: &Decision, released: bool) {
         let repeat = rules::turn_gate::repeat_of(s, &self.key, text);
-        if decision.effective == Verdict::Block {
+        // A block the host did not honour (its prompt hook's answer is ignored) is released:
+        // the turn went ahead, so its flags are published instead.
+        if decision.effective == Verdict::Block && !released {
             let tier0 = decision
                 .reasons
                 .iter()

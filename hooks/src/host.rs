@@ -221,7 +221,9 @@ fn screened(host: Host, event_name: &str, note: &str, withhold: bool) -> HookAns
                 ("hookEventName", s("PostToolUse")),
                 ("additionalContext", s(note)),
             ];
-            if withhold {
+            // Only Claude Code and Codex replace a result (an MCP tool's); elsewhere a
+            // withhold can only be shown as the note.
+            if withhold && matches!(host, Host::ClaudeCode | Host::Codex) {
                 specific.push(("updatedMCPToolOutput", s(note)));
             }
             // `decision: "block"` on a post-tool event is how Claude Code makes the model

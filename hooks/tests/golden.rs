@@ -1,5 +1,5 @@
 //! Golden files pin, per host and per wired event, exactly what the hook prints (stdout,
-//! stderr) and its exit code for NoOpinion / Deny / Ask, plus each host's parse-failure denial.
+//! stderr) and its exit code for NoOpinion / Deny / Ask / a screened result (flag, withhold), plus each host's parse-failure denial.
 //! Regenerate after an intended change with `AIRLOCK_BLESS=1 cargo test -p airlock-hooks
 //! --test golden`, then review the diff: these bytes are what the hosts read.
 #![allow(
@@ -17,6 +17,7 @@ use airlock_hooks::{
 
 const DENY_REASON: &str = "Airlock blocked this: test reason.";
 const ASK_REASON: &str = "Airlock wants your approval: test reason.";
+const NOTE: &str = "Airlock warning: test note.";
 
 /// Every host with the events its adapter wires.
 const TABLE: &[(Host, &[&str])] = &[
@@ -110,6 +111,20 @@ fn every_host_event_and_outcome_matches_its_golden_file() {
                     "ask",
                     HookOutcome::Ask {
                         reason: ASK_REASON.into(),
+                    },
+                ),
+                (
+                    "flag",
+                    HookOutcome::Screened {
+                        note: NOTE.into(),
+                        withhold: false,
+                    },
+                ),
+                (
+                    "withhold",
+                    HookOutcome::Screened {
+                        note: NOTE.into(),
+                        withhold: true,
                     },
                 ),
             ] {

@@ -248,7 +248,14 @@ pub(crate) fn handle(
         st.score_baseline(o, &mut facts);
     }
     let d = pipeline::judge_with(&engine, &rules, action, &before, &facts);
-    let (outcome, hook_outcome) = if d.effective == Verdict::Auth {
+    // A user turn on a host that ignores the prompt hook's answer (Copilot CLI) goes ahead
+    // whatever Airlock says: it is recorded as flagged, and its flags raise what follows.
+    let unstoppable = action.tool == airlock_engine::PROMPT_TOOL
+        && matches!(action.op, airlock_engine::Operation::Prompt { .. })
+        && !airlock_hooks::can_block(call.host, &call.event_name);
+    let (outcome, hook_outcome) = if unstoppable && d.effective != Verdict::Pass {
+        (Outcome::Flagged, HookOutcome::NoOpinion)
+    } else if d.effective == Verdict::Auth {
         // The human is asked without holding the user's lock.
         drop(st);
         let asked = ask_human(level, &engine, action, &d, line);
@@ -306,6 +313,7 @@ pub(crate) fn handle(
             st.remember((host.clone(), sid.clone()), after);
             if let Some(o) = &observation
                 && pipeline::released(outcome)
+                && outcome != Outcome::Flagged
             {
                 st.learn_baseline(o);
             }
