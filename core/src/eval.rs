@@ -4,11 +4,12 @@
 //! Each JSONL line is `{"id", "label": "attack"|"benign", "category", "events": [...]}`; every
 //! event is the exact stdin JSON Claude Code gives a hook. Earlier events build the session
 //! (PostToolUse results are observed, PreToolUse decisions are recorded); the last event is
-//! the one judged.
+//! the one judged. A last event that is a tool result (`PostToolUse`) is screened for
+//! instructions aimed at the agent: flagged counts as AUTH (a stop), withheld as BLOCK.
 
 use std::collections::BTreeMap;
 
-use airlock_engine::{Engine, SessionState, Verdict};
+use airlock_engine::{Engine, ScreenAction, SessionState, Verdict};
 use airlock_hooks::claude;
 use serde::{Deserialize, Serialize};
 
@@ -125,7 +126,7 @@ pub fn run_events(
                 session = engine.record(&session, &action, &d);
             }
             claude::Event::Observe { action, result } => {
-                session = engine.observe(&session, &action, &result);
+                session = crate::pipeline::observe_and_screen(engine, &session, &action, &result).0;
             }
             claude::Event::Ignore(_) => {}
         }
@@ -134,7 +135,19 @@ pub fn run_events(
     let input = claude::parse(&bytes).map_err(|e| format!("last event: {e}"))?;
     let action = match claude::event(&input) {
         claude::Event::Judge(a) => a,
-        claude::Event::Observe { action, .. } => action,
+        // A tool result is screened: a flagged one is a stop as an AUTH is (the model is
+        // told not to follow it), a withheld one as a BLOCK.
+        claude::Event::Observe { action, result } => {
+            let screen = engine.screen_result(&action, &result);
+            let (verdict, code) = match screen.action {
+                ScreenAction::Off => (Verdict::Pass, None),
+                ScreenAction::Flag => (Verdict::Auth, Some("result_flagged")),
+                ScreenAction::Block => (Verdict::Block, Some("result_withheld")),
+            };
+            let mut codes = screen.codes;
+            codes.extend(code.map(str::to_owned));
+            return Ok((verdict, codes));
+        }
         claude::Event::Ignore(name) => {
             return Err(format!("last event `{name}` is not a judged event"));
         }

@@ -713,8 +713,26 @@ impl Engine {
                     }
                 }
             }
+            // Workspace tools (search without a path, listings) show project files.
+            Operation::Internal { tool } => (
+                ResultSource::File,
+                format!("the output of the {} tool", cut(tool)),
+            ),
             _ => (ResultSource::Mcp, format!("the tool {}", cut(&action.tool))),
         }
+    }
+
+    /// Whether a tool's result carries content from outside the agent (a page, a file, a
+    /// command's output, a server's answer) and so is screened. What the agent itself wrote
+    /// or deleted, a sub-agent's report, and unparseable calls are not.
+    fn carries_outside_content(action: &Action) -> bool {
+        !matches!(
+            action.op,
+            Operation::FileWrite { .. }
+                | Operation::FileDelete { .. }
+                | Operation::Prompt { .. }
+                | Operation::Unparseable { .. }
+        )
     }
 
     /// Screen a tool result for instructions aimed at the agent. What happens is the
@@ -722,7 +740,11 @@ impl Engine {
     /// or from a source whose screening is off, is [`ScreenAction::Off`].
     pub fn screen_result(&self, action: &Action, result: &str) -> ResultScreen {
         let (source, name) = self.result_source(action);
-        let configured = self.policy.screening.get(source);
+        let configured = if Self::carries_outside_content(action) {
+            self.policy.screening.get(source)
+        } else {
+            ScreenAction::Off
+        };
         let screened =
             std::panic::catch_unwind(AssertUnwindSafe(|| injection::screen_content(result)));
         let (action_taken, codes) = match screened {
