@@ -82,14 +82,37 @@ const ARTIFACT_EXTS: &[&str] = &[
     ".profraw",
 ];
 
+/// Build output or a temp file by its name alone (a relative path or a pattern).
 fn is_artifact(path: &str) -> bool {
-    path.starts_with("/tmp/")
-        || path.split('/').any(|seg| {
-            ARTIFACT_DIRS.contains(&seg)
-                || seg.ends_with(".egg-info")
-                || seg.starts_with("cmake-build-")
-        })
-        || ARTIFACT_EXTS.iter().any(|e| path.ends_with(e))
+    path.split('/').any(|seg| {
+        ARTIFACT_DIRS.contains(&seg)
+            || seg.ends_with(".egg-info")
+            || seg.starts_with("cmake-build-")
+    }) || ARTIFACT_EXTS.iter().any(|e| path.ends_with(e))
+}
+
+/// Is deleting this (absolute) path routine cleanup? Inside the project only what lies under
+/// it counts (a project checked out under `/tmp` is still work: its `src/` is not a temp
+/// file); outside it, a temp folder's contents are scratch — but not the whole temp folder.
+fn is_cleanup(path: &str, cwd: Option<&str>) -> bool {
+    if let Some(c) = cwd {
+        let c = c.trim_end_matches('/');
+        if !c.is_empty()
+            && let Some(rel) = path.strip_prefix(c).and_then(|r| r.strip_prefix('/'))
+        {
+            return is_artifact(rel);
+        }
+    }
+    if matches!(path.trim_end_matches('/'), "/tmp" | "/var/tmp") {
+        return false;
+    }
+    for tmp in ["/tmp/", "/var/tmp/"] {
+        if let Some(rest) = path.strip_prefix(tmp) {
+            let whole = rest.is_empty() || matches!(rest, "*" | ".*" | "*/" | "{*,.*}");
+            return !whole;
+        }
+    }
+    is_artifact(path)
 }
 
 fn find_filters_artifacts(args: &[&str]) -> bool {
@@ -111,13 +134,14 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     let mode = cx.mode();
     let mut count = 0usize;
     let mut unbounded = false;
+    let cwd = cx.cwd();
     for d in &cx.fx.deletes {
-        if is_artifact(&d.path) || d.program == "mv" {
+        if is_cleanup(&d.path, cwd) || d.program == "mv" {
             continue;
         }
         if d.glob {
             let dir = d.path.rsplit_once('/').map_or("", |(a, _)| a);
-            if !is_artifact(dir) {
+            if !is_cleanup(dir, cwd) {
                 // `rm -rf src/*` or `rm *.ts`: a whole folder's worth.
                 unbounded |= d.recursive || d.path.ends_with("/*");
                 count += 10;
@@ -239,5 +263,39 @@ mod tests {
                 ("find . -name '*.rs' | xargs wc -l", Pass, ""),
             ],
         );
+    }
+
+    /// Issue #13: a project under `/tmp` is still work; scratch files in a temp folder outside
+    /// the project are not, but the whole temp folder is.
+    #[test]
+    fn temp_folders_are_judged_by_where_the_project_is() {
+        use crate::action::{Action, Host};
+        use crate::rules::testutil::engine;
+        let e = engine(Mode::Balanced);
+        let s = crate::SessionState::default();
+        let cases = [
+            ("/tmp/work/app", "rm -rf src/*", Auth),
+            ("/tmp/work/app", "find . -name '*.ts' -delete", Auth),
+            ("/tmp/work/app", "git ls-files | xargs rm", Auth),
+            ("/tmp/work/app", "rm -rf /tmp/work/app/lib/*", Auth),
+            ("/var/tmp/ci/repo", "rm -rf src/*", Auth),
+            ("/tmp/work/app", "rm -rf node_modules target dist", Pass),
+            ("/tmp/work/app", "find . -name '*.pyc' -delete", Pass),
+            (
+                "/home/dev/project",
+                "rm -rf /tmp/build-1234 /tmp/pytest-of-dev",
+                Pass,
+            ),
+            ("/home/dev/project", "rm -rf /tmp/scratch/*", Pass),
+            ("/home/dev/project", "rm -rf /tmp/*", Auth),
+            ("/home/dev/project", "rm -rf /var/tmp/*", Auth),
+        ];
+        for (cwd, cmd, want) in cases {
+            let d = e.decide(&Action::shell(Host::ClaudeCode, cmd, Some(cwd)), &s);
+            assert_eq!(d.verdict, want, "{cwd}: {cmd}: {:?}", d.codes());
+            if want == Auth {
+                assert!(d.codes().contains(&"bulk_delete"), "{cmd}: {:?}", d.codes());
+            }
+        }
     }
 }
