@@ -748,3 +748,65 @@ pub fn setup(
     }
     Ok(ExitCode::SUCCESS)
 }
+
+/// `airlock policy review`: how the policy file compares with what the ledger approved.
+pub fn policy_review(paths: &Paths, json: bool) -> Result<ExitCode> {
+    let store = paths.open_store()?;
+    let r = airlock_core::policy_file::review(&store, paths)?;
+    if json {
+        println!("{}", serde_json::to_string_pretty(&r)?);
+    } else if r.is_clean() {
+        println!(
+            "The policy file ({}) is in force as written.",
+            paths.config_file().display()
+        );
+    } else {
+        println!(
+            "The policy file ({}) differs from what you approved:",
+            paths.config_file().display()
+        );
+        for p in &r.pending {
+            println!("  not applied (loosens, needs approval): {p}");
+        }
+        for k in &r.kept {
+            println!("  still in force (removed from the file, removal needs approval): {k}");
+        }
+        println!(
+            "Run `airlock policy approve` to approve the file as it is (your factor is needed)."
+        );
+    }
+    Ok(if r.is_clean() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+/// `airlock policy approve`: approve the policy file as it is now (the factor when it loosens
+/// anything), ledgered.
+pub fn policy_approve(paths: &Paths, f: &FactorArgs) -> Result<ExitCode> {
+    let store = paths.open_store()?;
+    let r = airlock_core::policy_file::review(&store, paths)?;
+    let proof = if r.is_clean() {
+        None
+    } else {
+        for p in &r.pending {
+            println!("approving (loosens): {p}");
+        }
+        for k in &r.kept {
+            println!("approving the removal of: {k}");
+        }
+        Some(gather_proof(&store, f).context("refused")?)
+    };
+    let after =
+        airlock_core::policy_file::approve(&store, paths, &r.digest, proof.as_ref(), "cli")?;
+    println!(
+        "Approved: the policy file is in force as written{}.",
+        if after.is_clean() {
+            ""
+        } else {
+            " (it changed meanwhile: review it again)"
+        }
+    );
+    Ok(ExitCode::SUCCESS)
+}

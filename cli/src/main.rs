@@ -115,6 +115,12 @@ enum Command {
         #[command(flatten)]
         factor: FactorArgs,
     },
+    /// The policy file (`config.toml`): review how it compares with what you approved, and
+    /// approve it (loosening parts need your factor).
+    Policy {
+        #[command(subcommand)]
+        action: PolicyCmd,
+    },
     /// Set or change the local password (the factor when TOTP is not enrolled).
     Password {
         #[command(subcommand)]
@@ -218,6 +224,22 @@ enum Command {
         /// Agents to wire (`detected` wires every installed agent).
         #[arg(long = "wire", value_name = "AGENT")]
         wire: Vec<String>,
+    },
+}
+
+#[derive(Subcommand)]
+enum PolicyCmd {
+    /// Show what in the policy file is not in force yet (loosening parts not approved) and
+    /// what still is although it was removed. Exits 1 when anything differs.
+    Review {
+        #[arg(long)]
+        json: bool,
+    },
+    /// Approve the policy file as it is now. Loosening parts (allow lists, `pass` rules) and
+    /// removed rules need your factor; the approval is ledgered.
+    Approve {
+        #[command(flatten)]
+        factor: FactorArgs,
     },
 }
 
@@ -463,6 +485,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 Command::PolicyHistory { verify, json } => {
                     cmd::policy_history(&paths, verify, json)
                 }
+                Command::Policy {
+                    action: PolicyCmd::Review { json },
+                } => cmd::policy_review(&paths, json),
+                Command::Policy {
+                    action: PolicyCmd::Approve { factor },
+                } => cmd::policy_approve(&paths, &factor),
                 Command::Log(a) => cmd::log(&paths, &a),
                 Command::Doctor { json } => cmd::doctor(&paths, json),
                 Command::Wire { agent } => cmd::wire(&paths, &agent),
@@ -494,6 +522,9 @@ fn other_name(c: &Command) -> &'static str {
         Command::Mode { .. } => "mode",
         Command::Enforcement { .. } => "enforcement",
         Command::TurnGate { .. } => "turn-gate",
+        Command::Policy { .. } => {
+            "policy (the system policy file is root-owned and in force as written)"
+        }
         Command::Screening { .. } => "screening",
         Command::Password {
             action: PasswordCmd::Set { .. },

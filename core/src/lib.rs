@@ -8,6 +8,7 @@
 //! - [`factors`]: the possession factors (argon2id password, TOTP);
 //! - [`dials`]: raise applies, lowering takes a proof and an actor, and the setting and its
 //!   ledger row commit in one transaction;
+//! - [`policy_file`]: the policy file trusted only as far as the ledger approved it;
 //! - [`eval`]: the labelled-corpus harness behind `airlock eval`;
 //! - [`baselines`]: the learned behaviour and style baselines, kept in the store;
 //! - [`pins`]: MCP tool-definition pins (rug-pull and poisoning checks), shared by the proxy
@@ -25,6 +26,7 @@ pub mod factors;
 pub mod paths;
 pub mod pins;
 pub mod pipeline;
+pub mod policy_file;
 pub mod settings;
 
 pub use error::CoreError;

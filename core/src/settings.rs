@@ -218,9 +218,26 @@ pub fn read_config(paths: &Paths) -> Result<(PolicyConfig, Vec<String>), CoreErr
 }
 
 /// The compiled policy: the ledger's dials, raised by `config.toml` where it names stricter
-/// ones (the file can raise, never lower), plus the ledger's allow-listed hosts.
+/// ones (the file can raise, never lower), its rules and allow lists as far as the ledger
+/// approved them ([`crate::policy_file`]), plus the ledger's allow-listed hosts.
 pub fn load_policy(store: &Store, paths: &Paths) -> Result<Policy, CoreError> {
-    let (mut cfg, named) = read_config(paths)?;
+    let (cfg, named) = read_config(paths)?;
+    // User level (a file the agent can write): loosening parts count only once approved, and
+    // approved raising rules stay in force. System level: the file is root-owned, so the OS
+    // already keeps the agent out of it and it is trusted as written.
+    let (mut cfg, review) = match paths.level {
+        crate::Level::User => {
+            crate::policy_file::effective(cfg, crate::policy_file::snapshot(store)?.as_ref())
+        }
+        crate::Level::System => (cfg, crate::policy_file::Review::default()),
+    };
+    if !review.is_clean() {
+        tracing::warn!(
+            pending = review.pending.len(),
+            kept = review.kept.len(),
+            "the policy file differs from what was approved (`airlock policy review`)"
+        );
+    }
     let names = |k: &str| named.iter().any(|n| n == k);
     let d = dials(store)?;
     cfg.mode = if names(MODE_KEY) {

@@ -22,6 +22,7 @@ pub mod rules;
 pub mod secrets;
 pub mod session;
 pub mod shell;
+pub mod user_rules;
 pub mod verdict;
 
 use std::panic::AssertUnwindSafe;
@@ -37,6 +38,7 @@ pub use policy::{
 };
 pub use secrets::SecretScanner;
 pub use session::{FingerprintKey, SessionState};
+pub use user_rules::{ArgMatcher, DefaultAction, RuleAction, RuleConfig};
 pub use verdict::{Decision, Finding, Reason, ReasonReport, Verdict};
 
 use effects::{Effects, json_strings};
@@ -320,15 +322,29 @@ impl Engine {
         if rules::turn_gate::repeat_needs_factor(&cx) {
             high_risk = true;
         }
+        // The user's own rules, first match wins: ask / never raise, an approved pass lowers
+        // AUTH (never a BLOCK).
+        let matched = user_rules::matching(
+            &self.policy.rules,
+            self.policy.rules_default,
+            action,
+            sa.as_ref(),
+            &fx,
+        );
+        user_rules::apply(&matched, &mut findings);
         let verdict = verdict::combine(&findings);
         let hard = findings
             .iter()
             .any(|f| f.hard && f.verdict == Verdict::Block);
         let effective = verdict::apply_enforcement(verdict, hard, self.policy.enforcement);
+        let mut reasons = verdict::report(&findings);
+        if !matched.is_empty() {
+            user_rules::name_in_report(&matched, &mut reasons);
+        }
         Decision {
             verdict,
             effective,
-            reasons: verdict::report(&findings),
+            reasons,
             high_risk: high_risk && verdict > Verdict::Pass,
             untrusted_sources: if verdict > Verdict::Pass && session.tainted {
                 session.taint_sources.clone()

@@ -343,6 +343,82 @@ pub struct PolicyConfig {
     /// What tool results carrying injected instructions get, per source.
     #[serde(default)]
     pub screening: ScreeningConfig,
+    /// What happens when no `[[rules]]` entry matches.
+    #[serde(default)]
+    pub rules_default: crate::user_rules::DefaultAction,
+    /// The user's own rules, first match wins ([`crate::user_rules`]).
+    #[serde(default)]
+    pub rules: Vec<crate::user_rules::RuleConfig>,
+}
+
+impl PolicyConfig {
+    /// The parts of this configuration that lower a verdict, one canonical line each: the
+    /// allow lists' entries, `pass` rules and a `pass` default. The caller keeps them out of
+    /// the compiled policy until the user approved them with the factor.
+    pub fn loosening_entries(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        out.extend(
+            self.allow_hosts
+                .iter()
+                .map(|h| format!("allow_hosts={}", h.trim())),
+        );
+        out.extend(
+            self.allow_packages
+                .iter()
+                .map(|h| format!("allow_packages={}", h.trim())),
+        );
+        out.extend(
+            self.allow_emails
+                .iter()
+                .map(|h| format!("allow_emails={}", h.trim())),
+        );
+        out.extend(
+            self.allow_phones
+                .iter()
+                .map(|h| format!("allow_phones={}", h.trim())),
+        );
+        if self.rules_default == crate::user_rules::DefaultAction::Pass {
+            out.push("rules_default=pass".to_owned());
+        }
+        out.extend(
+            self.rules
+                .iter()
+                .filter(|r| r.action == crate::user_rules::RuleAction::Pass)
+                .map(|r| format!("rule={}", r.canonical())),
+        );
+        out
+    }
+
+    /// Drop every loosening part [`PolicyConfig::loosening_entries`] lists that `approved`
+    /// does not contain; returns what was dropped.
+    pub fn keep_approved(&mut self, approved: &std::collections::BTreeSet<String>) -> Vec<String> {
+        let mut dropped = Vec::new();
+        let mut keep = |entry: String| {
+            let ok = approved.contains(&entry);
+            if !ok {
+                dropped.push(entry);
+            }
+            ok
+        };
+        self.allow_hosts
+            .retain(|h| keep(format!("allow_hosts={}", h.trim())));
+        self.allow_packages
+            .retain(|h| keep(format!("allow_packages={}", h.trim())));
+        self.allow_emails
+            .retain(|h| keep(format!("allow_emails={}", h.trim())));
+        self.allow_phones
+            .retain(|h| keep(format!("allow_phones={}", h.trim())));
+        if self.rules_default == crate::user_rules::DefaultAction::Pass
+            && !keep("rules_default=pass".to_owned())
+        {
+            self.rules_default = crate::user_rules::DefaultAction::Judge;
+        }
+        self.rules.retain(|r| {
+            r.action != crate::user_rules::RuleAction::Pass
+                || keep(format!("rule={}", r.canonical()))
+        });
+        dropped
+    }
 }
 
 /// Facts about the machine, supplied by the caller (the engine never looks them up).
@@ -531,6 +607,8 @@ pub struct Policy {
     pub(crate) protected_paths: Vec<String>,
     pub turn_gate: TurnGate,
     pub screening: ScreeningConfig,
+    pub(crate) rules: Vec<crate::user_rules::UserRule>,
+    pub(crate) rules_default: crate::user_rules::DefaultAction,
 }
 
 impl Default for Policy {
@@ -554,6 +632,8 @@ impl Policy {
             protected_paths: Vec::new(),
             turn_gate: TurnGate::On,
             screening: ScreeningConfig::default(),
+            rules: Vec::new(),
+            rules_default: crate::user_rules::DefaultAction::Judge,
         }
     }
 
@@ -637,6 +717,8 @@ impl Policy {
             .map(|s| crate::paths::normalize(s, None, p.home.as_deref()))
             .filter(|s| s.len() > 1)
             .collect();
+        p.rules = crate::user_rules::compile(&config.rules, p.home.as_deref(), "config")?;
+        p.rules_default = config.rules_default;
         Ok(p)
     }
 

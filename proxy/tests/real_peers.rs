@@ -908,3 +908,52 @@ fn injected_tool_results_are_flagged_then_withheld() {
     assert_eq!(outcomes.len(), 2, "{outcomes:?}");
     assert!(outcomes.contains(&"flagged".to_owned()) && outcomes.contains(&"withheld".to_owned()));
 }
+
+/// Issue #13: the user's rules apply to the proxy too: a `never` rule on the filesystem
+/// server's write tools blocks a write the engine alone would pass, and an `ask` rule on
+/// a read tool asks (declined here); other reads pass.
+#[test]
+fn policy_file_rules_apply_to_mcp_calls() {
+    let sb = Sandbox::new();
+    let cfg = sb.home().join(".config/airlock/config.toml");
+    std::fs::create_dir_all(cfg.parent().unwrap()).unwrap();
+    std::fs::write(
+        &cfg,
+        "[[rules]]\nname = \"fs-read-only\"\nserver = \"filesystem\"\ntool = \"write_*\"\naction = \"never\"\n\n[[rules]]\nname = \"ask-listing\"\nserver = \"filesystem\"\ntool = \"list_directory\"\naction = \"ask\"\n",
+    )
+    .unwrap();
+    let target = sb.home().join("work/new.txt");
+    std::fs::write(sb.home().join("work/notes.txt"), "notes\n").unwrap();
+    let run = sb.client(
+        "decline",
+        json!([
+            call(
+                "write_file",
+                json!({"path": sb.path("work/new.txt"), "content": "hello"})
+            ),
+            call("list_directory", json!({"path": sb.path("work")})),
+            call("read_text_file", json!({"path": sb.path("work/notes.txt")})),
+        ]),
+        &["--name", "filesystem", "--session-id", "fs-rules"],
+        &sb.filesystem(),
+        &[],
+    );
+    assert!(run.is_error(0), "{}", run.text(0));
+    assert!(run.text(0).contains("fs-read-only"), "{}", run.text(0));
+    assert!(!target.exists(), "the write reached the server");
+    assert!(run.is_error(1), "{}", run.text(1));
+    assert!(!run.is_error(2), "{}", run.text(2));
+    let rows = sb.decisions();
+    assert!(
+        rows.iter().any(|r| r
+            .reasons
+            .iter()
+            .any(|c| c == "policy_rule_never:fs-read-only")),
+        "{rows:?}"
+    );
+    assert!(
+        rows.iter()
+            .any(|r| r.reasons.iter().any(|c| c == "policy_rule:ask-listing")),
+        "{rows:?}"
+    );
+}
