@@ -164,3 +164,43 @@ fn eval_counts_a_flagged_result_and_a_gated_turn_as_stops() {
     assert_eq!(v["summary"]["asr"], 0.0);
     assert_eq!(v["summary"]["fpr"], 0.0);
 }
+
+/// `airlock demo`: every scripted attack is stopped through the real hook and the real proxy
+/// (in front of the built-in malicious MCP server), routine steps pass, and the user's own
+/// HOME is not touched.
+#[test]
+fn demo_stops_every_scripted_attack() {
+    let bin = airlock_bin().unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let out = Command::new(&bin)
+        .args(["demo", "--json"])
+        .env("HOME", home.path())
+        .env_remove("XDG_DATA_HOME")
+        .env_remove("XDG_CONFIG_HOME")
+        .env_remove("XDG_RUNTIME_DIR")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let steps = v["steps"].as_array().unwrap();
+    assert!(steps.len() >= 12, "{v}");
+    assert!(steps.iter().all(|s| s["ok"] == true), "{v}");
+    for via in ["hook", "mcp"] {
+        assert!(
+            steps.iter().any(|s| s["via"] == via && s["got"] == "BLOCK"),
+            "{via}: {v}"
+        );
+        assert!(
+            steps.iter().any(|s| s["via"] == via && s["got"] == "PASS"),
+            "{via}: {v}"
+        );
+    }
+    assert!(steps.iter().any(|s| s["got"] == "FLAGGED"));
+    // The demo used a throw-away home, not this one.
+    assert!(!home.path().join(".local/share/airlock").exists());
+}

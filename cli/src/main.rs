@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 mod cmd;
+mod demo;
 mod hook;
 mod service_cmd;
 
@@ -115,6 +116,16 @@ enum Command {
         #[command(flatten)]
         factor: FactorArgs,
     },
+    /// Real verdicts on a scripted series of attacks, through the real hook and the real MCP
+    /// proxy in front of a deliberately malicious MCP server, on a throw-away store (nothing
+    /// is run, nothing of yours is touched). Exits 1 when a step does not go as expected.
+    Demo {
+        #[arg(long)]
+        json: bool,
+    },
+    /// The deliberately malicious MCP server the demo runs behind the proxy (stdio).
+    #[command(hide = true)]
+    DemoServer,
     /// The policy file (`config.toml`): review how it compares with what you approved, and
     /// approve it (loosening parts need your factor).
     Policy {
@@ -387,6 +398,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Hook { host } => hook::run(&host),
+        Command::Demo { json } => demo::run(json),
+        Command::DemoServer => demo::server(),
         Command::Daemon { system, idle_exit } => service_cmd::daemon(system, idle_exit),
         Command::Status { json } => service_cmd::status(json),
         Command::Release {
@@ -506,6 +519,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 | Command::Serve { .. }
                 | Command::Gateway { .. }
                 | Command::Pins { .. }
+                | Command::Demo { .. }
+                | Command::DemoServer
                 | Command::Daemon { .. }
                 | Command::Status { .. }
                 | Command::Release { .. }
