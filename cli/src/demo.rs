@@ -2,6 +2,10 @@
 //! real MCP proxy (in front of a deliberately malicious MCP server, `airlock demo-server`),
 //! against a throw-away store — nothing is run, nothing of yours is touched, no popup opens.
 
+// Only `serde_json::Value` is indexed here, and only by string keys: that yields `Null` for a
+// missing key or a non-object, it never panics.
+#![allow(clippy::indexing_slicing)]
+
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
@@ -72,8 +76,10 @@ impl Home {
             return (0, Vec::new());
         };
         (
-            v["id"].as_i64().unwrap_or(0),
-            serde_json::from_value(v["reasons"].clone()).unwrap_or_default(),
+            v.get("id").and_then(Value::as_i64).unwrap_or(0),
+            v.get("reasons")
+                .and_then(|r| serde_json::from_value(r.clone()).ok())
+                .unwrap_or_default(),
         )
     }
 
