@@ -205,3 +205,63 @@ fn loosening_the_policy_file_needs_the_factor() {
         "the wrong factor is ledgered: {out}"
     );
 }
+
+/// A repository's own `.airlock/policy.toml` tightens calls made in it, and nothing it says
+/// loosens anything; a broken one makes every call in the project ask.
+#[test]
+fn a_project_policy_file_only_tightens() {
+    let sb = Sandbox::new().unwrap();
+    let proj = sb.home().join("work/app");
+    std::fs::create_dir_all(proj.join(".airlock")).unwrap();
+    std::fs::create_dir_all(proj.join("src")).unwrap();
+    std::fs::write(
+        proj.join(".airlock/policy.toml"),
+        "mode = \"light\"\nallow_hosts = [\"collect.example.net\"]\n[[rules]]\nname = \"all-fine\"\ntool = \"*\"\naction = \"pass\"\n\n[[rules]]\nname = \"no-secrets-dir\"\npaths = [\"secrets/**\"]\naction = \"never\"\n",
+    )
+    .unwrap();
+    let cwd = proj.to_string_lossy().into_owned();
+    let at = |dir: &str, tool: &str, input: Value| {
+        json!({"session_id": "proj", "transcript_path": "/tmp/t.jsonl", "cwd": dir,
+            "permission_mode": "default", "hook_event_name": "PreToolUse",
+            "tool_name": tool, "tool_input": input})
+        .to_string()
+    };
+    let write_secret = |dir: &str| {
+        at(
+            dir,
+            "Write",
+            json!({"file_path": format!("{dir}/secrets/token.txt"), "content": "x"}),
+        )
+    };
+    let (_, out, _) = sb.run(&["hook", "claude-code"], &write_secret(&cwd));
+    assert!(out.contains("deny"), "{out}");
+    assert!(
+        log_last(&sb)["reasons"]
+            .to_string()
+            .contains("project/no-secrets-dir")
+    );
+    // Its pass rule, allow list and mode are ignored: still AUTH.
+    let (_, out, _) = sb.run(
+        &["hook", "claude-code"],
+        &at(&cwd, "Bash", json!({"command": "git reset --hard HEAD~1"})),
+    );
+    assert!(out.contains("\"ask\""), "{out}");
+    // Another project is not affected.
+    let other = sb.home().join("work/other");
+    std::fs::create_dir_all(&other).unwrap();
+    let other = other.to_string_lossy().into_owned();
+    let (code, out, _) = sb.run(&["hook", "claude-code"], &write_secret(&other));
+    assert_eq!((code, out.trim()), (0, "{}"));
+    // A broken file: every call in the project asks.
+    std::fs::write(proj.join(".airlock/policy.toml"), "[[rules]\n").unwrap();
+    let (_, out, _) = sb.run(
+        &["hook", "claude-code"],
+        &at(&cwd, "Bash", json!({"command": "cargo test"})),
+    );
+    assert!(out.contains("\"ask\""), "{out}");
+    assert!(
+        log_last(&sb)["reasons"]
+            .to_string()
+            .contains("project_policy_invalid")
+    );
+}

@@ -175,6 +175,101 @@ pub fn approve(
     review(store, paths)
 }
 
+/// The file name of a project's own rules, under the project folder.
+pub const PROJECT_FILE: &str = ".airlock/policy.toml";
+/// Folders walked up from the working directory looking for a project file.
+const MAX_PROJECT_DEPTH: usize = 32;
+
+/// A project's own rules, as the engine takes them ([`airlock_engine::CallFacts`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ProjectRules {
+    /// The file found (nearest `.airlock/policy.toml` from the working directory up, below
+    /// the home folder).
+    pub file: Option<std::path::PathBuf>,
+    /// Its `ask` / `never` rules (a `rules_default` of ask or never becomes a last catch-all
+    /// rule); everything that would loosen is ignored.
+    pub rules: Vec<RuleConfig>,
+    /// The file exists but cannot be read or parsed.
+    pub invalid: bool,
+}
+
+/// Find and read the project's own rules for a call made in `cwd`. A project file can only
+/// tighten: its `pass` rules, allow lists, mode and dials are ignored whatever they say. It is
+/// as protected as the repository it lives in (the agent can edit it), so rules that must
+/// hold belong in the user's own policy file.
+///
+/// `strict`: a file that exists but cannot be read counts as invalid (user level, where the
+/// reader is the user). The system service reads as its own user, which may simply not be
+/// let into a home folder: there an unreadable file is skipped (and logged).
+pub fn project_rules(cwd: &str, home: Option<&std::path::Path>, strict: bool) -> ProjectRules {
+    let start = std::path::Path::new(cwd);
+    if !start.is_absolute() {
+        return ProjectRules::default();
+    }
+    for dir in start.ancestors().take(MAX_PROJECT_DEPTH) {
+        if home.is_some_and(|h| dir == h) || dir.parent().is_none() {
+            break;
+        }
+        let file = dir.join(PROJECT_FILE);
+        let text = match std::fs::read_to_string(&file) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(e) if !strict && e.kind() == std::io::ErrorKind::PermissionDenied => {
+                tracing::warn!("a project policy file is not readable by the service; skipped");
+                return ProjectRules::default();
+            }
+            Err(_) => {
+                return ProjectRules {
+                    file: Some(file),
+                    rules: Vec::new(),
+                    invalid: true,
+                };
+            }
+        };
+        return match airlock_engine::Policy::parse_config(&text, &file.to_string_lossy()) {
+            Ok(cfg) => {
+                let mut rules: Vec<RuleConfig> = cfg
+                    .rules
+                    .into_iter()
+                    .filter(|r| r.action != RuleAction::Pass)
+                    .collect();
+                let catch_all = match cfg.rules_default {
+                    airlock_engine::DefaultAction::Ask => Some(RuleAction::Ask),
+                    airlock_engine::DefaultAction::Never => Some(RuleAction::Never),
+                    _ => None,
+                };
+                if let Some(action) = catch_all {
+                    rules.push(RuleConfig {
+                        name: Some("default".to_owned()),
+                        kind: None,
+                        tool: None,
+                        server: None,
+                        paths: Vec::new(),
+                        programs: Vec::new(),
+                        hosts: Vec::new(),
+                        args: std::collections::BTreeMap::new(),
+                        action,
+                    });
+                }
+                ProjectRules {
+                    file: Some(file),
+                    rules,
+                    invalid: false,
+                }
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "a project policy file does not parse");
+                ProjectRules {
+                    file: Some(file),
+                    rules: Vec::new(),
+                    invalid: true,
+                }
+            }
+        };
+    }
+    ProjectRules::default()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -214,5 +309,35 @@ mod tests {
             Some(&snap),
         );
         assert_eq!(r.pending, vec!["allow_hosts=evil.example".to_owned()]);
+    }
+
+    #[test]
+    fn project_files_are_found_upwards_and_only_tighten() {
+        let home = tempfile::tempdir().unwrap();
+        let proj = home.path().join("src/app");
+        std::fs::create_dir_all(proj.join(".airlock")).unwrap();
+        std::fs::create_dir_all(proj.join("deep/er")).unwrap();
+        std::fs::write(
+            proj.join(PROJECT_FILE),
+            "mode = \"light\"\nallow_hosts = [\"evil.example\"]\nrules_default = \"ask\"\n[[rules]]\ntool = \"*\"\naction = \"pass\"\n[[rules]]\nname = \"no-infra\"\npaths = [\"infra/**\"]\naction = \"never\"\n",
+        )
+        .unwrap();
+        let p = project_rules(
+            &proj.join("deep/er").to_string_lossy(),
+            Some(home.path()),
+            true,
+        );
+        assert!(!p.invalid);
+        assert_eq!(p.rules.len(), 2, "{p:?}");
+        assert!(p.rules.iter().all(|r| r.action != RuleAction::Pass));
+        // Outside the project, and at home itself: nothing.
+        let none = project_rules(
+            &home.path().join("src").to_string_lossy(),
+            Some(home.path()),
+            true,
+        );
+        assert_eq!(none, ProjectRules::default());
+        std::fs::write(proj.join(PROJECT_FILE), "[[rules]]\naction = \"maybe\"\n").unwrap();
+        assert!(project_rules(&proj.to_string_lossy(), Some(home.path()), true).invalid);
     }
 }

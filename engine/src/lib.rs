@@ -324,13 +324,28 @@ impl Engine {
         }
         // The user's own rules, first match wins: ask / never raise, an approved pass lowers
         // AUTH (never a BLOCK).
-        let matched = user_rules::matching(
+        let mut matched = user_rules::matching(
             &self.policy.rules,
             self.policy.rules_default,
             action,
             sa.as_ref(),
             &fx,
         );
+        // The project's own file can only add `ask` / `never`.
+        if facts.project_policy_invalid {
+            findings.push(Finding::new(
+                user_rules::PROJECT_POLICY_INVALID,
+                Verdict::Auth,
+            ));
+        }
+        matched.extend(user_rules::project_matching(
+            &facts.project_rules,
+            self.policy.home(),
+            action,
+            sa.as_ref(),
+            &fx,
+            &mut findings,
+        ));
         user_rules::apply(&matched, &mut findings);
         let verdict = verdict::combine(&findings);
         let hard = findings

@@ -64,6 +64,13 @@ pub struct CallFacts {
     /// (`None`: no mature baseline). Only ever raises ([`crate::rules::behaviour`]).
     #[serde(default)]
     pub behaviour_p: Option<f64>,
+    /// The project's own rules (`.airlock/policy.toml` in the project): only their `ask` and
+    /// `never` rules apply — a project file can only tighten ([`crate::user_rules`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub project_rules: Vec<crate::user_rules::RuleConfig>,
+    /// The project has a policy file that cannot be read or parsed: every call in it is AUTH.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub project_policy_invalid: bool,
 }
 
 /// What a lookup of one path found.

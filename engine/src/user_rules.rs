@@ -445,6 +445,47 @@ pub(crate) fn apply(matched: &[(String, RuleAction)], findings: &mut Vec<Finding
     }
 }
 
+pub const PROJECT_POLICY_INVALID: Reason = Reason::new(
+    "project_policy_invalid",
+    "This project's .airlock/policy.toml cannot be read or parsed, so every call in it is asked about.",
+);
+
+/// The project's own rules for this call: compiled on the fly (a project file is small), only
+/// `ask` and `never` kept, names prefixed `project/`. A rule that does not compile makes the
+/// call AUTH (`project_policy_invalid`).
+pub(crate) fn project_matching(
+    rules: &[RuleConfig],
+    home: Option<&str>,
+    action: &Action,
+    sa: Option<&ShellAnalysis>,
+    fx: &Effects,
+    findings: &mut Vec<Finding>,
+) -> Vec<(String, RuleAction)> {
+    let raising: Vec<RuleConfig> = rules
+        .iter()
+        .filter(|r| r.action != RuleAction::Pass)
+        .cloned()
+        .map(|mut r| {
+            r.name = Some(format!("project/{}", r.name.as_deref().unwrap_or("rule")));
+            r
+        })
+        .collect();
+    if raising.is_empty() {
+        return Vec::new();
+    }
+    match compile(&raising, home, ".airlock/policy.toml") {
+        Ok(compiled) => compiled
+            .iter()
+            .filter(|r| r.matches(action, sa, fx))
+            .map(|r| (r.name.clone(), r.action))
+            .collect(),
+        Err(_) => {
+            findings.push(Finding::new(PROJECT_POLICY_INVALID, Verdict::Auth));
+            Vec::new()
+        }
+    }
+}
+
 /// Name the rules in the reported reasons (`policy_rule:<name>`, `policy_rule_never:<name>`):
 /// the names are the user's own words from their policy file, never the payload.
 pub(crate) fn name_in_report(matched: &[(String, RuleAction)], reasons: &mut Vec<ReasonReport>) {

@@ -240,9 +240,19 @@ pub(crate) fn handle(
         f
     };
     let before = st.session(&host, &sid);
+    let mut facts = facts;
+    // The project's own `.airlock/policy.toml` (only ever tightens).
+    if let Some(cwd) = action.cwd.as_deref() {
+        let pr = airlock_core::policy_file::project_rules(
+            cwd,
+            st.paths.home.as_deref(),
+            level == Level::User,
+        );
+        facts.project_rules = pr.rules;
+        facts.project_policy_invalid = pr.invalid;
+    }
     // The learned baselines (behaviour per agent and project, style per user and agent) only
     // ever add a step-up: their p-values go in as facts.
-    let mut facts = facts;
     let observation = Baselines::observe(&engine, action, &before, &facts);
     if let Some(o) = &observation {
         st.score_baseline(o, &mut facts);
