@@ -220,6 +220,19 @@ pub fn read_config(paths: &Paths) -> Result<(PolicyConfig, Vec<String>), CoreErr
 /// The compiled policy: the ledger's dials, raised by `config.toml` where it names stricter
 /// ones (the file can raise, never lower), its rules and allow lists as far as the ledger
 /// approved them ([`crate::policy_file`]), plus the ledger's allow-listed hosts.
+/// The policy file as far as it is in force: at user level without its unapproved loosening
+/// parts and with approved raising rules kept ([`crate::policy_file`]); at system level (a
+/// root-owned file) as written. The MCP proxy reads its `[mcp]` options from this.
+pub fn effective_config(store: &Store, paths: &Paths) -> Result<PolicyConfig, CoreError> {
+    let (cfg, _) = read_config(paths)?;
+    Ok(match paths.level {
+        crate::Level::User => {
+            crate::policy_file::effective(cfg, crate::policy_file::snapshot(store)?.as_ref()).0
+        }
+        crate::Level::System => cfg,
+    })
+}
+
 pub fn load_policy(store: &Store, paths: &Paths) -> Result<Policy, CoreError> {
     let (cfg, named) = read_config(paths)?;
     // User level (a file the agent can write): loosening parts count only once approved, and

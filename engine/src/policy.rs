@@ -349,6 +349,61 @@ pub struct PolicyConfig {
     /// The user's own rules, first match wins ([`crate::user_rules`]).
     #[serde(default)]
     pub rules: Vec<crate::user_rules::RuleConfig>,
+    /// Options of the MCP proxy (`airlock serve`, `airlock gateway`).
+    #[serde(default)]
+    pub mcp: McpConfig,
+}
+
+/// The `[mcp]` table: rate limits and redaction for the MCP proxy.
+///
+/// ```toml
+/// [mcp]
+/// rate = "120/min"                 # every tool of every server
+/// [mcp.rates]                      # `server/tool` globs, first match wins
+/// "github/create_*" = "5/min"
+/// [mcp.redaction]
+/// enabled = true                   # false is a loosening (needs approval)
+/// extra = ["email", "ipv4", "ssn"] # opt-in kinds besides secrets
+/// patterns = ["ACME-[0-9]{8}"]     # your own (regexes)
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct McpConfig {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rate: Option<String>,
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub rates: std::collections::BTreeMap<String, String>,
+    #[serde(default)]
+    pub redaction: RedactionConfig,
+}
+
+/// What the MCP proxy redacts from results before the client sees them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RedactionConfig {
+    /// Secrets are redacted unless this is false (a loosening: needs approval).
+    #[serde(default = "yes")]
+    pub enabled: bool,
+    /// Opt-in kinds: `email`, `ipv4`, `ssn`.
+    #[serde(default)]
+    pub extra: Vec<String>,
+    /// Your own patterns (regexes), redacted as `custom`.
+    #[serde(default)]
+    pub patterns: Vec<String>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+impl Default for RedactionConfig {
+    fn default() -> Self {
+        RedactionConfig {
+            enabled: true,
+            extra: Vec::new(),
+            patterns: Vec::new(),
+        }
+    }
 }
 
 impl PolicyConfig {
@@ -379,6 +434,9 @@ impl PolicyConfig {
         );
         if self.rules_default == crate::user_rules::DefaultAction::Pass {
             out.push("rules_default=pass".to_owned());
+        }
+        if !self.mcp.redaction.enabled {
+            out.push("mcp.redaction.enabled=false".to_owned());
         }
         out.extend(
             self.rules
@@ -412,6 +470,9 @@ impl PolicyConfig {
             && !keep("rules_default=pass".to_owned())
         {
             self.rules_default = crate::user_rules::DefaultAction::Judge;
+        }
+        if !self.mcp.redaction.enabled && !keep("mcp.redaction.enabled=false".to_owned()) {
+            self.mcp.redaction.enabled = true;
         }
         self.rules.retain(|r| {
             r.action != crate::user_rules::RuleAction::Pass

@@ -819,5 +819,14 @@ action = "ask"
         assert_eq!(cfg.allow_hosts, vec!["api.example.net".to_owned()]);
         assert_eq!(cfg.rules.len(), 1, "the never rule stays");
         assert_eq!(cfg.rules_default, super::DefaultAction::Judge);
+
+        // Turning MCP redaction off is a loosening too.
+        let mut cfg = Policy::parse_config("[mcp.redaction]\nenabled = false\n", "t.toml").unwrap();
+        assert_eq!(
+            cfg.loosening_entries(),
+            vec!["mcp.redaction.enabled=false".to_owned()]
+        );
+        cfg.keep_approved(&std::collections::BTreeSet::new());
+        assert!(cfg.mcp.redaction.enabled);
     }
 }

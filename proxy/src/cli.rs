@@ -149,9 +149,15 @@ where
     for s in &cfg.servers {
         let store = paths.open_existing_store()?;
         let guard = Arc::new(Guard::new(paths.clone(), store, &s.name, session_id)?);
+        // The gateway file's own limits first, then the policy file's `[mcp]` rates.
+        let limits = s
+            .limits
+            .clone()
+            .with_policy(&s.name, &guard.policy_config()?.mcp)
+            .map_err(|e| anyhow::anyhow!("the policy file: {e}"))?;
         let opts = Options {
             approval_timeout: approval_timeout.min(proxy::MAX_APPROVAL),
-            limits: s.limits.clone(),
+            limits,
             ..Options::default()
         };
         let (mux_end, proxy_end) = tokio::io::duplex(1 << 20);
@@ -229,8 +235,13 @@ pub async fn serve(a: ServeArgs) -> Result<i32> {
         bail!("the MCP server's stdio could not be connected");
     };
     tracing::info!(server = %server, session = %session_id, "proxy started");
+    // The policy file's `[mcp]` rates (server/tool globs, a default).
+    let limits = crate::config::RateLimits::default()
+        .with_policy(&server, &guard.policy_config()?.mcp)
+        .map_err(|e| anyhow::anyhow!("the policy file: {e}"))?;
     let opts = Options {
         approval_timeout: a.approval_timeout.min(proxy::MAX_APPROVAL),
+        limits,
         ..Options::default()
     };
     let run = proxy::run(

@@ -106,17 +106,67 @@ pub enum Transport {
     },
 }
 
-/// Rate limits for one server: a default for its tools and per-tool overrides.
-#[derive(Debug, Clone, Default, PartialEq)]
+/// Rate limits for one server: a default for its tools and per-tool overrides (from the
+/// gateway file), then the policy file's `[mcp]` rates (`server/tool` globs, first match wins,
+/// and its `rate` for every tool).
+#[derive(Debug, Clone, Default)]
 pub struct RateLimits {
     pub default: Option<Rate>,
     pub tools: BTreeMap<String, Rate>,
+    /// This server's name, which the policy file's globs see as `server/tool`.
+    pub server: String,
+    pub globs: Vec<(globset::GlobMatcher, Rate)>,
+    pub policy_default: Option<Rate>,
+}
+
+impl PartialEq for RateLimits {
+    fn eq(&self, other: &Self) -> bool {
+        self.default == other.default
+            && self.tools == other.tools
+            && self.server == other.server
+            && self.policy_default == other.policy_default
+            && self.globs.len() == other.globs.len()
+            && self
+                .globs
+                .iter()
+                .zip(&other.globs)
+                .all(|((a, ra), (b, rb))| a.glob() == b.glob() && ra == rb)
+    }
 }
 
 impl RateLimits {
     /// The rate for `tool`, if any.
     pub fn for_tool(&self, tool: &str) -> Option<Rate> {
-        self.tools.get(tool).copied().or(self.default)
+        if let Some(r) = self.tools.get(tool) {
+            return Some(*r);
+        }
+        let key = format!("{}/{tool}", self.server);
+        self.globs
+            .iter()
+            .find(|(g, _)| g.is_match(&key))
+            .map(|(_, r)| *r)
+            .or(self.default)
+            .or(self.policy_default)
+    }
+
+    /// Add the policy file's `[mcp]` rates for the server named `server`. Errors name the key.
+    pub fn with_policy(
+        mut self,
+        server: &str,
+        mcp: &airlock_engine::McpConfig,
+    ) -> Result<RateLimits, String> {
+        self.server = server.to_owned();
+        if let Some(r) = &mcp.rate {
+            self.policy_default = Some(Rate::parse(r).map_err(|e| format!("mcp.rate: {e}"))?);
+        }
+        for (pat, rate) in &mcp.rates {
+            let g = globset::Glob::new(pat)
+                .map_err(|e| format!("mcp.rates.\"{pat}\": not a valid glob: {}", e.kind()))?
+                .compile_matcher();
+            let r = Rate::parse(rate).map_err(|e| format!("mcp.rates.\"{pat}\": {e}"))?;
+            self.globs.push((g, r));
+        }
+        Ok(self)
     }
 }
 
@@ -300,7 +350,8 @@ impl GatewayConfig {
             };
             let mut limits = RateLimits {
                 default: global_rate,
-                tools: BTreeMap::new(),
+                server: name.clone(),
+                ..RateLimits::default()
             };
             if let Some(r) = &s.rate {
                 limits.default = Some(Rate::parse(r).map_err(|m| field(at("rate"), m))?);

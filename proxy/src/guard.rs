@@ -84,6 +84,7 @@ pub struct Guard {
     session_id: String,
     cwd: Option<String>,
     baselines: Mutex<Baselines>,
+    redactor: redact::Redactor,
 }
 
 impl Drop for Guard {
@@ -108,6 +109,9 @@ impl std::fmt::Debug for Guard {
 impl Guard {
     pub fn new(paths: Paths, store: Store, server: &str, session_id: &str) -> Result<Guard> {
         let base = settings::engine(&store, &paths)?;
+        let cfg = settings::effective_config(&store, &paths)?;
+        let redactor = redact::Redactor::from_config(base.scanner(), &cfg.mcp.redaction)
+            .map_err(|e| anyhow!("{}: {e}", paths.config_file().display()))?;
         Ok(Guard {
             paths,
             store: Mutex::new(store),
@@ -119,6 +123,7 @@ impl Guard {
                 .ok()
                 .map(|d| d.to_string_lossy().into_owned()),
             baselines: Mutex::new(Baselines::new()),
+            redactor,
         })
     }
 
@@ -132,6 +137,16 @@ impl Guard {
 
     pub fn scanner(&self) -> &airlock_engine::SecretScanner {
         self.base.scanner()
+    }
+
+    /// What results are redacted with (the policy file's `[mcp.redaction]`).
+    pub fn redactor(&self) -> &redact::Redactor {
+        &self.redactor
+    }
+
+    /// The policy file as far as it is in force (the proxy's `[mcp]` options).
+    pub fn policy_config(&self) -> Result<airlock_engine::PolicyConfig> {
+        self.with_store(|store| Ok(settings::effective_config(store, &self.paths)?))
     }
 
     fn with_store<T>(&self, f: impl FnOnce(&Store) -> Result<T>) -> Result<T> {
@@ -400,7 +415,8 @@ impl Guard {
             } => format!("{server}/{tool} {arguments}"),
             other => other.kind().as_str().to_owned(),
         };
-        let (mut red, _) = redact::redact_text(self.base.scanner(), &raw);
+        let (mut red, _) =
+            redact::redact_text(&redact::Redactor::secrets(self.base.scanner()), &raw);
         if red.len() > SUMMARY_MAX {
             let mut cut = SUMMARY_MAX;
             while !red.is_char_boundary(cut) {
@@ -454,7 +470,7 @@ impl Guard {
                 )?)
             })
             .context("updating the session")?;
-        let n = redact::redact_result(self.base.scanner(), result);
+        let n = redact::redact_result(&self.redactor, result);
         match screen.action {
             ScreenAction::Off => {}
             ScreenAction::Flag => redact::add_note(result, &screen.note()),

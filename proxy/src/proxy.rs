@@ -1023,7 +1023,7 @@ impl Core {
     /// Redact a `tools/call` result and update the session with what the agent will read.
     async fn on_result(&self, action: Action, mut raw: Value) -> Value {
         if let Some(Value::String(m)) = raw.get_mut("error").and_then(|e| e.get_mut("message")) {
-            let (red, _) = crate::redact::redact_text(self.guard.scanner(), m);
+            let (red, _) = crate::redact::redact_text(self.guard.redactor(), m);
             *m = red;
         }
         if raw.get("result").is_none_or(|r| !r.is_object()) {

@@ -8,9 +8,91 @@
 use airlock_engine::SecretScanner;
 use serde_json::{Value, json};
 
-/// Replace every secret in `text`; returns the new text and how many were replaced.
-pub fn redact_text(scanner: &SecretScanner, text: &str) -> (String, usize) {
-    let matches = scanner.scan(text);
+/// What to redact: secrets (unless the approved policy turned that off) and the opt-in kinds
+/// and patterns of the policy file's `[mcp.redaction]`.
+#[derive(Debug, Clone)]
+pub struct Redactor {
+    scanner: SecretScanner,
+    secrets: bool,
+    extra: Vec<(&'static str, regex::Regex)>,
+}
+
+/// A match to redact: where, and its kind (`[REDACTED:<kind>]`).
+struct Hit {
+    start: usize,
+    end: usize,
+    kind: &'static str,
+}
+
+impl Redactor {
+    /// Secrets only (the default, and always for what a human is shown in a popup).
+    pub fn secrets(scanner: &SecretScanner) -> Redactor {
+        Redactor {
+            scanner: scanner.clone(),
+            secrets: true,
+            extra: Vec::new(),
+        }
+    }
+
+    /// As the policy file's `[mcp.redaction]` says. Errors name the key.
+    pub fn from_config(
+        scanner: &SecretScanner,
+        cfg: &airlock_engine::RedactionConfig,
+    ) -> Result<Redactor, String> {
+        let mut r = Redactor::secrets(scanner);
+        r.secrets = cfg.enabled;
+        for kind in &cfg.extra {
+            let (name, re) = match kind.as_str() {
+                "email" => ("email", r"(?i)\b[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}\b"),
+                "ipv4" => (
+                    "ipv4",
+                    r"\b(?:(?:25[0-5]|2[0-4][0-9]|1?[0-9]?[0-9])\.){3}(?:25[0-5]|2[0-4][0-9]|1?[0-9]?[0-9])\b",
+                ),
+                "ssn" => ("ssn", r"\b[0-9]{3}-[0-9]{2}-[0-9]{4}\b"),
+                other => {
+                    return Err(format!(
+                        "mcp.redaction.extra: unknown kind `{other}` (expected email, ipv4 or ssn)"
+                    ));
+                }
+            };
+            let re = regex::Regex::new(re).map_err(|e| format!("mcp.redaction.extra: {e}"))?;
+            r.extra.push((name, re));
+        }
+        for (i, p) in cfg.patterns.iter().enumerate() {
+            let re = regex::RegexBuilder::new(p)
+                .size_limit(1 << 20)
+                .build()
+                .map_err(|e| format!("mcp.redaction.patterns[{i}]: not a valid regex: {e}"))?;
+            r.extra.push(("custom", re));
+        }
+        Ok(r)
+    }
+
+    fn scan(&self, text: &str) -> Vec<Hit> {
+        let mut hits: Vec<Hit> = Vec::new();
+        if self.secrets {
+            hits.extend(self.scanner.scan(text).into_iter().map(|m| Hit {
+                start: m.start,
+                end: m.end,
+                kind: m.kind,
+            }));
+        }
+        for (kind, re) in &self.extra {
+            hits.extend(re.find_iter(text).map(|m| Hit {
+                start: m.start(),
+                end: m.end(),
+                kind,
+            }));
+        }
+        hits.sort_by_key(|h| (h.start, std::cmp::Reverse(h.end)));
+        hits
+    }
+}
+
+/// Replace every secret (and opted-in kind) in `text`; returns the new text and how many
+/// were replaced.
+pub fn redact_text(redactor: &Redactor, text: &str) -> (String, usize) {
+    let matches = redactor.scan(text);
     if matches.is_empty() {
         return (text.to_owned(), 0);
     }
@@ -52,7 +134,7 @@ pub fn redact_text(scanner: &SecretScanner, text: &str) -> (String, usize) {
     (out, n)
 }
 
-fn redact_string(scanner: &SecretScanner, s: &mut String) -> usize {
+fn redact_string(scanner: &Redactor, s: &mut String) -> usize {
     let (new, n) = redact_text(scanner, s);
     if n > 0 {
         *s = new;
@@ -60,7 +142,7 @@ fn redact_string(scanner: &SecretScanner, s: &mut String) -> usize {
     n
 }
 
-fn redact_all_strings(scanner: &SecretScanner, v: &mut Value, depth: u8) -> usize {
+fn redact_all_strings(scanner: &Redactor, v: &mut Value, depth: u8) -> usize {
     if depth > 64 {
         return 0;
     }
@@ -81,7 +163,7 @@ fn redact_all_strings(scanner: &SecretScanner, v: &mut Value, depth: u8) -> usiz
 /// Redact a result in place — `tools/call` (`content`, `structuredContent`),
 /// `resources/read` (`contents[].text`) or `prompts/get` (`messages[].content`); returns how
 /// many secrets were replaced.
-pub fn redact_result(scanner: &SecretScanner, result: &mut Value) -> usize {
+pub fn redact_result(scanner: &Redactor, result: &mut Value) -> usize {
     let mut n = 0;
     if let Some(items) = result.get_mut("contents").and_then(Value::as_array_mut) {
         for item in items {
@@ -236,6 +318,53 @@ mod tests {
 
     const GHP: &str = "ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789";
 
+    /// The policy file's opt-in kinds and patterns are redacted too; redaction turned off
+    /// leaves secrets (only an approved policy can do that).
+    #[test]
+    fn configured_kinds_and_patterns() {
+        let cfg = airlock_engine::RedactionConfig {
+            enabled: true,
+            extra: vec!["email".into(), "ipv4".into(), "ssn".into()],
+            patterns: vec!["ACME-[0-9]{8}".into()],
+        };
+        let r = Redactor::from_config(&SecretScanner::new().unwrap(), &cfg).unwrap();
+        let (t, n) = redact_text(
+            &r,
+            &format!(
+                "mail bob@corp.example from 10.1.2.3, ssn 123-45-6789, id ACME-12345678, {GHP}"
+            ),
+        );
+        assert_eq!(n, 5, "{t}");
+        for leaked in ["bob@corp", "10.1.2.3", "123-45-6789", "ACME-1234", GHP] {
+            assert!(!t.contains(leaked), "{t}");
+        }
+        assert!(
+            t.contains("[REDACTED:email]") && t.contains("[REDACTED:custom]"),
+            "{t}"
+        );
+        // Without opting in, e-mail addresses and addresses stay.
+        let plain = Redactor::secrets(&SecretScanner::new().unwrap());
+        assert_eq!(redact_text(&plain, "bob@corp.example 10.1.2.3").1, 0);
+        let off = airlock_engine::RedactionConfig {
+            enabled: false,
+            ..airlock_engine::RedactionConfig::default()
+        };
+        let r = Redactor::from_config(&SecretScanner::new().unwrap(), &off).unwrap();
+        assert_eq!(redact_text(&r, GHP).1, 0);
+        for bad in [
+            airlock_engine::RedactionConfig {
+                extra: vec!["phone".into()],
+                ..Default::default()
+            },
+            airlock_engine::RedactionConfig {
+                patterns: vec!["(".into()],
+                ..Default::default()
+            },
+        ] {
+            assert!(Redactor::from_config(&SecretScanner::new().unwrap(), &bad).is_err());
+        }
+    }
+
     /// A flag puts the note first and keeps the content; a withhold leaves only the note, in
     /// each result shape.
     #[test]
@@ -267,7 +396,7 @@ mod tests {
 
     #[test]
     fn redacts_tokens_in_text() {
-        let s = SecretScanner::new().unwrap();
+        let s = Redactor::secrets(&SecretScanner::new().unwrap());
         let (t, n) = redact_text(&s, &format!("token={GHP}\nother line"));
         assert_eq!(n, 1);
         assert!(!t.contains(GHP), "{t}");
@@ -282,7 +411,7 @@ mod tests {
 
     #[test]
     fn private_keys_are_redacted_whole() {
-        let s = SecretScanner::new().unwrap();
+        let s = Redactor::secrets(&SecretScanner::new().unwrap());
         let pem = "before\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----\nafter";
         let (t, n) = redact_text(&s, pem);
         assert_eq!(n, 1);
@@ -293,7 +422,7 @@ mod tests {
 
     #[test]
     fn redacts_every_text_item_resource_and_structured_content() {
-        let s = SecretScanner::new().unwrap();
+        let s = Redactor::secrets(&SecretScanner::new().unwrap());
         let mut r = json!({
             "content": [
                 {"type": "text", "text": format!("one {GHP}")},
@@ -316,7 +445,7 @@ mod tests {
 
     #[test]
     fn redacts_resource_contents_and_prompt_messages() {
-        let s = SecretScanner::new().unwrap();
+        let s = Redactor::secrets(&SecretScanner::new().unwrap());
         let mut r = json!({
             "contents": [
                 {"uri": "file:///p/.env", "mimeType": "text/plain", "text": format!("GITHUB_TOKEN={GHP}")},

@@ -957,3 +957,50 @@ fn policy_file_rules_apply_to_mcp_calls() {
         "{rows:?}"
     );
 }
+
+/// Issue #13: the policy file's `[mcp]` options reach the proxy: a `server/tool` glob rate
+/// limits the second read, and opted-in redaction hides an e-mail address in a result.
+#[test]
+fn policy_file_rates_and_redaction_apply_to_mcp_calls() {
+    let sb = Sandbox::new();
+    let cfg = sb.home().join(".config/airlock/config.toml");
+    std::fs::create_dir_all(cfg.parent().unwrap()).unwrap();
+    std::fs::write(
+        &cfg,
+        "[mcp.rates]\n\"filesystem/read_*\" = \"1/min\"\n\n[mcp.redaction]\nextra = [\"email\"]\n",
+    )
+    .unwrap();
+    std::fs::write(
+        sb.home().join("work/contacts.txt"),
+        "ask alice@corp.example\n",
+    )
+    .unwrap();
+    let read = || {
+        call(
+            "read_text_file",
+            json!({"path": sb.path("work/contacts.txt")}),
+        )
+    };
+    let run = sb.client(
+        "none",
+        json!([read(), read()]),
+        &["--name", "filesystem", "--session-id", "fs-mcp-opts"],
+        &sb.filesystem(),
+        &[],
+    );
+    let t = run.text(0);
+    assert!(!t.contains("alice@corp.example"), "{t}");
+    assert!(t.contains("[REDACTED:email]"), "{t}");
+    assert!(
+        run.is_error(1),
+        "the second read within the minute: {}",
+        run.text(1)
+    );
+    assert!(
+        sb.decisions()
+            .iter()
+            .any(|r| r.reasons.iter().any(|c| c == "mcp_rate_limited")),
+        "{:?}",
+        sb.decisions()
+    );
+}
