@@ -119,23 +119,36 @@ impl Baselines {
         self.style.retain(|k, _| dirty.contains(k));
     }
 
+    /// Loads the baselines `obs` names (from the store, once).
+    fn ensure(&mut self, store: &Store, obs: &Observation) {
+        let loaded = match obs {
+            Observation::Behaviour { key, .. } => self.behaviour.contains_key(key),
+            Observation::Style { key, .. } => self.style.contains_key(key),
+        };
+        if loaded {
+            return;
+        }
+        self.make_room();
+        match obs {
+            Observation::Behaviour { key, .. } => {
+                let b = Self::load(store, key);
+                self.behaviour.insert(key.clone(), b);
+            }
+            Observation::Style { key, .. } => {
+                let b = Self::load(store, key);
+                self.style.insert(key.clone(), b);
+            }
+        }
+    }
+
     /// Fill the baseline p-values of `facts` for this observation.
     pub fn score(&mut self, store: &Store, obs: &Observation, facts: &mut CallFacts) {
+        self.ensure(store, obs);
         match obs {
             Observation::Behaviour { key, features } => {
-                if !self.behaviour.contains_key(key) {
-                    self.make_room();
-                    let b = Self::load(store, key);
-                    self.behaviour.insert(key.clone(), b);
-                }
                 facts.behaviour_p = self.behaviour.get(key).and_then(|b| b.p_value(features));
             }
             Observation::Style { key, figures } => {
-                if !self.style.contains_key(key) {
-                    self.make_room();
-                    let b = Self::load(store, key);
-                    self.style.insert(key.clone(), b);
-                }
                 facts.style_p = self.style.get(key).and_then(|b| b.p_value(figures));
             }
         }
@@ -143,30 +156,22 @@ impl Baselines {
 
     /// Learn a released call. Saves dirty baselines every [`FLUSH_EVERY`] lessons.
     pub fn learn(&mut self, store: &Store, obs: &Observation) -> Result<(), CoreError> {
-        match obs {
+        self.ensure(store, obs);
+        let key = match obs {
             Observation::Behaviour { key, features } => {
-                if !self.behaviour.contains_key(key) {
-                    self.make_room();
-                    let b = Self::load(store, key);
-                    self.behaviour.insert(key.clone(), b);
-                }
                 if let Some(b) = self.behaviour.get_mut(key) {
                     b.learn(features);
                 }
-                self.dirty.insert(key.clone());
+                key
             }
             Observation::Style { key, figures } => {
-                if !self.style.contains_key(key) {
-                    self.make_room();
-                    let b = Self::load(store, key);
-                    self.style.insert(key.clone(), b);
-                }
                 if let Some(b) = self.style.get_mut(key) {
                     b.learn(*figures);
                 }
-                self.dirty.insert(key.clone());
+                key
             }
-        }
+        };
+        self.dirty.insert(key.clone());
         self.pending = self.pending.saturating_add(1);
         if self.pending >= FLUSH_EVERY {
             self.flush(store)?;
