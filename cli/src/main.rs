@@ -7,6 +7,7 @@ use std::io::Read as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+mod allow;
 mod cmd;
 mod hook;
 mod service_cmd;
@@ -125,22 +126,11 @@ enum Command {
         #[command(subcommand)]
         action: TotpCmd,
     },
-    /// Add a scoped allow rule (a weakening: needs your factor). Hard blocks are never allowed.
+    /// List, add or remove scoped allow rules. Adding is a weakening (needs your factor);
+    /// removing is a tightening (no factor). Hard blocks are never allowed.
     Allow {
-        /// Let AUTH findings with this reason code pass.
-        #[arg(long)]
-        code: Option<String>,
-        /// Treat this destination host (or `*.suffix`) as listed.
-        #[arg(long)]
-        host: Option<String>,
-        /// List the rules.
-        #[arg(long)]
-        list: bool,
-        /// Remove the rule instead (a tightening: no factor).
-        #[arg(long)]
-        remove: bool,
-        #[command(flatten)]
-        factor: FactorArgs,
+        #[command(subcommand)]
+        action: Option<allow::AllowCmd>,
     },
     /// Show the policy ledger; `--verify` checks its hash chain.
     PolicyHistory {
@@ -382,6 +372,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Serve { args } => run_proxy("serve", &args),
         Command::Pins { args } => run_proxy("pins", &args),
         Command::Gateway { args } => run_proxy("gateway", &args),
+        Command::Allow { action } => allow::run(&Paths::discover()?, action),
         other => {
             let paths = Paths::discover()?;
             if airlock_core::Level::installed() == airlock_core::Level::System {
@@ -453,13 +444,6 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 Command::Totp {
                     action: TotpCmd::Remove { factor },
                 } => cmd::totp_remove(&paths, &factor),
-                Command::Allow {
-                    code,
-                    host,
-                    list,
-                    remove,
-                    factor,
-                } => cmd::allow(&paths, code, host, list, remove, &factor),
                 Command::PolicyHistory { verify, json } => {
                     cmd::policy_history(&paths, verify, json)
                 }
@@ -478,6 +462,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 | Command::Serve { .. }
                 | Command::Gateway { .. }
                 | Command::Pins { .. }
+                | Command::Allow { .. }
                 | Command::Daemon { .. }
                 | Command::Status { .. }
                 | Command::Release { .. }
