@@ -113,7 +113,13 @@ pub struct Changed {
     pub applied: bool,
 }
 
-fn entry(kind: &str, detail: Value, actor: &str, factor: &str, outcome: &str) -> LedgerEntry {
+pub(crate) fn entry(
+    kind: &str,
+    detail: Value,
+    actor: &str,
+    factor: &str,
+    outcome: &str,
+) -> LedgerEntry {
     LedgerEntry {
         ts_ms: clock::now_ms(),
         kind: kind.to_owned(),
