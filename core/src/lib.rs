@@ -16,12 +16,14 @@
 //! **Architecture invariant:** this is the only crate that writes settings, ledger rows or
 //! sessions (through `airlock-store`); binaries call it and add context to its typed errors.
 
+pub mod agent_configs;
 pub mod baselines;
 pub mod clock;
 pub mod dials;
 pub mod error;
 pub mod eval;
 pub mod factors;
+pub mod gateway_init;
 pub mod paths;
 pub mod pins;
 pub mod pipeline;
