@@ -568,13 +568,31 @@ fn object_at<'a>(v: &'a Value, path: &[&str]) -> Option<&'a Map<String, Value>> 
     cur.as_object()
 }
 
+/// A file that may name MCP servers, and where in it they are.
+struct ServerFile {
+    agent: &'static str,
+    path: PathBuf,
+    scope: &'static str,
+    /// Key path to the server map.
+    keys: &'static [&'static str],
+    dialect: Dialect,
+    toml: bool,
+}
+
 /// Finds the MCP servers in every agent config under `home` (and `project`, the directory
 /// the agents would run in).
 pub fn discover(home: &Path, project: Option<&Path>) -> Discovery {
     let mut d = Discovery::default();
-    // (agent, file, scope, key path to the server map, dialect, toml)
-    let mut files: Vec<(&'static str, PathBuf, &'static str, &[&str], Dialect, bool)> = vec![
-        (
+    let f = |agent, path, scope, keys, dialect, toml| ServerFile {
+        agent,
+        path,
+        scope,
+        keys,
+        dialect,
+        toml,
+    };
+    let mut files = vec![
+        f(
             CLAUDE_CODE,
             home.join(".claude.json"),
             "user",
@@ -582,7 +600,7 @@ pub fn discover(home: &Path, project: Option<&Path>) -> Discovery {
             Dialect::Standard,
             false,
         ),
-        (
+        f(
             CURSOR,
             home.join(".cursor").join("mcp.json"),
             "user",
@@ -590,7 +608,7 @@ pub fn discover(home: &Path, project: Option<&Path>) -> Discovery {
             Dialect::Standard,
             false,
         ),
-        (
+        f(
             GEMINI,
             home.join(".gemini").join("settings.json"),
             "user",
@@ -598,7 +616,7 @@ pub fn discover(home: &Path, project: Option<&Path>) -> Discovery {
             Dialect::Gemini,
             false,
         ),
-        (
+        f(
             CODEX,
             home.join(".codex").join("config.toml"),
             "user",
@@ -606,7 +624,7 @@ pub fn discover(home: &Path, project: Option<&Path>) -> Discovery {
             Dialect::Codex,
             true,
         ),
-        (
+        f(
             COPILOT,
             home.join(".copilot").join("mcp-config.json"),
             "user",
@@ -616,7 +634,7 @@ pub fn discover(home: &Path, project: Option<&Path>) -> Discovery {
         ),
     ];
     for dir in vscode_user_dirs(home) {
-        files.push((
+        files.push(f(
             VSCODE,
             dir.join("mcp.json"),
             "user",
@@ -624,7 +642,7 @@ pub fn discover(home: &Path, project: Option<&Path>) -> Discovery {
             Dialect::Standard,
             false,
         ));
-        files.push((
+        files.push(f(
             VSCODE,
             dir.join("settings.json"),
             "user",
@@ -634,7 +652,7 @@ pub fn discover(home: &Path, project: Option<&Path>) -> Discovery {
         ));
     }
     if let Some(p) = project {
-        files.push((
+        files.push(f(
             CLAUDE_CODE,
             p.join(".mcp.json"),
             "project",
@@ -642,7 +660,7 @@ pub fn discover(home: &Path, project: Option<&Path>) -> Discovery {
             Dialect::Standard,
             false,
         ));
-        files.push((
+        files.push(f(
             CURSOR,
             p.join(".cursor").join("mcp.json"),
             "project",
@@ -650,7 +668,7 @@ pub fn discover(home: &Path, project: Option<&Path>) -> Discovery {
             Dialect::Standard,
             false,
         ));
-        files.push((
+        files.push(f(
             GEMINI,
             p.join(".gemini").join("settings.json"),
             "project",
@@ -658,7 +676,7 @@ pub fn discover(home: &Path, project: Option<&Path>) -> Discovery {
             Dialect::Gemini,
             false,
         ));
-        files.push((
+        files.push(f(
             CODEX,
             p.join(".codex").join("config.toml"),
             "project",
@@ -666,7 +684,7 @@ pub fn discover(home: &Path, project: Option<&Path>) -> Discovery {
             Dialect::Codex,
             true,
         ));
-        files.push((
+        files.push(f(
             VSCODE,
             p.join(".vscode").join("mcp.json"),
             "project",
@@ -675,7 +693,15 @@ pub fn discover(home: &Path, project: Option<&Path>) -> Discovery {
             false,
         ));
     }
-    for (agent, path, scope, keys, dialect, is_toml) in files {
+    for ServerFile {
+        agent,
+        path,
+        scope,
+        keys,
+        dialect,
+        toml: is_toml,
+    } in files
+    {
         let read = if is_toml {
             read_toml(&path)
         } else {

@@ -257,7 +257,7 @@ impl Builder<'_> {
                                 var_name(&[name, k])
                             }
                         });
-                        self.uses(&[var.clone()], &place(&format!("env.{k}")));
+                        self.uses(std::slice::from_ref(&var), &place(&format!("env.{k}")));
                         e.insert(k.clone(), format!("${{{var}}}").into());
                     }
                     t.insert("env".into(), toml::Value::Table(e));
@@ -304,7 +304,10 @@ impl Builder<'_> {
                             }
                             _ => {
                                 let var = var_name(&[name, k]);
-                                self.uses(&[var.clone()], &place(&format!("headers.{k}")));
+                                self.uses(
+                                    std::slice::from_ref(&var),
+                                    &place(&format!("headers.{k}")),
+                                );
                                 format!("${{{var}}}")
                             }
                         };

@@ -11,7 +11,11 @@
 //! - [`eval`]: the labelled-corpus harness behind `airlock eval`;
 //! - [`baselines`]: the learned behaviour and style baselines, kept in the store;
 //! - [`pins`]: MCP tool-definition pins (rug-pull and poisoning checks), shared by the proxy
-//!   and the dashboard.
+//!   and the dashboard; `pin_all` for `airlock pins pin --all`;
+//! - [`agent_configs`]: the MCP servers and settings in the coding agents' own config files
+//!   (read-only; secrets located, never shown);
+//! - [`gateway_init`]: a starter `airlock gateway` config from those servers (`airlock init`);
+//! - [`scan`]: the read-only setup report behind `airlock scan` (stable codes, severities).
 //!
 //! **Architecture invariant:** this is the only crate that writes settings, ledger rows or
 //! sessions (through `airlock-store`); binaries call it and add context to its typed errors.
@@ -27,6 +31,7 @@ pub mod gateway_init;
 pub mod paths;
 pub mod pins;
 pub mod pipeline;
+pub mod scan;
 pub mod settings;
 
 pub use error::CoreError;
