@@ -11,6 +11,7 @@ mod allow;
 mod cmd;
 mod hook;
 mod service_cmd;
+mod setup_report;
 
 use airlock_core::{Paths, eval};
 use airlock_engine::{
@@ -131,6 +132,29 @@ enum Command {
     Allow {
         #[command(subcommand)]
         action: Option<allow::AllowCmd>,
+    },
+    /// Write a starter config for `airlock gateway --config` listing the MCP servers your
+    /// agents' configs name (Claude Code, Cursor, VS Code, Gemini, Codex, Copilot). Secrets are
+    /// never copied: each becomes a ${VAR} reference. Refuses to overwrite without --force.
+    Init {
+        /// Where to write it (default: gateway.toml in Airlock's config folder).
+        #[arg(long, value_name = "PATH")]
+        output: Option<PathBuf>,
+        /// Overwrite an existing file.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Read-only report of this machine's agent setup: which agents are wired to Airlock,
+    /// settings that let an agent act without asking, MCP servers not routed through
+    /// Airlock's proxy, secrets in MCP configs, and unpinned or poisoned MCP tools. Every
+    /// finding has a stable code, a severity and a one-line explanation; no secret value is
+    /// ever printed.
+    #[command(
+        after_help = "Exit status: 0 when nothing high-risk is found, 1 when a high-severity finding is reported (or on an error)."
+    )]
+    Scan {
+        #[arg(long)]
+        json: bool,
     },
     /// Show the policy ledger; `--verify` checks its hash chain.
     PolicyHistory {
@@ -373,6 +397,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Pins { args } => run_proxy("pins", &args),
         Command::Gateway { args } => run_proxy("gateway", &args),
         Command::Allow { action } => allow::run(&Paths::discover()?, action),
+        Command::Init { output, force } => setup_report::init(&Paths::discover()?, output, force),
+        Command::Scan { json } => setup_report::scan(&Paths::discover()?, json),
         other => {
             let paths = Paths::discover()?;
             if airlock_core::Level::installed() == airlock_core::Level::System {
@@ -463,6 +489,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 | Command::Gateway { .. }
                 | Command::Pins { .. }
                 | Command::Allow { .. }
+                | Command::Init { .. }
+                | Command::Scan { .. }
                 | Command::Daemon { .. }
                 | Command::Status { .. }
                 | Command::Release { .. }

@@ -341,6 +341,41 @@ fn origin(s: &McpServer, home: Option<&Path>) -> String {
     )
 }
 
+/// A TOML key: bare when it can be, else quoted.
+fn toml_key(k: &str) -> String {
+    if !k.is_empty()
+        && k.chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+    {
+        k.to_owned()
+    } else {
+        toml::Value::String(k.to_owned()).to_string()
+    }
+}
+
+/// One server's table, keys in the order people read them (`command`, `args`, `env`, `cwd`,
+/// `url`, `headers`, `disabled`), maps as inline tables.
+fn server_toml(name: &str, body: &toml::Table) -> String {
+    let mut out = format!("[servers.{}]\n", toml_key(name));
+    for k in [
+        "command", "args", "env", "cwd", "url", "headers", "disabled",
+    ] {
+        let Some(v) = body.get(k) else { continue };
+        let value = match v {
+            toml::Value::Table(t) => {
+                let items: Vec<String> = t
+                    .iter()
+                    .map(|(k, v)| format!("{} = {}", toml_key(k), v))
+                    .collect();
+                format!("{{ {} }}", items.join(", "))
+            }
+            other => other.to_string(),
+        };
+        out.push_str(&format!("{k} = {value}\n"));
+    }
+    out
+}
+
 /// Renders the gateway configuration for `servers`. `home` only shortens paths in comments.
 pub fn render(
     servers: &[McpServer],
@@ -421,17 +456,7 @@ pub fn render(
         for o in origins {
             text.push_str(&format!("# {name}: from {o}\n"));
         }
-        let mut servers = toml::Table::new();
-        servers.insert(name.clone(), toml::Value::Table(body.clone()));
-        let mut doc = toml::Table::new();
-        doc.insert("servers".into(), toml::Value::Table(servers));
-        match toml::to_string(&doc) {
-            Ok(t) => text.push_str(&t),
-            Err(_) => {
-                text.push_str(&format!("# {name}: could not be written\n"));
-                continue;
-            }
-        }
+        text.push_str(&server_toml(name, body));
         if !matches!(body.get("disabled"), Some(toml::Value::Boolean(true))) {
             written.push(name.clone());
         }
@@ -681,6 +706,24 @@ mod tests {
         let doc: toml::Table = toml::from_str(&r.text).unwrap();
         assert!(doc.is_empty());
         assert!(r.text.contains("# [servers.filesystem]"));
+    }
+
+    #[test]
+    fn names_and_keys_that_need_quotes_are_quoted() {
+        let s = server(
+            "vscode",
+            "my.server",
+            stdio("node", &["a \"quoted\" arg"], &[("weird key", "v")]),
+        );
+        let r = render(&[s], None, None);
+        assert!(r.text.contains("[servers.\"my.server\"]"), "{}", r.text);
+        let doc: toml::Table = toml::from_str(&r.text).unwrap();
+        let srv = &doc["servers"]["my.server"];
+        assert_eq!(srv["args"][0].as_str(), Some("a \"quoted\" arg"));
+        assert_eq!(
+            srv["env"]["weird key"].as_str(),
+            Some("${MY_SERVER_WEIRD_KEY}")
+        );
     }
 
     #[test]

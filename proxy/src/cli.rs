@@ -129,6 +129,22 @@ pub async fn gateway(
     }
 }
 
+/// `gateway --config FILE --check`: read and compile the configuration exactly as the gateway
+/// does at start (variables expanded from this environment) and list its servers. Starts
+/// nothing and needs no store.
+pub fn gateway_check(config: &Path) -> Result<()> {
+    let cfg = crate::config::GatewayConfig::load(config)?;
+    println!("{}: ok, {} server(s)", config.display(), cfg.servers.len());
+    for s in &cfg.servers {
+        let kind = match &s.transport {
+            crate::config::Transport::Stdio { .. } => "stdio",
+            crate::config::Transport::Http { .. } => "http",
+        };
+        println!("  {:<24} {kind}", s.name);
+    }
+    Ok(())
+}
+
 /// One gateway session: start every server, run the multiplexer until the client leaves or
 /// every server is gone, then reap the children.
 async fn gateway_session<CR, CW>(

@@ -4,6 +4,7 @@
 //! airlock-proxy serve [--name NAME] [--session-id ID] [--approval-timeout SECS] -- <server command> [args…]
 //! airlock-proxy serve --listen 127.0.0.1:PORT [--allow-origin ORIGIN]… [--name NAME] -- <server command> [args…]
 //! airlock-proxy gateway --config FILE [--session-id ID | --listen 127.0.0.1:PORT [--allow-origin ORIGIN]…] [--approval-timeout SECS]
+//! airlock-proxy gateway --config FILE --check
 //! airlock-proxy pins list [--json]
 //! airlock-proxy pins approve <server> <tool> [--password-stdin] [--code CODE]
 //! airlock-proxy pins pin --all [--server NAME] [--include-poisoned] [--json] [--password-stdin] [--code CODE]
@@ -80,6 +81,10 @@ enum Command {
         /// With --listen: also accept requests from this browser origin (repeatable).
         #[arg(long, value_name = "ORIGIN", requires = "listen")]
         allow_origin: Vec<String>,
+        /// Only read and check the configuration (as the gateway would at start, `${VAR}`
+        /// expanded from this environment), print its servers and exit: 0 when it is usable.
+        #[arg(long, conflicts_with_all = ["listen", "session_id"])]
+        check: bool,
     },
     /// Pinned tool definitions (rug-pull protection).
     Pins {
@@ -182,12 +187,20 @@ fn main() -> ExitCode {
                 }
             })
         }
+        Command::Gateway { config, check, .. } if check => match cli::gateway_check(&config) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("airlock-proxy: {e:#}");
+                ExitCode::from(1)
+            }
+        },
         Command::Gateway {
             config,
             session_id,
             approval_timeout,
             listen,
             allow_origin,
+            check: _,
         } => run_async(async move {
             cli::gateway(
                 cli::GatewayArgs {
