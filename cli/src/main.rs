@@ -1,7 +1,9 @@
 //! `airlock`: the command-line face of Airlock.
 //!
 //! Exit codes: 0 success; 1 bad input, a refused weakening, or an error (the message names
-//! the problem); `airlock hook` exits 2 when it denies (see `hook.rs`).
+//! the problem); `airlock scan` exits 1 when it reports a high-severity finding, `airlock
+//! pins pin --all` when it left a tool unpinned; `airlock hook` exits 2 when it denies (see
+//! `hook.rs`).
 
 use std::io::Read as _;
 use std::path::PathBuf;
@@ -565,5 +567,30 @@ fn main() -> ExitCode {
             eprintln!("airlock: {e:#}");
             ExitCode::from(1)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    /// Clap's own consistency checks over every subcommand (a duplicated option name, such as
+    /// `allow` once declaring `--code` twice, panics only when that subcommand is run).
+    #[test]
+    fn cli_is_well_formed() {
+        Cli::command().debug_assert();
+        for args in [
+            &["airlock", "allow"][..],
+            &[
+                "airlock", "allow", "add", "--reason", "x", "--code", "123456",
+            ],
+            &["airlock", "allow", "remove", "abcd1234"],
+            &["airlock", "init", "--output", "g.toml", "--force"],
+            &["airlock", "scan", "--json"],
+        ] {
+            assert!(Cli::try_parse_from(args).is_ok(), "{args:?}");
+        }
+        assert!(Cli::try_parse_from(["airlock", "allow", "remove"]).is_err());
     }
 }
