@@ -257,3 +257,109 @@ pub fn recorded_injection_thresholds() -> Result<Vec<(String, String, f64, f64)>
     }
     Ok(out)
 }
+
+/// A minimal stdio MCP server (Python): answers `initialize`, lists the tools in the JSON file
+/// named by its first argument (read at each `tools/list`, so a test can change them between
+/// runs), and answers any other request with "method not found".
+pub const FAKE_MCP_SERVER: &str = r#"
+import json, sys
+tools_file = sys.argv[1]
+for line in sys.stdin:
+    try:
+        msg = json.loads(line)
+    except ValueError:
+        continue
+    if "id" not in msg or "method" not in msg:
+        continue
+    method = msg["method"]
+    if method == "initialize":
+        version = msg.get("params", {}).get("protocolVersion", "2025-06-18")
+        result = {"protocolVersion": version, "capabilities": {"tools": {}},
+                  "serverInfo": {"name": "fake", "version": "1"}}
+        reply = {"jsonrpc": "2.0", "id": msg["id"], "result": result}
+    elif method == "tools/list":
+        with open(tools_file) as f:
+            reply = {"jsonrpc": "2.0", "id": msg["id"], "result": {"tools": json.load(f)}}
+    else:
+        reply = {"jsonrpc": "2.0", "id": msg["id"],
+                 "error": {"code": -32601, "message": "Method not found"}}
+    sys.stdout.write(json.dumps(reply) + "\n")
+    sys.stdout.flush()
+"#;
+
+impl Sandbox {
+    /// Runs `airlock serve --name SERVER` in front of [`FAKE_MCP_SERVER`] serving `tools`,
+    /// performs the MCP handshake and one `tools/list`, and returns the tools the client was
+    /// shown (the proxy pins or hides each definition on the way).
+    pub fn list_tools_via_proxy(
+        &self,
+        server: &str,
+        tools: &serde_json::Value,
+    ) -> Result<serde_json::Value, String> {
+        use std::io::{BufRead, BufReader, Write};
+        let dir = self.home.path().join("fake-mcp");
+        std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+        let script = dir.join("server.py");
+        std::fs::write(&script, FAKE_MCP_SERVER).map_err(|e| e.to_string())?;
+        let tools_file = dir.join(format!("{server}.json"));
+        std::fs::write(&tools_file, tools.to_string()).map_err(|e| e.to_string())?;
+        let mut child = self
+            .cmd(&["serve", "--name", server, "--", "python3"])
+            .arg(&script)
+            .arg(&tools_file)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .map_err(|e| e.to_string())?;
+        let (Some(mut input), Some(output)) = (child.stdin.take(), child.stdout.take()) else {
+            return Err("no stdio".into());
+        };
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(output).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let send = |input: &mut std::process::ChildStdin, v: serde_json::Value| {
+            writeln!(input, "{v}").map_err(|e| e.to_string())
+        };
+        let wait_for = |id: i64| -> Result<serde_json::Value, String> {
+            loop {
+                let line = rx
+                    .recv_timeout(std::time::Duration::from_secs(30))
+                    .map_err(|_| format!("no answer to request {id}"))?;
+                let v: serde_json::Value =
+                    serde_json::from_str(&line).map_err(|e| e.to_string())?;
+                if v.get("id") == Some(&serde_json::json!(id)) {
+                    return Ok(v);
+                }
+            }
+        };
+        send(
+            &mut input,
+            serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+                "protocolVersion": "2025-06-18", "capabilities": {},
+                "clientInfo": {"name": "e2e", "version": "1"}}}),
+        )?;
+        wait_for(1)?;
+        send(
+            &mut input,
+            serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        )?;
+        send(
+            &mut input,
+            serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}),
+        )?;
+        let listed = wait_for(2)?;
+        drop(input);
+        let _ = child.wait();
+        listed
+            .pointer("/result/tools")
+            .cloned()
+            .ok_or_else(|| format!("tools/list failed: {listed}"))
+    }
+}

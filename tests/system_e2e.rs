@@ -314,6 +314,46 @@ fn an_unprivileged_agent_cannot_lower_read_answer_or_unwire() {
     let (code, _, err) = as_user(AGENT, &["enforcement", "enforce"], "");
     assert_eq!(code, 0, "{err}");
 
+    // 7b. Allow rules live in the service's store: adding one needs the factor, removing it
+    // needs none; both are ledgered inside the service, per user.
+    let git = |session: &str| {
+        let (code, out, err) = as_user(
+            AGENT,
+            &["hook", "claude-code"],
+            &claude_bash(session, "git reset --hard HEAD~3"),
+        );
+        assert_eq!(code, 0, "{out} {err}");
+        out.trim().to_owned()
+    };
+    assert!(git("s7a").contains("\"ask\""));
+    let (code, _, err) = as_user(AGENT, &["allow", "add", "--reason", "git_discard_work"], "");
+    assert_eq!(code, 1, "{err}");
+    let (code, out, err) = as_user(
+        AGENT,
+        &[
+            "allow",
+            "add",
+            "--reason",
+            "git_discard_work",
+            "--password-stdin",
+        ],
+        &format!("{PW}\n"),
+    );
+    assert_eq!(code, 0, "{out} {err}");
+    let (code, out, err) = as_user(AGENT, &["allow", "list", "--json"], "");
+    assert_eq!(code, 0, "{err}");
+    let rules: Vec<serde_json::Value> = serde_json::from_str(&out).unwrap();
+    assert_eq!(rules.len(), 1, "{out}");
+    let id = rules[0]["id"].as_str().unwrap().to_owned();
+    assert_eq!(git("s7b"), "{}");
+    let (_, other, _) = as_user(OTHER, &["allow", "list", "--json"], "");
+    assert_eq!(other.trim(), "[]", "another user's rules are their own");
+    let (code, out, err) = as_user(AGENT, &["allow", "remove", &id], "");
+    assert_eq!(code, 0, "{out} {err}");
+    assert!(out.contains("removed"), "{out}");
+    assert!(git("s7c").contains("\"ask\""));
+    assert!(status_json(AGENT)["tampered"].is_null());
+
     // 8. A killed hook (no acknowledgement) holds its session, as at user level.
     {
         let req = serde_json::json!({"type": "hook", "host": "claude-code", "payload": claude_bash("s9", "rm -rf ~")});

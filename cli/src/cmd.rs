@@ -12,7 +12,7 @@ use clap::Args;
 
 use airlock_core::dials::{self, Dial};
 use airlock_core::factors::{self, Proof};
-use airlock_core::settings::{self, AllowRule};
+use airlock_core::settings;
 use airlock_core::{Paths, clock, paths};
 
 /// How the user proves possession for a weakening.
@@ -281,45 +281,6 @@ pub fn totp_remove(paths: &Paths, f: &FactorArgs) -> Result<ExitCode> {
             bail!("refused: {e}")
         }
     }
-}
-
-pub fn allow(
-    paths: &Paths,
-    code: Option<String>,
-    host: Option<String>,
-    list: bool,
-    remove: bool,
-    f: &FactorArgs,
-) -> Result<ExitCode> {
-    let store = paths.open_store()?;
-    let rules = settings::allow_rules(&store)?;
-    if list || (code.is_none() && host.is_none()) {
-        if rules.is_empty() {
-            println!("no allow rules");
-        }
-        for r in &rules {
-            println!("{}", serde_json::to_string(r)?);
-        }
-        return Ok(ExitCode::SUCCESS);
-    }
-    let rule = AllowRule { code, host };
-    if remove {
-        // A tightening: no factor.
-        if dials::remove_allow_rule(&store, &rule, "cli")? {
-            println!("allow rule removed");
-        } else {
-            println!("no such allow rule");
-        }
-        return Ok(ExitCode::SUCCESS);
-    }
-    if rules.contains(&rule) {
-        println!("allow rule already present");
-        return Ok(ExitCode::SUCCESS);
-    }
-    let proof = gather_proof(&store, f)?;
-    dials::add_allow_rule(&store, rule, Some(&proof), "cli")?;
-    println!("allow rule added (hard blocks are never allowed)");
-    Ok(ExitCode::SUCCESS)
 }
 
 pub fn policy_history(paths: &Paths, verify: bool, json: bool) -> Result<ExitCode> {

@@ -1,16 +1,20 @@
 //! `airlock`: the command-line face of Airlock.
 //!
 //! Exit codes: 0 success; 1 bad input, a refused weakening, or an error (the message names
-//! the problem); `airlock hook` exits 2 when it denies (see `hook.rs`).
+//! the problem); `airlock scan` exits 1 when it reports a high-severity finding, `airlock
+//! pins pin --all` when it left a tool unpinned; `airlock hook` exits 2 when it denies (see
+//! `hook.rs`).
 
 use std::io::Read as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+mod allow;
 mod cmd;
 mod demo;
 mod hook;
 mod service_cmd;
+mod setup_report;
 
 use airlock_core::{Paths, eval};
 use airlock_engine::{
@@ -142,22 +146,34 @@ enum Command {
         #[command(subcommand)]
         action: TotpCmd,
     },
-    /// Add a scoped allow rule (a weakening: needs your factor). Hard blocks are never allowed.
+    /// List, add or remove scoped allow rules. Adding is a weakening (needs your factor);
+    /// removing is a tightening (no factor). Hard blocks are never allowed.
     Allow {
-        /// Let AUTH findings with this reason code pass.
+        #[command(subcommand)]
+        action: Option<allow::AllowCmd>,
+    },
+    /// Write a starter config for `airlock gateway --config` listing the MCP servers your
+    /// agents' configs name (Claude Code, Cursor, VS Code, Gemini, Codex, Copilot). Secrets are
+    /// never copied: each becomes a ${VAR} reference. Refuses to overwrite without --force.
+    Init {
+        /// Where to write it (default: gateway.toml in Airlock's config folder).
+        #[arg(long, value_name = "PATH")]
+        output: Option<PathBuf>,
+        /// Overwrite an existing file.
         #[arg(long)]
-        code: Option<String>,
-        /// Treat this destination host (or `*.suffix`) as listed.
+        force: bool,
+    },
+    /// Read-only report of this machine's agent setup: which agents are wired to Airlock,
+    /// settings that let an agent act without asking, MCP servers not routed through
+    /// Airlock's proxy, secrets in MCP configs, and unpinned or poisoned MCP tools. Every
+    /// finding has a stable code, a severity and a one-line explanation; no secret value is
+    /// ever printed.
+    #[command(
+        after_help = "Exit status: 0 when nothing high-risk is found, 1 when a high-severity finding is reported (or on an error)."
+    )]
+    Scan {
         #[arg(long)]
-        host: Option<String>,
-        /// List the rules.
-        #[arg(long)]
-        list: bool,
-        /// Remove the rule instead (a tightening: no factor).
-        #[arg(long)]
-        remove: bool,
-        #[command(flatten)]
-        factor: FactorArgs,
+        json: bool,
     },
     /// Show the policy ledger; `--verify` checks its hash chain.
     PolicyHistory {
@@ -417,6 +433,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Serve { args } => run_proxy("serve", &args),
         Command::Pins { args } => run_proxy("pins", &args),
         Command::Gateway { args } => run_proxy("gateway", &args),
+        Command::Allow { action } => allow::run(&Paths::discover()?, action),
+        Command::Init { output, force } => setup_report::init(&Paths::discover()?, output, force),
+        Command::Scan { json } => setup_report::scan(&Paths::discover()?, json),
         other => {
             let paths = Paths::discover()?;
             if airlock_core::Level::installed() == airlock_core::Level::System {
@@ -488,13 +507,6 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 Command::Totp {
                     action: TotpCmd::Remove { factor },
                 } => cmd::totp_remove(&paths, &factor),
-                Command::Allow {
-                    code,
-                    host,
-                    list,
-                    remove,
-                    factor,
-                } => cmd::allow(&paths, code, host, list, remove, &factor),
                 Command::PolicyHistory { verify, json } => {
                     cmd::policy_history(&paths, verify, json)
                 }
@@ -521,6 +533,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 | Command::Pins { .. }
                 | Command::Demo { .. }
                 | Command::DemoServer
+                | Command::Allow { .. }
+                | Command::Init { .. }
+                | Command::Scan { .. }
                 | Command::Daemon { .. }
                 | Command::Status { .. }
                 | Command::Release { .. }
@@ -598,5 +613,30 @@ fn main() -> ExitCode {
             eprintln!("airlock: {e:#}");
             ExitCode::from(1)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    /// Clap's own consistency checks over every subcommand (a duplicated option name, such as
+    /// `allow` once declaring `--code` twice, panics only when that subcommand is run).
+    #[test]
+    fn cli_is_well_formed() {
+        Cli::command().debug_assert();
+        for args in [
+            &["airlock", "allow"][..],
+            &[
+                "airlock", "allow", "add", "--reason", "x", "--code", "123456",
+            ],
+            &["airlock", "allow", "remove", "abcd1234"],
+            &["airlock", "init", "--output", "g.toml", "--force"],
+            &["airlock", "scan", "--json"],
+        ] {
+            assert!(Cli::try_parse_from(args).is_ok(), "{args:?}");
+        }
+        assert!(Cli::try_parse_from(["airlock", "allow", "remove"]).is_err());
     }
 }

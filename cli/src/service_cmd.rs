@@ -258,7 +258,7 @@ pub fn system_level_command(
 ) -> Result<ExitCode> {
     if name.is_empty() {
         bail!(
-            "this command is not available at the system level yet: the guard service owns the store (available: status, mode, enforcement, turn-gate, screening, password set, setup, release, wire, doctor)"
+            "this command is not available at the system level yet: the guard service owns the store (available: status, mode, enforcement, turn-gate, screening, allow, password set, setup, release, wire, doctor, scan, init)"
         );
     }
     run()

@@ -113,7 +113,13 @@ pub struct Changed {
     pub applied: bool,
 }
 
-fn entry(kind: &str, detail: Value, actor: &str, factor: &str, outcome: &str) -> LedgerEntry {
+pub(crate) fn entry(
+    kind: &str,
+    detail: Value,
+    actor: &str,
+    factor: &str,
+    outcome: &str,
+) -> LedgerEntry {
     LedgerEntry {
         ts_ms: clock::now_ms(),
         kind: kind.to_owned(),
@@ -257,6 +263,40 @@ pub fn remove_allow_rule(store: &Store, rule: &AllowRule, actor: &str) -> Result
     Ok(true)
 }
 
+/// The rule an identifier from `airlock allow list` names: the full identifier or a prefix
+/// of at least 4 characters that names exactly one rule.
+pub fn find_allow_rule(rules: &[AllowRule], id: &str) -> Result<AllowRule, CoreError> {
+    let id = id.trim().to_ascii_lowercase();
+    if id.len() < 4 || !id.chars().all(|c| c.is_ascii_hexdigit()) {
+        return Err(CoreError::Invalid(
+            "an allow rule's identifier is the hexadecimal ID `airlock allow list` shows (at least 4 digits)".to_owned(),
+        ));
+    }
+    let mut hits = rules.iter().filter(|r| r.id().starts_with(&id));
+    match (hits.next(), hits.next()) {
+        (Some(r), None) => Ok(r.clone()),
+        (None, _) => Err(CoreError::Invalid(format!(
+            "no allow rule has the ID {id} (see `airlock allow list`)"
+        ))),
+        (Some(_), Some(_)) => Err(CoreError::Invalid(format!(
+            "{id} names more than one allow rule: give more digits"
+        ))),
+    }
+}
+
+/// Removes the allow rule `id` names (see [`find_allow_rule`]): a tightening, so no factor;
+/// ledgered as `allow_remove`. Returns the rule removed.
+pub fn remove_allow_rule_by_id(
+    store: &Store,
+    id: &str,
+    actor: &str,
+) -> Result<AllowRule, CoreError> {
+    let rule = find_allow_rule(&settings::allow_rules(store)?, id)?;
+    remove_allow_rule(store, &rule, actor)?;
+    tracing::info!(actor, "allow rule removed");
+    Ok(rule)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -346,5 +386,58 @@ mod tests {
         );
         assert!(remove_allow_rule(&s, &rule, "test").unwrap());
         assert!(settings::allow_rules(&s).unwrap().is_empty());
+    }
+
+    #[test]
+    #[allow(clippy::unwrap_used)]
+    fn allow_rules_are_removed_by_id_and_the_replay_honours_the_order() {
+        let s = store_with_password();
+        let proof = pw("correct horse battery");
+        let a = AllowRule {
+            code: Some("git_destructive".into()),
+            host: None,
+        };
+        let b = AllowRule {
+            code: None,
+            host: Some("*.example.com".into()),
+        };
+        assert!(add_allow_rule(&s, a.clone(), Some(&proof), "test").unwrap());
+        assert!(add_allow_rule(&s, b.clone(), Some(&proof), "test").unwrap());
+        // Identifiers are stable and distinct; too short, unknown or non-hex ones are refused.
+        assert_eq!(a.id().len(), 8);
+        assert_ne!(a.id(), b.id());
+        assert_eq!(a.id(), a.clone().id());
+        for bad in ["", "ab", "zzzz", "0000000000"] {
+            assert!(matches!(
+                find_allow_rule(&[a.clone(), b.clone()], bad),
+                Err(CoreError::Invalid(_))
+            ));
+        }
+        let removed = remove_allow_rule_by_id(&s, &a.id().to_uppercase(), "test").unwrap();
+        assert_eq!(removed, a);
+        assert_eq!(settings::allow_rules(&s).unwrap(), std::slice::from_ref(&b));
+        assert!(remove_allow_rule_by_id(&s, &a.id(), "test").is_err());
+        // Added again after its removal: the replay follows the ledger's order.
+        assert!(add_allow_rule(&s, a.clone(), Some(&proof), "test").unwrap());
+        let d = settings::dials(&s).unwrap();
+        assert_eq!(d.allow_rules, vec![b.clone(), a.clone()]);
+        assert!(d.drift.is_empty(), "{:?}", d.drift);
+        let kinds: Vec<(String, String)> = s
+            .ledger()
+            .unwrap()
+            .into_iter()
+            .filter(|r| r.entry.kind.starts_with("allow"))
+            .map(|r| (r.entry.kind, r.entry.factor))
+            .collect();
+        assert_eq!(
+            kinds,
+            [
+                ("allow".to_owned(), "password".to_owned()),
+                ("allow".to_owned(), "password".to_owned()),
+                ("allow_remove".to_owned(), "none".to_owned()),
+                ("allow".to_owned(), "password".to_owned()),
+            ]
+        );
+        assert!(s.verify_ledger().unwrap().intact);
     }
 }

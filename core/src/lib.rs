@@ -12,21 +12,28 @@
 //! - [`eval`]: the labelled-corpus harness behind `airlock eval`;
 //! - [`baselines`]: the learned behaviour and style baselines, kept in the store;
 //! - [`pins`]: MCP tool-definition pins (rug-pull and poisoning checks), shared by the proxy
-//!   and the dashboard.
+//!   and the dashboard; `pin_all` for `airlock pins pin --all`;
+//! - [`agent_configs`]: the MCP servers and settings in the coding agents' own config files
+//!   (read-only; secrets located, never shown);
+//! - [`gateway_init`]: a starter `airlock gateway` config from those servers (`airlock init`);
+//! - [`scan`]: the read-only setup report behind `airlock scan` (stable codes, severities).
 //!
 //! **Architecture invariant:** this is the only crate that writes settings, ledger rows or
 //! sessions (through `airlock-store`); binaries call it and add context to its typed errors.
 
+pub mod agent_configs;
 pub mod baselines;
 pub mod clock;
 pub mod dials;
 pub mod error;
 pub mod eval;
 pub mod factors;
+pub mod gateway_init;
 pub mod paths;
 pub mod pins;
 pub mod pipeline;
 pub mod policy_file;
+pub mod scan;
 pub mod settings;
 
 pub use error::CoreError;

@@ -38,6 +38,58 @@ pub struct AllowRule {
     pub host: Option<String>,
 }
 
+impl AllowRule {
+    /// A short identifier that stays the same as long as the rule exists (and after it is
+    /// removed and added again): the first 8 hex digits of the SHA-256 of the rule's JSON.
+    /// `airlock allow list` shows it and `airlock allow remove ID` takes it, so removing one
+    /// rule never shifts another's identifier (as list positions would).
+    pub fn id(&self) -> String {
+        use sha2::{Digest, Sha256};
+        let text = serde_json::to_string(self).unwrap_or_default();
+        hex::encode(Sha256::digest(text.as_bytes()))
+            .chars()
+            .take(8)
+            .collect()
+    }
+
+    /// The rule in words: `reason unlisted_destination`, `host *.example.com`.
+    pub fn describe(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(c) = &self.code {
+            parts.push(format!("reason {c}"));
+        }
+        if let Some(h) = &self.host {
+            parts.push(format!("host {h}"));
+        }
+        parts.join(", ")
+    }
+}
+
+/// An allow rule with its identifier, as listings show it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ListedAllowRule {
+    pub id: String,
+    #[serde(flatten)]
+    pub rule: AllowRule,
+}
+
+impl From<AllowRule> for ListedAllowRule {
+    fn from(rule: AllowRule) -> ListedAllowRule {
+        ListedAllowRule {
+            id: rule.id(),
+            rule,
+        }
+    }
+}
+
+/// The allow rules the verified ledger approved, with their identifiers.
+pub fn listed_allow_rules(store: &Store) -> Result<Vec<ListedAllowRule>, CoreError> {
+    Ok(allow_rules(store)?
+        .into_iter()
+        .map(ListedAllowRule::from)
+        .collect())
+}
+
 /// The dials as the verified ledger has them.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Dials {

@@ -129,6 +129,22 @@ pub async fn gateway(
     }
 }
 
+/// `gateway --config FILE --check`: read and compile the configuration exactly as the gateway
+/// does at start (variables expanded from this environment) and list its servers. Starts
+/// nothing and needs no store.
+pub fn gateway_check(config: &Path) -> Result<()> {
+    let cfg = crate::config::GatewayConfig::load(config)?;
+    println!("{}: ok, {} server(s)", config.display(), cfg.servers.len());
+    for s in &cfg.servers {
+        let kind = match &s.transport {
+            crate::config::Transport::Stdio { .. } => "stdio",
+            crate::config::Transport::Http { .. } => "http",
+        };
+        println!("  {:<24} {kind}", s.name);
+    }
+    Ok(())
+}
+
 /// One gateway session: start every server, run the multiplexer until the client leaves or
 /// every server is gone, then reap the children.
 async fn gateway_session<CR, CW>(
@@ -367,6 +383,92 @@ pub fn pins_approve(server: &str, tool: &str, f: &FactorArgs) -> Result<()> {
     ledger(&store, &detail, factor, "applied")?;
     println!("approved the current definition of {server}/{tool}");
     Ok(())
+}
+
+/// `pins pin --all`: pins every pending tool it may (see [`pins::pin_all`]). Returns whether
+/// everything planned was pinned.
+pub fn pins_pin_all(
+    all: bool,
+    server: Option<&str>,
+    include_poisoned: bool,
+    json: bool,
+    f: &FactorArgs,
+) -> Result<bool> {
+    if !all {
+        bail!(
+            "say which tools: --all (optionally with --server NAME), or `pins approve SERVER TOOL` for one"
+        );
+    }
+    let paths = Paths::discover()?;
+    let store = paths.open_existing_store()?;
+    let plan = pins::plan_pin_all(&store, server)?;
+    if plan.is_empty() {
+        if json {
+            println!("[]");
+        } else {
+            println!("nothing to pin: every tool seen is approved");
+        }
+        return Ok(true);
+    }
+    let weakening: Vec<&pins::PlannedPin> = plan
+        .iter()
+        .filter(|p| p.needs_factor() && (include_poisoned || p.poison.is_empty()))
+        .collect();
+    let proof = if weakening.is_empty() {
+        None
+    } else {
+        if !json {
+            eprintln!(
+                "{} tool definition(s) changed or carry poisoning signals; approving them needs your factor:",
+                weakening.len()
+            );
+            for p in &weakening {
+                eprintln!("  {}/{}: {}", p.server, p.tool, p.pending.describe());
+            }
+        }
+        // Without a factor the clean tools are still pinned and the others refused (ledgered).
+        match factors::gather_proof(factors::needs(&store)?, f.password_stdin, f.code.clone()) {
+            Ok(p) => Some(p),
+            Err(e) => {
+                eprintln!("airlock-proxy: no factor: {e}");
+                None
+            }
+        }
+    };
+    let results = pins::pin_all(
+        &store,
+        plan,
+        proof.as_ref(),
+        include_poisoned,
+        "airlock-proxy",
+    )?;
+    if json {
+        println!("{}", serde_json::to_string_pretty(&results)?);
+    } else {
+        for r in &results {
+            let name = format!("{}/{}", r.plan.server, r.plan.tool);
+            let signals = if r.plan.poison.is_empty() {
+                String::new()
+            } else {
+                format!(" [{}]", r.plan.poison.join(", "))
+            };
+            match (&r.refused, &r.factor) {
+                (None, factor) => println!(
+                    "pinned   {name:<40} {}{signals}{}",
+                    r.plan.pending.describe(),
+                    match factor.as_deref() {
+                        Some("none") | None => String::new(),
+                        Some(f) => format!(" (approved with your {f})"),
+                    }
+                ),
+                (Some(why), _) => println!(
+                    "refused  {name:<40} {}{signals}: {why}",
+                    r.plan.pending.describe()
+                ),
+            }
+        }
+    }
+    Ok(results.iter().all(|r| r.pinned))
 }
 
 /// Resolves when the process is asked to stop (SIGTERM, SIGINT or SIGHUP); names the signal.

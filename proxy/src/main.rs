@@ -4,8 +4,10 @@
 //! airlock-proxy serve [--name NAME] [--session-id ID] [--approval-timeout SECS] -- <server command> [args…]
 //! airlock-proxy serve --listen 127.0.0.1:PORT [--allow-origin ORIGIN]… [--name NAME] -- <server command> [args…]
 //! airlock-proxy gateway --config FILE [--session-id ID | --listen 127.0.0.1:PORT [--allow-origin ORIGIN]…] [--approval-timeout SECS]
+//! airlock-proxy gateway --config FILE --check
 //! airlock-proxy pins list [--json]
 //! airlock-proxy pins approve <server> <tool> [--password-stdin] [--code CODE]
+//! airlock-proxy pins pin --all [--server NAME] [--include-poisoned] [--json] [--password-stdin] [--code CODE]
 //! ```
 //!
 //! `serve` speaks MCP over stdio (newline-delimited JSON-RPC) on its own stdin/stdout and runs
@@ -16,7 +18,8 @@
 //! default `info` for this crate).
 //!
 //! Exit codes: 0 — the client closed the connection, or a `pins` command succeeded; 1 — the
-//! server exited (or failed), or an error / refused approval (the message says which).
+//! server exited (or failed), or an error / refused approval (the message says which), or
+//! `pins pin --all` left a tool unpinned.
 
 use std::process::ExitCode;
 use std::time::Duration;
@@ -78,6 +81,10 @@ enum Command {
         /// With --listen: also accept requests from this browser origin (repeatable).
         #[arg(long, value_name = "ORIGIN", requires = "listen")]
         allow_origin: Vec<String>,
+        /// Only read and check the configuration (as the gateway would at start, `${VAR}`
+        /// expanded from this environment), print its servers and exit: 0 when it is usable.
+        #[arg(long, conflicts_with_all = ["listen", "session_id"])]
+        check: bool,
     },
     /// Pinned tool definitions (rug-pull protection).
     Pins {
@@ -97,6 +104,25 @@ enum PinsCmd {
     Approve {
         server: String,
         tool: String,
+        #[command(flatten)]
+        factor: FactorArgs,
+    },
+    /// Pin every tool seen but not approved (`--all`, optionally on one server). Tools never
+    /// pinned and clean are pinned at once; changed or poisoned definitions are a weakening and
+    /// need your password or TOTP code; poisoned ones also need --include-poisoned. Prints what
+    /// was pinned and what was refused and why; exits 1 when anything was refused.
+    Pin {
+        /// Every pending tool (required: there is no implicit selection).
+        #[arg(long)]
+        all: bool,
+        /// Only this server's tools.
+        #[arg(long, value_name = "NAME")]
+        server: Option<String>,
+        /// Also pin definitions that carry poisoning signals (read them first: `pins list`).
+        #[arg(long)]
+        include_poisoned: bool,
+        #[arg(long)]
+        json: bool,
         #[command(flatten)]
         factor: FactorArgs,
     },
@@ -161,12 +187,20 @@ fn main() -> ExitCode {
                 }
             })
         }
+        Command::Gateway { config, check, .. } if check => match cli::gateway_check(&config) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("airlock-proxy: {e:#}");
+                ExitCode::from(1)
+            }
+        },
         Command::Gateway {
             config,
             session_id,
             approval_timeout,
             listen,
             allow_origin,
+            check: _,
         } => run_async(async move {
             cli::gateway(
                 cli::GatewayArgs {
@@ -181,15 +215,23 @@ fn main() -> ExitCode {
         }),
         Command::Pins { action } => {
             let r = match action {
-                PinsCmd::List { json } => cli::pins_list(json),
+                PinsCmd::List { json } => cli::pins_list(json).map(|()| true),
                 PinsCmd::Approve {
                     server,
                     tool,
                     factor,
-                } => cli::pins_approve(&server, &tool, &factor),
+                } => cli::pins_approve(&server, &tool, &factor).map(|()| true),
+                PinsCmd::Pin {
+                    all,
+                    server,
+                    include_poisoned,
+                    json,
+                    factor,
+                } => cli::pins_pin_all(all, server.as_deref(), include_poisoned, json, &factor),
             };
             match r {
-                Ok(()) => ExitCode::SUCCESS,
+                Ok(true) => ExitCode::SUCCESS,
+                Ok(false) => ExitCode::from(1),
                 Err(e) => {
                     eprintln!("airlock-proxy: {e:#}");
                     ExitCode::from(1)

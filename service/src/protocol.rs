@@ -37,6 +37,16 @@ pub enum Request {
         to: String,
         proof: Option<Proof>,
     },
+    /// The allow rules, with their identifiers.
+    AllowList,
+    /// Add an allow rule (a weakening: needs `proof`, verified in the service).
+    AllowAdd {
+        rule: airlock_core::settings::AllowRule,
+        proof: Option<Proof>,
+    },
+    /// Remove the allow rule an identifier from [`Response::AllowRules`] names (a tightening:
+    /// no factor). Ledgered as `allow_remove`.
+    AllowRemove { id: String },
     /// Set the first password (system level: the user cannot write the store).
     SetPassword { password: String },
     /// Release a session marked bypassed (a weakening: needs `proof`).
@@ -86,6 +96,12 @@ pub enum Response {
     },
     Status(Status),
     Changed(Changed),
+    /// The allow rules after the request, and the rule it added or removed (none when the
+    /// request changed nothing).
+    AllowRules {
+        rules: Vec<airlock_core::settings::ListedAllowRule>,
+        changed: Option<airlock_core::settings::ListedAllowRule>,
+    },
     /// Indexes (into the request's `calls`) of the tool uses with no audit row, and how many
     /// were matched.
     Audit {

@@ -559,6 +559,39 @@ fn admin(svc: &Service, user: &Mutex<UserState>, who: Peer, req: Request) -> Res
                 Err(e) => error("refused", e.to_string()),
             }
         }
+        Request::AllowList | Request::AllowAdd { .. } | Request::AllowRemove { .. } => {
+            let store = match st.store_for_admin() {
+                Ok(s) => s,
+                Err(e) => return error("not_ready", e.0),
+            };
+            let changed = match req {
+                Request::AllowAdd { rule, proof } => {
+                    match dials::add_allow_rule(store, rule.clone(), proof.as_ref(), &actor) {
+                        Ok(true) => Some(rule),
+                        Ok(false) => None,
+                        Err(e) => return error("refused", e.to_string()),
+                    }
+                }
+                Request::AllowRemove { id } => {
+                    match dials::remove_allow_rule_by_id(store, &id, &actor) {
+                        Ok(rule) => Some(rule),
+                        Err(e) => return error("bad_request", e.to_string()),
+                    }
+                }
+                _ => None,
+            };
+            let rules = match airlock_core::settings::listed_allow_rules(store) {
+                Ok(r) => r,
+                Err(e) => return error("not_ready", e.to_string()),
+            };
+            if changed.is_some() {
+                st.wrote();
+            }
+            Response::AllowRules {
+                rules,
+                changed: changed.map(Into::into),
+            }
+        }
         Request::SetPassword { password } => {
             let store = match st.store_for_admin() {
                 Ok(s) => s,

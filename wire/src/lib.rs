@@ -205,14 +205,19 @@ pub fn is_wired(agent: Agent, home: &Path, airlock_bin: &Path) -> Result<bool, W
             (Ok(false), Ok(false)) => Ok(false),
         };
     }
+    is_wired_file(agent, &config_path(agent, home), airlock_bin)
+}
+
+/// [`is_wired`] for an explicit file of the host's format (a system-level managed settings
+/// file written by [`wire_file`]).
+pub fn is_wired_file(agent: Agent, path: &Path, airlock_bin: &Path) -> Result<bool, WireError> {
     let host = supported(agent)?;
-    let path = config_path(agent, home);
-    let Some(current) = fsops::read(&fsops::resolve(&path))? else {
+    let Some(current) = fsops::read(&fsops::resolve(path))? else {
         return Ok(false);
     };
-    let doc = parse_doc(&path, &current)?;
+    let doc = parse_doc(path, &current)?;
     let ours = ours(agent, airlock_bin)?;
-    hosts::fully_wired(&host, &doc, &ours).map_err(|f| fail(agent, &path, f))
+    hosts::fully_wired(&host, &doc, &ours).map_err(|f| fail(agent, path, f))
 }
 
 /// Wires `agent`: adds Airlock's hook entries to its config, keeping everything else. A

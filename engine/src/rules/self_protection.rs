@@ -3,7 +3,7 @@
 //! **What it does:** a hard BLOCK, in every mode and under `monitor`, for any action that
 //! writes, deletes, moves or changes permissions of Airlock's config, store, hook wiring
 //! (agent settings files that load the hooks) or binaries; runs `airlock` to weaken it
-//! (lower mode or enforcement, `allow`, `unwire`, `pins approve`, password/TOTP changes);
+//! (lower mode or enforcement, `allow`, `unwire`, `pins approve`/`pins pin`, password/TOTP changes);
 //! kills or uninstalls it; or sets `AIRLOCK_*` variables.
 //! **Why:** a guardrail the agent can switch off is no guardrail. Weakening is for the human,
 //! through the tray app or CLI with a possession factor.
@@ -40,6 +40,7 @@ pub fn weakens(args: &[&str], mode: Mode, enforcement: Enforcement) -> bool {
             true
         }
         ["pins", "approve", ..]
+        | ["pins", "pin", ..]
         | ["totp", "remove", ..]
         | ["config", "set", ..]
         | ["config", "edit", ..] => true,
@@ -132,6 +133,10 @@ mod tests {
             (&["enforcement", "off"], Mode::Balanced, true),
             (&["enforcement", "enforce"], Mode::Balanced, false),
             (&["allow", "--host", "x.example"], Mode::Balanced, true),
+            (&["allow", "add", "--reason", "x"], Mode::Balanced, true),
+            (&["pins", "pin", "--all"], Mode::Balanced, true),
+            (&["pins", "list"], Mode::Balanced, false),
+            (&["scan", "--json"], Mode::Balanced, false),
             (&["log", "--follow"], Mode::Balanced, false),
             (&["policy-history", "--verify"], Mode::Balanced, false),
         ];
