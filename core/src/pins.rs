@@ -260,7 +260,31 @@ pub enum PinStatus {
     Changed,
     /// Never approved and its text is poisoned: hidden, calls blocked.
     Poisoned,
+    /// Never approved, clean, and the policy does not pin new tools on sight (`[mcp]
+    /// new_tools = "ask"` or `"block"`).
+    New,
 }
+
+/// What the policy file's `[mcp]` says new and changed tools get.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PinPolicy {
+    pub new_tools: airlock_engine::NewTools,
+    pub changed_tools: airlock_engine::ChangedTools,
+}
+
+impl PinPolicy {
+    pub fn from_config(mcp: &airlock_engine::McpConfig) -> PinPolicy {
+        PinPolicy {
+            new_tools: mcp.new_tools,
+            changed_tools: mcp.changed_tools,
+        }
+    }
+}
+
+pub const TOOL_NEW: Reason = Reason::new(
+    "tool_not_yet_pinned",
+    "This MCP tool is new and your policy asks before new tools are used; pin it with `airlock pins pin`.",
+);
 
 impl PinStatus {
     pub fn as_str(self) -> &'static str {
@@ -268,6 +292,7 @@ impl PinStatus {
             PinStatus::Approved => "approved",
             PinStatus::Changed => "changed",
             PinStatus::Poisoned => "poisoned",
+            PinStatus::New => "new",
         }
     }
 
@@ -276,7 +301,25 @@ impl PinStatus {
             PinStatus::Approved => None,
             PinStatus::Changed => Some(TOOL_CHANGED),
             PinStatus::Poisoned => Some(TOOL_POISONED),
+            PinStatus::New => Some(TOOL_NEW),
         }
+    }
+
+    /// Shown to the client under this policy (an `ask` status is shown and asked about).
+    pub fn visible(self, policy: PinPolicy) -> bool {
+        match self {
+            PinStatus::Approved => true,
+            PinStatus::Changed => policy.changed_tools == airlock_engine::ChangedTools::Ask,
+            PinStatus::New => policy.new_tools == airlock_engine::NewTools::Ask,
+            PinStatus::Poisoned => false,
+        }
+    }
+
+    /// What a call of a tool in this status is raised to: `(verdict is BLOCK, hard)`, or
+    /// `None` for an approved tool. `ask` statuses are AUTH; the rest a hard BLOCK.
+    pub fn raise(self, policy: PinPolicy) -> Option<(Reason, bool)> {
+        let reason = self.reason()?;
+        Some((reason, !self.visible(policy)))
     }
 }
 
@@ -291,12 +334,23 @@ pub struct Seen {
 
 /// The status of a definition against the store's pin, without writing anything.
 pub fn status_of(store: &Store, server: &str, def: &ToolDef) -> Result<PinStatus, StoreError> {
+    status_with(store, server, def, PinPolicy::default())
+}
+
+/// [`status_of`] under the policy's `[mcp]` pin options.
+pub fn status_with(
+    store: &Store,
+    server: &str,
+    def: &ToolDef,
+    policy: PinPolicy,
+) -> Result<PinStatus, StoreError> {
     Ok(match store.setting(&pin_key(server, &def.name))? {
         Some(p) if p == def.hash => PinStatus::Approved,
         Some(_) => PinStatus::Changed,
         None if !def.poison.is_empty() => PinStatus::Poisoned,
-        // Not yet pinned: `observe` pins it on first sight.
-        None => PinStatus::Approved,
+        // Not yet pinned: `observe` pins it on first sight, unless the policy says otherwise.
+        None if policy.new_tools == airlock_engine::NewTools::Pin => PinStatus::Approved,
+        None => PinStatus::New,
     })
 }
 
@@ -308,15 +362,28 @@ pub fn observe(
     def: &ToolDef,
     now_ms: i64,
 ) -> Result<PinStatus, StoreError> {
+    observe_with(store, server, def, now_ms, PinPolicy::default())
+}
+
+/// [`observe`] under the policy's `[mcp]` pin options (`new_tools = "ask"` / `"block"`: a new
+/// clean tool is not pinned on sight).
+pub fn observe_with(
+    store: &Store,
+    server: &str,
+    def: &ToolDef,
+    now_ms: i64,
+    policy: PinPolicy,
+) -> Result<PinStatus, StoreError> {
     let key = pin_key(server, &def.name);
     let status = match store.setting(&key)? {
         Some(p) if p == def.hash => PinStatus::Approved,
         Some(_) => PinStatus::Changed,
         None if !def.poison.is_empty() => PinStatus::Poisoned,
-        None => {
+        None if policy.new_tools == airlock_engine::NewTools::Pin => {
             store.set_setting(&key, &def.hash)?;
             PinStatus::Approved
         }
+        None => PinStatus::New,
     };
     let seen = Seen {
         hash: def.hash.clone(),

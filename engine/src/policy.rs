@@ -375,6 +375,33 @@ pub struct McpConfig {
     pub rates: std::collections::BTreeMap<String, String>,
     #[serde(default)]
     pub redaction: RedactionConfig,
+    /// What a tool never seen before gets: `pin` (pinned on first sight, the default), `ask`
+    /// (AUTH until you pin it), `block` (hidden until you pin it).
+    #[serde(default)]
+    pub new_tools: NewTools,
+    /// What a tool whose definition changed gets: `block` (hidden until approved, the
+    /// default) or `ask` (AUTH on each call; a loosening that needs approval).
+    #[serde(default)]
+    pub changed_tools: ChangedTools,
+}
+
+/// `[mcp] new_tools`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum NewTools {
+    #[default]
+    Pin,
+    Ask,
+    Block,
+}
+
+/// `[mcp] changed_tools`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ChangedTools {
+    #[default]
+    Block,
+    Ask,
 }
 
 /// What the MCP proxy redacts from results before the client sees them.
@@ -438,6 +465,9 @@ impl PolicyConfig {
         if !self.mcp.redaction.enabled {
             out.push("mcp.redaction.enabled=false".to_owned());
         }
+        if self.mcp.changed_tools == ChangedTools::Ask {
+            out.push("mcp.changed_tools=ask".to_owned());
+        }
         out.extend(
             self.rules
                 .iter()
@@ -473,6 +503,10 @@ impl PolicyConfig {
         }
         if !self.mcp.redaction.enabled && !keep("mcp.redaction.enabled=false".to_owned()) {
             self.mcp.redaction.enabled = true;
+        }
+        if self.mcp.changed_tools == ChangedTools::Ask && !keep("mcp.changed_tools=ask".to_owned())
+        {
+            self.mcp.changed_tools = ChangedTools::Block;
         }
         self.rules.retain(|r| {
             r.action != crate::user_rules::RuleAction::Pass

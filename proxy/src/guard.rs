@@ -85,6 +85,7 @@ pub struct Guard {
     cwd: Option<String>,
     baselines: Mutex<Baselines>,
     redactor: redact::Redactor,
+    pin_policy: pins::PinPolicy,
 }
 
 impl Drop for Guard {
@@ -112,6 +113,7 @@ impl Guard {
         let cfg = settings::effective_config(&store, &paths)?;
         let redactor = redact::Redactor::from_config(base.scanner(), &cfg.mcp.redaction)
             .map_err(|e| anyhow!("{}: {e}", paths.config_file().display()))?;
+        let pin_policy = pins::PinPolicy::from_config(&cfg.mcp);
         Ok(Guard {
             paths,
             store: Mutex::new(store),
@@ -124,6 +126,7 @@ impl Guard {
                 .map(|d| d.to_string_lossy().into_owned()),
             baselines: Mutex::new(Baselines::new()),
             redactor,
+            pin_policy,
         })
     }
 
@@ -137,6 +140,11 @@ impl Guard {
 
     pub fn scanner(&self) -> &airlock_engine::SecretScanner {
         self.base.scanner()
+    }
+
+    /// What new and changed tools get (the policy file's `[mcp]`).
+    pub fn pin_policy(&self) -> pins::PinPolicy {
+        self.pin_policy
     }
 
     /// What results are redacted with (the policy file's `[mcp.redaction]`).
@@ -337,12 +345,21 @@ impl Guard {
         // verdict.
         let enforcement = engine.policy().enforcement;
         if let Some(def) = def
-            && let Some(reason) = pins::status_of(store, &self.server, def)?.reason()
+            && let Some((reason, block)) =
+                pins::status_with(store, &self.server, def, self.pin_policy)?.raise(self.pin_policy)
         {
-            raise(&mut d, reason.code, reason.message, true, enforcement);
+            let v = if block { Verdict::Block } else { Verdict::Auth };
+            raise(&mut d, reason.code, reason.message, v, block, enforcement);
         }
         if rate_limited {
-            raise(&mut d, RATE_LIMITED, RATE_LIMITED_MSG, false, enforcement);
+            raise(
+                &mut d,
+                RATE_LIMITED,
+                RATE_LIMITED_MSG,
+                Verdict::Block,
+                false,
+                enforcement,
+            );
         }
         pipeline::apply_allow_rules(&settings::allow_rules(store)?, &mut d);
         Ok(Judgement {
@@ -486,7 +503,7 @@ impl Guard {
             let mut out = Vec::new();
             for t in tools {
                 if let Some(def) = ToolDef::from_listing(t) {
-                    let st = pins::observe(store, &self.server, &def, now)?;
+                    let st = pins::observe_with(store, &self.server, &def, now, self.pin_policy)?;
                     out.push((def, st));
                 }
             }
@@ -561,6 +578,7 @@ fn raise(
     d: &mut Decision,
     code: &str,
     message: &str,
+    to: Verdict,
     hard: bool,
     enforcement: airlock_engine::Enforcement,
 ) {
@@ -569,16 +587,16 @@ fn raise(
         ReasonReport {
             code: code.to_owned(),
             message: message.to_owned(),
-            verdict: Verdict::Block,
+            verdict: to,
             hard,
         },
     );
-    d.verdict = Verdict::Block;
+    d.verdict = d.verdict.max(to);
     let any_hard = d
         .reasons
         .iter()
         .any(|r| r.hard && r.verdict == Verdict::Block);
-    let raised = verdict::apply_enforcement(Verdict::Block, any_hard, enforcement);
+    let raised = verdict::apply_enforcement(to, any_hard, enforcement);
     d.effective = d.effective.max(raised);
 }
 

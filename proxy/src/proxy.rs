@@ -545,7 +545,7 @@ impl Core {
             .st()
             .tools
             .iter()
-            .filter(|(_, k)| k.status != PinStatus::Approved)
+            .filter(|(_, k)| !k.status.visible(self.guard.pin_policy()))
             .map(|(n, k)| (n.clone(), k.status))
             .collect();
         let name = name.to_owned();
@@ -990,7 +990,7 @@ impl Core {
         {
             let mut st = self.st();
             for (def, status) in checked {
-                if status != PinStatus::Approved {
+                if !status.visible(self.guard.pin_policy()) {
                     tracing::warn!(tool = %def.name, status = status.as_str(), poison = ?def.poison, "tool hidden from the client");
                 } else if !builtin::is_reserved(&def.name) {
                     visible.insert(def.name.clone());

@@ -1004,3 +1004,49 @@ fn policy_file_rates_and_redaction_apply_to_mcp_calls() {
         sb.decisions()
     );
 }
+
+/// Issue #13: the policy file's pinning options. `new_tools = "block"` hides tools never
+/// pinned; `new_tools = "ask"` shows them and asks before each call (declined here).
+#[test]
+fn policy_file_pin_options_apply_to_new_tools() {
+    let sb = Sandbox::new();
+    std::fs::write(sb.home().join("work/notes.txt"), "notes\n").unwrap();
+    let cfg = sb.home().join(".config/airlock/config.toml");
+    std::fs::create_dir_all(cfg.parent().unwrap()).unwrap();
+    std::fs::write(&cfg, "[mcp]\nnew_tools = \"block\"\n").unwrap();
+    let steps = || {
+        json!([
+            {"op": "list"},
+            call("read_text_file", json!({"path": sb.path("work/notes.txt")})),
+        ])
+    };
+    let run = sb.client(
+        "decline",
+        steps(),
+        &["--name", "filesystem", "--session-id", "fs-pins-block"],
+        &sb.filesystem(),
+        &[],
+    );
+    let names = run.names(0);
+    assert!(!names.iter().any(|n| n == "read_text_file"), "{names:?}");
+    assert!(run.is_error(1));
+
+    std::fs::write(&cfg, "[mcp]\nnew_tools = \"ask\"\n").unwrap();
+    let run = sb.client(
+        "decline",
+        steps(),
+        &["--name", "filesystem", "--session-id", "fs-pins-ask"],
+        &sb.filesystem(),
+        &[],
+    );
+    assert!(run.names(0).iter().any(|n| n == "read_text_file"));
+    assert!(run.is_error(1), "declined: {}", run.text(1));
+    assert!(!run.elicitations().is_empty(), "the user was asked");
+    assert!(
+        sb.decisions()
+            .iter()
+            .any(|r| r.reasons.iter().any(|c| c == "tool_not_yet_pinned")),
+        "{:?}",
+        sb.decisions()
+    );
+}
