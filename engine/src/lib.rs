@@ -33,8 +33,9 @@ pub use action::{
 pub use baseline::{BehaviourBaseline, StyleBaseline};
 pub use needs::{CallFacts, FileView, files_to_inspect};
 pub use policy::{
-    ChangedTools, Enforcement, HostFacts, McpConfig, Mode, NewTools, Policy, PolicyConfig,
-    PolicyError, RedactionConfig, ResultSource, ScreenAction, ScreeningConfig, TurnGate,
+    AuditConfig, ChangedTools, Enforcement, HostFacts, McpConfig, Mode, NewTools, Policy,
+    PolicyConfig, PolicyError, RedactionConfig, ResultSource, ScreenAction, ScreeningConfig,
+    TurnGate,
 };
 pub use secrets::SecretScanner;
 pub use session::{FingerprintKey, SessionState};

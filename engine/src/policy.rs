@@ -352,6 +352,29 @@ pub struct PolicyConfig {
     /// Options of the MCP proxy (`airlock serve`, `airlock gateway`).
     #[serde(default)]
     pub mcp: McpConfig,
+    /// A JSONL copy of the audit log for other tools to read.
+    #[serde(default)]
+    pub audit: AuditConfig,
+}
+
+/// The `[audit]` table: a JSONL copy of every decision beside the SQLite audit log, for log
+/// shippers and SIEMs. Always redacted (secrets replaced by their kind).
+///
+/// ```toml
+/// [audit]
+/// jsonl = "~/.local/state/airlock/audit.jsonl"
+/// include_arguments = false   # the call's arguments (redacted)
+/// include_results = false     # what a tool returned (redacted, first 4 KiB)
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AuditConfig {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub jsonl: Option<String>,
+    #[serde(default)]
+    pub include_arguments: bool,
+    #[serde(default)]
+    pub include_results: bool,
 }
 
 /// The `[mcp]` table: rate limits and redaction for the MCP proxy.
@@ -704,6 +727,8 @@ pub struct Policy {
     pub screening: ScreeningConfig,
     pub(crate) rules: Vec<crate::user_rules::UserRule>,
     pub(crate) rules_default: crate::user_rules::DefaultAction,
+    /// Where the JSONL copy of the audit log goes (`~/` expanded), and what it includes.
+    pub audit: AuditConfig,
 }
 
 impl Default for Policy {
@@ -729,6 +754,7 @@ impl Policy {
             screening: ScreeningConfig::default(),
             rules: Vec::new(),
             rules_default: crate::user_rules::DefaultAction::Judge,
+            audit: AuditConfig::default(),
         }
     }
 
@@ -814,6 +840,21 @@ impl Policy {
             .collect();
         p.rules = crate::user_rules::compile(&config.rules, p.home.as_deref(), "config")?;
         p.rules_default = config.rules_default;
+        p.audit = config.audit.clone();
+        if let Some(j) = &p.audit.jsonl {
+            let path = match (j.strip_prefix("~/"), p.home.as_deref()) {
+                (Some(rest), Some(h)) => format!("{h}/{rest}"),
+                _ => j.clone(),
+            };
+            if !path.starts_with('/') {
+                return Err(PolicyError::Field {
+                    file: "config".into(),
+                    field: "audit.jsonl".into(),
+                    message: "expected an absolute path or one starting with `~/`".into(),
+                });
+            }
+            p.audit.jsonl = Some(path);
+        }
         Ok(p)
     }
 

@@ -408,6 +408,7 @@ impl Guard {
                 let s = engine.record(&pipeline::decode_session(old), &j.action, &j.decision);
                 pipeline::encode_session(&s)
             })?;
+            airlock_core::audit_jsonl::append(engine, &row, Some(&j.action), None);
             if let Some(o) = &j.observation
                 && pipeline::released(outcome)
                 && let Ok(mut b) = self.baselines.lock()

@@ -172,7 +172,9 @@ pub(crate) fn handle(
         let stored = st.store().map(|s| match &row {
             Some(row) => s
                 .record_decision_and_session(row, |_| text.clone())
-                .map(|_| ()),
+                .map(|_| {
+                    airlock_core::audit_jsonl::append(&engine, row, Some(action), Some(result));
+                }),
             None => s.update_session(&host, &sid, |_| text.clone()).map(|_| ()),
         });
         match stored {
