@@ -61,12 +61,16 @@ pub fn line(
         && let Some(a) = action
         && let Ok(op) = serde_json::to_string(&a.op)
     {
-        v["arguments"] = Value::String(redact(engine, &op));
+        if let Some(o) = v.as_object_mut() {
+            o.insert("arguments".into(), Value::String(redact(engine, &op)));
+        }
     }
     if cfg.include_results
         && let Some(r) = result
     {
-        v["result"] = Value::String(redact(engine, r));
+        if let Some(o) = v.as_object_mut() {
+            o.insert("result".into(), Value::String(redact(engine, r)));
+        }
     }
     v
 }
