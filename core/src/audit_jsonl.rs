@@ -60,17 +60,15 @@ pub fn line(
     if cfg.include_arguments
         && let Some(a) = action
         && let Ok(op) = serde_json::to_string(&a.op)
+        && let Some(o) = v.as_object_mut()
     {
-        if let Some(o) = v.as_object_mut() {
-            o.insert("arguments".into(), Value::String(redact(engine, &op)));
-        }
+        o.insert("arguments".into(), Value::String(redact(engine, &op)));
     }
     if cfg.include_results
         && let Some(r) = result
+        && let Some(o) = v.as_object_mut()
     {
-        if let Some(o) = v.as_object_mut() {
-            o.insert("result".into(), Value::String(redact(engine, r)));
-        }
+        o.insert("result".into(), Value::String(redact(engine, r)));
     }
     v
 }
