@@ -340,7 +340,17 @@ pub fn load_policy(store: &Store, paths: &Paths) -> Result<Policy, CoreError> {
             .map(|h| h.to_string_lossy().into_owned()),
         protected_paths: paths.protected(),
     };
-    Ok(Policy::compile(&cfg, &facts)?)
+    // Name the real file in a field error (the engine only knows "config").
+    Policy::compile(&cfg, &facts).map_err(|e| match e {
+        airlock_engine::PolicyError::Field { field, message, .. } => {
+            CoreError::Policy(airlock_engine::PolicyError::Field {
+                file: paths.config_file().to_string_lossy().into_owned(),
+                field,
+                message,
+            })
+        }
+        other => CoreError::Policy(other),
+    })
 }
 
 /// The per-install fingerprint key (random, made on first use, kept in the store).

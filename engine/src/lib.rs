@@ -326,6 +326,7 @@ impl Engine {
         // The user's own rules, first match wins: ask / never raise, an approved pass lowers
         // AUTH (never a BLOCK).
         let mut matched = user_rules::matching(
+            &self.policy,
             &self.policy.rules,
             self.policy.rules_default,
             action,
@@ -340,6 +341,7 @@ impl Engine {
             ));
         }
         matched.extend(user_rules::project_matching(
+            &self.policy,
             &facts.project_rules,
             self.policy.home(),
             action,

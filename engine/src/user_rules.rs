@@ -89,12 +89,15 @@ pub enum DefaultAction {
     Never,
 }
 
-/// An argument matcher: a glob over the argument's text, or a regex.
+/// An argument matcher: a glob over the argument's text, a regex, or `{ recipient = true }`
+/// (the argument names an e-mail address, phone number or URL that is not on your allow
+/// lists).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum ArgMatcher {
     Glob(String),
     Regex { regex: String },
+    Recipient { recipient: bool },
 }
 
 /// One `[[rules]]` entry as written.
@@ -141,6 +144,8 @@ impl RuleConfig {
 enum CompiledArg {
     Glob(GlobMatcher),
     Regex(regex::Regex),
+    /// `true`: an unlisted recipient; `false`: no unlisted recipient.
+    Recipient(bool),
 }
 
 /// A compiled rule.
@@ -250,6 +255,7 @@ pub(crate) fn compile(
                 ArgMatcher::Glob(g) => {
                     CompiledArg::Glob(glob(g, &at(&format!("args.{k}")), file, false)?)
                 }
+                ArgMatcher::Recipient { recipient } => CompiledArg::Recipient(*recipient),
                 ArgMatcher::Regex { regex } => CompiledArg::Regex(
                     regex::RegexBuilder::new(regex)
                         .size_limit(1 << 20)
@@ -304,7 +310,13 @@ fn arg_text(args: &serde_json::Value, key: &str) -> Option<String> {
 }
 
 impl UserRule {
-    fn matches(&self, action: &Action, sa: Option<&ShellAnalysis>, fx: &Effects) -> bool {
+    fn matches(
+        &self,
+        policy: &crate::Policy,
+        action: &Action,
+        sa: Option<&ShellAnalysis>,
+        fx: &Effects,
+    ) -> bool {
         if let Some(k) = &self.kind
             && action.kind().as_str() != k
         {
@@ -342,6 +354,9 @@ impl UserRule {
                 let ok = match m {
                     CompiledArg::Glob(g) => g.is_match(&text),
                     CompiledArg::Regex(r) => r.is_match(&text),
+                    CompiledArg::Recipient(want) => {
+                        crate::rules::mcp_recipients::unlisted_recipient(policy, &text) == *want
+                    }
                 };
                 if !ok {
                     return false;
@@ -401,6 +416,7 @@ impl UserRule {
 /// plus every other matching `never` rule — a `never` holds wherever it stands, so no rule
 /// placed before it can shadow it.
 pub(crate) fn matching(
+    policy: &crate::Policy,
     rules: &[UserRule],
     default: DefaultAction,
     action: &Action,
@@ -409,7 +425,7 @@ pub(crate) fn matching(
 ) -> Vec<(String, RuleAction)> {
     let mut out: Vec<(String, RuleAction)> = Vec::new();
     for r in rules {
-        if !r.matches(action, sa, fx) {
+        if !r.matches(policy, action, sa, fx) {
             continue;
         }
         if out.is_empty() || r.action == RuleAction::Never {
@@ -454,6 +470,7 @@ pub const PROJECT_POLICY_INVALID: Reason = Reason::new(
 /// `ask` and `never` kept, names prefixed `project/`. A rule that does not compile makes the
 /// call AUTH (`project_policy_invalid`).
 pub(crate) fn project_matching(
+    policy: &crate::Policy,
     rules: &[RuleConfig],
     home: Option<&str>,
     action: &Action,
@@ -476,7 +493,7 @@ pub(crate) fn project_matching(
     match compile(&raising, home, ".airlock/policy.toml") {
         Ok(compiled) => compiled
             .iter()
-            .filter(|r| r.matches(action, sa, fx))
+            .filter(|r| r.matches(policy, action, sa, fx))
             .map(|r| (r.name.clone(), r.action))
             .collect(),
         Err(_) => {
@@ -576,6 +593,8 @@ mod tests {
     }
 
     const RULES: &str = r#"
+allow_emails = ["*@corp.example"]
+
 [[rules]]
 name = "no-github-deletes"
 server = "github"
@@ -608,6 +627,13 @@ action = "ask"
 name = "ask-pastebins"
 hosts = ["*.pastebin.example", "pastebin.example"]
 action = "ask"
+
+[[rules]]
+name = "mail-outside"
+server = "mail"
+tool = "forward_*"
+args = { to = { recipient = true } }
+action = "never"
 
 [[rules]]
 name = "ticket-ids"
@@ -689,6 +715,15 @@ action = "ask"
                 Verdict::Pass,
                 "",
             ),
+            (
+                mcp(
+                    "mail",
+                    "forward_message",
+                    serde_json::json!({"to": "someone@elsewhere.example"}),
+                ),
+                Verdict::Block,
+                "policy_rule_never:mail-outside",
+            ),
         ];
         for (a, want, code) in cases {
             let d = e.decide(&a, &s);
@@ -705,6 +740,18 @@ action = "ask"
             if !code.is_empty() {
                 assert!(d.codes().contains(&code), "{:?}: {:?}", a.op, d.codes());
             }
+        }
+        // A listed recipient: the rule does not match (Airlock alone decides).
+        for to in ["me@corp.example", "https://github.com/o/r/issues"] {
+            let d = e.decide(
+                &mcp("mail", "forward_message", serde_json::json!({ "to": to })),
+                &s,
+            );
+            assert!(
+                !d.codes().iter().any(|c| c.contains("mail-outside")),
+                "{to}: {:?}",
+                d.codes()
+            );
         }
         // gitlab/delete_repo: the github rule does not apply; Airlock alone decides.
         let d = e.decide(&mcp("gitlab", "delete_repo", serde_json::json!({})), &s);

@@ -85,6 +85,29 @@ pub fn emails_in(text: &str) -> Vec<String> {
     out
 }
 
+/// Does `text` name a recipient nobody listed: an e-mail address not in `allow_emails`, a
+/// phone number not in `allow_phones`, or a URL whose host is not allowed (and not local)?
+pub fn unlisted_recipient(policy: &crate::Policy, text: &str) -> bool {
+    if emails_in(text).iter().any(|e| !policy.email_allowed(e)) {
+        return true;
+    }
+    if !text.contains('@')
+        && let Some(p) = normalize_phone(text)
+        && !policy.phone_allowed(&p)
+    {
+        return true;
+    }
+    // E-mail addresses are recipients, not hosts.
+    let rest: String = text
+        .split_whitespace()
+        .filter(|t| emails_in(t).is_empty())
+        .collect::<Vec<_>>()
+        .join(" ");
+    crate::net::destinations_in_text(&rest)
+        .iter()
+        .any(|d| !(d.is_local() || d.is_private_ip() || policy.host_allowed(&d.host)))
+}
+
 /// URL and host destinations in the arguments (e-mail addresses are recipients, not hosts).
 fn destinations(arguments: &serde_json::Value) -> Vec<crate::net::Destination> {
     let mut strings = Vec::new();
