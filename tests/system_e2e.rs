@@ -187,6 +187,11 @@ fn an_unprivileged_agent_cannot_lower_read_answer_or_unwire() {
         managed.contains(&format!("{BIN_DIR}/airlock hook claude-code")),
         "{managed}"
     );
+    let codex = std::fs::read_to_string("/etc/codex/requirements.toml").unwrap();
+    assert!(
+        codex.contains(&format!("{BIN_DIR}/airlock hook codex")),
+        "{codex}"
+    );
     guard.service = Some(start_service());
 
     // Before the user set a password the service still judges, with the defaults.
@@ -255,6 +260,8 @@ fn an_unprivileged_agent_cannot_lower_read_answer_or_unwire() {
         "echo '{}' > /etc/cursor/hooks.json",
         "rm -f /etc/github-copilot/policy.d/airlock.json",
         "echo '{}' > /etc/gemini-cli/settings.json",
+        "echo '' > /etc/codex/requirements.toml",
+        "rm -f /etc/codex/requirements.toml",
         "rm -f /etc/airlock/system.toml",
         "echo 'enforcement = \"off\"' > /etc/airlock/config.toml",
         "rm -f /etc/systemd/system/airlock.service",

@@ -20,8 +20,8 @@ pub const SYSTEM_BIN_DIR: &str = "/usr/local/bin";
 pub const CLAUDE_MANAGED_SETTINGS: &str = "/etc/claude-code/managed-settings.json";
 /// Each host's system-level (managed / enterprise) hook file on Linux, in the same format as
 /// its user file, root-owned, where the host documents one. Codex's managed hooks live in
-/// `/etc/codex/requirements.toml` (TOML), which is not written yet; VS Code has no system hook
-/// file (it runs the Claude Code and Copilot files).
+/// `/etc/codex/requirements.toml` ([`CODEX_REQUIREMENTS`], TOML, written as one marked block);
+/// VS Code has no system hook file (it runs the Claude Code and Copilot files).
 pub const SYSTEM_HOOK_FILES: &[(airlock_wire::Agent, &str)] = &[
     // Managed settings: users cannot disable managed hooks (`disableAllHooks` in user
     // settings leaves them running).
@@ -38,6 +38,9 @@ pub const SYSTEM_HOOK_FILES: &[(airlock_wire::Agent, &str)] = &[
     // file with an environment variable, so on Gemini CLI this is tamper-evident at best.
     (airlock_wire::Agent::Gemini, "/etc/gemini-cli/settings.json"),
 ];
+
+/// Codex CLI's admin-enforced requirements, where managed hooks need no per-user trust.
+pub const CODEX_REQUIREMENTS: &str = "/etc/codex/requirements.toml";
 
 /// The systemd unit a root install writes.
 pub const UNIT_PATH: &str = "/etc/systemd/system/airlock.service";
@@ -476,6 +479,27 @@ fn install(bin_dir: &Path, no_start: bool) -> Result<ExitCode> {
             }
         );
     }
+    // Codex: a marked block in its requirements (the admin's other requirements stay).
+    let report = airlock_wire::codex_requirements::wire(
+        PathBuf::from(CODEX_REQUIREMENTS),
+        &airlock_wire::WireOptions {
+            airlock_bin: bin_dir.join("airlock"),
+            timeout_secs: 150,
+            stamp: airlock_core::clock::now_ms().to_string(),
+        },
+    )
+    .with_context(|| format!("wiring {CODEX_REQUIREMENTS}"))?;
+    chown(Path::new(CODEX_REQUIREMENTS), 0, 0)?;
+    set_mode(Path::new(CODEX_REQUIREMENTS), 0o644)?;
+    println!(
+        "codex system hooks: {} ({})",
+        report.path.display(),
+        if report.changed {
+            "written"
+        } else {
+            "already there"
+        }
+    );
     // 6. The unit.
     std::fs::write(UNIT_PATH, unit_text(bin_dir))?;
     set_mode(Path::new(UNIT_PATH), 0o644)?;
@@ -520,6 +544,22 @@ fn uninstall(bin_dir: &Path) -> Result<ExitCode> {
         ) {
             Ok(_) | Err(airlock_wire::WireError::NotWired { .. }) => {}
             Err(e) => return Err(e).with_context(|| format!("removing the hooks from {file}")),
+        }
+    }
+    if Path::new(CODEX_REQUIREMENTS).exists() {
+        match airlock_wire::codex_requirements::unwire(
+            PathBuf::from(CODEX_REQUIREMENTS),
+            &airlock_wire::WireOptions {
+                airlock_bin: bin_dir.join("airlock"),
+                timeout_secs: 150,
+                stamp: airlock_core::clock::now_ms().to_string(),
+            },
+        ) {
+            Ok(_) | Err(airlock_wire::WireError::NotWired { .. }) => {}
+            Err(e) => {
+                return Err(e)
+                    .with_context(|| format!("removing the hooks from {CODEX_REQUIREMENTS}"));
+            }
         }
     }
     for f in [UNIT_PATH, SYSTEM_MARKER] {

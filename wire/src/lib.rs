@@ -45,6 +45,7 @@
 //! The library reads no clock and no environment: the home directory, the binary path and
 //! the backup stamp are arguments.
 
+pub mod codex_requirements;
 mod fsops;
 mod hosts;
 mod json;
