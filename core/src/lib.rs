@@ -8,6 +8,7 @@
 //! - [`factors`]: the possession factors (argon2id password, TOTP);
 //! - [`dials`]: raise applies, lowering takes a proof and an actor, and the setting and its
 //!   ledger row commit in one transaction;
+//! - [`custom`]: custom rules in Cedar (`forbid` only: they raise, never lower);
 //! - [`eval`]: the labelled-corpus harness behind `airlock eval`;
 //! - [`baselines`]: the learned behaviour and style baselines, kept in the store;
 //! - [`pins`]: MCP tool-definition pins (rug-pull and poisoning checks), shared by the proxy
@@ -18,6 +19,7 @@
 
 pub mod baselines;
 pub mod clock;
+pub mod custom;
 pub mod dials;
 pub mod error;
 pub mod eval;
