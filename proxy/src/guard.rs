@@ -749,8 +749,8 @@ when { resource.tool like "delete_*" };"#,
             AnnotationInfo::Unknown,
         );
         assert_eq!(g.judge(&c).mode, "balanced");
-        let first = g.engine(&g.store.lock().unwrap()).unwrap();
-        let again = g.engine(&g.store.lock().unwrap()).unwrap();
+        let first = g.engine(&g.store.lock().unwrap()).unwrap().engine;
+        let again = g.engine(&g.store.lock().unwrap()).unwrap().engine;
         assert!(
             std::sync::Arc::ptr_eq(&first, &again),
             "unchanged policy is reused"
@@ -787,7 +787,7 @@ when { resource.tool like "delete_*" };"#,
         // config.toml appearing changes the stamp too.
         std::fs::create_dir_all(dir.path().join("config")).unwrap();
         std::fs::write(dir.path().join("config/config.toml"), "mode = \"strict\"\n").unwrap();
-        let after = g.engine(&g.store.lock().unwrap()).unwrap();
+        let after = g.engine(&g.store.lock().unwrap()).unwrap().engine;
         assert!(!std::sync::Arc::ptr_eq(&first, &after));
     }
 
