@@ -9,6 +9,7 @@ use std::process::ExitCode;
 
 mod cmd;
 mod hook;
+mod rules_cmd;
 mod service_cmd;
 
 use airlock_core::{Paths, eval};
@@ -43,6 +44,24 @@ enum Command {
         /// Print the full report as JSON.
         #[arg(long)]
         json: bool,
+        /// Also judge with the custom rules (`*.cedar`) in this directory or file, and report
+        /// built-in rules alone beside built-in + custom.
+        #[arg(long, value_name = "DIR")]
+        rules: Option<PathBuf>,
+        /// Also report the baseline of no guardrail at all (everything PASS) beside Airlock.
+        #[arg(long)]
+        before_after: bool,
+    },
+    /// Custom rules: `airlock policy check [FILE…]` validates rule files against Airlock's
+    /// schema; `airlock policy schema` prints it.
+    Policy {
+        #[command(subcommand)]
+        action: PolicyCmd,
+    },
+    /// Installed custom rules and rule packs: list, install, remove.
+    Rules {
+        #[command(subcommand)]
+        action: RulesCmd,
     },
     /// Explain, in plain words, what Airlock would decide for one shell command.
     Check {
@@ -222,6 +241,41 @@ enum Command {
 }
 
 #[derive(Subcommand)]
+enum PolicyCmd {
+    /// Validate rule files (default: every installed one); exit 1 when any is invalid.
+    Check {
+        /// Rule files or directories of them.
+        files: Vec<PathBuf>,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print the Cedar schema custom rules are checked against.
+    Schema,
+}
+
+#[derive(Subcommand)]
+enum RulesCmd {
+    /// Show the installed rule files and packs, with each rule's code and verdict.
+    List {
+        #[arg(long)]
+        json: bool,
+    },
+    /// Install a rule file or a pack directory (validated first; never replaces one).
+    Install {
+        path: PathBuf,
+        /// Name of the file or pack (default: the file's or the directory's name).
+        #[arg(long)]
+        name: Option<String>,
+    },
+    /// Remove an installed rule file or pack (a weakening: needs your factor).
+    Remove {
+        name: String,
+        #[command(flatten)]
+        factor: FactorArgs,
+    },
+}
+
+#[derive(Subcommand)]
 enum PasswordCmd {
     /// Set the first password.
     Set {
@@ -306,11 +360,40 @@ fn configured_mode() -> String {
 
 fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
-        Command::Eval { corpus, mode, json } => {
+        Command::Eval {
+            corpus,
+            mode,
+            json,
+            rules,
+            before_after,
+        } => {
             let engine = engine_for(&mode)?;
             let text = std::fs::read_to_string(&corpus)
                 .with_context(|| format!("reading corpus {}", corpus.display()))?;
-            let report = eval::evaluate(&engine, &text)
+            let custom = match &rules {
+                Some(dir) => {
+                    let files = if dir.is_dir() {
+                        airlock_core::custom::cedar_files_in(dir)
+                            .with_context(|| format!("listing {}", dir.display()))?
+                    } else {
+                        vec![dir.clone()]
+                    };
+                    let c = airlock_core::custom::CustomRules::from_files(&files);
+                    if c.invalid() {
+                        for p in c.problems() {
+                            eprintln!("{p}");
+                        }
+                        anyhow::bail!("the rules in {} do not validate", dir.display());
+                    }
+                    Some(c)
+                }
+                None => None,
+            };
+            let opts = eval::Options {
+                custom: custom.as_ref(),
+                before_after,
+            };
+            let report = eval::evaluate_with(&engine, &text, opts)
                 .with_context(|| format!("corpus {}", corpus.display()))?;
             if json {
                 emit(&(serde_json::to_string_pretty(&report)? + "\n"))?;
@@ -382,6 +465,17 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Serve { args } => run_proxy("serve", &args),
         Command::Pins { args } => run_proxy("pins", &args),
         Command::Gateway { args } => run_proxy("gateway", &args),
+        Command::Policy {
+            action: PolicyCmd::Check { files, json },
+        } => rules_cmd::policy_check(&files, json),
+        Command::Policy {
+            action: PolicyCmd::Schema,
+        } => rules_cmd::policy_schema(),
+        Command::Rules { action } => match action {
+            RulesCmd::List { json } => rules_cmd::list(json),
+            RulesCmd::Install { path, name } => rules_cmd::install(&path, name),
+            RulesCmd::Remove { name, factor } => rules_cmd::remove(&name, &factor),
+        },
         other => {
             let paths = Paths::discover()?;
             if airlock_core::Level::installed() == airlock_core::Level::System {
@@ -473,6 +567,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     wire,
                 } => cmd::setup(&paths, password_stdin, mode, wire),
                 Command::Eval { .. }
+                | Command::Policy { .. }
+                | Command::Rules { .. }
                 | Command::Check { .. }
                 | Command::Hook { .. }
                 | Command::Serve { .. }
