@@ -102,6 +102,27 @@ fn custom_rules_raise_through_the_real_hook() {
 }
 
 #[test]
+fn the_agent_cannot_remove_or_edit_a_rule_file() {
+    let sb = Sandbox::new().unwrap();
+    std::fs::create_dir_all(rules_dir(&sb)).unwrap();
+    let file = rules_dir(&sb).join("team.cedar");
+    std::fs::write(&file, RULES).unwrap();
+    for cmd in [
+        format!("rm {}", file.display()),
+        "rm -f ~/.config/airlock/rules/team.cedar".to_owned(),
+        "echo '' > ~/.config/airlock/rules/team.cedar".to_owned(),
+    ] {
+        let (code, out, _) = sb.run(&["hook", "claude-code"], &claude_bash("x1", &cmd));
+        assert_eq!(code, 2, "{cmd}: {out}");
+        assert!(
+            codes(&last_row(&sb)).contains(&"self_protection".to_owned()),
+            "{cmd}"
+        );
+    }
+    assert!(file.exists());
+}
+
+#[test]
 fn a_broken_rule_file_asks_for_every_call_until_fixed() {
     let sb = Sandbox::new().unwrap();
     std::fs::create_dir_all(rules_dir(&sb)).unwrap();
