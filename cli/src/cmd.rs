@@ -63,7 +63,7 @@ fn ledger(
 }
 
 /// Check the factor for a weakening; ledger a refusal before failing.
-fn require_factor(
+pub(crate) fn require_factor(
     store: &Store,
     f: &FactorArgs,
     kind: &str,
@@ -565,6 +565,27 @@ pub fn doctor(paths: &Paths, json: bool) -> Result<ExitCode> {
             checks.push((format!("agent {}", agent.as_str()), ok, detail));
         }
     }
+    // Custom rules: a file that does not validate makes every tool call AUTH.
+    let custom = settings::custom_rules(paths);
+    let first_error = custom
+        .problems()
+        .iter()
+        .find(|p| p.severity == airlock_core::custom::Severity::Error);
+    checks.push((
+        "custom rules".into(),
+        first_error.is_none(),
+        match first_error {
+            Some(p) => format!(
+                "{p} — every tool call needs approval (custom_rules_invalid) until fixed; see `airlock policy check`"
+            ),
+            None if custom.files().is_empty() => "none installed".into(),
+            None => format!(
+                "{} rule(s) in {} file(s)",
+                custom.rules().count(),
+                custom.files().len()
+            ),
+        },
+    ));
     let app_up = airlock_broker::default_socket_path().is_some_and(|p| broker_reachable(&p));
     checks.push((
         "desktop app".into(),

@@ -13,6 +13,7 @@ mod allow;
 mod cmd;
 mod demo;
 mod hook;
+mod rules_cmd;
 mod service_cmd;
 mod setup_report;
 
@@ -48,6 +49,25 @@ enum Command {
         /// Print the full report as JSON.
         #[arg(long)]
         json: bool,
+        /// Also judge with the custom rules (`*.cedar`) in this directory or file, and report
+        /// built-in rules alone beside built-in + custom.
+        #[arg(long, value_name = "DIR")]
+        rules: Option<PathBuf>,
+        /// Also report the baseline of no guardrail at all (everything PASS) beside Airlock.
+        #[arg(long)]
+        before_after: bool,
+    },
+    /// The policy: `review` / `approve` the policy file (`config.toml`; loosening parts need
+    /// your factor), `check [FILE…]` validates custom rule files against Airlock's schema,
+    /// `schema` prints it.
+    Policy {
+        #[command(subcommand)]
+        action: PolicyCmd,
+    },
+    /// Installed custom rules and rule packs: list, install, remove.
+    Rules {
+        #[command(subcommand)]
+        action: RulesCmd,
     },
     /// Explain, in plain words, what Airlock would decide for one shell command.
     Check {
@@ -130,12 +150,6 @@ enum Command {
     /// The deliberately malicious MCP server the demo runs behind the proxy (stdio).
     #[command(hide = true)]
     DemoServer,
-    /// The policy file (`config.toml`): review how it compares with what you approved, and
-    /// approve it (loosening parts need your factor).
-    Policy {
-        #[command(subcommand)]
-        action: PolicyCmd,
-    },
     /// Set or change the local password (the factor when TOTP is not enrolled).
     Password {
         #[command(subcommand)]
@@ -268,6 +282,37 @@ enum PolicyCmd {
         #[command(flatten)]
         factor: FactorArgs,
     },
+    /// Validate rule files (default: every installed one); exit 1 when any is invalid.
+    Check {
+        /// Rule files or directories of them.
+        files: Vec<PathBuf>,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print the Cedar schema custom rules are checked against.
+    Schema,
+}
+
+#[derive(Subcommand)]
+enum RulesCmd {
+    /// Show the installed rule files and packs, with each rule's code and verdict.
+    List {
+        #[arg(long)]
+        json: bool,
+    },
+    /// Install a rule file or a pack directory (validated first; never replaces one).
+    Install {
+        path: PathBuf,
+        /// Name of the file or pack (default: the file's or the directory's name).
+        #[arg(long)]
+        name: Option<String>,
+    },
+    /// Remove an installed rule file or pack (a weakening: needs your factor).
+    Remove {
+        name: String,
+        #[command(flatten)]
+        factor: FactorArgs,
+    },
 }
 
 #[derive(Subcommand)]
@@ -355,11 +400,40 @@ fn configured_mode() -> String {
 
 fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
-        Command::Eval { corpus, mode, json } => {
+        Command::Eval {
+            corpus,
+            mode,
+            json,
+            rules,
+            before_after,
+        } => {
             let engine = engine_for(&mode)?;
             let text = std::fs::read_to_string(&corpus)
                 .with_context(|| format!("reading corpus {}", corpus.display()))?;
-            let report = eval::evaluate(&engine, &text)
+            let custom = match &rules {
+                Some(dir) => {
+                    let files = if dir.is_dir() {
+                        airlock_core::custom::cedar_files_in(dir)
+                            .with_context(|| format!("listing {}", dir.display()))?
+                    } else {
+                        vec![dir.clone()]
+                    };
+                    let c = airlock_core::custom::CustomRules::from_files(&files);
+                    if c.invalid() {
+                        for p in c.problems() {
+                            eprintln!("{p}");
+                        }
+                        anyhow::bail!("the rules in {} do not validate", dir.display());
+                    }
+                    Some(c)
+                }
+                None => None,
+            };
+            let opts = eval::Options {
+                custom: custom.as_ref(),
+                before_after,
+            };
+            let report = eval::evaluate_with(&engine, &text, opts)
                 .with_context(|| format!("corpus {}", corpus.display()))?;
             if json {
                 emit(&(serde_json::to_string_pretty(&report)? + "\n"))?;
@@ -436,6 +510,17 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Allow { action } => allow::run(&Paths::discover()?, action),
         Command::Init { output, force } => setup_report::init(&Paths::discover()?, output, force),
         Command::Scan { json } => setup_report::scan(&Paths::discover()?, json),
+        Command::Policy {
+            action: PolicyCmd::Check { files, json },
+        } => rules_cmd::policy_check(&files, json),
+        Command::Policy {
+            action: PolicyCmd::Schema,
+        } => rules_cmd::policy_schema(),
+        Command::Rules { action } => match action {
+            RulesCmd::List { json } => rules_cmd::list(json),
+            RulesCmd::Install { path, name } => rules_cmd::install(&path, name),
+            RulesCmd::Remove { name, factor } => rules_cmd::remove(&name, &factor),
+        },
         other => {
             let paths = Paths::discover()?;
             if airlock_core::Level::installed() == airlock_core::Level::System {
@@ -526,6 +611,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     wire,
                 } => cmd::setup(&paths, password_stdin, mode, wire),
                 Command::Eval { .. }
+                | Command::Policy { .. }
+                | Command::Rules { .. }
                 | Command::Check { .. }
                 | Command::Hook { .. }
                 | Command::Serve { .. }

@@ -9,6 +9,7 @@
 //! - [`dials`]: raise applies, lowering takes a proof and an actor, and the setting and its
 //!   ledger row commit in one transaction;
 //! - [`policy_file`]: the policy file trusted only as far as the ledger approved it;
+//! - [`custom`]: custom rules in Cedar (`forbid` only: they raise, never lower);
 //! - [`eval`]: the labelled-corpus harness behind `airlock eval`;
 //! - [`baselines`]: the learned behaviour and style baselines, kept in the store;
 //! - [`pins`]: MCP tool-definition pins (rug-pull and poisoning checks), shared by the proxy
@@ -25,6 +26,7 @@ pub mod agent_configs;
 pub mod audit_jsonl;
 pub mod baselines;
 pub mod clock;
+pub mod custom;
 pub mod dials;
 pub mod error;
 pub mod eval;

@@ -6,11 +6,13 @@
 //! case (tainted, secret read), never as a fresh one.
 
 use airlock_engine::{
-    Action, CallFacts, Decision, Engine, ResultScreen, ScreenAction, SessionState, Verdict,
+    Action, CallFacts, Decision, Enforcement, Engine, ReasonReport, ResultScreen, ScreenAction,
+    SessionState, Verdict, verdict,
 };
 use airlock_store::{DecisionRow, Outcome, Store};
 
 use crate::CoreError;
+use crate::custom::CustomRules;
 use crate::settings::AllowRule;
 
 /// The session key used when a host sends no session id.
@@ -65,25 +67,87 @@ pub fn apply_allow_rules(rules: &[AllowRule], d: &mut Decision) {
     }
 }
 
-/// Judge: the engine's decision on `action` in `session`, then the allow rules.
+/// Raise a decision by one finding: its reason joins the others (strongest first, one per
+/// code), the verdict becomes the maximum, and the effective verdict is raised through the
+/// enforcement dial (under `monitor` a non-hard finding is recorded, not enforced). Nothing
+/// here can lower a verdict.
+pub fn raise(d: &mut Decision, reason: ReasonReport, enforcement: Enforcement) {
+    let raised = verdict::apply_enforcement(reason.verdict, reason.hard, enforcement);
+    d.verdict = d.verdict.max(reason.verdict);
+    d.effective = d.effective.max(raised);
+    if reason.verdict == Verdict::Pass || d.reasons.iter().any(|r| r.code == reason.code) {
+        return;
+    }
+    let at = d
+        .reasons
+        .iter()
+        .position(|r| (r.verdict, r.hard) < (reason.verdict, reason.hard))
+        .unwrap_or(d.reasons.len());
+    d.reasons.insert(at, reason);
+}
+
+/// Custom rules: every matching `forbid` raises the decision (BLOCK, or AUTH with
+/// `@verdict("auth")`), a rule that fails raises it to AUTH `custom_rule_error`, and an
+/// invalid rule file raises every tool call to AUTH `custom_rules_invalid` (see
+/// [`crate::custom`]). Applied right after the engine's decision and before the allow rules,
+/// by the service and the proxy alike.
+pub fn apply_custom_rules(
+    engine: &Engine,
+    custom: &CustomRules,
+    action: &Action,
+    session: &SessionState,
+    facts: &CallFacts,
+    d: &mut Decision,
+) {
+    if custom.is_empty() {
+        return;
+    }
+    let summary = engine.call_summary(action, session, facts);
+    let enforcement = engine.policy().enforcement;
+    for hit in custom.findings(summary.as_ref(), d.verdict) {
+        raise(
+            d,
+            ReasonReport {
+                code: hit.code,
+                message: hit.message,
+                verdict: hit.verdict,
+                hard: false,
+            },
+            enforcement,
+        );
+    }
+}
+
+/// Judge: the engine's decision on `action` in `session`, the custom rules, then the allow
+/// rules.
 pub fn judge(
     engine: &Engine,
+    custom: &CustomRules,
     rules: &[AllowRule],
     action: &Action,
     session: &SessionState,
 ) -> Decision {
-    judge_with(engine, rules, action, session, &CallFacts::default())
+    judge_with(
+        engine,
+        custom,
+        rules,
+        action,
+        session,
+        &CallFacts::default(),
+    )
 }
 
 /// [`judge`] with the files the adapter read for this call (`engine::files_to_inspect`).
 pub fn judge_with(
     engine: &Engine,
+    custom: &CustomRules,
     rules: &[AllowRule],
     action: &Action,
     session: &SessionState,
     facts: &CallFacts,
 ) -> Decision {
     let mut d = engine.decide_with(action, session, facts);
+    apply_custom_rules(engine, custom, action, session, facts, &mut d);
     apply_allow_rules(rules, &mut d);
     d
 }

@@ -229,8 +229,9 @@ pub fn allow_rules(store: &Store) -> Result<Vec<AllowRule>, CoreError> {
     Ok(dials(store)?.allow_rules)
 }
 
-/// What [`load_policy`] depends on, read cheaply: `config.toml`'s length and modification
-/// time and the ledger's head. Equal stamps give equal policies, so a long-running process
+/// What [`load_policy`] and [`custom_rules`] depend on, read cheaply: `config.toml`'s length
+/// and modification time, the ledger's head, and each rule file's name, length and
+/// modification time. Equal stamps give equal policies, so a long-running process
 /// can keep its compiled policy until the stamp changes.
 pub fn policy_stamp(store: &Store, paths: &Paths) -> Result<String, CoreError> {
     let file = paths.config_file();
@@ -240,7 +241,8 @@ pub fn policy_stamp(store: &Store, paths: &Paths) -> Result<String, CoreError> {
         Err(e) => return Err(CoreError::io(file, e)),
     };
     let (rows, head) = store.ledger_head()?;
-    Ok(format!("{meta}|{rows}|{head}"))
+    let rules = crate::custom::stamp(paths);
+    Ok(format!("{meta}|{rows}|{head}|{rules}"))
 }
 
 /// The parsed `config.toml` (optional: absent means the embedded defaults), and which dials
@@ -365,6 +367,12 @@ pub fn fingerprint_key(store: &Store) -> Result<FingerprintKey, CoreError> {
     getrandom::fill(&mut k).map_err(|e| CoreError::Random(e.to_string()))?;
     store.set_setting(FINGERPRINT_KEY, &hex::encode(k))?;
     Ok(FingerprintKey::new(k))
+}
+
+/// The custom rules in force for these paths (`<config dir>/rules/*.cedar` and installed
+/// packs), compiled; a file that cannot be used is a problem inside, never an error here.
+pub fn custom_rules(paths: &Paths) -> crate::custom::CustomRules {
+    crate::custom::CustomRules::load(paths)
 }
 
 /// The engine for this store and these paths.

@@ -22,6 +22,7 @@ pub mod rules;
 pub mod secrets;
 pub mod session;
 pub mod shell;
+pub mod summary;
 pub mod user_rules;
 pub mod verdict;
 
@@ -39,6 +40,7 @@ pub use policy::{
 };
 pub use secrets::SecretScanner;
 pub use session::{FingerprintKey, SessionState};
+pub use summary::{CallKind, CallSummary, DestinationUse, McpUse, PathTouch, ProgramUse};
 pub use user_rules::{ArgMatcher, DefaultAction, RuleAction, RuleConfig};
 pub use verdict::{Decision, Finding, Reason, ReasonReport, Verdict};
 
@@ -803,6 +805,23 @@ impl Engine {
             source_name: name,
             codes,
         }
+    }
+
+    /// What the engine understood about a call, for custom rules: the same understanding
+    /// [`Engine::decide_with`] judges by (programs, resolved paths, destinations and whether
+    /// they are allow-listed, MCP server/tool/arguments, session flags), as plain data. `None`
+    /// when understanding the call failed (the caller fails closed).
+    pub fn call_summary(
+        &self,
+        action: &Action,
+        session: &SessionState,
+        facts: &CallFacts,
+    ) -> Option<CallSummary> {
+        std::panic::catch_unwind(AssertUnwindSafe(|| {
+            let (sa, fx) = self.understand(action, facts, session);
+            summary::build(action, sa.as_ref(), &fx, session, &self.policy)
+        }))
+        .ok()
     }
 
     /// The call's coarse behaviour features (for the behaviour baseline the caller keeps).

@@ -74,12 +74,20 @@ impl Judgement {
     }
 }
 
+/// The compiled policy: the engine and the custom rules, cached together under one stamp.
+#[derive(Clone)]
+struct Compiled {
+    engine: std::sync::Arc<Engine>,
+    custom: std::sync::Arc<airlock_core::custom::CustomRules>,
+}
+
 pub struct Guard {
     paths: Paths,
     store: Mutex<Store>,
     base: Engine,
-    /// The engine under the last policy seen, keyed by [`app::policy_stamp`].
-    compiled: Mutex<Option<(String, std::sync::Arc<Engine>)>>,
+    /// The engine and custom rules under the last policy seen, keyed by
+    /// [`settings::policy_stamp`].
+    compiled: Mutex<Option<(String, Compiled)>>,
     server: String,
     session_id: String,
     cwd: Option<String>,
@@ -165,10 +173,10 @@ impl Guard {
         f(&store)
     }
 
-    /// The engine under the policy as it is now (mode, enforcement, allow rules and
-    /// `config.toml` may change while the proxy runs): recompiled only when the policy's
-    /// stamp changed.
-    fn engine(&self, store: &Store) -> Result<std::sync::Arc<Engine>> {
+    /// The engine and the custom rules under the policy as it is now (mode, enforcement,
+    /// allow rules, `config.toml` and rule files may change while the proxy runs):
+    /// recompiled only when the policy's stamp changed.
+    fn engine(&self, store: &Store) -> Result<Compiled> {
         let stamp = settings::policy_stamp(store, &self.paths)?;
         let mut cache = self
             .compiled
@@ -177,13 +185,20 @@ impl Guard {
         if let Some((s, e)) = cache.as_ref()
             && *s == stamp
         {
-            return Ok(std::sync::Arc::clone(e));
+            return Ok(e.clone());
         }
-        let e = std::sync::Arc::new(
-            self.base
-                .with_policy(settings::load_policy(store, &self.paths)?),
-        );
-        *cache = Some((stamp, std::sync::Arc::clone(&e)));
+        let custom = settings::custom_rules(&self.paths);
+        for p in custom.problems() {
+            tracing::warn!(problem = %p, "custom rule file problem");
+        }
+        let e = Compiled {
+            engine: std::sync::Arc::new(
+                self.base
+                    .with_policy(settings::load_policy(store, &self.paths)?),
+            ),
+            custom: std::sync::Arc::new(custom),
+        };
+        *cache = Some((stamp, e.clone()));
         Ok(e)
     }
 
@@ -321,7 +336,7 @@ impl Guard {
         rate_limited: bool,
         action: &Action,
     ) -> Result<Judgement> {
-        let engine = self.engine(store)?;
+        let Compiled { engine, custom } = self.engine(store)?;
         let session =
             pipeline::decode_session(store.load_session(HOST, &self.session_id)?.as_deref());
         // The learned behaviour baseline for this agent and project only ever adds a
@@ -341,6 +356,8 @@ impl Guard {
             b.score(store, o, &mut facts);
         }
         let mut d = engine.decide_with(action, &session, &facts);
+        // Custom rules (Cedar) only ever raise, right after the engine, as on the hook path.
+        pipeline::apply_custom_rules(&engine, &custom, action, &session, &facts, &mut d);
         // The proxy's own findings (rug pull, poisoning, rate limit) only ever raise the
         // verdict.
         let enforcement = engine.policy().enforcement;
@@ -472,10 +489,10 @@ impl Guard {
                     .compiled
                     .lock()
                     .ok()
-                    .and_then(|c| c.as_ref().map(|(_, e)| std::sync::Arc::clone(e)));
+                    .and_then(|c| c.as_ref().map(|(_, e)| std::sync::Arc::clone(&e.engine)));
                 let engine = match cached {
                     Some(e) => e,
-                    None => self.engine(store)?,
+                    None => self.engine(store)?.engine,
                 };
                 Ok(pipeline::observe_stored(
                     store,
@@ -515,7 +532,7 @@ impl Guard {
     /// What `airlock__status` answers.
     pub fn status(&self, hidden: &[(String, PinStatus)]) -> Result<Value> {
         self.with_store(|store| {
-            let engine = self.engine(store)?;
+            let engine = self.engine(store)?.engine;
             let s = pipeline::decode_session(store.load_session(HOST, &self.session_id)?.as_deref());
             Ok(json!({
                 "server": self.server,
@@ -700,6 +717,43 @@ pub(crate) mod tests {
         })
     }
 
+    /// Custom rules apply to MCP calls as on the hook path, picked up when a rule file
+    /// appears (the policy stamp changes), and a broken file makes calls AUTH.
+    #[test]
+    fn custom_rules_raise_proxy_calls() {
+        let (g, dir) = guard("github");
+        let list = || call("list_deleted_items", json!({}), read_only());
+        let delete = || {
+            call(
+                "delete_repository",
+                json!({"repo": "acme/shop"}),
+                read_only(),
+            )
+        };
+        assert_eq!(g.judge(&list()).decision.effective, Verdict::Pass);
+        let rules = dir.path().join("config/rules");
+        std::fs::create_dir_all(&rules).unwrap();
+        std::fs::write(
+            rules.join("team.cedar"),
+            r#"@id("no-mcp-delete") @reason("No deleting through MCP.")
+forbid (principal, action == Action::"mcp_call", resource is McpTool)
+when { resource.tool like "delete_*" };"#,
+        )
+        .unwrap();
+        let j = g.judge(&delete());
+        assert_eq!(j.decision.effective, Verdict::Block, "{:?}", j.decision);
+        assert!(j.decision.codes().contains(&"custom:no-mcp-delete"));
+        assert_eq!(g.judge(&list()).decision.effective, Verdict::Pass);
+        std::fs::write(
+            rules.join("broken.cedar"),
+            "forbid (principal, action, resource) when { context.nope };",
+        )
+        .unwrap();
+        let j = g.judge(&list());
+        assert_eq!(j.decision.effective, Verdict::Auth, "{:?}", j.decision);
+        assert!(j.decision.codes().contains(&"custom_rules_invalid"));
+    }
+
     #[test]
     fn verdicts_for_typical_calls() {
         let (g, dir) = guard("filesystem");
@@ -737,8 +791,8 @@ pub(crate) mod tests {
             AnnotationInfo::Unknown,
         );
         assert_eq!(g.judge(&c).mode, "balanced");
-        let first = g.engine(&g.store.lock().unwrap()).unwrap();
-        let again = g.engine(&g.store.lock().unwrap()).unwrap();
+        let first = g.engine(&g.store.lock().unwrap()).unwrap().engine;
+        let again = g.engine(&g.store.lock().unwrap()).unwrap().engine;
         assert!(
             std::sync::Arc::ptr_eq(&first, &again),
             "unchanged policy is reused"
@@ -775,7 +829,7 @@ pub(crate) mod tests {
         // config.toml appearing changes the stamp too.
         std::fs::create_dir_all(dir.path().join("config")).unwrap();
         std::fs::write(dir.path().join("config/config.toml"), "mode = \"strict\"\n").unwrap();
-        let after = g.engine(&g.store.lock().unwrap()).unwrap();
+        let after = g.engine(&g.store.lock().unwrap()).unwrap().engine;
         assert!(!std::sync::Arc::ptr_eq(&first, &after));
     }
 

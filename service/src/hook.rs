@@ -133,8 +133,12 @@ pub(crate) fn handle(
     let Ok(mut st) = user.lock() else {
         return internal_error(&call, session);
     };
-    let (engine, rules) = match st.ready() {
-        Ok((_, c)) => (Arc::clone(&c.engine), Arc::clone(&c.rules)),
+    let (engine, custom, rules) = match st.ready() {
+        Ok((_, c)) => (
+            Arc::clone(&c.engine),
+            Arc::clone(&c.custom),
+            Arc::clone(&c.rules),
+        ),
         Err(e) => {
             return Judged {
                 answer: deny(&call, &e.0),
@@ -259,7 +263,7 @@ pub(crate) fn handle(
     if let Some(o) = &observation {
         st.score_baseline(o, &mut facts);
     }
-    let d = pipeline::judge_with(&engine, &rules, action, &before, &facts);
+    let d = pipeline::judge_with(&engine, &custom, &rules, action, &before, &facts);
     // A user turn on a host that ignores the prompt hook's answer (Copilot CLI) goes ahead
     // whatever Airlock says: it is recorded as flagged, and its flags raise what follows.
     let unstoppable = action.tool == airlock_engine::PROMPT_TOOL

@@ -15,6 +15,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
 use airlock_core::baselines::{Baselines, Observation};
+use airlock_core::custom::CustomRules;
 use airlock_core::settings::{self, AllowRule};
 use airlock_core::{CoreError, Level, Paths, clock, pipeline};
 use airlock_engine::{Engine, SessionState};
@@ -30,6 +31,8 @@ pub const BYPASSED_PREFIX: &str = "bypassed:";
 
 pub(crate) struct Compiled {
     pub engine: Arc<Engine>,
+    /// The custom rules (Cedar), compiled with the policy and cached under the same stamp.
+    pub custom: Arc<CustomRules>,
     pub rules: Arc<Vec<AllowRule>>,
     stamp: String,
 }
@@ -214,8 +217,13 @@ impl UserState {
                 NotReady("Airlock's policy could not be loaded.".to_owned())
             })?;
             let rules = settings::allow_rules(store).unwrap_or_default();
+            let custom = settings::custom_rules(&self.paths);
+            for p in custom.problems() {
+                tracing::warn!(problem = %p, "custom rule file problem");
+            }
             self.compiled = Some(Compiled {
                 engine: Arc::new(engine),
+                custom: Arc::new(custom),
                 rules: Arc::new(rules),
                 stamp,
             });
