@@ -18,7 +18,9 @@ use serde_json::{Value, json};
 /// Most characters of arguments or a result kept in a line.
 pub const MAX_TEXT: usize = 4096;
 
-fn redact(engine: &Engine, text: &str) -> String {
+/// `text` with every secret replaced by `[REDACTED:<kind>]`, cut to `max` characters (an
+/// ellipsis marks the cut). For anything shown to a person or written outside the store.
+pub fn redacted(engine: &Engine, text: &str, max: usize) -> String {
     let mut out = String::new();
     let mut at = 0;
     for m in engine.scanner().scan(text) {
@@ -30,10 +32,14 @@ fn redact(engine: &Engine, text: &str) -> String {
         at = m.end;
     }
     out.push_str(text.get(at..).unwrap_or(""));
-    if out.chars().count() > MAX_TEXT {
-        out = out.chars().take(MAX_TEXT).collect::<String>() + "…";
+    if out.chars().count() > max {
+        out = out.chars().take(max).collect::<String>() + "…";
     }
     out
+}
+
+fn redact(engine: &Engine, text: &str) -> String {
+    redacted(engine, text, MAX_TEXT)
 }
 
 /// The line for one audit row.

@@ -363,21 +363,7 @@ enum Asked {
 
 /// Show `text` to a human without any secret in it, bounded.
 fn redacted(engine: &Engine, text: &str) -> String {
-    let mut out = String::new();
-    let mut at = 0;
-    for m in engine.scanner().scan(text) {
-        if m.start < at {
-            continue;
-        }
-        out.push_str(text.get(at..m.start).unwrap_or(""));
-        out.push_str(&format!("[REDACTED:{}]", m.kind));
-        at = m.end;
-    }
-    out.push_str(text.get(at..).unwrap_or(""));
-    if out.chars().count() > 400 {
-        out = out.chars().take(400).collect::<String>() + "…";
-    }
-    out
+    airlock_core::audit_jsonl::redacted(engine, text, 400)
 }
 
 fn summary(engine: &Engine, action: &Action) -> String {
