@@ -233,22 +233,6 @@ pub fn record_from(
     Ok(after)
 }
 
-/// Observe: what a finished tool call taught the session (taint, secret fingerprints).
-/// Returns the session as stored.
-pub fn observe(
-    store: &Store,
-    engine: &Engine,
-    host: &str,
-    session_id: &str,
-    action: &Action,
-    result: &str,
-) -> Result<SessionState, CoreError> {
-    let text = store.update_session(host, session_id, |old| {
-        encode_session(&engine.observe(&decode_session(old), action, result))
-    })?;
-    Ok(decode_session(Some(&text)))
-}
-
 /// What a finished tool call taught the session, and what its result gets: the engine's
 /// observation, plus — when screening found instructions aimed at the agent — the session
 /// tainted with the source named.
@@ -258,12 +242,24 @@ pub fn observe_and_screen(
     action: &Action,
     result: &str,
 ) -> (SessionState, ResultScreen) {
-    let mut after = engine.observe(before, action, result);
     let screen = engine.screen_result(action, result);
+    (observed(engine, before, action, result, &screen), screen)
+}
+
+/// What a finished tool call taught the session (taint, secret fingerprints), with the
+/// screened source named among its taint sources when the result carried instructions.
+fn observed(
+    engine: &Engine,
+    before: &SessionState,
+    action: &Action,
+    result: &str,
+    screen: &ResultScreen,
+) -> SessionState {
+    let mut after = engine.observe(before, action, result);
     if !screen.codes.is_empty() {
         after.add_taint_source(&screen.source_name);
     }
-    (after, screen)
+    after
 }
 
 /// [`observe_and_screen`] against the stored session (for callers that keep no sessions in
@@ -281,11 +277,13 @@ pub fn observe_stored(
 ) -> Result<ResultScreen, CoreError> {
     let screen = engine.screen_result(action, result);
     let update = |old: Option<&str>| {
-        let mut s = engine.observe(&decode_session(old), action, result);
-        if !screen.codes.is_empty() {
-            s.add_taint_source(&screen.source_name);
-        }
-        encode_session(&s)
+        encode_session(&observed(
+            engine,
+            &decode_session(old),
+            action,
+            result,
+            &screen,
+        ))
     };
     match screen_row(engine, host, session_id, action, &screen, now_ms) {
         Some(row) => {
