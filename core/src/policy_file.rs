@@ -270,6 +270,20 @@ pub fn project_rules(cwd: &str, home: Option<&std::path::Path>, strict: bool) ->
     ProjectRules::default()
 }
 
+/// Put the project's own rules for `action` (found from its working directory) into `facts`.
+pub fn add_project_rules(
+    facts: &mut airlock_engine::CallFacts,
+    action: &airlock_engine::Action,
+    home: Option<&std::path::Path>,
+    strict: bool,
+) {
+    if let Some(cwd) = action.cwd.as_deref() {
+        let pr = project_rules(cwd, home, strict);
+        facts.project_rules = pr.rules;
+        facts.project_policy_invalid = pr.invalid;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

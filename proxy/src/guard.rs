@@ -343,12 +343,12 @@ impl Guard {
         // step-up: its p-value goes in as a fact.
         let mut facts = CallFacts::default();
         // The project's own `.airlock/policy.toml` (only ever tightens).
-        if let Some(cwd) = action.cwd.as_deref() {
-            let pr =
-                airlock_core::policy_file::project_rules(cwd, self.paths.home.as_deref(), true);
-            facts.project_rules = pr.rules;
-            facts.project_policy_invalid = pr.invalid;
-        }
+        airlock_core::policy_file::add_project_rules(
+            &mut facts,
+            action,
+            self.paths.home.as_deref(),
+            true,
+        );
         let observation = Baselines::observe(&engine, action, &session, &facts);
         if let Some(o) = &observation
             && let Ok(mut b) = self.baselines.lock()

@@ -248,15 +248,12 @@ pub(crate) fn handle(
     let before = st.session(&host, &sid);
     let mut facts = facts;
     // The project's own `.airlock/policy.toml` (only ever tightens).
-    if let Some(cwd) = action.cwd.as_deref() {
-        let pr = airlock_core::policy_file::project_rules(
-            cwd,
-            st.paths.home.as_deref(),
-            level == Level::User,
-        );
-        facts.project_rules = pr.rules;
-        facts.project_policy_invalid = pr.invalid;
-    }
+    airlock_core::policy_file::add_project_rules(
+        &mut facts,
+        action,
+        st.paths.home.as_deref(),
+        level == Level::User,
+    );
     // The learned baselines (behaviour per agent and project, style per user and agent) only
     // ever add a step-up: their p-values go in as facts.
     let observation = Baselines::observe(&engine, action, &before, &facts);
