@@ -94,7 +94,7 @@ fn windsurf_pass_auth_block_in_its_exit_code_contract() {
     // AUTH without the desktop app: Windsurf cannot ask, so it is a block (exit 2).
     let (code, _, err) = hook(&sb, "windsurf", &windsurf_cmd("git reset --hard HEAD~3"));
     assert_eq!(code, 2, "{err}");
-    assert!(err.contains("Blocked by Airlock"), "{err}");
+    assert!(err.contains("open the Airlock app"), "{err}");
     let row = verdict_of(&sb, "windsurf", 0);
     assert_eq!(row["verdict"], "AUTH", "{row}");
 
