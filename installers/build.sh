@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds the Linux packages (.deb and .rpm) of the Airlock tray app, offline, with the npm
-# Tauri CLI (ui/node_modules/.bin/tauri). The packages also carry the `airlock` CLI (the hook)
-# and `airlock-proxy` (the MCP proxy), installed next to the app as /usr/bin/airlock and
-# /usr/bin/airlock-proxy: Tauri's `bundle.externalBin` wants them as
+# Tauri CLI (ui/node_modules/.bin/tauri). The packages also carry the `airlock` CLI (the guard
+# service), `airlock-hook` (the small hook binary the wiring runs), `airlock-sh` (the wrapper
+# shell) and `airlock-proxy` (the MCP proxy), installed next to the app in /usr/bin: Tauri's `bundle.externalBin` wants them as
 # src-tauri/binaries/<name>-<target triple>, which this script builds and copies there.
 #
 # Usage: installers/build.sh            (from anywhere; outputs under <app target>/release/bundle/)
@@ -23,9 +23,9 @@ case "$profile" in
   *) echo "build.sh: AIRLOCK_PACKAGE_PROFILE is release or debug" >&2; exit 2 ;;
 esac
 cargo build "${cargo_profile[@]}" --locked --manifest-path "$root/Cargo.toml" --target-dir "$ws_target" \
-  -p airlock-cli --bin airlock -p airlock-proxy --bin airlock-proxy
+  -p airlock-cli --bin airlock -p airlock-hook --bin airlock-hook --bin airlock-sh -p airlock-proxy --bin airlock-proxy
 mkdir -p "$root/src-tauri/binaries"
-for b in airlock airlock-proxy; do
+for b in airlock airlock-hook airlock-sh airlock-proxy; do
   # Stripped: the workspace release profile keeps line tables (debug = 1) for backtraces.
   install -s -m 0755 "$ws_target/$out_dir/$b" "$root/src-tauri/binaries/$b-$triple"
 done

@@ -23,7 +23,8 @@ pub fn airlock_bin() -> Result<PathBuf, String> {
     });
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let mut cmd = Command::new(cargo);
-    // `airlock serve`/`pins` hand over to `airlock-proxy`, installed next to it.
+    // `airlock serve`/`pins` hand over to `airlock-proxy`, installed next to it; the wiring
+    // runs `airlock-hook` when it sits next to `airlock`.
     cmd.args([
         "build",
         "--quiet",
@@ -31,6 +32,12 @@ pub fn airlock_bin() -> Result<PathBuf, String> {
         "airlock-cli",
         "--bin",
         "airlock",
+        "-p",
+        "airlock-hook",
+        "--bin",
+        "airlock-hook",
+        "--bin",
+        "airlock-sh",
         "-p",
         "airlock-proxy",
         "--bin",

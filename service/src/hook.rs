@@ -36,6 +36,7 @@ pub fn parse_host(name: &str) -> Option<Host> {
         "gemini" => Host::Gemini,
         "copilot" => Host::Copilot,
         "vscode" | "vs-code" => Host::VsCode,
+        "shell" => Host::Shell,
         _ => return None,
     })
 }
