@@ -108,8 +108,8 @@ else
     bash -c 'out="$(apt-get "$@" update 2>&1)"; printf "%s\n" "$out";
              ! printf "%s\n" "$out" | grep -Eq "^(W|E|Err):"' _ "${apt_opts[@]}"
   check "apt download $pkg (hash in the signed index)" \
-    bash -c 'cd "$1" && shift && apt-get "$@" download '"$pkg"' && cmp -s ./*.deb "$0"' \
-    "${deb_files[0]}" "$a/dl" "${apt_opts[@]}"
+    bash -c 'deb="$0" dl="$1" pkg="$2"; shift 2; cd "$dl" && apt-get "$@" download "$pkg" && cmp -s ./*.deb "$deb"' \
+    "${deb_files[0]}" "$a/dl" "$pkg" "${apt_opts[@]}"
 fi
 
 # --- 4. the .rpm ---------------------------------------------------------------------------
