@@ -38,7 +38,7 @@
 #     or TAURI_SIGNING_PRIVATE_KEY  the key itself; TAURI_SIGNING_PRIVATE_KEY_PASSWORD its password
 # Release description:
 #   AIRLOCK_RELEASE_URL    where OUT_DIR's files will be served (the manifest's download URLs);
-#                          default https://airlock.invalid/releases/v<version> (a warning says so)
+#                          default https://example.invalid/airlock/releases/v<version> (a warning says so)
 #   AIRLOCK_RELEASE_NOTES  the manifest's notes (default "Airlock <version>")
 #   SOURCE_DATE_EPOCH      the manifest's pub_date (default now)
 set -euo pipefail
@@ -59,7 +59,12 @@ if [ -z "${TAURI_SIGNING_PRIVATE_KEY_PATH:-}" ] && [ -z "${TAURI_SIGNING_PRIVATE
   die "set TAURI_SIGNING_PRIVATE_KEY_PATH (or TAURI_SIGNING_PRIVATE_KEY) to the updater's secret key"
 fi
 # Key files are used from inside OUT_DIR: make their paths absolute.
-abs() { [ -z "${!1:-}" ] || printf -v "$1" '%s' "$(realpath -e "${!1}")" || die "no file ${!1} ($1)"; }
+abs() {
+  local p
+  [ -n "${!1:-}" ] || return 0
+  p="$(realpath -e "${!1}")" || die "no file ${!1} ($1)"
+  printf -v "$1" '%s' "$p"
+}
 for v in AIRLOCK_GPG_PASSPHRASE_FILE AIRLOCK_MINISIGN_KEY AIRLOCK_MINISIGN_PASSWORD_FILE TAURI_SIGNING_PRIVATE_KEY_PATH; do
   abs "$v"
 done
@@ -85,7 +90,7 @@ case "$(dpkg-deb -f "${debs[0]}" Architecture)" in
 esac
 release_url="${AIRLOCK_RELEASE_URL:-}"
 if [ -z "$release_url" ]; then
-  release_url="https://airlock.invalid/releases/v$version"
+  release_url="https://example.invalid/airlock/releases/v$version"
   echo "sign.sh: warning: AIRLOCK_RELEASE_URL unset; latest.json points at $release_url" >&2
 fi
 release_url="${release_url%/}"

@@ -61,7 +61,8 @@ deb="$(ls -t "$bundle"/deb/*.deb | head -1)"
 rpm="$(ls -t "$bundle"/rpm/*.rpm | head -1)"
 echo "signing: packages $deb, $rpm ($(( $(date +%s) - t0 )) s)"
 
-if ! lintian --fail-on error,warning -I --tag-display-limit 0 "$deb" >"$tmp/lintian.log" 2>&1; then
+# TMPDIR: lintian leaves its ELF caches (mldbm-*) behind.
+if ! TMPDIR="$tmp" lintian --fail-on error,warning -I --tag-display-limit 0 "$deb" >"$tmp/lintian.log" 2>&1; then
   cat "$tmp/lintian.log" >&2
   fail "lintian reports errors or warnings on the .deb"
 fi
