@@ -2,8 +2,9 @@
 # Builds the Linux packages (.deb and .rpm) of the Airlock tray app, offline, with the npm
 # Tauri CLI (ui/node_modules/.bin/tauri). The packages also carry the `airlock` CLI (the guard
 # service), `airlock-hook` (the small hook binary the wiring runs), `airlock-sh` (the wrapper
-# shell) and `airlock-proxy` (the MCP proxy), installed next to the app in /usr/bin: Tauri's `bundle.externalBin` wants them as
-# src-tauri/binaries/<name>-<target triple>, which this script builds and copies there.
+# shell) and `airlock-proxy` (the MCP proxy), installed next to the app in /usr/bin: Tauri's
+# `bundle.externalBin` wants them as src-tauri/binaries/<name>-<target triple>, which this
+# script builds and copies there.
 #
 # What Debian policy (and lintian, installers/test-signing.sh) wants and Tauri's bundler does not
 # do by itself, done here:
@@ -64,8 +65,11 @@ shlibs_dir="$(mktemp -d)"
 trap 'rm -rf "$shlibs_dir"' EXIT
 mkdir "$shlibs_dir/debian"
 printf 'Source: airlock\n\nPackage: airlock\nArchitecture: any\n' > "$shlibs_dir/debian/control"
-shlibs="$(cd "$shlibs_dir" && dpkg-shlibdeps -O -e"$app" \
-  -e"$root/src-tauri/binaries/airlock-$triple" -e"$root/src-tauri/binaries/airlock-proxy-$triple" \
+elfs=(-e"$app")
+for b in airlock airlock-hook airlock-sh airlock-proxy; do
+  elfs+=(-e"$root/src-tauri/binaries/$b-$triple")
+done
+shlibs="$(cd "$shlibs_dir" && dpkg-shlibdeps -O "${elfs[@]}" \
   2>"$shlibs_dir/log" | sed -n 's/^shlibs:Depends=//p')" || true
 if [ -z "$shlibs" ] || ! grep -q 'libc6' <<<"$shlibs"; then
   cat "$shlibs_dir/log" >&2
