@@ -10,11 +10,7 @@
 use airlock_e2e::{Sandbox, claude_bash, claude_read_result};
 
 fn log_json(sb: &Sandbox) -> Vec<serde_json::Value> {
-    let (code, out, err) = sb.run(&["log", "--json", "--limit", "1000"], "");
-    assert_eq!(code, 0, "{err}");
-    out.lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
+    sb.log_rows().unwrap()
 }
 
 #[test]

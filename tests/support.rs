@@ -166,6 +166,17 @@ impl Sandbox {
         }
     }
 
+    /// The audit log as `airlock log --json` prints it (newest last), one value per row.
+    pub fn log_rows(&self) -> Result<Vec<serde_json::Value>, String> {
+        let (code, out, err) = self.run(&["log", "--json", "--limit", "1000"], "");
+        if code != 0 {
+            return Err(err);
+        }
+        out.lines()
+            .map(|l| serde_json::from_str(l).map_err(|e| e.to_string()))
+            .collect()
+    }
+
     /// Where this user's approval service listens (no XDG_RUNTIME_DIR in the sandbox).
     pub fn broker_socket(&self) -> PathBuf {
         self.home

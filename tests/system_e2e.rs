@@ -276,7 +276,7 @@ fn an_unprivileged_agent_cannot_lower_read_answer_or_unwire() {
     assert!(
         std::fs::read_to_string("/etc/claude-code/managed-settings.json")
             .unwrap()
-            .contains("airlock hook")
+            .contains("airlock-hook claude-code")
     );
 
     // 4. Stopping the service: a signal from the agent is refused by the kernel; a

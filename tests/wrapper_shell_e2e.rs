@@ -51,11 +51,7 @@ fn sh(sb: &Sandbox, args: &[&str]) -> (i32, String, String) {
 }
 
 fn log_rows(sb: &Sandbox) -> Vec<serde_json::Value> {
-    let (code, out, err) = sb.run(&["log", "--json", "--limit", "1000"], "");
-    assert_eq!(code, 0, "{err}");
-    out.lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
+    sb.log_rows().unwrap()
 }
 
 #[test]
