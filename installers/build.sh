@@ -55,6 +55,9 @@ if [ ! -x "$root/ui/node_modules/.bin/tauri" ]; then
   (cd "$root/ui" && npm ci --no-audit --no-fund)
 fi
 cd "$root"
+# The Tauri CLI reads CI as its boolean `--ci` flag and rejects anything but true/false, while
+# CI systems set CI=1, CI=yes or CI=true: say the same thing in the one spelling it accepts.
+if [ -n "${CI:-}" ]; then export CI=true; fi
 tauri=(ui/node_modules/.bin/tauri)
 "${tauri[@]}" build "${tauri_profile[@]}" --no-bundle --config "$root/installers/tauri.bundle.json" \
   -- --config "profile.$profile_name.package.airlock-app.strip=\"symbols\""
