@@ -17,6 +17,9 @@ pub enum Host {
     VsCode,
     Windsurf,
     Cline,
+    /// The wrapper shell (`airlock sh -c …`, `airlock-sh` as an agent's `SHELL`): agents with
+    /// no hook API.
+    Shell,
     McpProxy,
     Cli,
     Unknown,
@@ -34,6 +37,7 @@ impl Host {
             Host::VsCode => "vscode",
             Host::Windsurf => "windsurf",
             Host::Cline => "cline",
+            Host::Shell => "shell",
             Host::McpProxy => "mcp-proxy",
             Host::Cli => "cli",
             Host::Unknown => "unknown",

@@ -68,7 +68,15 @@ pub fn parse_call(hint: Host, bytes: &[u8]) -> Result<HookCall, HookError> {
         Host::Codex => hosts::codex::parse(v)?,
         Host::Windsurf => hosts::windsurf::parse(&v)?,
         Host::Cline => hosts::cline::parse(&v)?,
-        Host::ClaudeCode | Host::McpProxy | Host::Cli | Host::Unknown => hosts::claude::parse(v)?,
+        Host::ClaudeCode | Host::Shell | Host::McpProxy | Host::Cli | Host::Unknown => {
+            hosts::claude::parse(v)?
+        }
+    };
+    // The wrapper shell speaks Claude's shape but is its own agent in the log and the popup.
+    let event = if host == Host::Shell {
+        hosts::common::with_host(event, Host::Shell)
+    } else {
+        event
     };
     Ok(HookCall {
         host,
@@ -82,6 +90,10 @@ pub fn parse_call(hint: Host, bytes: &[u8]) -> Result<HookCall, HookError> {
 /// could come from several hosts (Claude's shape is shared by Claude Code, Codex, VS Code and
 /// Copilot's compatible format), the hint decides.
 fn detect(hint: Host, v: &serde_json::Value) -> Host {
+    if hint == Host::Shell {
+        // The wrapper shell writes its own Claude-shaped payload; it names no other host.
+        return Host::Shell;
+    }
     let event = v.get("hook_event_name").and_then(serde_json::Value::as_str);
     let has = |k: &str| v.get(k).is_some();
     if hosts::windsurf::MARKERS.iter().any(|k| has(k)) {
@@ -137,6 +149,7 @@ fn slot(host: Host, event_name: &str) -> Slot {
         Host::ClaudeCode
         | Host::Codex
         | Host::VsCode
+        | Host::Shell
         | Host::McpProxy
         | Host::Cli
         | Host::Unknown => hosts::claude::slot(event_name),
@@ -177,9 +190,12 @@ fn deny(host: Host, slot: Slot, reason: &str) -> HookAnswer {
         Host::VsCode => hosts::vscode::deny(slot, reason),
         Host::Windsurf => hosts::windsurf::deny(reason),
         Host::Cline => hosts::cline::deny(reason),
-        Host::ClaudeCode | Host::Codex | Host::McpProxy | Host::Cli | Host::Unknown => {
-            hosts::claude::deny(slot, reason)
-        }
+        Host::ClaudeCode
+        | Host::Codex
+        | Host::Shell
+        | Host::McpProxy
+        | Host::Cli
+        | Host::Unknown => hosts::claude::deny(slot, reason),
     }
 }
 
@@ -192,6 +208,7 @@ fn result_event(host: Host, event_name: &str) -> bool {
         Host::Cursor
         | Host::Copilot
         | Host::Windsurf
+        | Host::Shell
         | Host::McpProxy
         | Host::Cli
         | Host::Unknown => false,

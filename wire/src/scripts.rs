@@ -183,12 +183,12 @@ mod tests {
 
     #[test]
     fn script_is_marked_and_runs_the_quoted_binary() {
-        let ours = Ours::new("/opt/My Tools/airlock", "cline");
+        let ours = Ours::new("/opt/My Tools/airlock", "cline", false);
         let s = script(&CLINE, &ours);
         assert!(s.starts_with("#!/bin/sh\n"));
         assert!(is_ours(&s, &ours));
         assert!(s.contains("exec '/opt/My Tools/airlock' hook cline\n"));
-        assert!(!is_ours(&s, &Ours::new("/usr/bin/airlock", "cline")));
+        assert!(!is_ours(&s, &Ours::new("/usr/bin/airlock", "cline", false)));
         assert!(!is_ours_any("#!/bin/sh\nexec lint\n"));
     }
 }
