@@ -259,9 +259,12 @@ fn cline_pass_auth_block_in_its_json_contract() {
     assert_eq!(cancel(&out)["cancel"], true, "{out}");
 }
 
-/// The file text with the sandbox's binary path replaced, for snapshots.
+/// The file text with the sandbox's binary paths replaced, for snapshots: the small hook
+/// binary next to `airlock` (what the wiring runs) first, then `airlock` itself.
 fn portable(text: &str, bin: &Path) -> String {
-    text.replace(bin.to_str().unwrap(), "<AIRLOCK>")
+    let hook_bin = bin.with_file_name("airlock-hook");
+    text.replace(hook_bin.to_str().unwrap(), "<AIRLOCK_HOOK>")
+        .replace(bin.to_str().unwrap(), "<AIRLOCK>")
 }
 
 /// Runs `program` (with `args`) as the host does: the sandbox's HOME, JSON on stdin.
