@@ -108,6 +108,8 @@ pub fn request_approval_cancellable(
             (Outcome::Denied, Some(id)) => ApprovalResult::Denied { id },
             (Outcome::Timeout, id) => ApprovalResult::Timeout { id },
             (Outcome::Unavailable, _) => unavailable("the approval service could not take it"),
+            (Outcome::Withdrawn, Some(id)) => ApprovalResult::Withdrawn { id },
+            (Outcome::Withdrawn, None) => unavailable("the Airlock app quit"),
             (Outcome::Approved | Outcome::Denied, None) => {
                 unavailable("malformed answer from the approval service")
             }

@@ -116,6 +116,12 @@ pub enum ApprovalResult {
         /// Approval row id, when the broker said so.
         id: Option<i64>,
     },
+    /// The user quit the app while the request was pending (they were asked first): no
+    /// human answered. Treat it as "no app running".
+    Withdrawn {
+        /// Approval row id.
+        id: i64,
+    },
     /// No approval service: not running, refused us, answered garbage, or the approval did
     /// not check out in the store. Callers treat this as "no human approval".
     Unavailable {
@@ -132,6 +138,7 @@ impl ApprovalResult {
             ApprovalResult::Denied { .. } => Outcome::Denied,
             ApprovalResult::Timeout { .. } => Outcome::Timeout,
             ApprovalResult::Unavailable { .. } => Outcome::Unavailable,
+            ApprovalResult::Withdrawn { .. } => Outcome::Withdrawn,
         }
     }
 
@@ -143,7 +150,9 @@ impl ApprovalResult {
     /// The approval row id, when known.
     pub fn id(&self) -> Option<i64> {
         match self {
-            ApprovalResult::Approved { id, .. } | ApprovalResult::Denied { id } => Some(*id),
+            ApprovalResult::Approved { id, .. }
+            | ApprovalResult::Denied { id }
+            | ApprovalResult::Withdrawn { id } => Some(*id),
             ApprovalResult::Timeout { id } => *id,
             ApprovalResult::Unavailable { .. } => None,
         }

@@ -64,6 +64,9 @@ pub enum Outcome {
     Timeout,
     /// No answer possible (too many pending, store failure, shutting down).
     Unavailable,
+    /// The user quit the app (after confirming) while the request was pending: nobody
+    /// answered it. Callers act as with no app running and log it as withdrawn.
+    Withdrawn,
 }
 
 impl Outcome {
@@ -74,6 +77,7 @@ impl Outcome {
             Outcome::Denied => "denied",
             Outcome::Timeout => "timeout",
             Outcome::Unavailable => "unavailable",
+            Outcome::Withdrawn => "withdrawn",
         }
     }
 }

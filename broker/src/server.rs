@@ -304,6 +304,17 @@ impl Broker {
     /// Stops accepting, denies every pending request (stored `denied`; requesters get
     /// `denied`), removes the socket. Idempotent; also runs on drop.
     pub fn shutdown(&self) {
+        self.stop(Outcome::Denied);
+    }
+
+    /// The user quit the app after being asked (see the tray's quit): like [`Self::shutdown`],
+    /// but requesters are told `withdrawn`, since no human said no. Each stored row is still
+    /// closed as `denied`, so none can ever be redeemed.
+    pub fn quit(&self) {
+        self.stop(Outcome::Withdrawn);
+    }
+
+    fn stop(&self, told: Outcome) {
         if self.inner.stopping.swap(true, Ordering::SeqCst) {
             return;
         }
@@ -315,7 +326,7 @@ impl Broker {
                 if let Err(e) = store.resolve_approval(id, ApprovalStatus::Denied, now) {
                     tracing::warn!(id, error = %e, "could not record the denial at shutdown");
                 }
-                let _ = w.tx.send(Msg::Decided(Outcome::Denied, false));
+                let _ = w.tx.send(Msg::Decided(told, false));
             }
         }
         drop(lock(&self.stop_sweeper).take());

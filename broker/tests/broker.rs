@@ -430,6 +430,26 @@ fn shutdown_denies_pending_requests() {
 }
 
 #[test]
+fn quitting_withdraws_pending_requests_and_none_can_be_redeemed() {
+    let e = env();
+    let (broker, rx) = start(&e, config(&e));
+    let client = ask(&e, req(60_000), Duration::from_secs(10));
+    let p = next_pending(&rx);
+    broker.quit();
+    // Told apart from a human's "no" …
+    assert_eq!(
+        client.join().unwrap(),
+        ApprovalResult::Withdrawn { id: p.id }
+    );
+    // … but the row is closed, so nothing can redeem it later.
+    assert_eq!(status(&e, p.id).0, ApprovalStatus::Denied);
+    // Idempotent, and the socket is gone.
+    broker.shutdown();
+    let got = request_approval_at(&e.sock, &req(60_000), Duration::from_secs(5));
+    assert!(matches!(got, ApprovalResult::Unavailable { .. }));
+}
+
+#[test]
 fn orphaned_pending_rows_are_swept_to_timeout() {
     let e = env();
     let store = Store::open(&e.db).unwrap();

@@ -39,6 +39,10 @@ const PROCESS_CODES: &[(&str, &str)] = &[
         "Left to the agent's own permission prompt.",
     ),
     (
+        "approval_withdrawn",
+        "You quit the Airlock app while this approval was waiting.",
+    ),
+    (
         "approval_timeout",
         "Nobody answered the approval in time, so it was denied.",
     ),

@@ -726,6 +726,11 @@ impl Core {
                         tracing::info!(%reason, "desktop approval service unavailable");
                         Answer::Unavailable
                     }
+                    // The user quit the app while it waited: as with no app (a denial).
+                    Ok(airlock_broker::ApprovalResult::Withdrawn { .. }) => {
+                        tracing::info!("desktop approval withdrawn: the app quit");
+                        Answer::Unavailable
+                    }
                     Err(_) => Answer::Unavailable,
                 },
                 c = cancel_rx => {

@@ -286,6 +286,7 @@ pub(crate) fn handle(
     // asked for: a new reason (the session read a secret since, say) asks again.
     let grant = session_grant_key(action, &d);
     let mut by_grant = false;
+    let mut withdrawn = false;
     let (outcome, hook_outcome) = if unstoppable && d.effective != Verdict::Pass {
         (Outcome::Flagged, HookOutcome::NoOpinion)
     } else if d.effective == Verdict::Auth
@@ -336,6 +337,10 @@ pub(crate) fn handle(
                 }
             }
             Some(Asked::Answered(o, h)) => (o, h),
+            Some(Asked::Withdrawn) => {
+                withdrawn = true;
+                outcome_without_app(&d, &call)
+            }
             None => outcome_without_app(&d, &call),
         }
     } else {
@@ -347,6 +352,9 @@ pub(crate) fn handle(
     }
     if by_grant {
         extra.push("approved_for_session".to_owned());
+    }
+    if withdrawn {
+        extra.push("approval_withdrawn".to_owned());
     }
     // The session may have moved on while a human was asked: record against the newest.
     let before = st.session(&host, &sid);
@@ -399,6 +407,8 @@ enum Asked {
         for_session: bool,
     },
     Answered(Outcome, HookOutcome),
+    /// The user quit the app while this was pending: as with no app, but logged apart.
+    Withdrawn,
 }
 
 /// What a "for this session" approval binds to besides the session: the call's exact effect
@@ -504,6 +514,7 @@ fn ask_human(
                 reason: deny_text(&format!("{reason} Nobody approved it in time.")),
             },
         )),
+        airlock_broker::ApprovalResult::Withdrawn { .. } => Some(Asked::Withdrawn),
         airlock_broker::ApprovalResult::Unavailable { .. } => None,
     }
 }

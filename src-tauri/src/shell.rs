@@ -559,6 +559,39 @@ fn open_prompt(app: &AppHandle, kind: Kind, from: &str, to: &str) {
     }
 }
 
+/// "Quit Airlock?" while approvals are pending; "Keep running" is the default.
+fn open_quit_confirm(app: &AppHandle, pending: usize) {
+    if let Some(w) = app.get_webview_window("quit") {
+        let _ = w.show();
+        let _ = w.set_focus();
+        return;
+    }
+    let init = serde_json::json!({ "pending": pending });
+    let built = WebviewWindowBuilder::new(app, "quit", WebviewUrl::App("quit.html".into()))
+        .title("Airlock: quit?")
+        .initialization_script(format!("window.__AIRLOCK_QUIT__ = {init};"))
+        .inner_size(420.0, 300.0)
+        .resizable(false)
+        .always_on_top(true)
+        .center()
+        .focused(true)
+        .build();
+    if let Err(e) = built {
+        tracing::error!(error = %e, "cannot ask before quitting; staying");
+    }
+}
+
+/// The human confirmed quitting with approvals pending: they are withdrawn (each requester
+/// then acts as with no app running, and the audit log says so), and the app ends.
+#[tauri::command]
+async fn quit_confirmed(app: AppHandle, shared: State<'_, Shared>) -> Res<()> {
+    let pending = shared.broker.pending().len();
+    tracing::info!(pending, "quit with approvals pending: withdrawn");
+    shared.broker.quit();
+    app.exit(0);
+    Ok(())
+}
+
 fn request_change(app: &AppHandle, kind: &str, to: &str) -> anyhow::Result<String> {
     let shared = app.state::<Shared>();
     let kind = Kind::parse(kind)?;
@@ -623,13 +656,7 @@ fn build_tray(app: &AppHandle) -> tauri::Result<()> {
     let blocks = Submenu::with_id(app, "blocks", "Recent blocks", true)?;
     let dashboard = MenuItem::with_id(app, "dashboard", "Open dashboard", true, None::<&str>)?;
     let setup = MenuItem::with_id(app, "setup", "Set up Airlock…", true, None::<&str>)?;
-    let quit = MenuItem::with_id(
-        app,
-        "quit",
-        "Quit Airlock (denies pending approvals)",
-        true,
-        None::<&str>,
-    )?;
+    let quit = MenuItem::with_id(app, "quit", "Quit Airlock", true, None::<&str>)?;
     let menu = Menu::with_items(
         app,
         &[
@@ -881,9 +908,15 @@ fn on_menu(app: &AppHandle, id: &str) {
         "pending" | "dashboard" => open_dashboard(app),
         "setup" => open_wizard(app),
         "quit" => {
-            let shared = app.state::<Shared>();
-            shared.broker.shutdown();
-            app.exit(0);
+            let pending = app.state::<Shared>().broker.pending().len();
+            if pending == 0 {
+                tracing::info!("quit from the tray");
+                app.state::<Shared>().broker.shutdown();
+                app.exit(0);
+            } else {
+                // Ask first: quitting withdraws what is waiting for the human.
+                open_quit_confirm(app, pending);
+            }
         }
         other => {
             let change = other
@@ -1108,6 +1141,7 @@ pub fn run() -> ExitCode {
             wizard_agents,
             wizard_autostart,
             wizard_wire,
+            quit_confirmed,
             wizard_self_test,
             dash_decisions,
             dash_ledger,

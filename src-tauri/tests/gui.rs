@@ -483,3 +483,65 @@ fn popup_latency_and_idle_memory() {
         pss1 / 1024
     );
 }
+
+/// Quitting from the tray with an approval waiting asks first ("Keep running" is the
+/// default); quitting anyway withdraws the request, which its requester is told apart from a
+/// human's "no".
+#[test]
+fn quitting_with_an_approval_pending_asks_first_and_withdraws_it() {
+    let mut s = start(false);
+    let client = ask(
+        &s,
+        request("git reset --hard HEAD~3", 60_000, false),
+        Duration::from_secs(60),
+    );
+    wait_window("^Airlock approval #", Duration::from_secs(20)).expect("no approval popup");
+    wait_rendered(&s, 1);
+
+    // Tray → "Quit Airlock" (the last item): a question, not a quit.
+    assert!(open_tray_menu(), "the tray icon did not dock in trayer");
+    keys(&["Up", "Return"]);
+    let confirm = wait_window("^Airlock: quit\\?$", Duration::from_secs(10)).unwrap_or_else(|| {
+        panic!(
+            "quitting with a pending approval did not ask first; log:\n{}",
+            s.log_text()
+        )
+    });
+    std::thread::sleep(Duration::from_millis(700)); // page load
+    shot(&s, "quit-confirm.png");
+    focus(&confirm);
+    keys(&["Escape"]); // "Keep running"
+    assert!(wait_gone("^Airlock: quit", Duration::from_secs(5)));
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(s.app_running(), "keeping it running quit the app");
+    assert!(!client.is_finished(), "the request must still wait");
+
+    // Again, and quit anyway.
+    assert!(open_tray_menu());
+    keys(&["Up", "Return"]);
+    let confirm =
+        wait_window("^Airlock: quit\\?$", Duration::from_secs(10)).expect("no quit question");
+    std::thread::sleep(Duration::from_millis(700));
+    focus(&confirm);
+    keys(&["Tab", "Return"]); // "Quit anyway"
+    let got = client.join().unwrap();
+    assert!(
+        matches!(got, ApprovalResult::Withdrawn { .. }),
+        "the requester is told the request was withdrawn: {got:?}"
+    );
+    let t0 = Instant::now();
+    while s.app_running() {
+        assert!(
+            t0.elapsed() < Duration::from_secs(10),
+            "the app did not quit"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert!(
+        s.log_text()
+            .contains("quit with approvals pending: withdrawn")
+    );
+    // Nothing can redeem it later.
+    let id = got.id().unwrap();
+    assert_eq!(status_of(&s, id), (ApprovalStatus::Denied, false));
+}
