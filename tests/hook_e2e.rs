@@ -10,11 +10,7 @@
 use airlock_e2e::{Sandbox, claude_bash, claude_read_result};
 
 fn log_json(sb: &Sandbox) -> Vec<serde_json::Value> {
-    let (code, out, err) = sb.run(&["log", "--json", "--limit", "1000"], "");
-    assert_eq!(code, 0, "{err}");
-    out.lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
+    sb.log_rows().unwrap()
 }
 
 #[test]
@@ -230,5 +226,67 @@ fn every_host_gets_its_own_wire_format() {
         .collect();
     for h in ["cursor", "codex", "gemini", "copilot", "vscode"] {
         assert!(hosts.contains(h), "{h} not detected: {hosts:?}");
+    }
+}
+
+/// Whether `line` holds a `YYYY-MM-DD HH:MM:SS` time.
+fn has_time(line: &str) -> bool {
+    let shape = "dddd-dd-dd dd:dd:dd";
+    let chars: Vec<char> = line.chars().collect();
+    chars.windows(shape.len()).any(|w| {
+        w.iter().zip(shape.chars()).all(|(c, s)| match s {
+            'd' => c.is_ascii_digit(),
+            other => *c == other,
+        })
+    })
+}
+
+#[test]
+fn log_and_history_print_readable_times_under_a_header() {
+    let sb = Sandbox::new().unwrap();
+    assert_eq!(
+        sb.run(&["hook", "claude-code"], &claude_bash("t1", "cargo test"))
+            .0,
+        0
+    );
+    let (code, out, err) = sb.run(&["log"], "");
+    assert_eq!(code, 0, "{err}");
+    let mut lines = out.lines();
+    let header = lines.next().unwrap();
+    for col in ["TIME", "AGENT", "VERDICT", "OUTCOME", "REASONS"] {
+        assert!(header.contains(col), "{header}");
+    }
+    let row = lines.next().unwrap();
+    assert!(has_time(row), "a readable time, not epoch ms: {row}");
+    assert!(row.contains("claude-code") && row.contains("PASS"), "{row}");
+
+    assert_eq!(
+        sb.run(
+            &["password", "set", "--password-stdin"],
+            "a long password 1\n"
+        )
+        .0,
+        0
+    );
+    let (code, out, _) = sb.run(&["policy-history"], "");
+    assert_eq!(code, 0);
+    let mut lines = out.lines();
+    assert!(lines.next().unwrap().contains("TIME"), "{out}");
+    assert!(
+        lines.any(|l| has_time(l) && l.contains("password")),
+        "{out}"
+    );
+
+    // Without a terminal the CLI says how to pass the factor, not "wrong password".
+    for args in [&["password", "change"][..], &["totp", "enroll"]] {
+        let o = sb
+            .cmd(args)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(!o.status.success());
+        assert!(err.contains("no terminal"), "{args:?}: {err}");
+        assert!(err.contains("--password-stdin"), "{args:?}: {err}");
     }
 }

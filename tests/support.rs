@@ -23,7 +23,8 @@ pub fn airlock_bin() -> Result<PathBuf, String> {
     });
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let mut cmd = Command::new(cargo);
-    // `airlock serve`/`pins` hand over to `airlock-proxy`, installed next to it.
+    // `airlock serve`/`pins` hand over to `airlock-proxy`, installed next to it; the wiring
+    // runs `airlock-hook` when it sits next to `airlock`.
     cmd.args([
         "build",
         "--quiet",
@@ -31,6 +32,12 @@ pub fn airlock_bin() -> Result<PathBuf, String> {
         "airlock-cli",
         "--bin",
         "airlock",
+        "-p",
+        "airlock-hook",
+        "--bin",
+        "airlock-hook",
+        "--bin",
+        "airlock-sh",
         "-p",
         "airlock-proxy",
         "--bin",
@@ -157,6 +164,17 @@ impl Sandbox {
             ),
             Err(e) => (-1, String::new(), e.to_string()),
         }
+    }
+
+    /// The audit log as `airlock log --json` prints it (newest last), one value per row.
+    pub fn log_rows(&self) -> Result<Vec<serde_json::Value>, String> {
+        let (code, out, err) = self.run(&["log", "--json", "--limit", "1000"], "");
+        if code != 0 {
+            return Err(err);
+        }
+        out.lines()
+            .map(|l| serde_json::from_str(l).map_err(|e| e.to_string()))
+            .collect()
     }
 
     /// Where this user's approval service listens (no XDG_RUNTIME_DIR in the sandbox).

@@ -184,12 +184,13 @@ fn an_unprivileged_agent_cannot_lower_read_answer_or_unwire() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let managed = std::fs::read_to_string("/etc/claude-code/managed-settings.json").unwrap();
     assert!(
-        managed.contains(&format!("{BIN_DIR}/airlock hook claude-code")),
+        // The small hook binary is installed next to `airlock`, so the wiring runs it.
+        managed.contains(&format!("{BIN_DIR}/airlock-hook claude-code")),
         "{managed}"
     );
     let codex = std::fs::read_to_string("/etc/codex/requirements.toml").unwrap();
     assert!(
-        codex.contains(&format!("{BIN_DIR}/airlock hook codex")),
+        codex.contains(&format!("{BIN_DIR}/airlock-hook codex")),
         "{codex}"
     );
     guard.service = Some(start_service());
@@ -275,7 +276,7 @@ fn an_unprivileged_agent_cannot_lower_read_answer_or_unwire() {
     assert!(
         std::fs::read_to_string("/etc/claude-code/managed-settings.json")
             .unwrap()
-            .contains("airlock hook")
+            .contains("airlock-hook claude-code")
     );
 
     // 4. Stopping the service: a signal from the agent is refused by the kernel; a

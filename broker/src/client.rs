@@ -100,7 +100,11 @@ pub fn request_approval_cancellable(
     let _ = stream.shutdown(std::net::Shutdown::Both);
     match serde_json::from_slice::<ServerMessage>(&reply) {
         Ok(ServerMessage::Response(r)) => match (r.outcome, r.id) {
-            (Outcome::Approved, Some(id)) => ApprovalResult::Approved { id, nonce },
+            (Outcome::Approved, Some(id)) => ApprovalResult::Approved {
+                id,
+                nonce,
+                for_session: r.for_session,
+            },
             (Outcome::Denied, Some(id)) => ApprovalResult::Denied { id },
             (Outcome::Timeout, id) => ApprovalResult::Timeout { id },
             (Outcome::Unavailable, _) => unavailable("the approval service could not take it"),
@@ -211,8 +215,16 @@ pub fn request_and_redeem_at(
     wait: Duration,
 ) -> ApprovalResult {
     match request_approval_at(path, req, wait) {
-        ApprovalResult::Approved { id, nonce } => match redeem(store, id, &nonce, req) {
-            Ok(true) => ApprovalResult::Approved { id, nonce },
+        ApprovalResult::Approved {
+            id,
+            nonce,
+            for_session,
+        } => match redeem(store, id, &nonce, req) {
+            Ok(true) => ApprovalResult::Approved {
+                id,
+                nonce,
+                for_session,
+            },
             Ok(false) => unavailable("the approval did not check out in the store"),
             Err(e) => unavailable(format!("store: {e}")),
         },

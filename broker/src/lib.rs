@@ -102,6 +102,8 @@ pub enum ApprovalResult {
         id: i64,
         /// The nonce this client sent (needed by [`redeem`]).
         nonce: String,
+        /// The human approved it for the rest of the session (never for a high-risk call).
+        for_session: bool,
     },
     /// A human said no (or the app quit while the request was pending).
     Denied {
@@ -171,6 +173,10 @@ pub enum BrokerError {
     /// No such pending request (unknown, already decided, timed out, or its requester left).
     #[error("approval {0} is not pending")]
     NotPending(i64),
+    /// "For this session" was asked for a high-risk request: those are approved once, each
+    /// with the factor.
+    #[error("approval {0} is high risk: it can only be approved once")]
+    NotScopable(i64),
     /// Too early to approve (see [`ARM_DELAY`]).
     #[error("approval {id} cannot be approved for another {wait_ms} ms")]
     NotArmed {
@@ -246,6 +252,7 @@ mod tests {
         let a = ApprovalResult::Approved {
             id: 3,
             nonce: "n".into(),
+            for_session: false,
         };
         assert!(a.is_approved());
         assert_eq!((a.id(), a.outcome()), (Some(3), Outcome::Approved));

@@ -92,6 +92,10 @@ pub struct ApprovalResponse {
     pub id: Option<i64>,
     /// How it ended.
     pub outcome: Outcome,
+    /// An approval the human gave for the rest of the session (the same call again, in the
+    /// same session, is released without asking). Absent: once.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub for_session: bool,
 }
 
 /// What the broker writes back (exactly one line).
@@ -142,10 +146,20 @@ mod tests {
         let r = ServerMessage::Response(ApprovalResponse {
             id: Some(7),
             outcome: Outcome::Timeout,
+            for_session: false,
         });
         assert_eq!(
             serde_json::to_value(&r).unwrap(),
             json!({"type":"response","id":7,"outcome":"timeout"})
+        );
+        let s = ServerMessage::Response(ApprovalResponse {
+            id: Some(8),
+            outcome: Outcome::Approved,
+            for_session: true,
+        });
+        assert_eq!(
+            serde_json::to_value(&s).unwrap(),
+            json!({"type":"response","id":8,"outcome":"approved","for_session":true})
         );
         let e = ServerMessage::Error {
             code: "bad_request".into(),

@@ -119,12 +119,22 @@ pub enum BrokerEvent {
 pub enum Decision {
     /// Approve once.
     Approved,
+    /// Approve this call and the same call again in the same session (not for high risk).
+    ApprovedForSession,
     /// Deny.
     Denied,
 }
 
+impl Decision {
+    /// Whether this answer approves.
+    pub fn approves(self) -> bool {
+        matches!(self, Decision::Approved | Decision::ApprovedForSession)
+    }
+}
+
 enum Msg {
-    Decided(Outcome),
+    /// The outcome, and whether an approval covers the rest of the session.
+    Decided(Outcome, bool),
     ClientGone,
 }
 
@@ -246,7 +256,10 @@ impl Broker {
         let Some(w) = waiters.get(&id) else {
             return Err(BrokerError::NotPending(id));
         };
-        if decision == Decision::Approved {
+        if decision == Decision::ApprovedForSession && w.info.high_risk {
+            return Err(BrokerError::NotScopable(id));
+        }
+        if decision.approves() {
             let since = w.arrived.elapsed();
             if since < self.inner.cfg.arm_delay {
                 let left = self.inner.cfg.arm_delay.saturating_sub(since);
@@ -257,24 +270,32 @@ impl Broker {
             }
         }
         let (status, outcome) = match decision {
-            Decision::Approved => (ApprovalStatus::Approved, Outcome::Approved),
+            Decision::Approved | Decision::ApprovedForSession => {
+                (ApprovalStatus::Approved, Outcome::Approved)
+            }
             Decision::Denied => (ApprovalStatus::Denied, Outcome::Denied),
         };
+        let for_session = decision == Decision::ApprovedForSession;
         let now = now_ms();
         let store = lock(&self.inner.store);
         if store.resolve_approval(id, status, now)? {
             drop(store);
             if let Some(w) = waiters.remove(&id) {
-                let _ = w.tx.send(Msg::Decided(outcome));
+                let _ = w.tx.send(Msg::Decided(outcome, for_session));
             }
-            tracing::info!(id, outcome = outcome.as_str(), "approval decided");
+            tracing::info!(
+                id,
+                outcome = outcome.as_str(),
+                for_session,
+                "approval decided"
+            );
             Ok(())
         } else {
             // Past its stored deadline (the wall clock moved): it is a timeout.
             let _ = store.expire_approvals(now);
             drop(store);
             if let Some(w) = waiters.remove(&id) {
-                let _ = w.tx.send(Msg::Decided(Outcome::Timeout));
+                let _ = w.tx.send(Msg::Decided(Outcome::Timeout, false));
             }
             Err(BrokerError::NotPending(id))
         }
@@ -294,7 +315,7 @@ impl Broker {
                 if let Err(e) = store.resolve_approval(id, ApprovalStatus::Denied, now) {
                     tracing::warn!(id, error = %e, "could not record the denial at shutdown");
                 }
-                let _ = w.tx.send(Msg::Decided(Outcome::Denied));
+                let _ = w.tx.send(Msg::Decided(Outcome::Denied, false));
             }
         }
         drop(lock(&self.stop_sweeper).take());
@@ -408,7 +429,11 @@ fn accept_loop(inner: &Arc<Inner>, listener: &UnixListener) {
 }
 
 fn response(id: Option<i64>, outcome: Outcome) -> ServerMessage {
-    ServerMessage::Response(ApprovalResponse { id, outcome })
+    ServerMessage::Response(ApprovalResponse {
+        id,
+        outcome,
+        for_session: false,
+    })
 }
 
 fn error(code: &str, message: &str) -> ServerMessage {
@@ -635,14 +660,16 @@ fn handle(inner: &Arc<Inner>, mut stream: UnixStream) {
     drop(tx);
 
     let mut client_gone = false;
-    let outcome = match rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
-        Ok(Msg::Decided(o)) => o,
-        Ok(Msg::ClientGone) => {
-            client_gone = true;
-            finish_unanswered(inner, id, &rx)
-        }
-        Err(_) => finish_unanswered(inner, id, &rx),
-    };
+    let (outcome, for_session) =
+        match rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+            Ok(Msg::Decided(o, s)) => (o, s),
+            Ok(Msg::ClientGone) => {
+                client_gone = true;
+                finish_unanswered(inner, id, &rx)
+            }
+            Err(_) => finish_unanswered(inner, id, &rx),
+        };
+    let for_session = for_session && outcome == Outcome::Approved;
     tracing::info!(
         id,
         outcome = outcome.as_str(),
@@ -651,7 +678,14 @@ fn handle(inner: &Arc<Inner>, mut stream: UnixStream) {
     );
     let _ = inner.events.send(BrokerEvent::Closed { id, outcome });
     if !client_gone {
-        reply(&mut stream, &response(Some(id), outcome));
+        reply(
+            &mut stream,
+            &ServerMessage::Response(ApprovalResponse {
+                id: Some(id),
+                outcome,
+                for_session,
+            }),
+        );
     }
     let _ = stream.shutdown(std::net::Shutdown::Both);
     if let Some(w) = watcher {
@@ -661,7 +695,7 @@ fn handle(inner: &Arc<Inner>, mut stream: UnixStream) {
 
 /// The deadline passed or the requester left: record `timeout`, unless the UI decided in the
 /// same instant (then its decision stands).
-fn finish_unanswered(inner: &Inner, id: i64, rx: &Receiver<Msg>) -> Outcome {
+fn finish_unanswered(inner: &Inner, id: i64, rx: &Receiver<Msg>) -> (Outcome, bool) {
     let mut waiters = lock(&inner.waiters);
     if waiters.remove(&id).is_some() {
         let store = lock(&inner.store);
@@ -675,15 +709,15 @@ fn finish_unanswered(inner: &Inner, id: i64, rx: &Receiver<Msg>) -> Outcome {
             }
             Err(e) => tracing::warn!(id, error = %e, "could not record the timeout"),
         }
-        return Outcome::Timeout;
+        return (Outcome::Timeout, false);
     }
     drop(waiters);
     // Someone removed it first and sent their decision; it is already in the channel.
     loop {
         match rx.recv_timeout(Duration::from_secs(1)) {
-            Ok(Msg::Decided(o)) => return o,
+            Ok(Msg::Decided(o, s)) => return (o, s),
             Ok(Msg::ClientGone) => {}
-            Err(_) => return Outcome::Timeout,
+            Err(_) => return (Outcome::Timeout, false),
         }
     }
 }

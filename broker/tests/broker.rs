@@ -274,7 +274,7 @@ fn an_approval_is_single_use() {
         std::thread::spawn(move || request_approval_at(&sock, &r2, Duration::from_secs(10)));
     let p = next_pending(&rx);
     broker.resolve(p.id, Decision::Approved).unwrap();
-    let ApprovalResult::Approved { id, nonce } = client.join().unwrap() else {
+    let ApprovalResult::Approved { id, nonce, .. } = client.join().unwrap() else {
         panic!("not approved")
     };
     let store = Store::open(&e.db).unwrap();

@@ -141,6 +141,15 @@ pub fn screening(
     dial(paths, which, new, f)
 }
 
+/// Asks for a secret on the terminal; without one, says how to pass it instead (never a
+/// misleading "wrong password").
+fn prompt_secret(label: &str) -> Result<String> {
+    if !std::io::stdin().is_terminal() {
+        bail!("no terminal to ask for a password: pass --password-stdin");
+    }
+    rpassword::prompt_password(label).context("reading the password from the terminal")
+}
+
 pub(crate) fn read_new_password(from_stdin: bool) -> Result<String> {
     if from_stdin {
         return read_line_stdin();
@@ -191,7 +200,7 @@ pub fn password_change(paths: &Paths, from_stdin: bool) -> Result<ExitCode> {
         (read_line_stdin()?, read_line_stdin()?)
     } else {
         (
-            rpassword::prompt_password("Current Airlock password: ")?,
+            prompt_secret("Current Airlock password: ")?,
             read_new_password(false)?,
         )
     };
@@ -220,7 +229,7 @@ pub fn totp_enroll(
     let password = if from_stdin {
         read_line_stdin()?
     } else {
-        rpassword::prompt_password("Airlock password: ")?
+        prompt_secret("Airlock password: ")?
     };
     match verify {
         None => {
@@ -311,11 +320,14 @@ pub fn policy_history(paths: &Paths, verify: bool, json: bool) -> Result<ExitCod
     if json {
         println!("{}", serde_json::to_string_pretty(&rows)?);
     } else {
+        println!(
+            "  SEQ  TIME                 CHANGE       RESULT   FACTOR         BY       DETAIL"
+        );
         for r in rows {
             println!(
-                "{:>5} {} {:<12} {:<8} {:<14} {:<8} {}",
+                "{:>5}  {:<19}  {:<12} {:<8} {:<14} {:<8} {}",
                 r.seq,
-                r.entry.ts_ms,
+                when(r.entry.ts_ms),
                 r.entry.kind,
                 r.entry.outcome,
                 r.entry.factor,
@@ -348,14 +360,28 @@ pub struct LogArgs {
     pub json: bool,
 }
 
+/// A stored time (ms since the Unix epoch) in this machine's time zone, to the second.
+pub(crate) fn when(ts_ms: i64) -> String {
+    match jiff::Timestamp::from_millisecond(ts_ms) {
+        Ok(t) => t
+            .to_zoned(jiff::tz::TimeZone::system())
+            .strftime("%Y-%m-%d %H:%M:%S")
+            .to_string(),
+        // Out of range: show what is stored rather than nothing.
+        Err(_) => format!("@{ts_ms}ms"),
+    }
+}
+
+const LOG_HEADER: &str = "    ID  TIME                 AGENT        TOOL           KIND           VERDICT OUTCOME  REASONS";
+
 fn print_row(r: &airlock_store::DecisionRow, json: bool) -> Result<()> {
     if json {
         println!("{}", serde_json::to_string(r)?);
     } else {
         println!(
-            "{:>6} {} {:<12} {:<14} {:<14} {:<5} {:<8} {}",
+            "{:>6}  {:<19}  {:<12} {:<14} {:<14} {:<7} {:<8} {}",
             r.id,
-            r.ts_ms,
+            when(r.ts_ms),
             r.host,
             r.tool,
             r.action_kind,
@@ -391,6 +417,9 @@ pub fn log(paths: &Paths, a: &LogArgs) -> Result<ExitCode> {
     let mut rows = store.recent_decisions(&filter)?;
     rows.reverse();
     let mut last = rows.last().map_or(0, |r| r.id);
+    if !a.json {
+        println!("{LOG_HEADER}");
+    }
     for r in &rows {
         print_row(r, a.json)?;
     }

@@ -12,7 +12,6 @@ use std::process::ExitCode;
 mod allow;
 mod cmd;
 mod demo;
-mod hook;
 mod rules_cmd;
 mod service_cmd;
 mod setup_report;
@@ -109,6 +108,14 @@ enum Command {
     Hook {
         /// claude-code, cursor, codex, gemini, copilot or vscode.
         host: String,
+    },
+    /// The wrapper shell for agents with no hook API: `airlock sh -c COMMAND` judges the command
+    /// through the guard service and runs it in bash only when released (`airlock-sh` is the
+    /// same, for an agent's `SHELL`). A command not run exits 126 with the reason on stderr.
+    #[command(disable_help_flag = true)]
+    Sh {
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<std::ffi::OsString>,
     },
     /// Show or change the strictness mode. Raising applies at once; lowering needs your factor.
     Mode {
@@ -487,7 +494,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
             emit(&out)?;
             Ok(ExitCode::SUCCESS)
         }
-        Command::Hook { host } => hook::run(&host),
+        Command::Hook { host } => {
+            airlock_service::hook_client::run(&host, std::env::current_exe().ok())
+        }
+        Command::Sh { args } => {
+            airlock_service::shell_client::run(args, std::env::current_exe().ok())
+        }
         Command::Demo { json } => demo::run(json),
         Command::DemoServer => demo::server(),
         Command::Daemon { system, idle_exit } => service_cmd::daemon(system, idle_exit),
@@ -615,6 +627,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 | Command::Rules { .. }
                 | Command::Check { .. }
                 | Command::Hook { .. }
+                | Command::Sh { .. }
                 | Command::Serve { .. }
                 | Command::Gateway { .. }
                 | Command::Pins { .. }

@@ -422,7 +422,7 @@ fn install(bin_dir: &Path, no_start: bool) -> Result<ExitCode> {
     // 2. Root-owned binaries (the agent must not be able to replace what the hooks run).
     std::fs::create_dir_all(bin_dir)?;
     let me = std::env::current_exe().context("finding this binary")?;
-    for name in ["airlock", "airlock-proxy"] {
+    for name in ["airlock", "airlock-hook", "airlock-sh", "airlock-proxy"] {
         let src = me.with_file_name(name);
         let dst = bin_dir.join(name);
         let fresh = match (std::fs::metadata(&src), std::fs::metadata(&dst)) {

@@ -15,6 +15,9 @@ pub enum Host {
     Gemini,
     Copilot,
     VsCode,
+    /// The wrapper shell (`airlock sh -c …`, `airlock-sh` as an agent's `SHELL`): agents with
+    /// no hook API.
+    Shell,
     McpProxy,
     Cli,
     Unknown,
@@ -30,6 +33,7 @@ impl Host {
             Host::Gemini => "gemini",
             Host::Copilot => "copilot",
             Host::VsCode => "vscode",
+            Host::Shell => "shell",
             Host::McpProxy => "mcp-proxy",
             Host::Cli => "cli",
             Host::Unknown => "unknown",

@@ -64,7 +64,15 @@ pub fn parse_call(hint: Host, bytes: &[u8]) -> Result<HookCall, HookError> {
         Host::Copilot => hosts::copilot::parse(&v)?,
         Host::VsCode => hosts::vscode::parse(&v)?,
         Host::Codex => hosts::codex::parse(v)?,
-        Host::ClaudeCode | Host::McpProxy | Host::Cli | Host::Unknown => hosts::claude::parse(v)?,
+        Host::ClaudeCode | Host::Shell | Host::McpProxy | Host::Cli | Host::Unknown => {
+            hosts::claude::parse(v)?
+        }
+    };
+    // The wrapper shell speaks Claude's shape but is its own agent in the log and the popup.
+    let event = if host == Host::Shell {
+        hosts::common::with_host(event, Host::Shell)
+    } else {
+        event
     };
     Ok(HookCall {
         host,
@@ -78,6 +86,10 @@ pub fn parse_call(hint: Host, bytes: &[u8]) -> Result<HookCall, HookError> {
 /// could come from several hosts (Claude's shape is shared by Claude Code, Codex, VS Code and
 /// Copilot's compatible format), the hint decides.
 fn detect(hint: Host, v: &serde_json::Value) -> Host {
+    if hint == Host::Shell {
+        // The wrapper shell writes its own Claude-shaped payload; it names no other host.
+        return Host::Shell;
+    }
     let event = v.get("hook_event_name").and_then(serde_json::Value::as_str);
     let has = |k: &str| v.get(k).is_some();
     if hosts::cursor::MARKERS.iter().any(|k| has(k))
@@ -125,6 +137,7 @@ fn slot(host: Host, event_name: &str) -> Slot {
         Host::ClaudeCode
         | Host::Codex
         | Host::VsCode
+        | Host::Shell
         | Host::McpProxy
         | Host::Cli
         | Host::Unknown => hosts::claude::slot(event_name),
@@ -163,9 +176,12 @@ fn deny(host: Host, slot: Slot, reason: &str) -> HookAnswer {
         Host::Gemini => hosts::gemini::deny(reason),
         Host::Copilot => hosts::copilot::deny(reason),
         Host::VsCode => hosts::vscode::deny(slot, reason),
-        Host::ClaudeCode | Host::Codex | Host::McpProxy | Host::Cli | Host::Unknown => {
-            hosts::claude::deny(slot, reason)
-        }
+        Host::ClaudeCode
+        | Host::Codex
+        | Host::Shell
+        | Host::McpProxy
+        | Host::Cli
+        | Host::Unknown => hosts::claude::deny(slot, reason),
     }
 }
 
@@ -174,7 +190,9 @@ fn result_event(host: Host, event_name: &str) -> bool {
     match host {
         Host::ClaudeCode | Host::Codex | Host::VsCode => event_name == "PostToolUse",
         Host::Gemini => event_name == "AfterTool",
-        Host::Cursor | Host::Copilot | Host::McpProxy | Host::Cli | Host::Unknown => false,
+        Host::Cursor | Host::Copilot | Host::Shell | Host::McpProxy | Host::Cli | Host::Unknown => {
+            false
+        }
     }
 }
 

@@ -713,7 +713,7 @@ impl Core {
             });
             let answer = tokio::select! {
                 r = &mut asking => match r {
-                    Ok(airlock_broker::ApprovalResult::Approved { id: aid, nonce }) => {
+                    Ok(airlock_broker::ApprovalResult::Approved { id: aid, nonce, .. }) => {
                         if core.redeem(aid, nonce, req).await {
                             Answer::Approved
                         } else {

@@ -36,6 +36,7 @@ pub fn parse_host(name: &str) -> Option<Host> {
         "gemini" => Host::Gemini,
         "copilot" => Host::Copilot,
         "vscode" | "vs-code" => Host::VsCode,
+        "shell" => Host::Shell,
         _ => return None,
     })
 }
@@ -266,8 +267,20 @@ pub(crate) fn handle(
     let unstoppable = action.tool == airlock_engine::PROMPT_TOOL
         && matches!(action.op, airlock_engine::Operation::Prompt { .. })
         && !airlock_hooks::can_block(call.host, &call.event_name);
+    // "For this session" approvals bind the session, the exact call and the reasons it was
+    // asked for: a new reason (the session read a secret since, say) asks again.
+    let grant = session_grant_key(action, &d);
+    let mut by_grant = false;
     let (outcome, hook_outcome) = if unstoppable && d.effective != Verdict::Pass {
         (Outcome::Flagged, HookOutcome::NoOpinion)
+    } else if d.effective == Verdict::Auth
+        && !d.high_risk
+        && grant
+            .as_deref()
+            .is_some_and(|g| st.granted_for_session(&host, &sid, g))
+    {
+        by_grant = true;
+        (Outcome::Approved, HookOutcome::NoOpinion)
     } else if d.effective == Verdict::Auth {
         // The human is asked without holding the user's lock.
         drop(st);
@@ -277,13 +290,24 @@ pub(crate) fn handle(
             Err(_) => return internal_error(&call, session),
         };
         match asked {
-            Some(Asked::Approved { id, nonce, req }) => {
+            Some(Asked::Approved {
+                id,
+                nonce,
+                req,
+                for_session,
+            }) => {
                 // Single use: the approval must check out in the store and is consumed.
                 let ok = st
                     .store()
                     .map(|s| airlock_broker::redeem(s, id, &nonce, &req))
                     .is_some_and(|r| matches!(r, Ok(true)));
                 if ok {
+                    if for_session
+                        && !d.high_risk
+                        && let Some(g) = grant.clone()
+                    {
+                        st.grant_for_session(&host, &sid, g);
+                    }
                     (Outcome::Approved, HookOutcome::NoOpinion)
                 } else {
                     (
@@ -305,6 +329,9 @@ pub(crate) fn handle(
     let mut extra = Vec::new();
     if matches!(hook_outcome, HookOutcome::Ask { .. }) {
         extra.push("deferred_to_host_ask".to_owned());
+    }
+    if by_grant {
+        extra.push("approved_for_session".to_owned());
     }
     // The session may have moved on while a human was asked: record against the newest.
     let before = st.session(&host, &sid);
@@ -354,8 +381,18 @@ enum Asked {
         id: i64,
         nonce: String,
         req: airlock_broker::ApprovalRequest,
+        for_session: bool,
     },
     Answered(Outcome, HookOutcome),
+}
+
+/// What a "for this session" approval binds to besides the session: the call's exact effect
+/// (tool, operation with its arguments, working directory) and the reasons it was asked for.
+/// `None` (never granted) when it cannot be written down.
+fn session_grant_key(action: &Action, d: &Decision) -> Option<String> {
+    let mut codes: Vec<&str> = d.reasons.iter().map(|r| r.code.as_str()).collect();
+    codes.sort_unstable();
+    serde_json::to_string(&(&action.tool, &action.op, &action.cwd, codes)).ok()
 }
 
 /// Show `text` to a human without any secret in it, bounded.
@@ -429,9 +466,16 @@ fn ask_human(
     let result = airlock_broker::request_approval_cancellable(&path, &req, APPROVAL_WAIT, &gone);
     let reason = d.explain();
     match result {
-        airlock_broker::ApprovalResult::Approved { id, nonce } => {
-            Some(Asked::Approved { id, nonce, req })
-        }
+        airlock_broker::ApprovalResult::Approved {
+            id,
+            nonce,
+            for_session,
+        } => Some(Asked::Approved {
+            id,
+            nonce,
+            req,
+            for_session,
+        }),
         airlock_broker::ApprovalResult::Denied { .. } => Some(Asked::Answered(
             Outcome::Denied,
             HookOutcome::Deny {

@@ -13,9 +13,11 @@
 pub mod audit;
 pub mod client;
 pub mod hook;
+pub mod hook_client;
 pub mod peer;
 pub mod protocol;
 pub mod server;
+pub mod shell_client;
 mod state;
 
 pub use client::{ClientError, Endpoint, HookExchange, HookReply};

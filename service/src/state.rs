@@ -11,7 +11,7 @@
 //! (`airlock release --tamper`). At system level nobody but the service can write the store,
 //! so the same checks only ever fire on disk damage.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
 
 use airlock_core::baselines::{Baselines, Observation};
@@ -50,7 +50,13 @@ pub(crate) struct UserState {
     pub bypassed: BTreeSet<String>,
     writes: u32,
     baselines: Baselines,
+    /// Approvals a human gave "for this session": (host, session, the call's exact effect).
+    /// In memory only: a restart asks again.
+    session_grants: HashSet<(String, String, String)>,
 }
+
+/// Most session approvals kept per user (the oldest are not tracked: past this, calls ask).
+const MAX_SESSION_GRANTS: usize = 1024;
 
 /// Why a call cannot be judged: a message for the user (never a payload).
 #[derive(Debug, Clone)]
@@ -68,6 +74,20 @@ pub(crate) fn bypass_key(host: &str, session: &str) -> String {
 }
 
 impl UserState {
+    /// Whether a human approved exactly this call for the rest of this session.
+    pub(crate) fn granted_for_session(&self, host: &str, sid: &str, effect: &str) -> bool {
+        self.session_grants
+            .contains(&(host.to_owned(), sid.to_owned(), effect.to_owned()))
+    }
+
+    /// Remember a "for this session" approval (bounded).
+    pub(crate) fn grant_for_session(&mut self, host: &str, sid: &str, effect: String) {
+        if self.session_grants.len() < MAX_SESSION_GRANTS {
+            self.session_grants
+                .insert((host.to_owned(), sid.to_owned(), effect));
+        }
+    }
+
     pub fn new(paths: Paths) -> UserState {
         UserState {
             paths,
@@ -82,6 +102,7 @@ impl UserState {
             bypassed: BTreeSet::new(),
             writes: 0,
             baselines: Baselines::new(),
+            session_grants: HashSet::new(),
         }
     }
 

@@ -102,7 +102,7 @@ async fn approval_decide(
         .broker
         .get(id)
         .ok_or_else(|| "This request is no longer pending.".to_owned())?;
-    if decision == Decision::Approved && request.high_risk {
+    if decision.approves() && request.high_risk {
         let store = shared.paths.open_store().map_err(|e| e.to_string())?;
         policy::verify_factor(&store, &proof(password, code))
             .map_err(|e| format!("Not approved: {e}"))?;

@@ -47,7 +47,7 @@ done
 # --- the real `airlock` CLI the tests run as hooks ---------------------------------------
 ws_target="${AIRLOCK_WS_TARGET_DIR:-$root/target}"
 cargo build --quiet --manifest-path "$root/Cargo.toml" --locked \
-  -p airlock-cli --bin airlock --target-dir "$ws_target"
+  -p airlock-cli --bin airlock -p airlock-hook --bin airlock-hook --target-dir "$ws_target"
 export AIRLOCK_TEST_CLI_BIN="$ws_target/debug/airlock"
 
 # --- build, then run under Xvfb ---------------------------------------------------------

@@ -175,7 +175,12 @@ fn first_run_wizard_sets_up_everything_and_self_tests() {
     wait_step(&s, "done", "wire", 1);
     let settings = std::fs::read_to_string(s.home.path().join(".claude/settings.json")).unwrap();
     assert!(
-        settings.contains(&format!("{} hook claude-code", bin.display())),
+        // The wiring runs the small `airlock-hook` when it sits next to `airlock`.
+        settings.contains(&format!("{} hook claude-code", bin.display()))
+            || settings.contains(&format!(
+                "{} claude-code",
+                bin.with_file_name("airlock-hook").display()
+            )),
         "{settings}"
     );
     shot(&s, "wizard-agents.png");

@@ -3,12 +3,14 @@
 how it holds up with use.
 
 Usage:
-    cargo build --release --bin airlock
+    cargo build --release --bin airlock --bin airlock-hook
     python3 tests/bench/service_latency.py --airlock target/release/airlock \
         --runs 1000 --soak 100000
 
 1. Spawn baseline: `/bin/true` fed the same payload on stdin, one fresh process each time.
-2. `airlock hook claude-code` (PASS payloads), one fresh process each time, the service warm.
+2. `airlock-hook claude-code` (what the wiring runs: the small hook binary next to `airlock`)
+   and `airlock hook claude-code` (the same client inside the full CLI), PASS payloads, one
+   fresh process each time, the service warm; the three are measured in interleaved rounds.
 3. Soak: `--soak` hook requests straight over the service's socket (the same service code
    path minus the process spawn), then (2) again: the first 1,000 and last 1,000 soak requests
    and the before/after process figures are compared (target: within 10%).
@@ -97,6 +99,9 @@ def main():
     ap.add_argument("--soak", type=int, default=100000)
     a = ap.parse_args()
     airlock = os.path.abspath(a.airlock)
+    hook = os.path.join(os.path.dirname(airlock), "airlock-hook")
+    if not os.path.isfile(hook):
+        raise SystemExit(f"no {hook}: cargo build --release --bin airlock-hook")
     home = tempfile.mkdtemp(prefix="airlock-bench-")
     env = dict(os.environ, HOME=home)
     for k in ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_RUNTIME_DIR"):
@@ -106,22 +111,36 @@ def main():
     sock = os.path.join(home, ".local/share/airlock/run/guard.sock")
     try:
         spawn_times([airlock, "hook", "claude-code"], env, 50)  # start + warm the service
-        base = spawn_times(["/bin/true"], env, a.runs)
-        before = spawn_times([airlock, "hook", "claude-code"], env, a.runs)
+        paths = {"true": ["/bin/true"], "small": [hook, "claude-code"],
+                 "cli": [airlock, "hook", "claude-code"]}
+
+        def rounds():
+            got = {k: [] for k in paths}
+            for _ in range(10):
+                for k, argv in paths.items():
+                    got[k] += spawn_times(argv, env, max(1, a.runs // 10))
+            return got
+
+        first = rounds()
+        base, before = first["true"], first["small"]
         t0 = time.time()
         soak = socket_times(sock, a.soak) if a.soak else []
         soak_s = time.time() - t0
-        after = spawn_times([airlock, "hook", "claude-code"], env, a.runs)
+        later = rounds()
+        after = later["small"]
         db = os.path.join(home, ".local/share/airlock/airlock.db")
         wal = os.path.getsize(db + "-wal") if os.path.exists(db + "-wal") else 0
         print("| path | p50 ms | p90 ms | p99 ms | mean ms |")
         print("|---|---|---|---|---|")
         print(row("`/bin/true` (spawn baseline)", base))
-        print(row("`airlock hook claude-code` via the service, first", before))
-        print(row(f"`airlock hook claude-code` after {a.soak} more calls", after))
+        print(row("`airlock-hook claude-code` via the service, first", before))
+        print(row("`airlock hook claude-code` (full CLI), first", first["cli"]))
+        print(row(f"`airlock-hook claude-code` after {a.soak} more calls", after))
+        print(row(f"`/bin/true` after {a.soak} more calls", later["true"]))
         print()
-        print(f"p50 hook / p50 spawn: first {pct(before, .5) / pct(base, .5):.2f}x, "
-              f"after the soak {pct(after, .5) / pct(base, .5):.2f}x")
+        print(f"p50 airlock-hook / p50 spawn: first {pct(before, .5) / pct(base, .5):.2f}x, "
+              f"after the soak {pct(after, .5) / pct(later['true'], .5):.2f}x; "
+              f"full CLI first {pct(first['cli'], .5) / pct(base, .5):.2f}x")
         if soak:
             first, last = soak[:1000], soak[-1000:]
             print(f"soak over the socket: {a.soak} calls in {soak_s:.0f} s; first 1,000 p50 "

@@ -27,6 +27,7 @@ function tick() {
   if (left <= 0) {
     $("countdown").textContent = "No answer: denied (timeout).";
     $("approve").disabled = true;
+    $("approve-session").disabled = true;
     $("deny").disabled = true;
     setTimeout(closeSelf, 300);
     return;
@@ -35,6 +36,7 @@ function tick() {
   const armIn = req.armed_ms - now;
   if (!busy) {
     $("approve").disabled = armIn > 0;
+    $("approve-session").disabled = armIn > 0;
     $("approve").textContent = armIn > 0 ? `Approve once (${Math.ceil(armIn / 100) / 10}s)` : "Approve once";
   }
   setTimeout(tick, armIn > 0 ? 100 : 250);
@@ -44,6 +46,7 @@ async function decide(decision) {
   if (busy) return;
   busy = true;
   $("approve").disabled = true;
+  $("approve-session").disabled = true;
   $("deny").disabled = true;
   $("error").textContent = "";
   try {
@@ -84,6 +87,8 @@ async function main() {
     $("reasons").appendChild(li);
   }
   if (req.high_risk) {
+    // High risk is approved once, each time with the factor.
+    $("approve-session").classList.add("hidden");
     $("risk").classList.remove("hidden");
     $("factor").classList.remove("hidden");
     const st = info.status;
@@ -99,6 +104,7 @@ async function main() {
 
 $("deny").addEventListener("click", () => decide("denied"));
 $("approve").addEventListener("click", () => decide("approved"));
+$("approve-session").addEventListener("click", () => decide("approved_for_session"));
 if (id === null || id === undefined) {
   window.__TAURI__.event
     .listen("airlock-show", (e) => {

@@ -35,8 +35,8 @@ fn toml_str(s: &str) -> String {
     out
 }
 
-fn block(bin: &str, timeout_secs: u32) -> String {
-    let command = format!("{} hook codex", crate::hosts::shell_quote(bin));
+fn block(bin: &str, hook_bin: bool, timeout_secs: u32) -> String {
+    let command = crate::hosts::Ours::new(bin, "codex", hook_bin).command;
     let mut out = format!("{BEGIN}\n");
     for (event, matcher) in EVENTS {
         out.push_str(&format!("[[hooks.{event}]]\n"));
@@ -119,7 +119,11 @@ pub fn wire(path: PathBuf, opts: &WireOptions) -> Result<WireReport, WireError> 
     if !next.is_empty() {
         next.push_str("\n\n");
     }
-    next.push_str(&block(bin, opts.timeout_secs));
+    next.push_str(&block(
+        bin,
+        crate::has_hook_bin(&opts.airlock_bin),
+        opts.timeout_secs,
+    ));
     checked(&path, &next)?;
     if current.as_deref() == Some(next.as_str()) {
         return Ok(WireReport {

@@ -153,23 +153,43 @@ pub(crate) enum Fail {
 /// What identifies Airlock's own command in an entry.
 #[derive(Debug, Clone)]
 pub(crate) struct Ours {
-    /// `<airlock_bin> hook <host>` with the path quoted for a POSIX shell when needed.
+    /// The command written: `<airlock-hook> <host>` when the small hook binary is installed
+    /// next to `airlock`, else `<airlock> hook <host>`; the path quoted for a POSIX shell when
+    /// needed.
     pub(crate) command: String,
-    /// The same with the path unquoted (also accepted when recognising entries).
-    raw: String,
+    /// Every spelling recognised as ours (both forms, quoted and not), so re-wiring replaces
+    /// an entry of the other form and unwiring removes either.
+    known: Vec<String>,
 }
 
+/// The small hook binary's file name (installed next to `airlock`).
+pub(crate) const HOOK_BIN: &str = "airlock-hook";
+
 impl Ours {
-    pub(crate) fn new(bin: &str, host_arg: &str) -> Ours {
+    /// `bin` is the `airlock` binary; `use_hook_bin` says whether `airlock-hook` sits next to
+    /// it (the caller looks; this layer does no I/O).
+    pub(crate) fn new(bin: &str, host_arg: &str, use_hook_bin: bool) -> Ours {
+        let hook_bin = match bin.rsplit_once('/') {
+            Some((dir, _)) => format!("{dir}/{HOOK_BIN}"),
+            None => HOOK_BIN.to_owned(),
+        };
+        let long = format!("{} hook {host_arg}", shell_quote(bin));
+        let short = format!("{} {host_arg}", shell_quote(&hook_bin));
+        let known = vec![
+            long.clone(),
+            format!("{bin} hook {host_arg}"),
+            short.clone(),
+            format!("{hook_bin} {host_arg}"),
+        ];
         Ours {
-            command: format!("{} hook {host_arg}", shell_quote(bin)),
-            raw: format!("{bin} hook {host_arg}"),
+            command: if use_hook_bin { short } else { long },
+            known,
         }
     }
 
     /// Whether a command string runs Airlock's hook for this host.
     fn matches(&self, command: &str) -> bool {
-        contains_word(command, &self.command) || contains_word(command, &self.raw)
+        self.known.iter().any(|k| contains_word(command, k))
     }
 }
 
@@ -477,7 +497,7 @@ mod tests {
     use crate::json::{parse, render};
 
     fn ours() -> Ours {
-        Ours::new("/usr/local/bin/airlock", "claude-code")
+        Ours::new("/usr/local/bin/airlock", "claude-code", false)
     }
 
     #[test]
@@ -494,13 +514,20 @@ mod tests {
 
     #[test]
     fn recognition_needs_the_host_word_to_end() {
-        let o = Ours::new("/a b/airlock", "cursor");
+        let o = Ours::new("/a b/airlock", "cursor", false);
         assert!(o.matches("'/a b/airlock' hook cursor"));
         assert!(o.matches("'/a b/airlock' hook cursor --verbose"));
         assert!(o.matches("/a b/airlock hook cursor"));
         assert!(!o.matches("'/a b/airlock' hook cursorx"));
         assert!(!o.matches("'/a b/airlock' hook claude-code"));
         assert!(!o.matches("/other/airlock hook cursor"));
+        // The small hook binary's form is ours too, whichever form is written.
+        assert!(o.matches("'/a b/airlock-hook' cursor"));
+        assert!(!o.matches("'/a b/airlock-hook' cursorx"));
+        assert!(!o.matches("/other/airlock-hook cursor"));
+        let short = Ours::new("/a b/airlock", "cursor", true);
+        assert_eq!(short.command, "'/a b/airlock-hook' cursor");
+        assert!(short.matches("'/a b/airlock' hook cursor"));
     }
 
     #[test]

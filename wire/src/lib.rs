@@ -401,7 +401,20 @@ fn bin_str(agent: Agent, bin: &Path) -> Result<&str, WireError> {
 }
 
 fn ours(agent: Agent, bin: &Path) -> Result<Ours, WireError> {
-    Ok(Ours::new(bin_str(agent, bin)?, agent.as_str()))
+    Ok(Ours::new(
+        bin_str(agent, bin)?,
+        agent.as_str(),
+        has_hook_bin(bin),
+    ))
+}
+
+/// Whether the small `airlock-hook` binary is installed next to `airlock` (then the wiring
+/// runs it: a hook call costs little more than a process start).
+pub fn has_hook_bin(airlock_bin: &Path) -> bool {
+    airlock_bin
+        .parent()
+        .map(|dir| dir.join(hosts::HOOK_BIN))
+        .is_some_and(|p| p.is_file())
 }
 
 /// Like [`ours`], and the path must be absolute: a relative one would be resolved against

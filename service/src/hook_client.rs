@@ -1,4 +1,5 @@
-//! `airlock hook <host>`: the hot path, a thin client of the guard service.
+//! The hook client (`airlock hook <host>` and the small `airlock-hook <host>` binary): the hot
+//! path, a thin client of the guard service.
 //!
 //! Reads one payload from stdin (bounded), sends it to the service over its local socket,
 //! prints the service's answer (exactly one JSON object on stdout, in the host's format),
@@ -17,10 +18,13 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+use std::path::PathBuf;
+
 use airlock_engine::Host;
 use airlock_hooks::{HookAnswer, HookOutcome, MAX_PAYLOAD_BYTES};
-use airlock_service::hook::{deny_text, parse_host};
-use airlock_service::{ClientError, Endpoint, HookExchange};
+
+use crate::hook::{deny_text, parse_host};
+use crate::{ClientError, Endpoint, HookExchange};
 
 /// The hook answers well before hosts' own timeouts (wiring sets 30 s): past this budget the
 /// watchdog denies. The service answers a routine call in about a millisecond.
@@ -75,8 +79,10 @@ fn local_deny(host: Host, reason: &str) -> HookAnswer {
     )
 }
 
-/// Run the hook. Never returns.
-pub fn run(host_name: &str) -> ! {
+/// Run the hook for `host_name`. `autostart` is the `airlock` binary to start as
+/// `airlock daemon` when no user-level service is listening (`None`: never start one). Never
+/// returns.
+pub fn run(host_name: &str, autostart: Option<PathBuf>) -> ! {
     let hint = parse_host(host_name).unwrap_or(Host::ClaudeCode);
     let responder = Arc::new(Responder {
         answered: AtomicBool::new(false),
@@ -112,7 +118,7 @@ pub fn run(host_name: &str) -> ! {
             "unknown host name given to `airlock hook`.",
         ));
     }
-    let result = std::panic::catch_unwind(|| exchange(host_name, &responder));
+    let result = std::panic::catch_unwind(|| exchange(host_name, autostart, &responder));
     match result {
         Ok(Ok((reply, ex))) => {
             let a = HookAnswer {
@@ -161,10 +167,11 @@ fn read_stdin() -> Result<String, ClientError> {
 
 fn exchange(
     host_name: &str,
+    autostart: Option<PathBuf>,
     responder: &Responder,
-) -> Result<(airlock_service::HookReply, HookExchange), ClientError> {
+) -> Result<(crate::HookReply, HookExchange), ClientError> {
     let payload = read_stdin()?;
-    let ep = Endpoint::discover(std::env::current_exe().ok())?;
+    let ep = Endpoint::discover(autostart)?;
     let mut ex = HookExchange::start(&ep, host_name, payload, WATCHDOG)?;
     let reply = ex.answer(
         |_deadline| {
@@ -175,7 +182,7 @@ fn exchange(
                 Ordering::SeqCst,
             );
         },
-        |paths| airlock_service::client::read_files(&paths),
+        |paths| crate::client::read_files(&paths),
         APPROVAL_BUDGET,
     )?;
     Ok((reply, ex))
