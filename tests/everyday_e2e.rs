@@ -641,6 +641,8 @@ fn scan_reports_a_risky_setup_and_exits_1() {
         &json!({"trusted_folders": [home.to_str().unwrap()]}).to_string(),
     );
     std::fs::create_dir_all(home.join(".vscode")).unwrap();
+    std::fs::create_dir_all(home.join(".codeium/windsurf")).unwrap();
+    std::fs::create_dir_all(home.join("Documents/Cline")).unwrap();
     // A poisoned tool seen through the real proxy.
     sb.list_tools_via_proxy(
         "notes",
@@ -699,7 +701,7 @@ fn scan_reports_a_risky_setup_and_exits_1() {
     );
     // The agents: every one installed here, none wired.
     let agents = report["agents"].as_array().unwrap();
-    assert_eq!(agents.len(), 6);
+    assert_eq!(agents.len(), 8);
     assert!(
         agents
             .iter()

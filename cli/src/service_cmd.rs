@@ -37,6 +37,9 @@ pub const SYSTEM_HOOK_FILES: &[(airlock_wire::Agent, &str)] = &[
     // System settings: the top layer, but a user can disable a hook by name and relocate the
     // file with an environment variable, so on Gemini CLI this is tamper-evident at best.
     (airlock_wire::Agent::Gemini, "/etc/gemini-cli/settings.json"),
+    // Windsurf's system-level Cascade hooks (Linux/WSL): merged with the user's and the
+    // workspace's, run first. Cline has no system-level hook directory.
+    (airlock_wire::Agent::Windsurf, "/etc/windsurf/hooks.json"),
 ];
 
 /// Codex CLI's admin-enforced requirements, where managed hooks need no per-user trust.

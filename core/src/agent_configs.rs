@@ -21,6 +21,10 @@
 //! | Gemini CLI | `~/.gemini/settings.json`, `<project>/.gemini/settings.json` (`mcpServers`) | the same files |
 //! | Codex CLI | `~/.codex/config.toml`, `<project>/.codex/config.toml` (`[mcp_servers.*]`) | the same files |
 //! | Copilot CLI | `~/.copilot/mcp-config.json` (`mcpServers`) | `~/.copilot/config.json` |
+//! | Windsurf | `~/.codeium/windsurf/mcp_config.json` (`mcpServers`; remote: `serverUrl`) | — |
+//! | Cline | `<VS Code user dir>/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json`, `~/.cline/data/settings/cline_mcp_settings.json` (`mcpServers`; `type` or `transportType`) | — |
+//! | OpenCode (MCP only here) | `~/.config/opencode/opencode.json{,c}`, `<project>/opencode.json{,c}`, `<project>/.opencode/opencode.json{,c}` (`mcp.<name>` (v1) or `mcp.servers.<name>` (v2): `type` `local` with `command` as an argv array and `environment`, or `remote` with `url`, `headers`) | — |
+//! | Zed (MCP only, no hooks) | `~/.config/zed/settings.json`, `<project>/.zed/settings.json` (`context_servers`: `{command, args, env}`, the older `{command: {path, args, env}}`, or `{url, headers}`; extension servers have neither) | — |
 //!
 //! VS Code's user dir is `~/.config/Code/User` (Linux), `~/Library/Application
 //! Support/Code/User` (macOS), and the same for `Code - Insiders`.
@@ -38,9 +42,26 @@ pub const VSCODE: &str = "vscode";
 pub const GEMINI: &str = "gemini";
 pub const CODEX: &str = "codex";
 pub const COPILOT: &str = "copilot";
+pub const WINDSURF: &str = "windsurf";
+pub const CLINE: &str = "cline";
+/// Zed: its agent reaches MCP servers (`context_servers`) but has no hook API.
+pub const ZED: &str = "zed";
+/// OpenCode: MCP servers in `opencode.json` (its hook API is an in-process JS plugin).
+pub const OPENCODE: &str = "opencode";
 
 /// Every agent this module reads, in a stable order.
-pub const AGENTS: [&str; 6] = [CLAUDE_CODE, CURSOR, CODEX, GEMINI, COPILOT, VSCODE];
+pub const AGENTS: [&str; 10] = [
+    CLAUDE_CODE,
+    CURSOR,
+    CODEX,
+    GEMINI,
+    COPILOT,
+    VSCODE,
+    WINDSURF,
+    CLINE,
+    ZED,
+    OPENCODE,
+];
 
 /// The agent's name for people.
 pub fn agent_title(agent: &str) -> &'static str {
@@ -51,6 +72,10 @@ pub fn agent_title(agent: &str) -> &'static str {
         GEMINI => "Gemini CLI",
         CODEX => "Codex CLI",
         COPILOT => "Copilot CLI",
+        WINDSURF => "Windsurf",
+        CLINE => "Cline",
+        ZED => "Zed",
+        OPENCODE => "OpenCode",
         _ => "an agent",
     }
 }
@@ -415,12 +440,15 @@ pub fn settings_documents(home: &Path, project: Option<&Path>) -> (Vec<Document>
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 struct RawEntry {
-    #[serde(rename = "type")]
+    /// `type`; Cline's older entries say `transportType`.
+    #[serde(rename = "type", alias = "transportType")]
     kind: Option<String>,
     command: Option<String>,
     args: Vec<Value>,
     env: BTreeMap<String, Value>,
     cwd: Option<String>,
+    /// Windsurf spells it `serverUrl`.
+    #[serde(alias = "serverUrl")]
     url: Option<String>,
     /// Gemini CLI: the streamable-HTTP endpoint (`url` is its SSE endpoint).
     #[serde(rename = "httpUrl")]
@@ -453,6 +481,11 @@ enum Dialect {
     Standard,
     Gemini,
     Codex,
+    /// Zed's `context_servers`: the older entries nest the command as `{path, args, env}`.
+    Zed,
+    /// OpenCode's `mcp`: `command` is an argv array, `environment` the env, `type` is `local`
+    /// or `remote`.
+    OpenCode,
 }
 
 fn transport_of(e: &RawEntry, dialect: Dialect) -> Transport {
@@ -534,9 +567,81 @@ struct Origin<'a> {
     dialect: Dialect,
 }
 
+/// Zed's older entry shape, `{"command": {"path", "args", "env"}}`, as the flat one.
+fn zed_flattened(v: &Value) -> Value {
+    let mut v = v.clone();
+    if let Some(obj) = v.as_object_mut()
+        && let Some(Value::Object(cmd)) = obj.get("command").cloned()
+    {
+        obj.remove("command");
+        for (from, to) in [("path", "command"), ("args", "args"), ("env", "env")] {
+            if let Some(x) = cmd.get(from) {
+                obj.insert(to.to_owned(), x.clone());
+            }
+        }
+    }
+    v
+}
+
+/// OpenCode's entry shape as the common one: `command: [program, args…]` split,
+/// `environment` as `env`, `local`/`remote` as `stdio`/`http`.
+fn opencode_flattened(v: &Value) -> Value {
+    let mut v = v.clone();
+    if let Some(obj) = v.as_object_mut() {
+        if let Some(Value::Array(argv)) = obj.get("command").cloned() {
+            let mut it = argv.into_iter();
+            match it.next() {
+                Some(program) => {
+                    obj.insert("command".to_owned(), program);
+                    obj.insert("args".to_owned(), Value::Array(it.collect()));
+                }
+                None => {
+                    obj.remove("command");
+                }
+            }
+        }
+        if let Some(env) = obj.remove("environment") {
+            obj.insert("env".to_owned(), env);
+        }
+        let kind = match obj.get("type").and_then(Value::as_str) {
+            Some("local") => Some("stdio"),
+            Some("remote") => Some("http"),
+            _ => None,
+        };
+        if let Some(k) = kind {
+            obj.insert("type".to_owned(), Value::String(k.to_owned()));
+        }
+    }
+    v
+}
+
+/// OpenCode v2 nests the servers under `mcp.servers`; v1 names them directly under `mcp`.
+fn opencode_servers(mcp: &Map<String, Value>) -> &Map<String, Value> {
+    match mcp.get("servers").and_then(Value::as_object) {
+        Some(inner)
+            if !["type", "command", "url"]
+                .iter()
+                .any(|k| inner.contains_key(*k)) =>
+        {
+            inner
+        }
+        _ => mcp,
+    }
+}
+
 fn servers_from_map(map: &Map<String, Value>, o: &Origin<'_>, d: &mut Discovery) {
+    let map = if o.dialect == Dialect::OpenCode {
+        opencode_servers(map)
+    } else {
+        map
+    };
     for (name, v) in map {
-        let entry: RawEntry = match serde_json::from_value(v.clone()) {
+        let v = match o.dialect {
+            Dialect::Zed => zed_flattened(v),
+            Dialect::OpenCode => opencode_flattened(v),
+            _ => v.clone(),
+        };
+        let entry: RawEntry = match serde_json::from_value(v) {
             Ok(e) => e,
             Err(_) => {
                 d.problems.push(Problem {
@@ -632,8 +737,58 @@ pub fn discover(home: &Path, project: Option<&Path>) -> Discovery {
             Dialect::Standard,
             false,
         ),
+        f(
+            WINDSURF,
+            home.join(".codeium")
+                .join("windsurf")
+                .join("mcp_config.json"),
+            "user",
+            &["mcpServers"],
+            Dialect::Standard,
+            false,
+        ),
+        f(
+            CLINE,
+            home.join(".cline")
+                .join("data")
+                .join("settings")
+                .join("cline_mcp_settings.json"),
+            "user",
+            &["mcpServers"],
+            Dialect::Standard,
+            false,
+        ),
+        f(
+            ZED,
+            home.join(".config").join("zed").join("settings.json"),
+            "user",
+            &["context_servers"],
+            Dialect::Zed,
+            false,
+        ),
     ];
+    for name in ["opencode.json", "opencode.jsonc"] {
+        files.push(f(
+            OPENCODE,
+            home.join(".config").join("opencode").join(name),
+            "user",
+            &["mcp"],
+            Dialect::OpenCode,
+            false,
+        ));
+    }
     for dir in vscode_user_dirs(home) {
+        files.push(f(
+            CLINE,
+            dir.join("globalStorage")
+                .join("saoudrizwan.claude-dev")
+                .join("settings")
+                .join("cline_mcp_settings.json"),
+            "user",
+            &["mcpServers"],
+            Dialect::Standard,
+            false,
+        ));
         files.push(f(
             VSCODE,
             dir.join("mcp.json"),
@@ -692,6 +847,26 @@ pub fn discover(home: &Path, project: Option<&Path>) -> Discovery {
             Dialect::Standard,
             false,
         ));
+        files.push(f(
+            ZED,
+            p.join(".zed").join("settings.json"),
+            "project",
+            &["context_servers"],
+            Dialect::Zed,
+            false,
+        ));
+        for name in ["opencode.json", "opencode.jsonc"] {
+            for dir in [p.to_path_buf(), p.join(".opencode")] {
+                files.push(f(
+                    OPENCODE,
+                    dir.join(name),
+                    "project",
+                    &["mcp"],
+                    Dialect::OpenCode,
+                    false,
+                ));
+            }
+        }
     }
     for ServerFile {
         agent,
@@ -905,6 +1080,137 @@ mod tests {
         let esc = r#"{"a": "quote \" // still a string",}"#;
         let v: Value = serde_json::from_str(&strip_jsonc(esc)).unwrap();
         assert_eq!(v["a"], "quote \" // still a string");
+    }
+
+    #[test]
+    fn finds_windsurf_cline_zed_and_opencode_servers() {
+        let home = tempfile::tempdir().unwrap();
+        let h = home.path();
+        let proj = h.join("work");
+        write(
+            &h.join(".codeium/windsurf/mcp_config.json"),
+            r#"{"mcpServers": {"gh": {"command": "npx", "args": ["-y", "gh-mcp"], "env": {"GITHUB_TOKEN": "t"}},
+                "remote": {"serverUrl": "https://w.example/mcp", "headers": {"Authorization": "Bearer x"}},
+                "off": {"command": "x", "disabled": true}}}"#,
+        );
+        write(
+            &h.join(".config/Code/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json"),
+            r#"{"mcpServers": {"fs": {"command": "node", "args": ["fs.js"], "autoApprove": [], "disabled": false},
+                "sse": {"url": "https://c.example/sse", "transportType": "sse"},
+                "http": {"type": "streamableHttp", "url": "https://c.example/mcp"}}}"#,
+        );
+        write(
+            &h.join(".cline/data/settings/cline_mcp_settings.json"),
+            r#"{"mcpServers": {"cli": {"command": "uvx", "args": ["srv"]}}}"#,
+        );
+        write(
+            &h.join(".config/zed/settings.json"),
+            r#"{ // Zed
+ "context_servers": {
+  "new": {"source": "custom", "command": "some-command", "args": ["a"], "env": {}},
+  "old": {"command": {"path": "/usr/bin/old", "args": ["b"], "env": {"K": "v"}}, "settings": {}},
+  "ext": {"source": "extension", "settings": {}},
+  "url": {"url": "https://z.example/mcp"},
+ },
+ "theme": "One Dark"}"#,
+        );
+        write(
+            &proj.join(".zed/settings.json"),
+            r#"{"context_servers": {"proj": {"command": "p", "enabled": false}}}"#,
+        );
+        write(
+            &h.join(".config/opencode/opencode.json"),
+            r#"{"$schema": "https://opencode.ai/config.json", "mcp": {
+                "everything": {"type": "local", "command": ["npx", "-y", "@modelcontextprotocol/server-everything"], "environment": {"K": "v"}},
+                "jira": {"type": "remote", "url": "https://jira.example.com/mcp", "enabled": false, "headers": {"Authorization": "Bearer x"}}}}"#,
+        );
+        write(
+            &proj.join(".opencode/opencode.jsonc"),
+            "{\"mcp\": {\"servers\": {\"v2\": {\"type\": \"local\", \"command\": [\"npx\", \"-y\", \"example-mcp-server\"],},},},}",
+        );
+        let d = discover(h, Some(&proj));
+        let mut got: Vec<(String, String, String, bool)> = d
+            .servers
+            .iter()
+            .map(|s| {
+                let t = match &s.transport {
+                    Transport::Stdio { command, args, .. } => {
+                        format!("stdio {command} {}", args.join(" "))
+                    }
+                    Transport::Http { url, sse, .. } => format!("http {url} sse={sse}"),
+                    Transport::Unusable(w) => format!("unusable {w}"),
+                };
+                (
+                    format!("{}/{}", s.agent, s.name),
+                    s.scope.clone(),
+                    t,
+                    s.disabled,
+                )
+            })
+            .collect();
+        got.sort();
+        let mut want: Vec<(String, String, String, bool)> = [
+            ("windsurf/gh", "user", "stdio npx -y gh-mcp", false),
+            (
+                "windsurf/remote",
+                "user",
+                "http https://w.example/mcp sse=false",
+                false,
+            ),
+            ("windsurf/off", "user", "stdio x ", true),
+            ("cline/fs", "user", "stdio node fs.js", false),
+            (
+                "cline/sse",
+                "user",
+                "http https://c.example/sse sse=true",
+                false,
+            ),
+            (
+                "cline/http",
+                "user",
+                "http https://c.example/mcp sse=false",
+                false,
+            ),
+            ("cline/cli", "user", "stdio uvx srv", false),
+            ("zed/new", "user", "stdio some-command a", false),
+            ("zed/old", "user", "stdio /usr/bin/old b", false),
+            ("zed/ext", "user", "unusable no command and no URL", false),
+            (
+                "zed/url",
+                "user",
+                "http https://z.example/mcp sse=false",
+                false,
+            ),
+            ("zed/proj", "project", "stdio p ", true),
+            (
+                "opencode/everything",
+                "user",
+                "stdio npx -y @modelcontextprotocol/server-everything",
+                false,
+            ),
+            (
+                "opencode/jira",
+                "user",
+                "http https://jira.example.com/mcp sse=false",
+                true,
+            ),
+            (
+                "opencode/v2",
+                "project",
+                "stdio npx -y example-mcp-server",
+                false,
+            ),
+        ]
+        .iter()
+        .map(|(a, b, c, d)| ((*a).to_owned(), (*b).to_owned(), (*c).to_owned(), *d))
+        .collect();
+        want.sort();
+        assert_eq!(got, want);
+        assert!(d.problems.is_empty(), "{:?}", d.problems);
+        for a in [WINDSURF, CLINE, ZED, OPENCODE] {
+            assert!(AGENTS.contains(&a));
+            assert_ne!(agent_title(a), "an agent");
+        }
     }
 
     #[test]

@@ -39,6 +39,7 @@ pub mod pipeline;
 pub mod policy_file;
 pub mod scan;
 pub mod settings;
+pub mod words;
 
 pub use error::CoreError;
 pub use paths::{Level, Paths};

@@ -15,6 +15,8 @@ pub enum Host {
     Gemini,
     Copilot,
     VsCode,
+    Windsurf,
+    Cline,
     /// The wrapper shell (`airlock sh -c …`, `airlock-sh` as an agent's `SHELL`): agents with
     /// no hook API.
     Shell,
@@ -33,6 +35,8 @@ impl Host {
             Host::Gemini => "gemini",
             Host::Copilot => "copilot",
             Host::VsCode => "vscode",
+            Host::Windsurf => "windsurf",
+            Host::Cline => "cline",
             Host::Shell => "shell",
             Host::McpProxy => "mcp-proxy",
             Host::Cli => "cli",

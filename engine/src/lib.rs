@@ -18,6 +18,7 @@ pub mod needs;
 pub mod net;
 pub mod paths;
 pub mod policy;
+pub mod reasons;
 pub mod rules;
 pub mod secrets;
 pub mod session;

@@ -14,6 +14,8 @@
 //! | Cursor | `{"permission": "deny", …}` (prompt: `continue: false`) | never (reported downgraded) | 2 |
 //! | Gemini CLI | `{"decision": "deny", "reason"}` | never | 2 |
 //! | Copilot CLI | `permissionDecision` + `behavior` deny | never (only deny processed) | 0 (non-zero is ignored) |
+//! | Windsurf | exit code 2, reason on stderr (stdout `{}` is not read) | never | 2 |
+//! | Cline | `{"cancel": true, "errorMessage"}` (cancels the task too) | never | 0 (JSON decides) |
 //!
 //! **Architecture invariant:** a payload Airlock cannot read, an event it does not know on a
 //! host, or an `Ask` a host cannot show is answered with a denial, never with a pass. Reasons are
@@ -64,6 +66,8 @@ pub fn parse_call(hint: Host, bytes: &[u8]) -> Result<HookCall, HookError> {
         Host::Copilot => hosts::copilot::parse(&v)?,
         Host::VsCode => hosts::vscode::parse(&v)?,
         Host::Codex => hosts::codex::parse(v)?,
+        Host::Windsurf => hosts::windsurf::parse(&v)?,
+        Host::Cline => hosts::cline::parse(&v)?,
         Host::ClaudeCode | Host::Shell | Host::McpProxy | Host::Cli | Host::Unknown => {
             hosts::claude::parse(v)?
         }
@@ -92,6 +96,12 @@ fn detect(hint: Host, v: &serde_json::Value) -> Host {
     }
     let event = v.get("hook_event_name").and_then(serde_json::Value::as_str);
     let has = |k: &str| v.get(k).is_some();
+    if hosts::windsurf::MARKERS.iter().any(|k| has(k)) {
+        return Host::Windsurf;
+    }
+    if hosts::cline::MARKERS.iter().any(|k| has(k)) {
+        return Host::Cline;
+    }
     if hosts::cursor::MARKERS.iter().any(|k| has(k))
         || event.is_some_and(|e| hosts::cursor::EVENTS.contains(&e))
     {
@@ -134,6 +144,8 @@ fn slot(host: Host, event_name: &str) -> Slot {
         Host::Cursor => hosts::cursor::slot(event_name),
         Host::Gemini => hosts::gemini::slot(event_name),
         Host::Copilot => hosts::copilot::slot(event_name),
+        Host::Windsurf => hosts::windsurf::slot(event_name),
+        Host::Cline => hosts::cline::slot(event_name),
         Host::ClaudeCode
         | Host::Codex
         | Host::VsCode
@@ -176,6 +188,8 @@ fn deny(host: Host, slot: Slot, reason: &str) -> HookAnswer {
         Host::Gemini => hosts::gemini::deny(reason),
         Host::Copilot => hosts::copilot::deny(reason),
         Host::VsCode => hosts::vscode::deny(slot, reason),
+        Host::Windsurf => hosts::windsurf::deny(reason),
+        Host::Cline => hosts::cline::deny(reason),
         Host::ClaudeCode
         | Host::Codex
         | Host::Shell
@@ -190,15 +204,21 @@ fn result_event(host: Host, event_name: &str) -> bool {
     match host {
         Host::ClaudeCode | Host::Codex | Host::VsCode => event_name == "PostToolUse",
         Host::Gemini => event_name == "AfterTool",
-        Host::Cursor | Host::Copilot | Host::Shell | Host::McpProxy | Host::Cli | Host::Unknown => {
-            false
-        }
+        Host::Cline => event_name == "PostToolUse",
+        Host::Cursor
+        | Host::Copilot
+        | Host::Windsurf
+        | Host::Shell
+        | Host::McpProxy
+        | Host::Cli
+        | Host::Unknown => false,
     }
 }
 
 /// Whether this host can give the model a note with a tool result for this event (Claude
-/// Code, Codex and VS Code `PostToolUse`; Gemini `AfterTool`). Cursor's and Copilot's
-/// after-the-fact hooks have no output the model reads: there the session is only tainted.
+/// Code, Codex and VS Code `PostToolUse`; Gemini `AfterTool`; Cline `PostToolUse`, as context
+/// for the next request). Cursor's, Copilot's and Windsurf's after-the-fact hooks have no
+/// output the model reads: there the session is only tainted.
 pub fn can_flag(host: Host, event_name: &str) -> bool {
     result_event(host, event_name)
 }
@@ -231,6 +251,10 @@ fn screened(host: Host, event_name: &str, note: &str, withhold: bool) -> HookAns
             ]),
         )
     };
+    if host == Host::Cline {
+        // Cline cannot replace a result: a withheld one is the note, read with the next request.
+        return hosts::cline::screened(note);
+    }
     let out = match host {
         Host::Gemini if withhold => J::Obj(vec![("decision", s("deny")), ("reason", s(note))]),
         Host::Gemini => J::Obj(vec![context("AfterTool")]),
@@ -277,6 +301,16 @@ pub fn can_block(host: Host, event_name: &str) -> bool {
         slot(host, event_name),
         Slot::PreTool | Slot::Permission | Slot::Prompt
     )
+}
+
+/// A host's own hard limit on how long a hook may run, where going past it lets the call
+/// through (Cline kills a hook after 30 s and then treats it as no objection). Airlock answers
+/// well before it: an approval popup for such a host is given up early and denied.
+pub fn hard_timeout(host: Host) -> Option<std::time::Duration> {
+    match host {
+        Host::Cline => Some(std::time::Duration::from_secs(30)),
+        _ => None,
+    }
 }
 
 /// Render a fail-closed denial when parsing failed (host from hint; event unknown). The reason

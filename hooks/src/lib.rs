@@ -2,9 +2,10 @@
 //! [`Action`] at this edge; the engine never sees host JSON.
 //!
 //! [`claude`] types Claude Code's payloads; [`host`] is the entry point for every host the hook
-//! binary serves (Claude Code, Cursor, Codex CLI, Gemini CLI, GitHub Copilot CLI, VS Code): it
-//! detects the real host from the payload's shape, maps the call to an [`Action`], and renders
-//! Airlock's answer in that host's wire format (stdout, stderr, exit code).
+//! binary serves (Claude Code, Cursor, Codex CLI, Gemini CLI, GitHub Copilot CLI, VS Code,
+//! Windsurf, Cline): it detects the real host from the payload's shape, maps the call to an
+//! [`Action`], and renders Airlock's answer in that host's wire format (stdout, stderr, exit
+//! code).
 //!
 //! [`Action`]: airlock_engine::Action
 
@@ -17,8 +18,8 @@ mod hosts;
 pub use airlock_engine::Host;
 pub use event::Event;
 pub use host::{
-    HookAnswer, HookCall, HookOutcome, can_block, can_flag, can_withhold, is_known_event,
-    parse_call, render, render_parse_failure, supports_ask,
+    HookAnswer, HookCall, HookOutcome, can_block, can_flag, can_withhold, hard_timeout,
+    is_known_event, parse_call, render, render_parse_failure, supports_ask,
 };
 
 use thiserror::Error;

@@ -36,10 +36,25 @@ pub fn parse_host(name: &str) -> Option<Host> {
         "gemini" => Host::Gemini,
         "copilot" => Host::Copilot,
         "vscode" | "vs-code" => Host::VsCode,
+        "windsurf" => Host::Windsurf,
+        "cline" => Host::Cline,
         "shell" => Host::Shell,
         _ => return None,
     })
 }
+
+/// How long a human may take in the approval popup for a call from `host`: [`APPROVAL_WAIT`],
+/// or less where the host lets a call through once its hook runs past a hard limit
+/// ([`airlock_hooks::hard_timeout`]): the denial must be printed before that.
+pub fn approval_wait(host: Host) -> Duration {
+    match airlock_hooks::hard_timeout(host) {
+        Some(limit) => APPROVAL_WAIT.min(limit.saturating_sub(HARD_LIMIT_MARGIN)),
+        None => APPROVAL_WAIT,
+    }
+}
+
+/// Time kept back from a host's hard hook limit for judging before the ask and printing after.
+pub const HARD_LIMIT_MARGIN: Duration = Duration::from_secs(10);
 
 /// What the connection can do while a hook is being judged.
 pub(crate) trait Line {
@@ -434,8 +449,9 @@ fn ask_human(
         // it has one, else a denial. See SECURITY.md.
         return None;
     }
+    let wait = approval_wait(action.host);
     let deadline_ms =
-        clock::now_ms().saturating_add(i64::try_from(APPROVAL_WAIT.as_millis()).unwrap_or(110_000));
+        clock::now_ms().saturating_add(i64::try_from(wait.as_millis()).unwrap_or(110_000));
     let req = airlock_broker::ApprovalRequest {
         host: action.host.as_str().to_owned(),
         session_id: pipeline::session_key(action),
@@ -463,7 +479,7 @@ fn ask_human(
     }
     line.waiting(deadline_ms);
     let gone = line.gone();
-    let result = airlock_broker::request_approval_cancellable(&path, &req, APPROVAL_WAIT, &gone);
+    let result = airlock_broker::request_approval_cancellable(&path, &req, wait, &gone);
     let reason = d.explain();
     match result {
         airlock_broker::ApprovalResult::Approved {
@@ -526,5 +542,23 @@ fn outcome_without_app(d: &Decision, call: &HookCall) -> (Outcome, HookOutcome) 
                 reason: format!("{reason} {OPEN_AIRLOCK}"),
             },
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn approvals_end_before_a_hosts_hard_hook_limit() {
+        assert_eq!(approval_wait(Host::ClaudeCode), APPROVAL_WAIT);
+        assert_eq!(approval_wait(Host::Windsurf), APPROVAL_WAIT);
+        let cline = approval_wait(Host::Cline);
+        assert_eq!(cline, Duration::from_secs(20));
+        // The hook client's file wait (5 s) and the printing fit in what is left of 30 s.
+        assert!(cline + Duration::from_secs(5) < Duration::from_secs(27));
+        for name in ["windsurf", "cline"] {
+            assert_eq!(parse_host(name).map(Host::as_str), Some(name));
+        }
     }
 }

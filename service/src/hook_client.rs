@@ -118,7 +118,7 @@ pub fn run(host_name: &str, autostart: Option<PathBuf>) -> ! {
             "unknown host name given to `airlock hook`.",
         ));
     }
-    let result = std::panic::catch_unwind(|| exchange(host_name, autostart, &responder));
+    let result = std::panic::catch_unwind(|| exchange(host_name, hint, autostart, &responder));
     match result {
         Ok(Ok((reply, ex))) => {
             let a = HookAnswer {
@@ -167,6 +167,7 @@ fn read_stdin() -> Result<String, ClientError> {
 
 fn exchange(
     host_name: &str,
+    hint: Host,
     autostart: Option<PathBuf>,
     responder: &Responder,
 ) -> Result<(crate::HookReply, HookExchange), ClientError> {
@@ -175,8 +176,14 @@ fn exchange(
     let mut ex = HookExchange::start(&ep, host_name, payload, WATCHDOG)?;
     let reply = ex.answer(
         |_deadline| {
-            // Keep the watchdog from denying while a human decides.
-            let extended = WATCHDOG + APPROVAL_BUDGET;
+            // Keep the watchdog from denying while a human decides, but never past a host's own
+            // hard limit (past it, Cline lets the call through).
+            let extended = match airlock_hooks::hard_timeout(hint) {
+                Some(limit) => {
+                    (WATCHDOG + APPROVAL_BUDGET).min(limit.saturating_sub(Duration::from_secs(3)))
+                }
+                None => WATCHDOG + APPROVAL_BUDGET,
+            };
             responder.deadline_ms.store(
                 u64::try_from(extended.as_millis()).unwrap_or(u64::MAX),
                 Ordering::SeqCst,

@@ -10,6 +10,7 @@
 //! | Gemini CLI | `~/.gemini/settings.json` | same, plus `name` on the handler | milliseconds |
 //! | Cursor | `~/.cursor/hooks.json` | `{version: 1, hooks: {<event>: [{command, timeout, failClosed}]}}` | seconds |
 //! | Copilot CLI | `~/.copilot/hooks/airlock.json` (a file of our own) | `{version: 1, hooks: {<event>: [{type, bash, timeoutSec}]}}` | seconds |
+//! | Windsurf | `~/.codeium/windsurf/hooks.json` | `{hooks: {<event>: [{command, show_output}]}}` | none |
 
 use crate::Agent;
 use crate::json::{Json, entry_mut};
@@ -27,6 +28,9 @@ pub(crate) enum Style {
     /// Copilot CLI: top-level `version: 1`; `hooks.<event>` is a flat list of
     /// `{type: "command", bash, timeoutSec}`.
     Copilot,
+    /// Windsurf (Cascade Hooks): `hooks.<event>` is a flat list of `{command, show_output}`
+    /// (no matcher, no timeout field; `command` runs through `bash -c`).
+    Windsurf,
 }
 
 impl Style {
@@ -122,6 +126,19 @@ const COPILOT: Host = Host {
     ],
 };
 
+const WINDSURF: Host = Host {
+    rel_path: &[".codeium", "windsurf", "hooks.json"],
+    style: Style::Windsurf,
+    events: &[
+        ev("pre_run_command", None),
+        ev("pre_read_code", None),
+        ev("pre_write_code", None),
+        ev("pre_mcp_tool_use", None),
+        ev("pre_user_prompt", None),
+        ev("post_mcp_tool_use", None),
+    ],
+};
+
 /// Why VS Code is not wired on its own (see the crate docs).
 pub(crate) const VSCODE_WHY: &str = "VS Code (agent hooks are in Preview) has no user-level hook \
 file of its own: it runs the hooks in ~/.copilot/hooks/*.json (Copilot CLI's) and \
@@ -129,9 +146,12 @@ file of its own: it runs the hooks in ~/.copilot/hooks/*.json (Copilot CLI's) an
 `airlock wire claude-code` already reaches VS Code; a separate VS Code entry would run Airlock \
 twice per tool call";
 
-/// The host definition, or `None` for VS Code (not wired on its own).
+/// The host definition, or `None` for VS Code (not wired on its own) and Cline (script files,
+/// see `scripts`).
 pub(crate) fn host(agent: Agent) -> Option<Host> {
     match agent {
+        Agent::Windsurf => Some(WINDSURF),
+        Agent::Cline => None,
         Agent::ClaudeCode => Some(CLAUDE),
         Agent::Codex => Some(CODEX),
         Agent::Gemini => Some(GEMINI),
@@ -188,7 +208,7 @@ impl Ours {
     }
 
     /// Whether a command string runs Airlock's hook for this host.
-    fn matches(&self, command: &str) -> bool {
+    pub(crate) fn matches(&self, command: &str) -> bool {
         self.known.iter().any(|k| contains_word(command, k))
     }
 }
@@ -245,6 +265,12 @@ fn handler(style: Style, ours: &Ours, timeout_secs: u32) -> Json {
             ("bash", Json::str(&ours.command)),
             ("timeoutSec", Json::num(secs)),
         ]),
+        // `show_output` off: Windsurf does not read stdout, and a block's stderr is shown in
+        // its own banner.
+        Style::Windsurf => Json::obj(vec![
+            ("command", Json::str(&ours.command)),
+            ("show_output", Json::Bool(false)),
+        ]),
     }
 }
 
@@ -261,7 +287,7 @@ fn desired_element(style: Style, event: &Event, ours: &Ours, timeout_secs: u32) 
             entries.push(("hooks", Json::Array(vec![h])));
             Json::obj(entries)
         }
-        Style::Cursor | Style::Copilot => h,
+        Style::Cursor | Style::Copilot | Style::Windsurf => h,
     }
 }
 
@@ -269,6 +295,7 @@ fn desired_element(style: Style, event: &Event, ours: &Ours, timeout_secs: u32) 
 fn handler_is_ours(style: Style, h: &Json, ours: &Ours) -> bool {
     let keys: &[&str] = match style {
         Style::Grouped { .. } | Style::Cursor => &["command"],
+        Style::Windsurf => &["command", "powershell"],
         Style::Copilot => &["bash", "command", "powershell"],
     };
     keys.iter()
@@ -291,7 +318,7 @@ fn count_ours(style: Style, list: &[Json], ours: &Ours) -> usize {
                     .count()
             })
             .sum(),
-        Style::Cursor | Style::Copilot => list
+        Style::Cursor | Style::Copilot | Style::Windsurf => list
             .iter()
             .filter(|h| handler_is_ours(style, h, ours))
             .count(),
@@ -322,7 +349,7 @@ fn remove_ours(style: Style, list: &mut Vec<Json>, ours: &Ours) -> bool {
             });
             removed_any
         }
-        Style::Cursor | Style::Copilot => {
+        Style::Cursor | Style::Copilot | Style::Windsurf => {
             list.retain(|h| !handler_is_ours(style, h, ours));
             list.len() != before
         }

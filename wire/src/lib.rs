@@ -37,6 +37,14 @@
 //!   its own, `~/.copilot/hooks/airlock.json`: `{version: 1, hooks: {<event>: [{type:
 //!   "command", bash, timeoutSec}]}}`. Wired: `preToolUse`, `postToolUse`,
 //!   `userPromptSubmitted`, `permissionRequest` (no matcher = every tool).
+//! * **Windsurf**: `~/.codeium/windsurf/hooks.json`, `{hooks: {<event>: [{command,
+//!   show_output}]}}` (no matcher, no timeout field). Wired: `pre_run_command`,
+//!   `pre_read_code`, `pre_write_code`, `pre_mcp_tool_use`, `pre_user_prompt`,
+//!   `post_mcp_tool_use`. The system-level file is `/etc/windsurf/hooks.json` (same format).
+//! * **Cline**: no config document — one executable file per event in
+//!   `~/Documents/Cline/Hooks/` (`PreToolUse`, `PostToolUse`, `UserPromptSubmit`). Airlock
+//!   writes marked two-line `sh` scripts there and never replaces a user's own file of the same
+//!   name (see `scripts`); [`wire_file`] and the pure `*_text` forms do not apply to it.
 //! * **VS Code**: not wired on its own ([`WireError::Unsupported`] from `wire`/`unwire`): it
 //!   has no user-level hook file of its own and runs the hooks in `~/.copilot/hooks/*.json`
 //!   (converting Copilot CLI's camelCase events) and `~/.claude/settings.json` (matchers
@@ -49,6 +57,7 @@ pub mod codex_requirements;
 mod fsops;
 mod hosts;
 mod json;
+mod scripts;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -66,17 +75,21 @@ pub enum Agent {
     Gemini,
     Copilot,
     VsCode,
+    Windsurf,
+    Cline,
 }
 
 impl Agent {
     /// Every agent, in a stable order.
-    pub const ALL: [Agent; 6] = [
+    pub const ALL: [Agent; 8] = [
         Agent::ClaudeCode,
         Agent::Cursor,
         Agent::Codex,
         Agent::Gemini,
         Agent::Copilot,
         Agent::VsCode,
+        Agent::Windsurf,
+        Agent::Cline,
     ];
 
     /// The agent's name on the command line and in `airlock hook <host>`.
@@ -88,6 +101,8 @@ impl Agent {
             Agent::Gemini => "gemini",
             Agent::Copilot => "copilot",
             Agent::VsCode => "vscode",
+            Agent::Windsurf => "windsurf",
+            Agent::Cline => "cline",
         }
     }
 
@@ -100,6 +115,8 @@ impl Agent {
             "gemini" | "gemini-cli" => Some(Agent::Gemini),
             "copilot" | "copilot-cli" | "github-copilot" => Some(Agent::Copilot),
             "vscode" | "vs-code" | "code" => Some(Agent::VsCode),
+            "windsurf" | "cascade" => Some(Agent::Windsurf),
+            "cline" => Some(Agent::Cline),
             _ => None,
         }
     }
@@ -146,7 +163,7 @@ pub struct WireReport {
 #[derive(Debug, thiserror::Error)]
 pub enum WireError {
     #[error(
-        "unknown agent `{0}` (expected one of: claude-code, cursor, codex, gemini, copilot, vscode)"
+        "unknown agent `{0}` (expected one of: claude-code, cursor, codex, gemini, copilot, vscode, windsurf, cline)"
     )]
     UnknownAgent(String),
     #[error("cannot wire or unwire {agent}: {why}")]
@@ -169,8 +186,12 @@ pub enum WireError {
 }
 
 /// The user-level file Airlock edits for `agent`. For VS Code, which is not wired on its own,
-/// this is the user hook directory it shares with Copilot CLI (`~/.copilot/hooks`).
+/// this is the user hook directory it shares with Copilot CLI (`~/.copilot/hooks`); for Cline,
+/// the hook directory its event files go in.
 pub fn config_path(agent: Agent, home: &Path) -> PathBuf {
+    if agent == Agent::Cline {
+        return scripts::dir(&scripts::CLINE, home);
+    }
     match hosts::host(agent) {
         Some(h) => h.rel_path.iter().fold(home.to_path_buf(), |p, c| p.join(c)),
         None => home.join(".copilot").join("hooks"),
@@ -186,6 +207,10 @@ pub fn is_installed(agent: Agent, home: &Path) -> bool {
         Agent::Gemini => &[".gemini"],
         Agent::Copilot => &[".copilot"],
         Agent::VsCode => &[".vscode", ".vscode-insiders", ".vscode-server"],
+        Agent::Windsurf => &[".codeium/windsurf"],
+        // The VS Code extension keeps its rules, hooks and MCP servers under ~/Documents/Cline;
+        // the CLI under ~/.cline.
+        Agent::Cline => &["Documents/Cline", ".cline"],
     };
     dirs.iter().any(|d| home.join(d).is_dir())
         || (agent == Agent::ClaudeCode && home.join(".claude.json").is_file())
@@ -206,6 +231,9 @@ pub fn is_wired(agent: Agent, home: &Path, airlock_bin: &Path) -> Result<bool, W
             (Ok(false), Ok(false)) => Ok(false),
         };
     }
+    if agent == Agent::Cline {
+        return scripts::is_wired(&scripts::CLINE, home, &ours(agent, airlock_bin)?);
+    }
     is_wired_file(agent, &config_path(agent, home), airlock_bin)
 }
 
@@ -224,6 +252,9 @@ pub fn is_wired_file(agent: Agent, path: &Path, airlock_bin: &Path) -> Result<bo
 /// Wires `agent`: adds Airlock's hook entries to its config, keeping everything else. A
 /// second call changes nothing and writes no new backup.
 pub fn wire(agent: Agent, home: &Path, opts: &WireOptions) -> Result<WireReport, WireError> {
+    if agent == Agent::Cline {
+        return scripts::wire(&scripts::CLINE, home, &ours_for_wire(agent, opts)?, opts);
+    }
     wire_file(agent, config_path(agent, home), opts)
 }
 
@@ -273,7 +304,23 @@ pub fn wire_file(agent: Agent, path: PathBuf, opts: &WireOptions) -> Result<Wire
 /// removed. Backups are kept. [`WireError::NotWired`] if there is nothing of Airlock's in
 /// the file.
 pub fn unwire(agent: Agent, home: &Path, opts: &WireOptions) -> Result<WireReport, WireError> {
+    if agent == Agent::Cline {
+        return scripts::unwire(&scripts::CLINE, home, &ours(agent, &opts.airlock_bin)?);
+    }
     unwire_file(agent, config_path(agent, home), opts)
+}
+
+/// The hook file Airlock writes for a host whose hooks are executable files (Cline: one per
+/// event, this same text in each), running `airlock_bin`. `None` for hosts configured by a
+/// document (see [`wire_text`]).
+pub fn hook_script(agent: Agent, airlock_bin: &Path) -> Result<Option<String>, WireError> {
+    match agent {
+        Agent::Cline => Ok(Some(scripts::script(
+            &scripts::CLINE,
+            &ours(agent, airlock_bin)?,
+        ))),
+        _ => Ok(None),
+    }
 }
 
 /// [`unwire`] from an explicit file (see [`wire_file`]).
@@ -381,7 +428,12 @@ pub fn unwire_text(
 fn supported(agent: Agent) -> Result<Host, WireError> {
     hosts::host(agent).ok_or_else(|| WireError::Unsupported {
         agent: agent.as_str(),
-        why: hosts::VSCODE_WHY.to_owned(),
+        why: match agent {
+            Agent::Cline => "Cline's hooks are executable files, one per event, in a \
+                directory (`wire`/`unwire`/`hook_script` handle them), not a settings document"
+                .to_owned(),
+            _ => hosts::VSCODE_WHY.to_owned(),
+        },
     })
 }
 
@@ -510,6 +562,14 @@ mod tests {
         assert_eq!(
             config_path(Agent::VsCode, home),
             Path::new("/home/u/.copilot/hooks")
+        );
+        assert_eq!(
+            config_path(Agent::Windsurf, home),
+            Path::new("/home/u/.codeium/windsurf/hooks.json")
+        );
+        assert_eq!(
+            config_path(Agent::Cline, home),
+            Path::new("/home/u/Documents/Cline/Hooks")
         );
     }
 

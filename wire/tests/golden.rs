@@ -14,12 +14,13 @@ use std::path::{Path, PathBuf};
 
 use airlock_wire::{Agent, WireOptions, wire_text};
 
-const SUPPORTED: [Agent; 5] = [
+const SUPPORTED: [Agent; 6] = [
     Agent::ClaudeCode,
     Agent::Cursor,
     Agent::Codex,
     Agent::Gemini,
     Agent::Copilot,
+    Agent::Windsurf,
 ];
 
 fn opts() -> WireOptions {
@@ -56,4 +57,18 @@ fn golden_outputs() {
         let fresh = wire_text(agent, None, &opts()).unwrap();
         check(&dir.join(format!("golden/{name}.new.json")), &fresh);
     }
+}
+
+/// Cline's hook file (the same text for each event), pinned byte for byte.
+#[test]
+fn golden_cline_script() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
+    let script = airlock_wire::hook_script(Agent::Cline, &opts().airlock_bin)
+        .unwrap()
+        .unwrap();
+    check(&dir.join("golden/cline.hook.sh"), &script);
+    assert_eq!(
+        airlock_wire::hook_script(Agent::Windsurf, &opts().airlock_bin).unwrap(),
+        None
+    );
 }

@@ -14,13 +14,15 @@ use airlock_wire::{
     wire_text,
 };
 
-/// Every agent Airlock wires on its own (VS Code is refused, see `vscode_is_refused`).
-const SUPPORTED: [Agent; 5] = [
+/// Every agent Airlock wires through a settings document (VS Code is refused, see
+/// `vscode_is_refused`; Cline's hooks are files, see `cline_*`).
+const SUPPORTED: [Agent; 6] = [
     Agent::ClaudeCode,
     Agent::Cursor,
     Agent::Codex,
     Agent::Gemini,
     Agent::Copilot,
+    Agent::Windsurf,
 ];
 
 /// A binary path with a space in it, so every test also covers quoting.
@@ -84,7 +86,15 @@ fn events(agent: Agent) -> &'static [&'static str] {
             "userPromptSubmitted",
             "permissionRequest",
         ],
-        Agent::VsCode => &[],
+        Agent::Windsurf => &[
+            "pre_run_command",
+            "pre_read_code",
+            "pre_write_code",
+            "pre_mcp_tool_use",
+            "pre_user_prompt",
+            "post_mcp_tool_use",
+        ],
+        Agent::VsCode | Agent::Cline => &[],
     }
 }
 
@@ -308,7 +318,8 @@ fn unwire_without_airlock_entries_is_not_wired() {
 
 #[test]
 fn rewiring_with_a_new_timeout_updates_the_entry() {
-    for agent in SUPPORTED {
+    // Windsurf's hook entries have no timeout field.
+    for agent in SUPPORTED.into_iter().filter(|a| *a != Agent::Windsurf) {
         let home = tempfile::tempdir().unwrap();
         let path = config_path(agent, home.path());
         write_file(&path, &fixture(agent));
@@ -552,11 +563,147 @@ fn installed_detection() {
         assert!(!is_installed(a, home.path()), "{a}");
     }
     for d in [
-        ".claude", ".cursor", ".codex", ".gemini", ".copilot", ".vscode",
+        ".claude",
+        ".cursor",
+        ".codex",
+        ".gemini",
+        ".copilot",
+        ".vscode",
+        ".codeium/windsurf",
+        "Documents/Cline",
     ] {
-        fs::create_dir(home.path().join(d)).unwrap();
+        fs::create_dir_all(home.path().join(d)).unwrap();
     }
     for a in Agent::ALL {
         assert!(is_installed(a, home.path()), "{a}");
     }
+}
+
+#[test]
+fn windsurf_entries_are_flat_and_keep_the_users_hooks() {
+    let home = tempfile::tempdir().unwrap();
+    let path = config_path(Agent::Windsurf, home.path());
+    assert_eq!(path, home.path().join(".codeium/windsurf/hooks.json"));
+    write_file(&path, &fixture(Agent::Windsurf));
+    wire(Agent::Windsurf, home.path(), &opts("s")).unwrap();
+    let v = value(&fs::read_to_string(&path).unwrap());
+    for event in events(Agent::Windsurf) {
+        let list = v["hooks"][*event].as_array().unwrap();
+        let ours: Vec<_> = list
+            .iter()
+            .filter(|h| h["command"] == quoted_command(Agent::Windsurf))
+            .collect();
+        assert_eq!(ours.len(), 1, "{event}");
+        assert_eq!(ours[0]["show_output"], false);
+        assert!(ours[0].get("matcher").is_none() && ours[0].get("timeout").is_none());
+    }
+    // The user's own pre_run_command hook runs before Airlock's, as it did.
+    let pre = v["hooks"]["pre_run_command"].as_array().unwrap();
+    assert_eq!(pre[0]["command"], "python3 /home/u/.windsurf/log.py");
+    unwire(Agent::Windsurf, home.path(), &opts("s")).unwrap();
+    assert_eq!(fs::read_to_string(&path).unwrap(), fixture(Agent::Windsurf));
+}
+
+fn cline_dir(home: &Path) -> PathBuf {
+    home.join("Documents/Cline/Hooks")
+}
+
+const CLINE_EVENTS: [&str; 3] = ["PreToolUse", "PostToolUse", "UserPromptSubmit"];
+
+#[test]
+fn cline_hook_files_are_written_marked_executable_and_removed() {
+    let home = tempfile::tempdir().unwrap();
+    let bin = Path::new(BIN);
+    assert_eq!(
+        config_path(Agent::Cline, home.path()),
+        cline_dir(home.path())
+    );
+    assert!(!is_installed(Agent::Cline, home.path()));
+    assert!(!is_wired(Agent::Cline, home.path(), bin).unwrap());
+    // A hook of the user's own for another event is left alone.
+    let theirs = cline_dir(home.path()).join("TaskStart");
+    write_file(&theirs, "#!/bin/sh\necho '{}'\n");
+    assert!(is_installed(Agent::Cline, home.path()));
+
+    let r = wire(Agent::Cline, home.path(), &opts("s")).unwrap();
+    assert!(r.changed && r.backup.is_none());
+    let script = airlock_wire::hook_script(Agent::Cline, bin)
+        .unwrap()
+        .unwrap();
+    for e in CLINE_EVENTS {
+        let p = cline_dir(home.path()).join(e);
+        assert_eq!(fs::read_to_string(&p).unwrap(), script, "{e}");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            assert_eq!(
+                fs::metadata(&p).unwrap().permissions().mode() & 0o777,
+                0o755
+            );
+        }
+    }
+    assert!(is_wired(Agent::Cline, home.path(), bin).unwrap());
+    assert!(!is_wired(Agent::Cline, home.path(), Path::new("/usr/bin/airlock")).unwrap());
+    // Idempotent.
+    assert!(
+        !wire(Agent::Cline, home.path(), &opts("s2"))
+            .unwrap()
+            .changed
+    );
+
+    unwire(Agent::Cline, home.path(), &opts("s")).unwrap();
+    for e in CLINE_EVENTS {
+        assert!(!cline_dir(home.path()).join(e).exists(), "{e}");
+    }
+    assert_eq!(
+        fs::read_to_string(&theirs).unwrap(),
+        "#!/bin/sh\necho '{}'\n"
+    );
+    assert!(matches!(
+        unwire(Agent::Cline, home.path(), &opts("s")),
+        Err(WireError::NotWired { .. })
+    ));
+}
+
+#[test]
+fn cline_never_replaces_a_users_hook_and_writes_nothing_then() {
+    let home = tempfile::tempdir().unwrap();
+    let mine = cline_dir(home.path()).join("PostToolUse");
+    write_file(&mine, "#!/bin/sh\n./lint.sh\necho '{\"cancel\": false}'\n");
+    let e = wire(Agent::Cline, home.path(), &opts("s")).unwrap_err();
+    assert!(matches!(e, WireError::Parse { .. }), "{e}");
+    assert!(e.to_string().contains("left untouched"), "{e}");
+    assert_eq!(
+        fs::read_to_string(&mine).unwrap(),
+        "#!/bin/sh\n./lint.sh\necho '{\"cancel\": false}'\n"
+    );
+    // Not even the free slots were written.
+    assert!(!cline_dir(home.path()).join("PreToolUse").exists());
+    assert!(!cline_dir(home.path()).join("UserPromptSubmit").exists());
+}
+
+#[test]
+fn cline_rewire_for_another_binary_keeps_a_backup() {
+    let home = tempfile::tempdir().unwrap();
+    let old = WireOptions {
+        airlock_bin: PathBuf::from("/usr/local/bin/airlock"),
+        timeout_secs: 30,
+        stamp: "old".into(),
+    };
+    wire(Agent::Cline, home.path(), &old).unwrap();
+    let r = wire(Agent::Cline, home.path(), &opts("new")).unwrap();
+    assert!(r.changed);
+    let pre = cline_dir(home.path()).join("PreToolUse");
+    assert_eq!(backups(&pre).len(), 1);
+    assert!(
+        fs::read_to_string(&backups(&pre)[0])
+            .unwrap()
+            .contains("/usr/local/bin/airlock hook cline")
+    );
+    assert!(is_wired(Agent::Cline, home.path(), Path::new(BIN)).unwrap());
+    // The old binary's unwire finds nothing of its own left.
+    assert!(matches!(
+        unwire(Agent::Cline, home.path(), &old),
+        Err(WireError::NotWired { .. })
+    ));
 }

@@ -2,12 +2,14 @@
 //! Sources for each wire format are cited in the adapter's module doc.
 
 pub(crate) mod claude;
+pub(crate) mod cline;
 pub(crate) mod codex;
 pub(crate) mod common;
 pub(crate) mod copilot;
 pub(crate) mod cursor;
 pub(crate) mod gemini;
 pub(crate) mod vscode;
+pub(crate) mod windsurf;
 
 use airlock_engine::{Action, Host, Operation};
 use serde_json::Value;
