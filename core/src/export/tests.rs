@@ -149,12 +149,17 @@ fn syslog_reaches_udp_and_tcp_receivers() {
         assert!(l.starts_with("<110>1 "), "{l}");
         assert!(l.contains("|decision:passed|"), "{l}");
     }
-    let s = stats();
-    assert!(
-        s.iter()
-            .any(|d| d.destination.starts_with("syslog tcp://") && d.sent >= 2),
-        "{s:?}"
-    );
+    // The thread counts an event once its write returned: the receiver may be faster.
+    let name = format!("syslog tcp://{}", tcp.local_addr().unwrap());
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        let s = stats();
+        if s.iter().any(|d| d.destination == name && d.sent == 2) {
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "{s:?}");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
 }
 
 /// A destination nobody listens on: the call returns at once, and what cannot be sent is
@@ -207,6 +212,72 @@ fn a_dead_destination_never_blocks() {
         assert!(std::time::Instant::now() < deadline, "{s:?}");
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
+}
+
+/// A collector that accepts connections and never answers (the worst case: no refusal to
+/// learn from): handing over never waits, the surplus is dropped and counted, each stalled
+/// export ends at its timeout and counts as failed, and `flush` gives up at its deadline.
+#[test]
+fn a_collector_that_never_answers_blocks_nothing() {
+    let silent = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = silent.local_addr().unwrap().port();
+    // Accept and read, never write: every request hangs until the client gives up.
+    std::thread::spawn(move || {
+        for c in silent.incoming() {
+            let Ok(mut c) = c else { continue };
+            std::thread::spawn(move || {
+                let mut buf = [0u8; 4096];
+                while std::io::Read::read(&mut c, &mut buf).is_ok_and(|n| n > 0) {}
+            });
+        }
+    });
+    let e = engine_with(ExportConfig {
+        otlp: Some(airlock_engine::OtlpConfig {
+            endpoint: format!("http://127.0.0.1:{port}"),
+            timeout_ms: Some(300),
+            ..Default::default()
+        }),
+        syslog: None,
+    });
+    let t = std::time::Instant::now();
+    for _ in 0..(QUEUE + 200) {
+        decision(&e, &row(), None, None);
+    }
+    assert!(
+        t.elapsed() < std::time::Duration::from_secs(2),
+        "handing over waited {:?}",
+        t.elapsed()
+    );
+    let mine = || {
+        stats()
+            .into_iter()
+            .find(|d| d.destination.contains(&format!(":{port}")))
+    };
+    // At most one event is being exported and QUEUE wait: the rest was dropped at once.
+    let d = mine().unwrap();
+    assert!(d.dropped >= 199, "{d:?}");
+    assert_eq!(d.sent, 0, "{d:?}");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    loop {
+        let d = mine().unwrap();
+        if d.failed >= 2 {
+            assert!(d.last_error.is_some(), "{d:?}");
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no export timed out: {d:?}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    // The queue is still full of events the collector will never take: flush is bounded.
+    let t = std::time::Instant::now();
+    flush(std::time::Duration::from_millis(500));
+    assert!(
+        t.elapsed() < std::time::Duration::from_secs(2),
+        "flush waited {:?}",
+        t.elapsed()
+    );
 }
 
 #[test]
