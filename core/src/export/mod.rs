@@ -75,7 +75,8 @@ pub enum Event {
 
 /// What an export thread is handed: an event, or a request to say when all before it went.
 pub(crate) enum Msg {
-    Event(Event),
+    /// Boxed, so each of a queue's [`QUEUE`] slots stays small.
+    Event(Box<Event>),
     Flush(SyncSender<()>),
 }
 
@@ -163,7 +164,7 @@ struct Destination {
 
 impl Destination {
     fn send(&self, e: Event) {
-        match self.tx.try_send(Msg::Event(e)) {
+        match self.tx.try_send(Msg::Event(Box::new(e))) {
             Ok(()) => {}
             Err(TrySendError::Full(_)) | Err(TrySendError::Disconnected(_)) => {
                 let n = self.counters.dropped.fetch_add(1, Ordering::Relaxed);

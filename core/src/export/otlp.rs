@@ -88,7 +88,7 @@ fn run(cfg: &OtlpConfig, rx: &Receiver<Msg>, counters: Arc<Counters>) {
     let logger = provider.logger("airlock");
     while let Ok(m) = rx.recv() {
         let e = match m {
-            Msg::Event(e) => e,
+            Msg::Event(e) => *e,
             Msg::Flush(done) => {
                 let _ = done.try_send(());
                 continue;

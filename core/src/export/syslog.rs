@@ -31,7 +31,7 @@ fn run(cfg: &SyslogConfig, rx: &Receiver<Msg>, counters: &Counters) {
     let mut udp: Option<UdpSocket> = None;
     while let Ok(m) = rx.recv() {
         let e = match m {
-            Msg::Event(e) => e,
+            Msg::Event(e) => *e,
             Msg::Flush(done) => {
                 let _ = done.try_send(());
                 continue;
