@@ -391,8 +391,9 @@ impl ExportConfig {
     }
 }
 
-/// `[export.otlp]`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+/// `[export.otlp]`. Its `Debug` names the headers without their values (they may be
+/// credentials).
+#[derive(Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct OtlpConfig {
     pub endpoint: String,
@@ -403,6 +404,17 @@ pub struct OtlpConfig {
     /// Milliseconds one export may take (default 3000, at most 30000).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timeout_ms: Option<u64>,
+}
+
+impl std::fmt::Debug for OtlpConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OtlpConfig")
+            .field("endpoint", &self.endpoint)
+            .field("protocol", &self.protocol)
+            .field("headers", &self.headers.keys().collect::<Vec<_>>())
+            .field("timeout_ms", &self.timeout_ms)
+            .finish()
+    }
 }
 
 /// `[export.otlp] protocol`.

@@ -379,3 +379,19 @@ fn a_destination_is_a_loosening_that_needs_approval() {
     assert!(review.is_clean());
     assert!(eff.export.otlp.is_some() && eff.export.syslog.is_some());
 }
+
+/// A collector token in `headers` never shows in a debug print of the policy (a log line or
+/// an error that formats the config).
+#[test]
+fn header_values_never_show_in_debug_output() {
+    let cfg = Policy::parse_config(
+        "[export.otlp]\nendpoint = \"https://c.example:4318\"\nheaders = { \"authorization\" = \"Bearer s3cr3t-token\" }\n",
+        "c.toml",
+    )
+    .unwrap();
+    let p = Policy::compile(&cfg, &HostFacts::default()).unwrap();
+    for text in [format!("{cfg:?}"), format!("{p:?}")] {
+        assert!(text.contains("authorization"), "{text}");
+        assert!(!text.contains("s3cr3t-token"), "{text}");
+    }
+}
