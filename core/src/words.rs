@@ -191,7 +191,12 @@ fn ledger_detail(detail: &Value) -> String {
             Value::Object(_) => parts.push(key),
             other => {
                 if let Some(s) = scalar(other) {
-                    parts.push(format!("{key} {s}"));
+                    // `{"action": "set"}` reads as "set".
+                    parts.push(if k == "action" {
+                        s
+                    } else {
+                        format!("{key} {s}")
+                    });
                 }
             }
         }

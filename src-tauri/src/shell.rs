@@ -299,6 +299,29 @@ async fn wizard_mode(
     step("mode", r)
 }
 
+/// Start at login (an XDG autostart entry on Linux, a launch agent on macOS, the Run key on
+/// Windows), or not. Starting at login is what keeps popups coming after a reboot: with no
+/// app, AUTH calls are denied (or left to the agent's own prompt).
+#[tauri::command]
+async fn wizard_autostart(app: AppHandle, enable: bool) -> Res<bool> {
+    use tauri_plugin_autostart::ManagerExt as _;
+    // The plugin writes `~/.config/autostart/<name>.desktop` but does not make the folder,
+    // which a fresh account does not have.
+    #[cfg(target_os = "linux")]
+    if enable && let Ok(config) = app.path().config_dir() {
+        let _ = std::fs::create_dir_all(config.join("autostart"));
+    }
+    let auto = app.autolaunch();
+    let r = if enable {
+        auto.enable()
+    } else {
+        auto.disable()
+    }
+    .and_then(|()| auto.is_enabled())
+    .map_err(|e| anyhow::anyhow!("cannot change starting at login: {e}"));
+    step("autostart", r)
+}
+
 #[tauri::command]
 async fn wizard_agents(shared: State<'_, Shared>) -> Res<Vec<wizard::AgentInfo>> {
     let r = (|| -> anyhow::Result<Vec<wizard::AgentInfo>> {
@@ -353,7 +376,7 @@ async fn wizard_self_test(
 async fn dash_decisions(
     shared: State<'_, Shared>,
     query: views::DecisionQuery,
-) -> Res<Vec<DecisionRow>> {
+) -> Res<Vec<views::DecisionView>> {
     let store = shared.paths.open_store().map_err(|e| e.to_string())?;
     views::decisions(&store, &query).map_err(|e| e.to_string())
 }
@@ -525,7 +548,7 @@ fn open_prompt(app: &AppHandle, kind: Kind, from: &str, to: &str) {
     let built = WebviewWindowBuilder::new(app, "prompt", WebviewUrl::App("prompt.html".into()))
         .title(format!("Airlock: lower {} to {to}?", kind.as_str()))
         .initialization_script(format!("window.__AIRLOCK_PROMPT__ = {init};"))
-        .inner_size(420.0, 340.0)
+        .inner_size(420.0, 380.0)
         .resizable(false)
         .always_on_top(true)
         .center()
@@ -670,17 +693,31 @@ fn refresh_blocks(app: &AppHandle) {
 const RECENT_BLOCKS: usize = 5;
 
 fn block_label(d: &DecisionRow) -> String {
-    format!("{} · {} · {}", d.host, d.tool, d.reasons.join(", "))
+    let why = d
+        .reasons
+        .first()
+        .map(|c| airlock_core::words::reason(c))
+        .unwrap_or_default();
+    format!(
+        "{} · {} · {}",
+        airlock_core::words::agent_name(&d.host),
+        d.tool,
+        why.trim_end_matches('.')
+    )
 }
 
 /// A desktop notification for a BLOCK, from its own thread: a missing notification daemon
 /// (or a slow one) never holds anything up.
 fn notify_block(d: &DecisionRow) {
     let body = format!(
-        "{} tried to run {}. Airlock blocked it ({}).",
-        d.host,
+        "{} tried to use {}. Airlock blocked it: {}",
+        airlock_core::words::agent_name(&d.host),
         d.tool,
-        d.reasons.join(", ")
+        d.reasons
+            .iter()
+            .map(|c| airlock_core::words::reason(c))
+            .collect::<Vec<_>>()
+            .join(" ")
     );
     let _ = std::thread::Builder::new()
         .name("airlock-ui-notify".into())
@@ -932,6 +969,41 @@ fn test_deadline() -> Option<Duration> {
         .map(Duration::from_secs)
 }
 
+/// Why the approval service did not start.
+enum StartError {
+    /// Another Airlock app already answers on the socket: this is a second launch.
+    Running(std::path::PathBuf),
+    Failed(String),
+}
+
+/// Whether a D-Bus session bus can be reached at all (the single-instance hand-over uses it;
+/// without one the plugin is not loaded, and a second launch says where the first one is).
+fn session_bus_present() -> bool {
+    std::env::var_os("DBUS_SESSION_BUS_ADDRESS").is_some()
+        || std::env::var_os("XDG_RUNTIME_DIR")
+            .is_some_and(|d| std::path::Path::new(&d).join("bus").exists())
+}
+
+/// A second launch while the app runs: the single-instance plugin hands the arguments to the
+/// running app (which opens its dashboard, or the wizard for `--setup`) and ends this process
+/// inside `build`. Reaching the end means no running app answered on the session bus: say so
+/// calmly, since Airlock is running and nothing is wrong.
+fn second_launch(context: tauri::Context<Wry>, socket: &std::path::Path) -> ExitCode {
+    if session_bus_present() {
+        let built = tauri::Builder::default()
+            .plugin(tauri_plugin_single_instance::init(|_, _, _| {}))
+            .build(context);
+        if let Err(e) = built {
+            tracing::debug!(error = %e, "no hand-over to the running app");
+        }
+    }
+    println!(
+        "Airlock is already running (its approval service answers at {}). Open it from its tray icon.",
+        socket.display()
+    );
+    ExitCode::SUCCESS
+}
+
 pub fn run() -> ExitCode {
     let _ = tracing_subscriber::fmt()
         .with_env_filter(
@@ -941,6 +1013,8 @@ pub fn run() -> ExitCode {
         .with_writer(std::io::stderr)
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .try_init();
+    // Made once: the first launch runs with it, a second launch only hands over (below).
+    let context = tauri::generate_context!();
     let show_dashboard = std::env::args().any(|a| a == "--dashboard");
     let preload = !std::env::args().any(|a| a == "--no-preload");
 
@@ -957,6 +1031,7 @@ pub fn run() -> ExitCode {
     let started = paths
         .open_store()
         .map_err(|e| format!("{e:#}"))
+        .map_err(StartError::Failed)
         .and_then(|store| {
             match wizard::needed(store_existed, &store) {
                 Ok(needed) => show_wizard |= needed,
@@ -965,8 +1040,9 @@ pub fn run() -> ExitCode {
                     show_wizard = true;
                 }
             }
-            let mut cfg = BrokerConfig::at_default_location()
-                .ok_or_else(|| "no home directory for the approval socket".to_owned())?;
+            let mut cfg = BrokerConfig::at_default_location().ok_or_else(|| {
+                StartError::Failed("no home directory for the approval socket".to_owned())
+            })?;
             if let Some(d) = test_deadline() {
                 tracing::warn!(
                     secs = d.as_secs(),
@@ -974,18 +1050,39 @@ pub fn run() -> ExitCode {
                 );
                 cfg.hard_deadline = d;
             }
-            Broker::start(cfg, store).map_err(|e| e.to_string())
+            Broker::start(cfg, store).map_err(|e| match e {
+                BrokerError::AlreadyRunning(path) => StartError::Running(path),
+                other => StartError::Failed(other.to_string()),
+            })
         });
     let (broker, rx) = match started {
         Ok(b) => b,
-        Err(e) => {
+        Err(StartError::Running(socket)) => return second_launch(context, &socket),
+        Err(StartError::Failed(e)) => {
             eprintln!("airlock-app: cannot start the approval service: {e}");
             return ExitCode::from(2);
         }
     };
     tracing::info!(socket = %broker.socket_path().display(), "Airlock app started");
 
-    let app = tauri::Builder::default()
+    let mut builder = tauri::Builder::default();
+    if session_bus_present() {
+        // First of all plugins: a second launch hands its arguments to this one over the
+        // session bus and ends; this one shows what was asked for.
+        builder = builder.plugin(tauri_plugin_single_instance::init(|app, argv, _cwd| {
+            tracing::info!("second launch: showing the running app");
+            if argv.iter().any(|a| a == "--setup") {
+                open_wizard(app);
+            } else {
+                open_dashboard(app);
+            }
+        }));
+    }
+    let app = builder
+        .plugin(tauri_plugin_autostart::init(
+            tauri_plugin_autostart::MacosLauncher::LaunchAgent,
+            None,
+        ))
         .manage(Shared {
             broker,
             preload,
@@ -1009,6 +1106,7 @@ pub fn run() -> ExitCode {
             wizard_totp_finish,
             wizard_mode,
             wizard_agents,
+            wizard_autostart,
             wizard_wire,
             wizard_self_test,
             dash_decisions,
@@ -1055,7 +1153,7 @@ pub fn run() -> ExitCode {
             }
             Ok(())
         })
-        .build(tauri::generate_context!());
+        .build(context);
     let app = match app {
         Ok(a) => a,
         Err(e) => {

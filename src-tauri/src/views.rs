@@ -1,6 +1,7 @@
 //! What the dashboard reads: the audit log with filters, the policy ledger with its chain
 //! status, and the MCP proxy's pinned tools. Read-only: nothing here changes the store.
 
+use airlock_core::words;
 use airlock_store::{DecisionFilter, DecisionRow, LedgerRow, LedgerStatus, Store};
 use anyhow::Result;
 use serde::{Deserialize, Serialize};
@@ -28,8 +29,33 @@ fn contains(hay: &str, needle: &str) -> bool {
     needle.is_empty() || hay.to_lowercase().contains(&needle.to_lowercase())
 }
 
+/// One audit row as the dashboard shows it: the stored row (codes, for filters and exports)
+/// and the same in plain words.
+#[derive(Debug, Clone, Serialize)]
+pub struct DecisionView {
+    #[serde(flatten)]
+    pub row: DecisionRow,
+    /// The agent as people name it.
+    pub agent: String,
+    /// What happened, in words.
+    pub outcome_words: &'static str,
+    /// Each reason in words (same order as `row.reasons`).
+    pub reasons_words: Vec<String>,
+}
+
+impl From<DecisionRow> for DecisionView {
+    fn from(row: DecisionRow) -> Self {
+        DecisionView {
+            agent: words::agent_name(&row.host),
+            outcome_words: words::outcome(row.outcome),
+            reasons_words: row.reasons.iter().map(|c| words::reason(c)).collect(),
+            row,
+        }
+    }
+}
+
 /// Newest first, at most [`MAX_ROWS`].
-pub fn decisions(store: &Store, q: &DecisionQuery) -> Result<Vec<DecisionRow>> {
+pub fn decisions(store: &Store, q: &DecisionQuery) -> Result<Vec<DecisionView>> {
     let verdict = q.verdict.trim().to_ascii_uppercase();
     let text = !q.host.trim().is_empty() || !q.tool.trim().is_empty();
     let rows = store.recent_decisions(&DecisionFilter {
@@ -42,6 +68,7 @@ pub fn decisions(store: &Store, q: &DecisionQuery) -> Result<Vec<DecisionRow>> {
         .filter(|d| contains(&d.host, q.host.trim()))
         .filter(|d| contains(&d.tool, q.tool.trim()) || contains(&d.action_kind, q.tool.trim()))
         .take(MAX_ROWS)
+        .map(DecisionView::from)
         .collect())
 }
 
@@ -49,7 +76,15 @@ pub fn decisions(store: &Store, q: &DecisionQuery) -> Result<Vec<DecisionRow>> {
 #[derive(Debug, Clone, Serialize)]
 pub struct LedgerView {
     pub status: LedgerStatus,
-    pub rows: Vec<LedgerRow>,
+    pub rows: Vec<LedgerRowView>,
+}
+
+/// A ledger row and the same as one sentence.
+#[derive(Debug, Clone, Serialize)]
+pub struct LedgerRowView {
+    #[serde(flatten)]
+    pub row: LedgerRow,
+    pub words: String,
 }
 
 pub fn ledger(store: &Store) -> Result<LedgerView> {
@@ -57,6 +92,13 @@ pub fn ledger(store: &Store) -> Result<LedgerView> {
     let mut rows = store.ledger()?;
     rows.reverse();
     rows.truncate(MAX_ROWS);
+    let rows = rows
+        .into_iter()
+        .map(|row| LedgerRowView {
+            words: words::ledger_entry(&row.entry),
+            row,
+        })
+        .collect();
     Ok(LedgerView { status, rows })
 }
 
@@ -111,7 +153,7 @@ mod tests {
             )
             .unwrap()
             .into_iter()
-            .map(|d| format!("{}/{}/{}", d.host, d.tool, d.verdict))
+            .map(|d| format!("{}/{}/{}", d.row.host, d.row.tool, d.row.verdict))
             .collect::<Vec<_>>()
         };
         assert_eq!(q("", "", "").len(), 4);
@@ -144,8 +186,16 @@ mod tests {
         let v = ledger(&store).unwrap();
         assert!(v.status.intact);
         assert_eq!(v.status.rows, 2);
-        assert_eq!(v.rows[0].seq, 2);
-        assert_eq!(v.rows[0].entry.outcome, "refused");
+        assert_eq!(v.rows[0].row.seq, 2);
+        assert_eq!(v.rows[0].row.entry.outcome, "refused");
+        assert_eq!(
+            v.rows[0].words,
+            "Strictness mode: balanced → light. Refused (no valid password or code) from the desktop app."
+        );
+        // The JSON the page reads: the stored fields and the words beside them.
+        let j = serde_json::to_value(&v.rows[0]).unwrap();
+        assert_eq!(j["kind"], "mode");
+        assert!(j["words"].as_str().unwrap().starts_with("Strictness mode"));
     }
 
     #[test]

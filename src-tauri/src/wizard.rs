@@ -200,6 +200,8 @@ pub struct SelfTestResult {
     /// What happened (passed / blocked / approved / denied / timeout).
     pub outcome: String,
     pub reasons: Vec<String>,
+    /// The same reasons in words.
+    pub reasons_words: Vec<String>,
     /// The hook's exit code and its answer to the agent.
     pub exit_code: Option<i32>,
     pub answer: String,
@@ -252,6 +254,11 @@ pub fn self_test(
         ok: row.verdict == expected,
         verdict: row.verdict,
         outcome: row.outcome.as_str().to_owned(),
+        reasons_words: row
+            .reasons
+            .iter()
+            .map(|c| airlock_core::words::reason(c))
+            .collect(),
         reasons: row.reasons,
         exit_code,
         answer,

@@ -244,9 +244,35 @@ fn first_run_wizard_sets_up_everything_and_self_tests() {
         ]
     );
     assert!(store.verify_ledger().unwrap().intact);
+    // The last page says where Airlock lives from now on, and offers starting at login
+    // (ticked by default).
+    shot(&s, "wizard-finish.png");
+    let autostart_dir = s.home.path().join(".config/autostart");
+    assert!(
+        !autostart_dir.exists(),
+        "nothing starts at login before Finish"
+    );
     keys(&win, &["Return"]); // "Finish"
     assert!(
         wait_gone("^Airlock setup$", Duration::from_secs(10)),
-        "Finish did not close the wizard"
+        "Finish did not close the wizard; log:\n{}",
+        s.log_text()
+    );
+    wait_step(&s, "done", "autostart", 1);
+    let entries: Vec<_> = std::fs::read_dir(&autostart_dir)
+        .unwrap_or_else(|e| {
+            panic!(
+                "no autostart folder after Finish ({e}); log:\n{}",
+                s.log_text()
+            )
+        })
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(entries.len(), 1, "{entries:?}");
+    let desktop = std::fs::read_to_string(&entries[0]).unwrap();
+    assert!(desktop.contains("[Desktop Entry]"), "{desktop}");
+    assert!(
+        desktop.contains(env!("CARGO_BIN_EXE_airlock-app")),
+        "the entry starts this app: {desktop}"
     );
 }

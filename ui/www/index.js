@@ -57,9 +57,9 @@ async function refreshDecisions() {
   const query = { verdict: $("f-verdict").value, host: $("f-host").value, tool: $("f-tool").value };
   const list = await invoke("dash_decisions", { query });
   rows($("decisions"), list, (d) => [
-    [time(d.ts_ms)], [d.host], [d.session_id], [d.tool],
+    [time(d.ts_ms)], [d.agent], [d.session_id], [d.tool],
     [d.verdict === d.effective ? d.verdict : `${d.verdict} → ${d.effective}`, `verdict ${d.effective}`],
-    [d.outcome], [d.reasons.join(", ")], [d.mode],
+    [d.outcome_words], [d.reasons_words.join(" ")], [d.mode],
   ]);
   $("decisions-count").textContent = `${list.length} shown`;
   counts.decisions = list.length;
@@ -76,8 +76,7 @@ async function refreshLedger() {
     chain.className = "error";
   }
   rows($("ledger"), v.rows, (r) => [
-    [String(r.seq)], [time(r.ts_ms)], [r.kind], [JSON.stringify(r.detail)], [r.actor], [r.factor],
-    [r.outcome, r.outcome === "refused" ? "error" : ""],
+    [String(r.seq)], [time(r.ts_ms)], [r.words, r.outcome === "refused" ? "error" : ""],
   ]);
   counts.ledger = v.rows.length;
   counts.chain = v.status.intact ? "intact" : "broken";

@@ -238,22 +238,30 @@ async function runSelfTest() {
       td(r.expected);
       td(r.verdict, `verdict ${r.verdict}`);
       td(r.outcome);
-      td(r.reasons.join(", "));
+      td(r.reasons_words.join(" "));
       if (r.ok) good += 1; else tr.className = "bad";
     }
     const sum = $("selftest-summary");
+    $("where").classList.remove("hidden");
     if (good === 3) {
       sum.textContent = "Airlock is working: one PASS, one AUTH and one BLOCK, as expected.";
       sum.className = "ok";
       skip(null);
-      primary("Finish", async () => invoke("close_self"));
+      primary("Finish", finish);
     } else {
       sum.textContent = `${3 - good} of 3 decisions were not what was expected.`;
       sum.className = "error";
-      skip("Close anyway", () => invoke("close_self"));
+      skip("Close anyway", finish);
       primary("Run again", runSelfTest);
     }
   }
+}
+
+// Finish: start at login or not, as the box says, then close. A failure to set it is shown
+// and keeps the wizard open (the user can untick the box and finish).
+async function finish() {
+  await invoke("wizard_autostart", { enable: $("autostart").checked });
+  await invoke("close_self");
 }
 
 $("next").addEventListener("click", () => run(action));

@@ -299,6 +299,11 @@ pub fn start_with(home: tempfile::TempDir, o: Start<'_>) -> Session {
 }
 
 impl Session {
+    /// Whether the app process is still alive.
+    pub fn app_running(&mut self) -> bool {
+        matches!(self.app.try_wait(), Ok(None))
+    }
+
     pub fn log_text(&self) -> String {
         std::fs::read_to_string(&self.log).unwrap_or_default()
     }
