@@ -23,6 +23,29 @@ pub fn airlock_bin() -> Result<PathBuf, String> {
     });
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let mut cmd = Command::new(cargo);
+    // `cargo test` gives this process the test package's `CARGO_MANIFEST_DIR`, `CARGO_PKG_*`,
+    // …; a build script that reruns when one of them changes (ring's does) would otherwise be
+    // rebuilt, with everything above it, on every switch between `cargo test` and this build.
+    for (k, _) in std::env::vars_os() {
+        if let Some(k) = k.to_str()
+            && (k.starts_with("CARGO_PKG_")
+                || k.starts_with("CARGO_BIN_EXE_")
+                || matches!(
+                    k,
+                    "CARGO_MANIFEST_DIR"
+                        | "CARGO_MANIFEST_PATH"
+                        | "CARGO_MANIFEST_LINKS"
+                        | "CARGO_CRATE_NAME"
+                        | "CARGO_BIN_NAME"
+                        | "CARGO_PRIMARY_PACKAGE"
+                        | "CARGO_TARGET_TMPDIR"
+                        | "CARGO_RUSTC_CURRENT_DIR"
+                        | "OUT_DIR"
+                ))
+        {
+            cmd.env_remove(k);
+        }
+    }
     // `airlock serve`/`pins` hand over to `airlock-proxy`, installed next to it; the wiring
     // runs `airlock-hook` when it sits next to `airlock`.
     cmd.args([

@@ -644,13 +644,26 @@ pub fn doctor(paths: &Paths, json: bool) -> Result<ExitCode> {
                 (None, n) => format!("{n} session(s) held after a killed hook (`airlock status`)"),
             };
             checks.push(("guard service".into(), clean, detail));
+            // Export destinations are a copy: advisory (a collector that is down changes no
+            // verdict), but a drop or a failure is said.
+            for x in &st.export {
+                let ok = x.dropped == 0 && x.failed == 0;
+                let mut detail = format!(
+                    "{}: sent {}, dropped {}, failed {}",
+                    x.destination, x.sent, x.dropped, x.failed
+                );
+                if let Some(e) = &x.last_error {
+                    detail.push_str(&format!(" (last error: {e})"));
+                }
+                checks.push(("export".into(), ok, detail));
+            }
         }
         Ok(_) => checks.push(("guard service".into(), false, "unexpected answer".into())),
         Err(e) => checks.push(("guard service".into(), false, e.to_string())),
     }
     // Advisory checks print `warn`, not FAIL: the exit code says whether anything critical
     // failed, and the output never shows FAIL with exit 0.
-    let advisory = |n: &str| n == "desktop app" || n == "binary on PATH";
+    let advisory = |n: &str| n == "desktop app" || n == "binary on PATH" || n == "export";
     let critical_ok = checks
         .iter()
         .filter(|(n, _, _)| !advisory(n))

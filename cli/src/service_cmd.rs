@@ -157,6 +157,19 @@ pub fn status(json: bool) -> Result<ExitCode> {
                 "BYPASSED:    {b} — a hook was killed before it answered; `airlock release --session …`"
             );
         }
+        for x in &s.export {
+            println!(
+                "export:      {} — sent {}, dropped {}, failed {}{}",
+                x.destination,
+                x.sent,
+                x.dropped,
+                x.failed,
+                x.last_error
+                    .as_deref()
+                    .map(|e| format!(" (last error: {e})"))
+                    .unwrap_or_default()
+            );
+        }
         println!("service:     pid {} (v{})", s.pid, s.version);
     }
     Ok(if s.tampered.is_some() || !s.bypassed.is_empty() {

@@ -5,9 +5,12 @@
 //! Every line is redacted: arguments and results, when included at all, have each secret
 //! replaced by `[REDACTED:<kind>]` and are cut to [`MAX_TEXT`] characters.
 //!
-//! Line schema (stable; new fields may be added):
-//! `{"ts_ms", "host", "session_id", "kind", "tool", "verdict", "effective", "outcome",
-//! "reasons": [..], "args_hash", "mode", "arguments"?, "result"?}`.
+//! Line schema (stable; new fields may be added; `docs/export.md`): a decision is
+//! `{"event": "decision", "ts_ms", "host", "session_id", "session_hash", "kind", "tool",
+//! "verdict", "effective", "outcome", "reasons": [..], "args_hash", "mode", "arguments"?,
+//! "result"?}`; a ledger row is `{"event": "ledger", "ts_ms", "seq", "kind", "actor",
+//! "factor", "outcome", "hash", "prev_hash"}` (never its detail). Callers go through
+//! [`crate::export`], which feeds this file and the remote destinations from one event.
 
 use std::io::Write as _;
 
@@ -51,9 +54,11 @@ pub fn line(
     result: Option<&str>,
 ) -> Value {
     let mut v = json!({
+        "event": "decision",
         "ts_ms": row.ts_ms,
         "host": row.host,
         "session_id": row.session_id,
+        "session_hash": crate::export::session_hash(engine, &row.host, &row.session_id),
         "kind": row.action_kind,
         "tool": row.tool,
         "verdict": row.verdict,
@@ -80,12 +85,35 @@ pub fn line(
 }
 
 /// Append the line for `row` to the configured file (nothing when none is configured).
-pub fn append(engine: &Engine, row: &DecisionRow, action: Option<&Action>, result: Option<&str>) {
+pub(crate) fn append(
+    engine: &Engine,
+    row: &DecisionRow,
+    action: Option<&Action>,
+    result: Option<&str>,
+) {
     let cfg = &engine.policy().audit;
-    let Some(path) = &cfg.jsonl else {
+    if cfg.jsonl.is_some() {
+        write(engine, line(engine, cfg, row, action, result));
+    }
+}
+
+/// Append the line for a ledger row (nothing when no file is configured).
+pub(crate) fn append_ledger(engine: &Engine, ev: &crate::export::LedgerEvent) {
+    if engine.policy().audit.jsonl.is_some()
+        && let Ok(Value::Object(mut o)) = serde_json::to_value(ev)
+    {
+        let mut v = serde_json::Map::new();
+        v.insert("event".into(), Value::String("ledger".into()));
+        v.append(&mut o);
+        write(engine, Value::Object(v));
+    }
+}
+
+fn write(engine: &Engine, line: Value) {
+    let Some(path) = &engine.policy().audit.jsonl else {
         return;
     };
-    let mut text = line(engine, cfg, row, action, result).to_string();
+    let mut text = line.to_string();
     text.push('\n');
     let opened = {
         let mut o = std::fs::OpenOptions::new();

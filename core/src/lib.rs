@@ -30,6 +30,7 @@ pub mod custom;
 pub mod dials;
 pub mod error;
 pub mod eval;
+pub mod export;
 pub mod factors;
 pub mod gateway_init;
 pub mod paths;

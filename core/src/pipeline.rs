@@ -211,7 +211,7 @@ pub fn record(
         );
         encode_session(&after)
     })?;
-    crate::audit_jsonl::append(engine, &row, Some(a.action), None);
+    crate::export::decision(engine, &row, Some(a.action), None);
     Ok((id, after))
 }
 
@@ -229,7 +229,7 @@ pub fn record_from(
     let after = engine.record_with(before, a.action, a.decision, released(a.outcome));
     let text = encode_session(&after);
     store.record_decision_and_session(&row, |_| text.clone())?;
-    crate::audit_jsonl::append(engine, &row, Some(a.action), None);
+    crate::export::decision(engine, &row, Some(a.action), None);
     Ok(after)
 }
 
@@ -288,7 +288,7 @@ pub fn observe_stored(
     match screen_row(engine, host, session_id, action, &screen, now_ms) {
         Some(row) => {
             store.record_decision_and_session(&row, update)?;
-            crate::audit_jsonl::append(engine, &row, Some(action), Some(result));
+            crate::export::decision(engine, &row, Some(action), Some(result));
         }
         None => {
             store.update_session(host, session_id, update)?;

@@ -35,9 +35,9 @@ pub use action::{
 pub use baseline::{BehaviourBaseline, StyleBaseline};
 pub use needs::{CallFacts, FileView, files_to_inspect};
 pub use policy::{
-    AuditConfig, ChangedTools, Enforcement, HostFacts, McpConfig, Mode, NewTools, Policy,
-    PolicyConfig, PolicyError, RedactionConfig, ResultSource, ScreenAction, ScreeningConfig,
-    TurnGate,
+    AuditConfig, ChangedTools, Enforcement, ExportConfig, HostFacts, McpConfig, Mode, NewTools,
+    OtlpConfig, OtlpProtocol, Policy, PolicyConfig, PolicyError, RedactionConfig, ResultSource,
+    ScreenAction, ScreeningConfig, SyslogConfig, SyslogFormat, SyslogTransport, TurnGate,
 };
 pub use secrets::SecretScanner;
 pub use session::{FingerprintKey, SessionState};

@@ -355,6 +355,128 @@ pub struct PolicyConfig {
     /// A JSONL copy of the audit log for other tools to read.
     #[serde(default)]
     pub audit: AuditConfig,
+    /// Copies of decisions and ledger events sent to a collector (OTLP) or a SIEM (syslog).
+    #[serde(default)]
+    pub export: ExportConfig,
+}
+
+/// The `[export]` table: decisions and ledger events sent to a team's OpenTelemetry collector
+/// (OTLP logs over HTTP) and/or a syslog receiver (CEF). Always redacted: codes, names and
+/// keyed hashes, never arguments, results or secrets. A destination is data leaving the
+/// machine, so at user level it is a loosening part of the file (`airlock policy approve`).
+///
+/// ```toml
+/// [export.otlp]
+/// endpoint = "http://127.0.0.1:4318"      # `/v1/logs` is added to a bare base URL
+/// protocol = "http/protobuf"
+/// headers = { "x-team" = "platform" }
+///
+/// [export.syslog]
+/// address = "127.0.0.1:514"
+/// transport = "udp"                      # or "tcp"
+/// format = "cef"
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExportConfig {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub otlp: Option<OtlpConfig>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub syslog: Option<SyslogConfig>,
+}
+
+impl ExportConfig {
+    pub fn is_empty(&self) -> bool {
+        self.otlp.is_none() && self.syslog.is_none()
+    }
+}
+
+/// `[export.otlp]`. Its `Debug` names the headers without their values (they may be
+/// credentials).
+#[derive(Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OtlpConfig {
+    pub endpoint: String,
+    #[serde(default)]
+    pub protocol: OtlpProtocol,
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub headers: std::collections::BTreeMap<String, String>,
+    /// Milliseconds one export may take (default 3000, at most 30000).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timeout_ms: Option<u64>,
+}
+
+impl std::fmt::Debug for OtlpConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OtlpConfig")
+            .field("endpoint", &self.endpoint)
+            .field("protocol", &self.protocol)
+            .field("headers", &self.headers.keys().collect::<Vec<_>>())
+            .field("timeout_ms", &self.timeout_ms)
+            .finish()
+    }
+}
+
+/// `[export.otlp] protocol`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum OtlpProtocol {
+    #[default]
+    #[serde(rename = "http/protobuf")]
+    HttpProtobuf,
+    #[serde(rename = "grpc")]
+    Grpc,
+}
+
+/// `[export.syslog]`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SyslogConfig {
+    /// `host:port` (`[v6]:port` for IPv6).
+    pub address: String,
+    #[serde(default)]
+    pub transport: SyslogTransport,
+    #[serde(default)]
+    pub format: SyslogFormat,
+}
+
+/// `[export.syslog] transport`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SyslogTransport {
+    #[default]
+    Udp,
+    Tcp,
+}
+
+impl SyslogTransport {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SyslogTransport::Udp => "udp",
+            SyslogTransport::Tcp => "tcp",
+        }
+    }
+}
+
+/// `[export.syslog] format`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SyslogFormat {
+    #[default]
+    Cef,
+}
+
+/// The loosening entry of an OTLP destination (what `airlock policy approve` approves).
+pub fn otlp_entry(o: &OtlpConfig) -> String {
+    format!("export.otlp={}", o.endpoint.trim())
+}
+
+/// The loosening entry of a syslog destination.
+pub fn syslog_entry(s: &SyslogConfig) -> String {
+    format!(
+        "export.syslog={}://{}",
+        s.transport.as_str(),
+        s.address.trim()
+    )
 }
 
 /// The `[audit]` table: a JSONL copy of every decision beside the SQLite audit log, for log
@@ -491,6 +613,8 @@ impl PolicyConfig {
         if self.mcp.changed_tools == ChangedTools::Ask {
             out.push("mcp.changed_tools=ask".to_owned());
         }
+        out.extend(self.export.otlp.as_ref().map(otlp_entry));
+        out.extend(self.export.syslog.as_ref().map(syslog_entry));
         out.extend(
             self.rules
                 .iter()
@@ -535,8 +659,117 @@ impl PolicyConfig {
             r.action != crate::user_rules::RuleAction::Pass
                 || keep(format!("rule={}", r.canonical()))
         });
+        if self
+            .export
+            .otlp
+            .as_ref()
+            .is_some_and(|o| !keep(otlp_entry(o)))
+        {
+            self.export.otlp = None;
+        }
+        if self
+            .export
+            .syslog
+            .as_ref()
+            .is_some_and(|s| !keep(syslog_entry(s)))
+        {
+            self.export.syslog = None;
+        }
         dropped
     }
+}
+
+fn export_field(field: String, message: &str) -> PolicyError {
+    PolicyError::Field {
+        file: "config".into(),
+        field,
+        message: message.to_owned(),
+    }
+}
+
+/// Check `[export]` and put it in the form the exporters take: the OTLP endpoint as the full
+/// logs URL (`/v1/logs` added to a bare base URL), the syslog address as `host:port`.
+fn compile_export(cfg: &ExportConfig) -> Result<ExportConfig, PolicyError> {
+    let mut out = cfg.clone();
+    if let Some(o) = out.otlp.as_mut() {
+        if o.protocol == OtlpProtocol::Grpc {
+            return Err(export_field(
+                "export.otlp.protocol".into(),
+                "`grpc` is not supported (it needs an async runtime the guard service does not link); use `http/protobuf` (collectors listen for it on port 4318)",
+            ));
+        }
+        let mut url = url::Url::parse(o.endpoint.trim()).map_err(|_| {
+            export_field(
+                "export.otlp.endpoint".into(),
+                "expected a URL such as `http://127.0.0.1:4318`",
+            )
+        })?;
+        if !matches!(url.scheme(), "http" | "https")
+            || url.host_str().is_none_or(str::is_empty)
+            || !url.username().is_empty()
+            || url.password().is_some()
+            || url.query().is_some()
+            || url.fragment().is_some()
+        {
+            return Err(export_field(
+                "export.otlp.endpoint".into(),
+                "expected an `http://` or `https://` URL with a host, without credentials, query or fragment (put tokens in `headers`)",
+            ));
+        }
+        if url.path().is_empty() || url.path() == "/" {
+            url.set_path("/v1/logs");
+        }
+        o.endpoint = url.to_string();
+        for (name, value) in &o.headers {
+            let token = !name.is_empty()
+                && name
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b));
+            if !token {
+                return Err(export_field(
+                    format!("export.otlp.headers.{name}"),
+                    "expected a header name (letters, digits, `-`)",
+                ));
+            }
+            if value.bytes().any(|b| b.is_ascii_control() && b != b'\t') {
+                return Err(export_field(
+                    format!("export.otlp.headers.{name}"),
+                    "a header value cannot hold control characters or line breaks",
+                ));
+            }
+        }
+        if o.timeout_ms.is_some_and(|t| t == 0 || t > 30_000) {
+            return Err(export_field(
+                "export.otlp.timeout_ms".into(),
+                "expected 1 to 30000 milliseconds",
+            ));
+        }
+    }
+    if let Some(s) = out.syslog.as_mut() {
+        let a = s.address.trim().to_owned();
+        let (host, port) = a.rsplit_once(':').ok_or_else(|| {
+            export_field(
+                "export.syslog.address".into(),
+                "expected `host:port`, e.g. `127.0.0.1:514`",
+            )
+        })?;
+        let host_ok = if let Some(v6) = host.strip_prefix('[').and_then(|h| h.strip_suffix(']')) {
+            v6.parse::<std::net::Ipv6Addr>().is_ok()
+        } else {
+            !host.is_empty()
+                && host
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'-')
+        };
+        if !host_ok || !matches!(port.parse::<u16>(), Ok(p) if p != 0) {
+            return Err(export_field(
+                "export.syslog.address".into(),
+                "expected `host:port`, e.g. `127.0.0.1:514` (`[::1]:514` for IPv6)",
+            ));
+        }
+        s.address = a;
+    }
+    Ok(out)
 }
 
 /// Facts about the machine, supplied by the caller (the engine never looks them up).
@@ -729,6 +962,9 @@ pub struct Policy {
     pub(crate) rules_default: crate::user_rules::DefaultAction,
     /// Where the JSONL copy of the audit log goes (`~/` expanded), and what it includes.
     pub audit: AuditConfig,
+    /// Where decisions and ledger events are sent (validated; the OTLP endpoint is the full
+    /// logs URL).
+    pub export: ExportConfig,
 }
 
 impl Default for Policy {
@@ -755,6 +991,7 @@ impl Policy {
             rules: Vec::new(),
             rules_default: crate::user_rules::DefaultAction::Judge,
             audit: AuditConfig::default(),
+            export: ExportConfig::default(),
         }
     }
 
@@ -855,6 +1092,7 @@ impl Policy {
             }
             p.audit.jsonl = Some(path);
         }
+        p.export = compile_export(&config.export)?;
         Ok(p)
     }
 

@@ -117,6 +117,10 @@ impl std::fmt::Debug for Guard {
 
 impl Guard {
     pub fn new(paths: Paths, store: Store, server: &str, session_id: &str) -> Result<Guard> {
+        airlock_core::export::set_protection_level(match paths.level {
+            airlock_core::Level::User => "user",
+            airlock_core::Level::System => "system",
+        });
         let base = settings::engine(&store, &paths)?;
         let cfg = settings::effective_config(&store, &paths)?;
         let redactor = redact::Redactor::from_config(base.scanner(), &cfg.mcp.redaction)
@@ -425,7 +429,7 @@ impl Guard {
                 let s = engine.record(&pipeline::decode_session(old), &j.action, &j.decision);
                 pipeline::encode_session(&s)
             })?;
-            airlock_core::audit_jsonl::append(engine, &row, Some(&j.action), None);
+            airlock_core::export::decision(engine, &row, Some(&j.action), None);
             if let Some(o) = &j.observation
                 && pipeline::released(outcome)
                 && let Ok(mut b) = self.baselines.lock()

@@ -157,6 +157,8 @@ fn run_async(fut: impl std::future::Future<Output = anyhow::Result<i32>>) -> Exi
             1
         }
     };
+    // Decisions still queued for the team's collector get a short chance to go.
+    airlock_core::export::flush(Duration::from_secs(2));
     // A blocking stdin reader (when stdin is not a pipe or socket) would keep the process
     // alive until the client writes again: leave at once.
     std::process::exit(code);

@@ -193,7 +193,7 @@ pub(crate) fn handle(
             Some(row) => s
                 .record_decision_and_session(row, |_| text.clone())
                 .map(|_| {
-                    airlock_core::audit_jsonl::append(&engine, row, Some(action), Some(result));
+                    airlock_core::export::decision(&engine, row, Some(action), Some(result));
                 }),
             None => s.update_session(&host, &sid, |_| text.clone()).map(|_| ()),
         });

@@ -134,4 +134,7 @@ pub struct Status {
     pub bypassed: Vec<String>,
     pub version: String,
     pub pid: u32,
+    /// The export destinations this service started (`[export]`): sent, dropped, failed.
+    #[serde(default)]
+    pub export: Vec<airlock_core::export::DestinationStats>,
 }

@@ -101,6 +101,8 @@ impl Service {
                 st.flush_baselines();
             }
         }
+        // Whatever is still queued for the team's collector gets a short chance to go.
+        airlock_core::export::flush(Duration::from_secs(2));
     }
 
     fn touch(&self) {
@@ -135,6 +137,10 @@ fn prepare_dir(level: Level, dir: &Path) -> Result<(), ServiceError> {
 /// Runs the service until it is told to stop (SIGTERM, SIGINT, a `shutdown` request from its
 /// own user) or, when configured, until it has been idle long enough.
 pub fn serve(cfg: ServiceConfig) -> Result<(), ServiceError> {
+    airlock_core::export::set_protection_level(match cfg.level {
+        Level::User => "user",
+        Level::System => "system",
+    });
     let dir = cfg
         .socket
         .parent()
@@ -462,7 +468,7 @@ fn hook_exchange(
                 if let Ok(mut st) = user.lock() {
                     st.mark_bypassed(&h, &sid);
                     if let Some(store) = st.store() {
-                        let _ = store.record_decision(&DecisionRow {
+                        let row = DecisionRow {
                             id: 0,
                             ts_ms: clock::now_ms(),
                             host: h.clone(),
@@ -475,7 +481,12 @@ fn hook_exchange(
                             outcome: Outcome::Bypassed,
                             args_hash: String::new(),
                             mode: String::new(),
-                        });
+                        };
+                        if store.record_decision(&row).is_ok()
+                            && let Some(engine) = st.engine()
+                        {
+                            airlock_core::export::decision(&engine, &row, None, None);
+                        }
                     }
                 }
             }
@@ -532,6 +543,7 @@ fn status(svc: &Service, st: &mut UserState) -> Response {
         bypassed: st.bypassed.iter().cloned().collect(),
         version: env!("CARGO_PKG_VERSION").to_owned(),
         pid: std::process::id(),
+        export: airlock_core::export::stats(),
     })
 }
 

@@ -169,7 +169,21 @@ impl UserState {
                     outcome: "detected".into(),
                 });
             }
+            // The tamper row goes to the team's collector too (with the policy last compiled).
+            self.export_ledger();
         }
+    }
+
+    /// Copy new ledger rows to the configured export destinations (nothing when none is).
+    fn export_ledger(&self) {
+        if let (Some(store), Some(c)) = (&self.store, &self.compiled) {
+            airlock_core::export::ledger_catch_up(&c.engine, store);
+        }
+    }
+
+    /// The engine last compiled (for records made outside a judged call).
+    pub fn engine(&self) -> Option<Arc<Engine>> {
+        self.compiled.as_ref().map(|c| c.engine.clone())
     }
 
     /// Re-reads the ledger (when `force` or when another connection wrote) and recompiles the
@@ -275,6 +289,7 @@ impl UserState {
         if self.tampered.is_some() {
             return Err(NotReady(self.tamper_message()));
         }
+        self.export_ledger();
         match (&self.store, &self.compiled) {
             (Some(s), Some(c)) => Ok((s, c)),
             _ => Err(NotReady("Airlock's store is not open.".to_owned())),
