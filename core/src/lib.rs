@@ -36,6 +36,7 @@ pub mod paths;
 pub mod pins;
 pub mod pipeline;
 pub mod policy_file;
+pub mod remote;
 pub mod scan;
 pub mod settings;
 
