@@ -2,15 +2,15 @@
 
 use std::collections::HashMap;
 use std::process::ExitCode;
-use std::sync::{Arc, Mutex};
 use std::sync::mpsc::Receiver;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use airlock_broker::{Broker, BrokerConfig, BrokerError, BrokerEvent, Decision, PendingRequest};
-use airlock_remote::{RelayOptions, RemoteRelay};
 use airlock_core::Paths;
 use airlock_core::factors::Proof;
 use airlock_engine::Mode;
+use airlock_remote::{RelayOptions, RemoteRelay};
 use airlock_store::{DecisionFilter, DecisionRow, Outcome as DecisionOutcome};
 use anyhow::Context as _;
 use serde::Serialize;
@@ -1107,7 +1107,13 @@ fn start_remote(paths: &Paths, broker: &Arc<Broker>) -> Option<RemoteRelay> {
         }
     };
     let describe = cfg.describe();
-    match RemoteRelay::start(cfg, Arc::clone(broker), store, None, RelayOptions::default()) {
+    match RemoteRelay::start(
+        cfg,
+        Arc::clone(broker),
+        store,
+        None,
+        RelayOptions::default(),
+    ) {
         Ok(r) => {
             tracing::info!(channel = %describe, "remote approval on");
             Some(r)
