@@ -12,6 +12,7 @@ use std::process::ExitCode;
 mod allow;
 mod cmd;
 mod demo;
+mod remote_cmd;
 mod rules_cmd;
 mod service_cmd;
 mod setup_report;
@@ -172,6 +173,13 @@ enum Command {
     Allow {
         #[command(subcommand)]
         action: Option<allow::AllowCmd>,
+    },
+    /// Remote approval: announce pending requests on a channel you choose (ntfy, a webhook,
+    /// a chat webhook) and answer from your phone with a TOTP code. `set` is a loosening
+    /// (needs TOTP and a code); `off` is not.
+    Remote {
+        #[command(subcommand)]
+        action: Option<remote_cmd::RemoteCmd>,
     },
     /// Write a starter config for `airlock gateway --config` listing the MCP servers your
     /// agents' configs name (Claude Code, Cursor, VS Code, Gemini, Codex, Copilot). Secrets are
@@ -520,6 +528,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Pins { args } => run_proxy("pins", &args),
         Command::Gateway { args } => run_proxy("gateway", &args),
         Command::Allow { action } => allow::run(&Paths::discover()?, action),
+        Command::Remote { action } => remote_cmd::run(&Paths::discover()?, action),
         Command::Init { output, force } => setup_report::init(&Paths::discover()?, output, force),
         Command::Scan { json } => setup_report::scan(&Paths::discover()?, json),
         Command::Policy {
@@ -634,6 +643,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 | Command::Demo { .. }
                 | Command::DemoServer
                 | Command::Allow { .. }
+                | Command::Remote { .. }
                 | Command::Init { .. }
                 | Command::Scan { .. }
                 | Command::Daemon { .. }
@@ -732,6 +742,23 @@ mod tests {
                 "airlock", "allow", "add", "--reason", "x", "--code", "123456",
             ],
             &["airlock", "allow", "remove", "abcd1234"],
+            &["airlock", "remote"],
+            &["airlock", "remote", "off"],
+            &[
+                "airlock",
+                "remote",
+                "set",
+                "--kind",
+                "ntfy",
+                "--notify-url",
+                "https://ntfy.sh/a",
+                "--answer-url",
+                "https://ntfy.sh/b",
+                "--after",
+                "60",
+                "--code",
+                "123456",
+            ],
             &["airlock", "init", "--output", "g.toml", "--force"],
             &["airlock", "scan", "--json"],
         ] {

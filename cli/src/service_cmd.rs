@@ -132,8 +132,22 @@ pub fn status(json: bool) -> Result<ExitCode> {
     let Response::Status(s) = r else {
         bail!("the guard service answered something unexpected");
     };
+    // Remote approval is the desktop app's (user level); read from the verified ledger here.
+    let remote = (Level::installed() == Level::User)
+        .then(|| {
+            let store = Paths::discover().ok()?.open_store().ok()?;
+            Some(airlock_core::remote::current(&store))
+        })
+        .flatten();
     if json {
-        println!("{}", serde_json::to_string_pretty(&s)?);
+        let mut v = serde_json::to_value(&s)?;
+        if let (Some(obj), Some(Ok(cfg))) = (v.as_object_mut(), &remote) {
+            obj.insert(
+                "remote_approval".to_owned(),
+                serde_json::json!(cfg.as_ref().map(|c| c.describe())),
+            );
+        }
+        println!("{}", serde_json::to_string_pretty(&v)?);
     } else {
         println!("level:       {}", s.level_text);
         println!("mode:        {}", s.mode);
@@ -169,6 +183,11 @@ pub fn status(json: bool) -> Result<ExitCode> {
                     .map(|e| format!(" (last error: {e})"))
                     .unwrap_or_default()
             );
+        }
+        match &remote {
+            Some(Ok(cfg)) => println!("remote:      {}", crate::remote_cmd::describe(cfg.as_ref())),
+            Some(Err(e)) => println!("remote:      cannot read the setting ({e})"),
+            None => {}
         }
         println!("service:     pid {} (v{})", s.pid, s.version);
     }

@@ -18,6 +18,8 @@
 //!   (read-only; secrets located, never shown);
 //! - [`gateway_init`]: a starter `airlock gateway` config from those servers (`airlock init`);
 //! - [`scan`]: the read-only setup report behind `airlock scan` (stable codes, severities).
+//! - [`remote`]: remote approval's channel setting (a loosening: TOTP and the factor,
+//!   ledgered; replayed from the ledger).
 //!
 //! **Architecture invariant:** this is the only crate that writes settings, ledger rows or
 //! sessions (through `airlock-store`); binaries call it and add context to its typed errors.
@@ -37,6 +39,7 @@ pub mod paths;
 pub mod pins;
 pub mod pipeline;
 pub mod policy_file;
+pub mod remote;
 pub mod scan;
 pub mod settings;
 pub mod words;

@@ -2,14 +2,15 @@
 
 use std::collections::HashMap;
 use std::process::ExitCode;
-use std::sync::Mutex;
 use std::sync::mpsc::Receiver;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use airlock_broker::{Broker, BrokerConfig, BrokerError, BrokerEvent, Decision, PendingRequest};
 use airlock_core::Paths;
 use airlock_core::factors::Proof;
 use airlock_engine::Mode;
+use airlock_remote::{RelayOptions, RemoteRelay};
 use airlock_store::{DecisionFilter, DecisionRow, Outcome as DecisionOutcome};
 use anyhow::Context as _;
 use serde::Serialize;
@@ -44,7 +45,9 @@ struct Popups {
 }
 
 struct Shared {
-    broker: Broker,
+    broker: Arc<Broker>,
+    /// Remote approval's relay, when `airlock remote set` chose a channel (issue #14).
+    remote: Option<RemoteRelay>,
     /// Keep one hidden popup loaded (`--no-preload` turns it off: saves a web process's
     /// memory, costs a page load per popup).
     preload: bool,
@@ -1097,6 +1100,8 @@ pub fn run() -> ExitCode {
         }
     };
     tracing::info!(socket = %broker.socket_path().display(), "Airlock app started");
+    let broker = Arc::new(broker);
+    let remote = start_remote(&paths, &broker);
 
     let mut builder = tauri::Builder::default();
     if session_bus_present() {
@@ -1118,6 +1123,7 @@ pub fn run() -> ExitCode {
         ))
         .manage(Shared {
             broker,
+            remote,
             preload,
             paths,
             tray: Mutex::new(None),
@@ -1200,8 +1206,53 @@ pub fn run() -> ExitCode {
         RunEvent::ExitRequested {
             api, code: None, ..
         } => api.prevent_exit(),
-        RunEvent::Exit => app.state::<Shared>().broker.shutdown(),
+        RunEvent::Exit => {
+            let shared = app.state::<Shared>();
+            if let Some(r) = &shared.remote {
+                r.stop();
+            }
+            shared.broker.shutdown();
+        }
         _ => {}
     });
     ExitCode::SUCCESS
+}
+
+/// Remote approval (issue #14): relays pending requests to the channel `airlock remote set`
+/// chose, beside the broker. Not configured, or not startable (no TOTP; the TOTP secret sealed
+/// under the password because there is no OS keyring; a bad setting): logged, and approvals
+/// stay at the desk.
+fn start_remote(paths: &Paths, broker: &Arc<Broker>) -> Option<RemoteRelay> {
+    let store = match paths.open_store() {
+        Ok(s) => s,
+        Err(e) => {
+            tracing::warn!(error = %e, "remote approval: cannot open the store");
+            return None;
+        }
+    };
+    let cfg = match airlock_core::remote::current(&store) {
+        Ok(Some(c)) => c,
+        Ok(None) => return None,
+        Err(e) => {
+            tracing::warn!(error = %e, "remote approval: cannot read the setting");
+            return None;
+        }
+    };
+    let describe = cfg.describe();
+    match RemoteRelay::start(
+        cfg,
+        Arc::clone(broker),
+        store,
+        None,
+        RelayOptions::default(),
+    ) {
+        Ok(r) => {
+            tracing::info!(channel = %describe, "remote approval on");
+            Some(r)
+        }
+        Err(e) => {
+            tracing::error!(error = %e, "remote approval is set but cannot start");
+            None
+        }
+    }
 }
