@@ -211,6 +211,7 @@ fn the_broker_refuses_a_session_approval_for_a_high_risk_request() {
         }],
         high_risk: true,
         deadline_ms: i64::MAX,
+        consequences: Vec::new(),
     };
     let client = std::thread::spawn(move || {
         airlock_broker::request_approval_at(&path, &req, Duration::from_secs(20))
