@@ -491,7 +491,7 @@ fn consequences_reach_the_ui_clipped_and_a_huge_diff_is_dropped_not_refused() {
     r.consequences = (0..40)
         .map(|i| airlock_broker::Consequence {
             kind: "deletes".into(),
-            text: format!("Deletes {i} paths {}", "z".repeat(1000)),
+            text: format!("Deletes {i} paths {}", "z".repeat(600)),
             detail: (i == 0).then(|| "+ line\n".repeat(100)),
         })
         .collect();
