@@ -110,6 +110,97 @@ fn approve_deny_and_timeout_through_the_broker() {
     broker.shutdown();
 }
 
+/// What the popup is given: the engine's consequence lines for the real hook call, with a
+/// secret in an edit masked in its diff.
+#[test]
+fn the_pending_request_says_what_the_call_will_do() {
+    let sb = Sandbox::new().unwrap();
+    let mut cfg = BrokerConfig::new(sb.broker_socket());
+    cfg.arm_delay = Duration::ZERO;
+    cfg.hard_deadline = Duration::from_secs(10);
+    let (broker, events) = Broker::start(cfg, Store::open(&sb.db_path()).unwrap()).unwrap();
+    let line = |p: &airlock_broker::PendingRequest, kind: &str| -> Vec<String> {
+        p.consequences
+            .iter()
+            .filter(|c| c.kind == kind)
+            .map(|c| c.text.clone())
+            .collect()
+    };
+
+    // A recursive delete of two folders outside the project.
+    let child = spawn_hook(&sb, &claude_bash("c1", "rm -rf ../notes ../old"));
+    let p = match events.recv_timeout(Duration::from_secs(20)) {
+        Ok(BrokerEvent::Pending(p)) => p,
+        other => {
+            let o = child.wait_with_output().unwrap();
+            panic!(
+                "no popup ({other:?}): {}",
+                String::from_utf8_lossy(&o.stdout)
+            );
+        }
+    };
+    assert_eq!(
+        line(&p, "deletes"),
+        vec!["Deletes 2 paths, recursively: /home/dev/notes, /home/dev/old"],
+        "{:#?}",
+        p.consequences
+    );
+    assert_eq!(line(&p, "runs"), vec!["Runs rm"]);
+    // Each reason in words, the same the engine gave.
+    let reasons = line(&p, "reason");
+    assert!(!reasons.is_empty());
+    for r in &p.reasons {
+        assert!(
+            reasons.contains(&r.message),
+            "{reasons:?} / {:?}",
+            p.reasons
+        );
+    }
+    broker.resolve(p.id, Decision::Denied).unwrap();
+    assert_eq!(child.wait_with_output().unwrap().status.code(), Some(2));
+
+    // An edit that writes an AWS key: a diff, the key's kind, never its value.
+    let key = "AKIAIOSFODNN7EXAMPLE";
+    let edit = serde_json::json!({
+        "session_id": "c2",
+        "transcript_path": "/tmp/t.jsonl",
+        "cwd": "/home/dev/project",
+        "permission_mode": "default",
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Edit",
+        "tool_input": {
+            "file_path": "/home/dev/project/config.py",
+            "old_string": "KEY = os.environ[\"KEY\"]",
+            "new_string": format!("KEY = \"{key}\""),
+        }
+    })
+    .to_string();
+    let child = spawn_hook(&sb, &edit);
+    let p = next_pending(&events);
+    let w = p
+        .consequences
+        .iter()
+        .find(|c| c.kind == "writes")
+        .unwrap_or_else(|| panic!("{:#?}", p.consequences));
+    assert_eq!(
+        w.text,
+        "Edits 1 file: /home/dev/project/config.py (1 change)"
+    );
+    assert_eq!(
+        w.detail.as_deref(),
+        Some("- KEY = os.environ[\"KEY\"]\n+ KEY = \"[redacted: AWS access key]\"")
+    );
+    assert_eq!(
+        line(&p, "secret"),
+        vec!["Writes a secret into /home/dev/project/config.py: AWS access key"]
+    );
+    let everything = serde_json::to_string(&p).unwrap();
+    assert!(!everything.contains("AKIA"), "{everything}");
+    broker.resolve(p.id, Decision::Denied).unwrap();
+    assert_eq!(child.wait_with_output().unwrap().status.code(), Some(2));
+    broker.shutdown();
+}
+
 fn next_pending(events: &std::sync::mpsc::Receiver<BrokerEvent>) -> airlock_broker::PendingRequest {
     loop {
         match events.recv_timeout(Duration::from_secs(20)).unwrap() {
@@ -211,6 +302,7 @@ fn the_broker_refuses_a_session_approval_for_a_high_risk_request() {
         }],
         high_risk: true,
         deadline_ms: i64::MAX,
+        consequences: Vec::new(),
     };
     let client = std::thread::spawn(move || {
         airlock_broker::request_approval_at(&path, &req, Duration::from_secs(20))

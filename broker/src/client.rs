@@ -68,9 +68,12 @@ pub fn request_approval_cancellable(
         Ok(false) => return unavailable("the approval socket belongs to another user"),
         Err(e) => return unavailable(format!("cannot check the approval service's user: {e}")),
     }
+    let mut request = req.clone();
+    // What the call will do is worth a lot, but not a request the broker refuses.
+    request.fit(MAX_LINE / 2);
     let msg = ClientMessage::Request {
         nonce: nonce.clone(),
-        request: req.clone(),
+        request,
     };
     let mut line = match serde_json::to_vec(&msg) {
         Ok(l) => l,

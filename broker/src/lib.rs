@@ -72,7 +72,8 @@ use std::path::PathBuf;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 pub use protocol::{
-    ApprovalRequest, ApprovalResponse, ClientMessage, MAX_LINE, Outcome, Reason, ServerMessage,
+    ApprovalRequest, ApprovalResponse, ClientMessage, Consequence, MAX_LINE, Outcome, Reason,
+    ServerMessage,
 };
 
 #[cfg(unix)]

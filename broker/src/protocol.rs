@@ -15,6 +15,21 @@ pub struct Reason {
     pub message: String,
 }
 
+/// One plain-words line about what the call will do (the engine's `Consequence`, as the
+/// caller computed it: masked, never a secret value, bounded).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Consequence {
+    /// What the line is about: `runs`, `deletes`, `writes`, `reads`, `sends`, `secret`,
+    /// `reason`, `untrusted` (an unknown kind is shown as plain text).
+    pub kind: String,
+    /// One sentence.
+    pub text: String,
+    /// A block shown in monospace under it (an edit's diff).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
+}
+
 /// What a hook (or the proxy) asks a human to approve.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -36,6 +51,25 @@ pub struct ApprovalRequest {
     /// The caller's own deadline, ms since the Unix epoch; the broker ends the request at the
     /// earlier of this and two minutes after arrival.
     pub deadline_ms: i64,
+    /// What the call will do, in plain words (absent from older clients; never sent empty,
+    /// so an older broker still takes a request without any).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub consequences: Vec<Consequence>,
+}
+
+impl ApprovalRequest {
+    /// Make the request's line fit `max` bytes: the consequences' details (diffs) go first,
+    /// then the consequences themselves (the summary and the reasons stay).
+    pub fn fit(&mut self, max: usize) {
+        let len = |r: &ApprovalRequest| serde_json::to_vec(r).map_or(usize::MAX, |v| v.len());
+        if len(self) <= max {
+            return;
+        }
+        for c in &mut self.consequences {
+            c.detail = None;
+        }
+        while len(self) > max && self.consequences.pop().is_some() {}
+    }
 }
 
 /// The only message a client may send.
@@ -135,6 +169,7 @@ mod tests {
             }],
             high_risk: false,
             deadline_ms: 5,
+            consequences: Vec::new(),
         }
     }
 
@@ -173,6 +208,47 @@ mod tests {
             serde_json::to_value(&e).unwrap(),
             json!({"type":"error","code":"bad_request","message":"x"})
         );
+    }
+
+    #[test]
+    fn consequences_are_optional_and_bounded_by_fit() {
+        // An older client's request (no `consequences`) still parses; none are sent empty.
+        let old = json!({"type":"request","nonce":"n","request":req()});
+        assert!(old["request"].get("consequences").is_none());
+        let ClientMessage::Request { request, .. } =
+            serde_json::from_value::<ClientMessage>(old).unwrap();
+        assert!(request.consequences.is_empty());
+        let mut r = req();
+        r.consequences = vec![
+            Consequence {
+                kind: "writes".into(),
+                text: "Edits 1 file: a".into(),
+                detail: Some("+ x".repeat(1000)),
+            },
+            Consequence {
+                kind: "reason".into(),
+                text: "Because.".into(),
+                detail: None,
+            },
+        ];
+        let v = serde_json::to_value(&r).unwrap();
+        assert_eq!(
+            v["consequences"][1],
+            json!({"kind":"reason","text":"Because."})
+        );
+        let back: ApprovalRequest = serde_json::from_value(v).unwrap();
+        assert_eq!(back, r);
+        // Too long: the diff goes first, then lines from the end.
+        let mut f = r.clone();
+        f.fit(1000);
+        assert_eq!(f.consequences.len(), 2);
+        assert!(f.consequences.iter().all(|c| c.detail.is_none()));
+        f.fit(200);
+        assert!(serde_json::to_vec(&f).unwrap().len() <= 200 || f.consequences.is_empty());
+        assert_eq!(f.summary, r.summary);
+        let mut bad = serde_json::to_value(&r).unwrap();
+        bad["consequences"][0]["value"] = json!("x");
+        assert!(serde_json::from_value::<ApprovalRequest>(bad).is_err());
     }
 
     #[test]

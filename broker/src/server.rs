@@ -14,7 +14,9 @@ use std::time::{Duration, Instant};
 use airlock_store::{ApprovalStatus, NewApproval, Store};
 use serde::Serialize;
 
-use crate::protocol::{ApprovalResponse, ClientMessage, MAX_LINE, Outcome, Reason, ServerMessage};
+use crate::protocol::{
+    ApprovalResponse, ClientMessage, Consequence, MAX_LINE, Outcome, Reason, ServerMessage,
+};
 use crate::{ARM_DELAY, BACKSTOP, BrokerError, HARD_DEADLINE, default_socket_path, now_ms, peer};
 
 /// Field caps (characters) applied before a request is stored or shown.
@@ -23,6 +25,9 @@ const MAX_CWD: usize = 4096;
 const MAX_SUMMARY: usize = 4096;
 const MAX_REASONS: usize = 32;
 const MAX_REASON_MESSAGE: usize = 512;
+const MAX_CONSEQUENCES: usize = 32;
+const MAX_CONSEQUENCE_TEXT: usize = 512;
+const MAX_CONSEQUENCE_DETAIL: usize = 12 * 1024;
 const MIN_NONCE: usize = 16;
 const WRITE_TIMEOUT: Duration = Duration::from_secs(2);
 const ACCEPT_THREAD: &str = "airlock-broker-accept";
@@ -87,6 +92,8 @@ pub struct PendingRequest {
     pub summary: String,
     /// Why Airlock asks.
     pub reasons: Vec<Reason>,
+    /// What the call will do, in plain words (empty from older clients).
+    pub consequences: Vec<Consequence>,
     /// Needs the TOTP code or password typed into the popup.
     pub high_risk: bool,
     /// Arrival, ms since the Unix epoch.
@@ -582,6 +589,16 @@ fn handle(inner: &Arc<Inner>, mut stream: UnixStream) {
         tool: clip(&req.tool, MAX_SHORT),
         summary: clip(&req.summary, MAX_SUMMARY),
         reasons,
+        consequences: req
+            .consequences
+            .iter()
+            .take(MAX_CONSEQUENCES)
+            .map(|c| Consequence {
+                kind: clip(&c.kind, MAX_SHORT),
+                text: clip(&c.text, MAX_CONSEQUENCE_TEXT),
+                detail: c.detail.as_deref().map(|d| clip(d, MAX_CONSEQUENCE_DETAIL)),
+            })
+            .collect(),
         high_risk: req.high_risk,
         created_ms,
         deadline_ms,

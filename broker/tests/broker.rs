@@ -63,6 +63,7 @@ fn req(deadline_in_ms: i64) -> ApprovalRequest {
         }],
         high_risk: false,
         deadline_ms: now_ms() + deadline_in_ms,
+        consequences: Vec::new(),
     }
 }
 
@@ -500,6 +501,42 @@ fn oversized_fields_are_clipped_and_a_long_line_is_refused() {
     client.join().unwrap();
     let v = raw_exchange(&e.sock, &"y".repeat(70_000));
     assert_eq!(v["code"], "too_long");
+}
+
+#[test]
+fn consequences_reach_the_ui_clipped_and_a_huge_diff_is_dropped_not_refused() {
+    let e = env();
+    let (broker, rx) = start(&e, config(&e));
+    let mut r = req(60_000);
+    r.consequences = (0..40)
+        .map(|i| airlock_broker::Consequence {
+            kind: "deletes".into(),
+            text: format!("Deletes {i} paths {}", "z".repeat(600)),
+            detail: (i == 0).then(|| "+ line\n".repeat(100)),
+        })
+        .collect();
+    let client = ask(&e, r, Duration::from_secs(10));
+    let p = next_pending(&rx);
+    assert_eq!(p.consequences.len(), 32);
+    assert!(p.consequences[0].text.starts_with("Deletes 0 paths zzz"));
+    assert!(p.consequences.iter().all(|c| c.text.chars().count() <= 513));
+    assert!(p.consequences[0].detail.is_some());
+    broker.resolve(p.id, Decision::Denied).unwrap();
+    client.join().unwrap();
+    // A diff too large for the line: the client drops it and still asks.
+    let mut r = req(60_000);
+    r.consequences = vec![airlock_broker::Consequence {
+        kind: "writes".into(),
+        text: "Edits 1 file: a".into(),
+        detail: Some("\u{1}".repeat(20_000)),
+    }];
+    let client = ask(&e, r, Duration::from_secs(10));
+    let p = next_pending(&rx);
+    assert_eq!(p.consequences.len(), 1);
+    assert_eq!(p.consequences[0].text, "Edits 1 file: a");
+    assert_eq!(p.consequences[0].detail, None);
+    broker.resolve(p.id, Decision::Denied).unwrap();
+    client.join().unwrap();
 }
 
 /// Another user cannot ask, even with the directory and socket opened up.

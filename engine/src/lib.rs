@@ -12,6 +12,7 @@
 pub mod action;
 pub mod autorun;
 pub mod baseline;
+pub mod consequences;
 pub mod effects;
 pub mod injection;
 pub mod needs;
@@ -33,6 +34,7 @@ pub use action::{
     Action, ActionKind, AnnotationInfo, Host, Operation, Provenance, ToolAnnotations,
 };
 pub use baseline::{BehaviourBaseline, StyleBaseline};
+pub use consequences::{Consequence, ConsequenceKind, TextEdit};
 pub use needs::{CallFacts, FileView, files_to_inspect};
 pub use policy::{
     AuditConfig, ChangedTools, Enforcement, ExportConfig, HostFacts, McpConfig, Mode, NewTools,
@@ -823,6 +825,39 @@ impl Engine {
             summary::build(action, sa.as_ref(), &fx, session, &self.policy)
         }))
         .ok()
+    }
+
+    /// What the call will do, in plain words, for the human asked to approve it: files
+    /// deleted, written (an edit's diff from `edits`) and read, where traffic goes, the kinds
+    /// of secret involved, each of `decision`'s reasons and where the session's untrusted
+    /// content came from. Derived from the same understanding [`Engine::decide_with`] judges
+    /// by; masked (never a secret value) and bounded (see [`consequences`]). If
+    /// understanding the call fails, the reasons alone after a line that says so.
+    pub fn consequences(
+        &self,
+        action: &Action,
+        session: &SessionState,
+        facts: &CallFacts,
+        decision: &Decision,
+        edits: &[TextEdit],
+    ) -> Vec<Consequence> {
+        std::panic::catch_unwind(AssertUnwindSafe(|| {
+            let (sa, fx) = self.understand(action, facts, session);
+            consequences::build(&consequences::Inputs {
+                action,
+                shell: sa.as_ref(),
+                fx: &fx,
+                decision,
+                edits,
+                policy: &self.policy,
+                masker: consequences::Masker {
+                    scanner: &self.scanner,
+                    session,
+                    key: &self.key,
+                },
+            })
+        }))
+        .unwrap_or_else(|_| consequences::fallback(decision))
     }
 
     /// The call's coarse behaviour features (for the behaviour baseline the caller keeps).

@@ -150,6 +150,38 @@ const PATTERNS: &[(&str, Prefilter, &str)] = &[
     ("card_number", Digits(13), r"(?-u)\b(?:[0-9][ -]?){13,19}\b"),
 ];
 
+/// A secret kind as words a person reads (`aws_access_key` → `AWS access key`): what the
+/// popup names instead of the value.
+pub fn kind_words(kind: &str) -> &'static str {
+    match kind {
+        "aws_access_key" => "AWS access key",
+        "github_token" | "github_pat" => "GitHub token",
+        "gitlab_token" => "GitLab token",
+        "slack_token" => "Slack token",
+        "slack_webhook" => "Slack webhook address",
+        "stripe_key" => "Stripe key",
+        "anthropic_key" => "Anthropic API key",
+        "openai_key" => "OpenAI API key",
+        "google_api_key" => "Google API key",
+        "private_key" => "private key",
+        "jwt" => "web token (JWT)",
+        "npm_token" => "npm token",
+        "pypi_token" => "PyPI token",
+        "huggingface_token" => "Hugging Face token",
+        "sendgrid_key" => "SendGrid key",
+        "twilio_key" => "Twilio key",
+        "digitalocean_token" => "DigitalOcean token",
+        "shopify_token" => "Shopify token",
+        "telegram_bot_token" => "Telegram bot token",
+        "mailgun_key" => "Mailgun key",
+        "azure_storage_key" => "Azure storage key",
+        "gcp_service_account" => "Google Cloud service-account key",
+        "assigned_secret" => "password or key",
+        "card_number" => "card number",
+        _ => "secret",
+    }
+}
+
 impl Prefilter {
     fn passes(self, text: &str, lower: &mut Option<String>) -> bool {
         match self {
@@ -404,6 +436,13 @@ mod tests {
         assert!(v.contains(&"Xy7pQ2lmN9".to_owned()));
         assert!(v.contains(&"sk_live_51Habcdefghijklmnopqrstu".to_owned()));
         assert!(!v.iter().any(|x| x == "3000"));
+    }
+
+    #[test]
+    fn every_kind_has_words() {
+        for (kind, _, _) in PATTERNS {
+            assert_ne!(kind_words(kind), "secret", "{kind}");
+        }
     }
 
     #[test]

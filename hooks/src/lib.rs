@@ -11,11 +11,13 @@
 
 mod answer;
 pub mod claude;
+mod edits;
 mod event;
 pub mod host;
 mod hosts;
 
 pub use airlock_engine::Host;
+pub use edits::text_edits;
 pub use event::Event;
 pub use host::{
     HookAnswer, HookCall, HookOutcome, can_block, can_flag, can_withhold, hard_timeout,

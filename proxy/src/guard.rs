@@ -60,6 +60,9 @@ pub struct Judgement {
     /// What the learned behaviour baseline measured the call by (it learns the call once
     /// it is released).
     pub observation: Option<Observation>,
+    /// What the call will do, in plain words, for the approval popup (AUTH only; masked and
+    /// bounded by the engine).
+    pub consequences: Vec<airlock_engine::Consequence>,
 }
 
 impl Judgement {
@@ -328,6 +331,7 @@ impl Guard {
                     approved_via: APPROVED_BY_ELICITATION,
                     rpc_error: false,
                     observation: None,
+                    consequences: Vec::new(),
                 }
             }
         }
@@ -383,6 +387,11 @@ impl Guard {
             );
         }
         pipeline::apply_allow_rules(&settings::allow_rules(store)?, &mut d);
+        let consequences = if d.effective == Verdict::Auth {
+            engine.consequences(action, &session, &facts, &d, &[])
+        } else {
+            Vec::new()
+        };
         Ok(Judgement {
             args_hash: engine.action_fingerprint(action),
             action: action.clone(),
@@ -391,6 +400,7 @@ impl Guard {
             approved_via: APPROVED_BY_ELICITATION,
             rpc_error: false,
             observation,
+            consequences,
         })
     }
 

@@ -703,6 +703,15 @@ impl Core {
             high_risk: j.decision.high_risk,
             deadline_ms: airlock_broker::now_ms()
                 .saturating_add(i64::try_from(wait.as_millis()).unwrap_or(55_000)),
+            consequences: j
+                .consequences
+                .iter()
+                .map(|c| airlock_broker::Consequence {
+                    kind: c.kind.as_str().to_owned(),
+                    text: c.text.clone(),
+                    detail: c.detail.clone(),
+                })
+                .collect(),
         };
         let core = Arc::clone(self);
         tokio::spawn(async move {

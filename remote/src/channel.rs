@@ -242,6 +242,7 @@ mod tests {
                 code: "git_discard_work".into(),
                 message: "discards work".into(),
             }],
+            consequences: Vec::new(),
             high_risk,
             created_ms: 1_000,
             deadline_ms: 121_000,

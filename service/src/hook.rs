@@ -300,7 +300,8 @@ pub(crate) fn handle(
     } else if d.effective == Verdict::Auth {
         // The human is asked without holding the user's lock.
         drop(st);
-        let asked = ask_human(level, &engine, action, &d, line);
+        let consequences = consequences(&engine, action, &before, &facts, &d, payload);
+        let asked = ask_human(level, &engine, action, &d, consequences, line);
         st = match user.lock() {
             Ok(g) => g,
             Err(_) => return internal_error(&call, session),
@@ -445,12 +446,44 @@ fn summary(engine: &Engine, action: &Action) -> String {
     redacted(engine, &raw)
 }
 
+/// What the call will do, in plain words, for the popup (the engine's lines, carried as the
+/// broker's wire type; an edit's replacements are read from the payload for its diff).
+fn consequences(
+    engine: &Engine,
+    action: &Action,
+    session: &airlock_engine::SessionState,
+    facts: &CallFacts,
+    d: &Decision,
+    payload: &str,
+) -> Vec<airlock_broker::Consequence> {
+    let edits = match action.op {
+        airlock_engine::Operation::FileWrite { .. } => {
+            airlock_hooks::text_edits(payload.as_bytes())
+        }
+        _ => Vec::new(),
+    };
+    to_wire(engine.consequences(action, session, facts, d, &edits))
+}
+
+/// The engine's consequence lines as the broker's wire type.
+pub fn to_wire(lines: Vec<airlock_engine::Consequence>) -> Vec<airlock_broker::Consequence> {
+    lines
+        .into_iter()
+        .map(|c| airlock_broker::Consequence {
+            kind: c.kind.as_str().to_owned(),
+            text: c.text,
+            detail: c.detail,
+        })
+        .collect()
+}
+
 /// Ask a human through the desktop approval service. `None` when none is reachable.
 fn ask_human(
     level: Level,
     engine: &Engine,
     action: &Action,
     d: &Decision,
+    consequences: Vec<airlock_broker::Consequence>,
     line: &mut dyn Line,
 ) -> Option<Asked> {
     if level == Level::System {
@@ -482,6 +515,7 @@ fn ask_human(
             .collect(),
         high_risk: d.high_risk,
         deadline_ms,
+        consequences,
     };
     let path = airlock_broker::default_socket_path()?;
     if !path.exists() {

@@ -23,7 +23,7 @@ use crate::{views, wizard};
 
 const POPUP_PREFIX: &str = "approval-";
 const POPUP_W: f64 = 460.0;
-const POPUP_H: f64 = 520.0;
+const POPUP_H: f64 = 560.0;
 
 struct TrayItems {
     pending: MenuItem<Wry>,
@@ -147,14 +147,32 @@ fn popup_standby(window: tauri::WebviewWindow, shared: State<'_, Shared>) {
 /// The popup has rendered request `id`: show its window (a spare is hidden until then) and
 /// log the time since the request arrived.
 #[tauri::command]
-fn popup_shown(app: AppHandle, window: tauri::WebviewWindow, shared: State<'_, Shared>, id: i64) {
+fn popup_shown(
+    app: AppHandle,
+    window: tauri::WebviewWindow,
+    shared: State<'_, Shared>,
+    id: i64,
+    kinds: Option<Vec<String>>,
+) {
     let _ = window.show();
     let _ = window.set_focus();
     // Now that this one is up, load the next one.
     replenish(&app);
     if let Some(p) = shared.broker.get(id) {
         let ms = airlock_broker::now_ms() - p.created_ms;
-        tracing::info!(id, ms, "popup shown");
+        // The kinds of consequence line the page drew (known names only, never their text).
+        let consequences = kinds
+            .unwrap_or_default()
+            .iter()
+            .take(64)
+            .map(|k| match k.as_str() {
+                "runs" | "deletes" | "writes" | "reads" | "sends" | "secret" | "reason"
+                | "untrusted" => k.as_str(),
+                _ => "other",
+            })
+            .collect::<Vec<_>>()
+            .join(",");
+        tracing::info!(id, ms, consequences = %consequences, "popup shown");
     }
 }
 

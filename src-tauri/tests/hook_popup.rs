@@ -72,6 +72,12 @@ fn hook_asks_the_real_popup_approve_then_timeout() {
     )
     .unwrap_or_else(|| panic!("no popup for the hook's request; log:\n{}", s.log_text()));
     wait_rendered(&s, 1);
+    // The page drew what the call will do (the kinds of line are logged, never their text).
+    assert!(
+        s.wait_log("consequences=runs,reason", 1, Duration::from_secs(5)),
+        "the popup did not draw the consequences; log:\n{}",
+        s.log_text()
+    );
     let (_, approve) = popup_buttons(&win);
     std::thread::sleep(Duration::from_millis(1700)); // armed 1.5 s after arrival
     shot(&s, "popup-hook.png");
@@ -155,11 +161,48 @@ fn hook_asks_the_real_popup_approve_then_timeout() {
     assert!(store.verify_ledger().unwrap().intact);
     // The hook still asks (the refusal changed nothing): judged AUTH again, then denied in
     // the popup.
-    let hook = s.spawn_hook(&claude_bash("hook-popup-3", "git reset --hard HEAD~2"));
+    // This time a recursive delete, answered from the keyboard: Ctrl+Enter before the arm
+    // time does nothing, Esc denies.
+    let mut hook = s.spawn_hook(&claude_bash("hook-popup-3", "rm -rf ../notes ../old"));
     let win = wait_window("^Airlock approval #", Duration::from_secs(30)).expect("no popup");
     wait_rendered(&s, 3);
-    let (deny, _) = popup_buttons(&win);
-    click(deny.0, deny.1);
+    let seen = Instant::now();
+    assert!(
+        s.wait_log(
+            "consequences=runs,deletes,reason",
+            1,
+            Duration::from_secs(5)
+        ),
+        "the popup did not draw the delete; log:\n{}",
+        s.log_text()
+    );
+    // How long after its arrival the popup showed (the app logs it).
+    let shown_ms = s
+        .log_text()
+        .lines()
+        .filter(|l| l.contains("popup shown"))
+        .nth(2)
+        .and_then(|l| l.split("ms=").nth(1))
+        .and_then(|v| v.split_whitespace().next())
+        .and_then(|v| v.parse::<u128>().ok())
+        .unwrap_or(u128::MAX);
+    focus(&win);
+    let (wx, wy, _, _) = settled_geometry(&win);
+    click(wx + 30, wy + 22); // the title: focus the page
+    // Only with a clear margin before the arm time (1.5 s after arrival).
+    if shown_ms.saturating_add(seen.elapsed().as_millis()) < 1100 {
+        xdotool(&["key", "ctrl+Return"]);
+        std::thread::sleep(Duration::from_millis(300));
+        assert!(
+            hook.try_wait().unwrap().is_none(),
+            "an approve key before the arm time answered the popup"
+        );
+    } else {
+        eprintln!("the popup showed late: the early-key check is skipped this run");
+    }
+    shot(&s, "popup-consequences.png");
+    focus(&win);
+    xdotool(&["key", "Escape"]);
     let o = hook.wait_with_output().unwrap();
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stdout).contains("You denied it"));

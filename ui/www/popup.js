@@ -78,6 +78,30 @@ async function main() {
   $("session").textContent = req.session_id;
   $("cwd").textContent = req.cwd;
   $("summary").textContent = req.summary;
+  // What the call will do, in plain words (the engine's lines, already masked). Text only:
+  // every string goes through textContent, never markup.
+  const kinds = [];
+  for (const c of req.consequences || []) {
+    const kind = /^[a-z_]{1,16}$/.test(c.kind) ? c.kind : "other";
+    const li = document.createElement("li");
+    li.className = `c-${kind}`;
+    li.dataset.kind = kind;
+    li.textContent = c.text;
+    if (c.detail) {
+      const pre = document.createElement("pre");
+      pre.className = "diff";
+      pre.textContent = c.detail;
+      li.appendChild(pre);
+    }
+    $("consequences").appendChild(li);
+  }
+  for (const li of $("consequences").children) kinds.push(li.dataset.kind);
+  if (kinds.length) {
+    $("will-do").classList.remove("hidden");
+  } else {
+    // An older client sent none: the call as sent and the reasons, as before.
+    $("raw").open = true;
+  }
   for (const r of req.reasons) {
     const li = document.createElement("li");
     li.textContent = r.message + " ";
@@ -99,8 +123,28 @@ async function main() {
     }
   }
   tick();
-  invoke("popup_shown", { id }).catch(() => {});
+  // The kinds of line drawn (never their text) go to the app's log.
+  invoke("popup_shown", { id, kinds }).catch(() => {});
 }
+
+// Keyboard: Esc denies; Ctrl+Enter (or Enter in the factor fields) approves once, but only
+// once armed: before the arm time the key does nothing (the broker refuses it as well).
+function armed() {
+  return req !== null && !busy && !$("approve").disabled && Date.now() >= req.armed_ms;
+}
+document.addEventListener("keydown", (e) => {
+  if (!req) return;
+  if (e.key === "Escape") {
+    e.preventDefault();
+    if (!busy) decide("denied");
+    return;
+  }
+  if (e.key !== "Enter") return;
+  const inFactor = e.target === $("password") || e.target === $("code");
+  if (!(e.ctrlKey || inFactor)) return;
+  e.preventDefault();
+  if (armed()) decide("approved");
+});
 
 $("deny").addEventListener("click", () => decide("denied"));
 $("approve").addEventListener("click", () => decide("approved"));
