@@ -22,6 +22,14 @@ use airlock_broker::{ApprovalRequest, ApprovalResult, Reason, now_ms, request_an
 use airlock_store::{ApprovalStatus, DecisionRow, Outcome, Store};
 use support::*;
 
+/// The tests of this file run one app at a time: they share the display, the tray and the
+/// D-Bus session, where a second app of the same user hands over to the first and exits.
+fn one_app_at_a_time() -> std::sync::MutexGuard<'static, ()> {
+    static ONE: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    ONE.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
 fn request(summary: &str, deadline_in_ms: i64, high_risk: bool) -> ApprovalRequest {
     ApprovalRequest {
         host: "claude-code".into(),
@@ -81,6 +89,7 @@ fn approve_in_popup(s: &Session, screenshot: Option<&str>) -> (ApprovalResult, u
 
 #[test]
 fn tray_app_end_to_end() {
+    let _one = one_app_at_a_time();
     let s = start(true);
 
     // 1. AUTH request -> real popup -> click "Approve once" -> approved (and consumed).
@@ -386,6 +395,7 @@ fn percentile(sorted: &[u128], p: usize) -> u128 {
 #[test]
 #[ignore = "benchmark: run explicitly"]
 fn popup_latency_and_idle_memory() {
+    let _one = one_app_at_a_time();
     // AIRLOCK_BENCH_ARGS="--no-preload" measures without the preloaded popup;
     // AIRLOCK_BENCH_GAP_MS sets the pause between requests (default 1000).
     let args = std::env::var("AIRLOCK_BENCH_ARGS").unwrap_or_default();
@@ -490,6 +500,7 @@ fn popup_latency_and_idle_memory() {
 /// human's "no".
 #[test]
 fn quitting_with_an_approval_pending_asks_first_and_withdraws_it() {
+    let _one = one_app_at_a_time();
     let mut s = start(false);
     let client = ask(
         &s,
