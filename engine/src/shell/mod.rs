@@ -1462,8 +1462,12 @@ fn literal_output(inv: &Invocation, all: &ShellAnalysis) -> Output {
             let ops: Vec<&str> = inv.args.iter().map(|w| w.text.as_str()).collect();
             match ops.as_slice() {
                 [fmt] if !fmt.contains('%') => Output::Literal(words::unescape_printf(fmt)),
-                [fmt, rest @ ..] if *fmt == "%s" || *fmt == "%s\\n" || *fmt == "%b" => {
+                [fmt, rest @ ..] if *fmt == "%s" || *fmt == "%s\\n" => {
                     Output::Literal(rest.concat())
+                }
+                // `%b` expands the backslash escapes of each argument (`\x72\x6d` is `rm`).
+                [fmt, rest @ ..] if *fmt == "%b" || *fmt == "%b\\n" => {
+                    Output::Literal(rest.iter().map(|a| words::unescape_printf(a)).collect())
                 }
                 _ => Output::Unknown,
             }

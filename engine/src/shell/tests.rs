@@ -44,6 +44,11 @@ fn sees_through_spelling_and_wrappers() {
         ("echo $(whoami)", &["whoami", "echo $(whoami)"]),
         ("echo 'rm x' | bash", &["echo rm x", "bash", "rm x"]),
         (
+            "printf %b '\\x72\\x6d\\x20\\x78' | sh",
+            &["printf %b \\x72\\x6d\\x20\\x78", "sh", "rm x"],
+        ),
+        ("printf '%b\\n' 'a\\tb'", &["printf %b\\n a\\tb"]),
+        (
             "echo cm0gLXJmIC8K | base64 -d | sh",
             &["echo cm0gLXJmIC8K", "base64 -d", "sh", "rm -rf /"],
         ),
