@@ -35,6 +35,7 @@ pub mod gateway_init;
 pub mod paths;
 pub mod pins;
 pub mod pipeline;
+mod platform;
 pub mod policy_file;
 pub mod scan;
 pub mod settings;
