@@ -222,6 +222,16 @@ fn is_platform_file(rel: &std::path::Path) -> bool {
         || name.starts_with("unix")
 }
 
+/// Whether `code` contains `marker` as a path of its own (`unix::` is not `nix::`).
+fn mentions(code: &str, marker: &str) -> bool {
+    code.match_indices(marker).any(|(at, _)| {
+        !code[..at]
+            .chars()
+            .next_back()
+            .is_some_and(|c| c.is_alphanumeric() || c == '_')
+    })
+}
+
 fn rust_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
@@ -258,7 +268,7 @@ fn unix_only_calls_stay_in_platform_modules() {
                 if code.starts_with("//") {
                     continue;
                 }
-                let Some(marker) = UNIX_ONLY_MARKERS.iter().find(|m| code.contains(*m)) else {
+                let Some(marker) = UNIX_ONLY_MARKERS.iter().find(|m| mentions(code, m)) else {
                     continue;
                 };
                 if UNIX_ONLY_ALLOWED.iter().any(|(f, _)| *f == rel_str) {
@@ -292,4 +302,7 @@ fn the_platform_lint_recognises_platform_files() {
     assert!(is_platform_file(Path::new("src/sys.rs")));
     assert!(!is_platform_file(Path::new("src/server.rs")));
     assert!(!is_platform_file(Path::new("src/transport/mod.rs")));
+    assert!(mentions("use nix::unistd;", "nix::"));
+    assert!(mentions("let x = libc::getuid();", "libc::"));
+    assert!(!mentions("pub use unix::{A as B};", "nix::"));
 }
