@@ -171,3 +171,138 @@ fn the_engine_tree_has_no_tokio_rusqlite_or_tauri() {
         "sanity: the walk found the parser"
     );
 }
+
+/// Library crates (the folders of every workspace crate without a `main.rs`) keep their
+/// Unix-only calls in platform modules: a file whose name starts with `platform`, `sys` or
+/// `unix`, or any file under a `platform/` or `sys/` folder. The binaries and the service's
+/// socket files, which are Unix-only today, are listed below with the reason.
+const LIBRARY_CRATES: &[&str] = &[
+    "engine", "hooks", "store", "wire", "core", "broker", "service",
+];
+
+/// Files allowed to call Unix-only APIs outside a platform module, each with why.
+const UNIX_ONLY_ALLOWED: &[(&str, &str)] = &[
+    // The guard service runs on Unix sockets with SO_PEERCRED peers, flock and signals; the
+    // whole crate is `#![cfg(unix)]` (README "Platforms": no service on Windows yet).
+    (
+        "service/src/client.rs",
+        "Unix socket client, detached daemon spawn",
+    ),
+    (
+        "service/src/server.rs",
+        "Unix socket server, flock, signals",
+    ),
+    (
+        "service/src/peer.rs",
+        "SO_PEERCRED / getpeereid, users by name",
+    ),
+    ("service/src/state.rs", "device/inode of the store file"),
+    ("service/src/shell_client.rs", "parent pid, exec of bash"),
+];
+
+/// What marks a Unix-only call.
+const UNIX_ONLY_MARKERS: &[&str] = &[
+    "std::os::unix",
+    "std::os::fd",
+    "libc::",
+    "nix::",
+    "use nix",
+    "tokio::net::unix",
+    "tokio::signal::unix",
+];
+
+fn is_platform_file(rel: &std::path::Path) -> bool {
+    let in_platform_dir = rel
+        .components()
+        .any(|c| matches!(c.as_os_str().to_str(), Some("platform" | "sys")));
+    let name = rel.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+    in_platform_dir
+        || name.starts_with("platform")
+        || name.starts_with("sys")
+        || name.starts_with("unix")
+}
+
+/// Whether `code` contains `marker` as a path of its own (`unix::` is not `nix::`).
+fn mentions(code: &str, marker: &str) -> bool {
+    code.match_indices(marker).any(|(at, _)| {
+        !code[..at]
+            .chars()
+            .next_back()
+            .is_some_and(|c| c.is_alphanumeric() || c == '_')
+    })
+}
+
+fn rust_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+#[test]
+fn unix_only_calls_stay_in_platform_modules() {
+    let root = root();
+    let mut problems = Vec::new();
+    let mut allowed_seen = BTreeSet::new();
+    for krate in LIBRARY_CRATES {
+        assert!(
+            !root.join(krate).join("src/main.rs").exists(),
+            "{krate} has a main.rs: it is not a library crate"
+        );
+        let mut files = Vec::new();
+        rust_files(&root.join(krate).join("src"), &mut files);
+        assert!(!files.is_empty(), "sanity: {krate} has sources");
+        for file in files {
+            let rel = file.strip_prefix(&root).unwrap().to_path_buf();
+            let rel_str = rel.to_string_lossy().replace('\\', "/");
+            if is_platform_file(rel.strip_prefix(krate).unwrap()) {
+                continue;
+            }
+            let text = std::fs::read_to_string(&file).unwrap();
+            for (n, line) in text.lines().enumerate() {
+                let code = line.trim_start();
+                if code.starts_with("//") {
+                    continue;
+                }
+                let Some(marker) = UNIX_ONLY_MARKERS.iter().find(|m| mentions(code, m)) else {
+                    continue;
+                };
+                if UNIX_ONLY_ALLOWED.iter().any(|(f, _)| *f == rel_str) {
+                    allowed_seen.insert(rel_str.clone());
+                    continue;
+                }
+                problems.push(format!(
+                    "{rel_str}:{}: `{marker}` outside a platform module (move it to a \
+                     platform.rs / sys.rs / unix.rs or under platform/)",
+                    n + 1
+                ));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{problems:#?}");
+    // An allow-list entry that no longer needs it must go, so the list only shrinks.
+    let stale: Vec<&str> = UNIX_ONLY_ALLOWED
+        .iter()
+        .map(|(f, _)| *f)
+        .filter(|f| !allowed_seen.contains(*f))
+        .collect();
+    assert!(stale.is_empty(), "stale allow-list entries: {stale:?}");
+}
+
+#[test]
+fn the_platform_lint_recognises_platform_files() {
+    use std::path::Path;
+    assert!(is_platform_file(Path::new("src/platform.rs")));
+    assert!(is_platform_file(Path::new("src/transport/unix.rs")));
+    assert!(is_platform_file(Path::new("src/platform/windows.rs")));
+    assert!(is_platform_file(Path::new("src/sys.rs")));
+    assert!(!is_platform_file(Path::new("src/server.rs")));
+    assert!(!is_platform_file(Path::new("src/transport/mod.rs")));
+    assert!(mentions("use nix::unistd;", "nix::"));
+    assert!(mentions("let x = libc::getuid();", "libc::"));
+    assert!(!mentions("pub use unix::{A as B};", "nix::"));
+}

@@ -1,15 +1,14 @@
 //! The asking side: plain blocking std I/O (the hook binary links this; no async runtime).
 
-use std::io::{ErrorKind, Read, Write};
-use std::os::unix::net::UnixStream;
+use std::io::{ErrorKind, Write};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use airlock_store::{ApprovalStatus, Store};
 
-use crate::peer;
 use crate::protocol::{ApprovalRequest, ClientMessage, MAX_LINE, Outcome, ServerMessage};
+use crate::transport::{self, Connection};
 use crate::{ApprovalResult, default_socket_path};
 
 /// How often a waiting [`request_approval_cancellable`] looks at its cancel flag.
@@ -59,13 +58,13 @@ pub fn request_approval_cancellable(
         Ok(n) => n,
         Err(e) => return unavailable(format!("no randomness for the request nonce: {e}")),
     };
-    let mut stream = match UnixStream::connect(path) {
+    let mut stream = match transport::connect(path) {
         Ok(s) => s,
         Err(e) => return unavailable(format!("approval service not reachable: {e}")),
     };
-    match peer::same_user(&stream) {
-        Ok(true) => {}
-        Ok(false) => return unavailable("the approval socket belongs to another user"),
+    match stream.peer() {
+        Ok(p) if p.same_user => {}
+        Ok(_) => return unavailable("the approval socket belongs to another user"),
         Err(e) => return unavailable(format!("cannot check the approval service's user: {e}")),
     }
     let mut request = req.clone();
@@ -100,7 +99,7 @@ pub fn request_approval_cancellable(
         Err(e) => return unavailable(format!("reading the answer: {e}")),
     };
     // Hang up explicitly; the broker sees EOF.
-    let _ = stream.shutdown(std::net::Shutdown::Both);
+    let _ = stream.shutdown();
     match serde_json::from_slice::<ServerMessage>(&reply) {
         Ok(ServerMessage::Response(r)) => match (r.outcome, r.id) {
             (Outcome::Approved, Some(id)) => ApprovalResult::Approved {
@@ -126,8 +125,8 @@ pub fn request_approval_cancellable(
 
 /// Reads one `\n`-terminated line (without the newline) before `deadline`. `Ok(None)` on EOF
 /// before a full line; `TimedOut` past the deadline; `InvalidData` past [`MAX_LINE`].
-fn read_line(
-    stream: &mut UnixStream,
+fn read_line<C: Connection>(
+    stream: &mut C,
     deadline: Instant,
     cancel: &AtomicBool,
 ) -> std::io::Result<Option<Vec<u8>>> {
@@ -173,9 +172,9 @@ fn read_line(
 }
 
 /// 128 random bits as hex, from the OS.
-fn fresh_nonce() -> std::io::Result<String> {
+fn fresh_nonce() -> Result<String, getrandom::Error> {
     let mut b = [0u8; 16];
-    std::fs::File::open("/dev/urandom")?.read_exact(&mut b)?;
+    getrandom::fill(&mut b)?;
     Ok(b.iter().map(|x| format!("{x:02x}")).collect())
 }
 

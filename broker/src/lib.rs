@@ -3,14 +3,15 @@
 //!
 //! # Shape
 //!
-//! - **Transport**: a Unix domain socket at `$XDG_RUNTIME_DIR/airlock/broker.sock` (when
-//!   `XDG_RUNTIME_DIR` is an absolute path), else `<data dir>/run/broker.sock`
+//! - **Transport** ([`transport`]: one [`transport::Listener`] trait, one
+//!   [`transport::Connection`] trait, one [`transport::connect`]; the server and the client
+//!   use nothing else). On Unix a Unix domain socket at `$XDG_RUNTIME_DIR/airlock/broker.sock`
+//!   (when `XDG_RUNTIME_DIR` is an absolute path), else `<data dir>/run/broker.sock`
 //!   (`~/.local/share/airlock/run/broker.sock` on Linux). The directory is `0700` and owned by
-//!   the user, the socket `0600`. Both ends check that the peer runs as the same user
-//!   (`SO_PEERCRED` on Linux, `getpeereid` on the BSDs and macOS) and hang up otherwise.
-//!   Windows (named pipe) is a TODO: there the client always answers
-//!   [`ApprovalResult::Unavailable`] and [`Broker::start`] fails with
-//!   [`BrokerError::Unsupported`], so callers fall back to their deny path.
+//!   the user, the socket `0600`. On Windows a named pipe `\\.\pipe\airlock-<user SID>-broker`
+//!   that refuses remote clients. Both ends check that the peer runs as the same user
+//!   (`SO_PEERCRED` on Linux, `getpeereid` on the BSDs and macOS, the peer process's token
+//!   SID on Windows) and hang up otherwise.
 //! - **Protocol**: newline-delimited JSON, one exchange per connection. The client writes one
 //!   [`ClientMessage`] (`{"type":"request","nonce":…,"request":{…}}`), the broker answers one
 //!   [`ServerMessage`] line: `{"type":"response","id":7,"outcome":"approved"}` (or
@@ -60,13 +61,10 @@
 //! can say "approved" but cannot produce a row that redeems, and one approval never lets two
 //! calls through.
 
-#[cfg(unix)]
 mod client;
-#[cfg(unix)]
-mod peer;
 mod protocol;
-#[cfg(unix)]
 mod server;
+pub mod transport;
 
 use std::path::PathBuf;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -76,12 +74,10 @@ pub use protocol::{
     ServerMessage,
 };
 
-#[cfg(unix)]
 pub use client::{
     CANCEL_POLL, redeem, request_and_redeem, request_and_redeem_at, request_approval,
     request_approval_at, request_approval_cancellable,
 };
-#[cfg(unix)]
 pub use server::{Broker, BrokerConfig, BrokerEvent, Decision, PendingRequest};
 
 /// Longest a single request stays open (the earlier of this and the caller's deadline).
@@ -90,7 +86,7 @@ pub const HARD_DEADLINE: Duration = Duration::from_secs(120);
 pub const BACKSTOP: Duration = Duration::from_secs(20 * 60);
 /// How long after a request arrives before it can be approved.
 pub const ARM_DELAY: Duration = Duration::from_millis(1500);
-/// File name of the socket.
+/// File name of the socket (Unix).
 pub const SOCKET_NAME: &str = "broker.sock";
 
 /// What the client learned.
@@ -195,21 +191,18 @@ pub enum BrokerError {
         /// How long until it can be approved.
         wait_ms: u64,
     },
-    /// No approval service on this platform yet (Windows named pipe: TODO).
+    /// No approval service on this platform (kept for callers; neither Unix nor Windows
+    /// returns it any more).
     #[error("the approval service is not available on this platform yet")]
     Unsupported,
 }
 
-/// Where the socket lives: `$XDG_RUNTIME_DIR/airlock/broker.sock` when `XDG_RUNTIME_DIR` is
-/// set to an absolute path, else `<data dir>/run/broker.sock`. `None` without a home.
+/// Where the broker listens. Unix: `$XDG_RUNTIME_DIR/airlock/broker.sock` when
+/// `XDG_RUNTIME_DIR` is set to an absolute path, else `<data dir>/run/broker.sock`; `None`
+/// without a home. Windows: the pipe name `\\.\pipe\airlock-<user SID>-broker`; `None` when
+/// our own SID cannot be read.
 pub fn default_socket_path() -> Option<PathBuf> {
-    let runtime = std::env::var_os("XDG_RUNTIME_DIR")
-        .map(PathBuf::from)
-        .filter(|p| p.is_absolute());
-    match runtime {
-        Some(dir) => Some(dir.join("airlock").join(SOCKET_NAME)),
-        None => airlock_store::default_data_dir().map(|d| d.join("run").join(SOCKET_NAME)),
-    }
+    transport::default_endpoint()
 }
 
 /// Wall clock in milliseconds since the Unix epoch (0 before 1970, saturating).
@@ -220,28 +213,11 @@ pub fn now_ms() -> i64 {
         .unwrap_or(0)
 }
 
-/// Fallback for platforms without the Unix socket transport (Windows named pipe: TODO).
-#[cfg(not(unix))]
-pub fn request_approval(_req: &ApprovalRequest, _wait: Duration) -> ApprovalResult {
-    ApprovalResult::Unavailable {
-        reason: "the approval service is not available on this platform yet".to_owned(),
-    }
-}
-
-/// Fallback for platforms without the Unix socket transport (Windows named pipe: TODO).
-#[cfg(not(unix))]
-pub fn request_and_redeem(
-    _store: &airlock_store::Store,
-    req: &ApprovalRequest,
-    wait: Duration,
-) -> ApprovalResult {
-    request_approval(req, wait)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    #[cfg(unix)]
     #[test]
     fn socket_path_follows_the_runtime_dir_else_the_data_dir() {
         let Some(p) = default_socket_path() else {

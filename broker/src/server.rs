@@ -1,9 +1,7 @@
 //! The answering side, hosted by the Airlock app: std threads, one per connection.
 
 use std::collections::HashMap;
-use std::io::{ErrorKind, Read, Write};
-use std::os::unix::fs::{DirBuilderExt, FileTypeExt, PermissionsExt};
-use std::os::unix::net::{UnixListener, UnixStream};
+use std::io::{ErrorKind, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
@@ -17,7 +15,8 @@ use serde::Serialize;
 use crate::protocol::{
     ApprovalResponse, ClientMessage, Consequence, MAX_LINE, Outcome, Reason, ServerMessage,
 };
-use crate::{ARM_DELAY, BACKSTOP, BrokerError, HARD_DEADLINE, default_socket_path, now_ms, peer};
+use crate::transport::{self, Connection, Listener};
+use crate::{ARM_DELAY, BACKSTOP, BrokerError, HARD_DEADLINE, default_socket_path, now_ms};
 
 /// Field caps (characters) applied before a request is stored or shown.
 const MAX_SHORT: usize = 256;
@@ -190,7 +189,7 @@ impl Broker {
         cfg: BrokerConfig,
         store: Store,
     ) -> Result<(Broker, Receiver<BrokerEvent>), BrokerError> {
-        let listener = bind(&cfg.socket_path)?;
+        let listener = transport::bind(&cfg.socket_path)?;
         let (events, events_rx) = mpsc::channel();
         let inner = Arc::new(Inner {
             cfg,
@@ -339,13 +338,13 @@ impl Broker {
         drop(lock(&self.stop_sweeper).take());
         // Wake the accept loop so it sees the flag. If that fails (socket file gone), do not
         // wait for it: the thread ends with the process.
-        let woke = UnixStream::connect(&self.inner.cfg.socket_path).is_ok();
+        let woke = transport::connect(&self.inner.cfg.socket_path).is_ok();
         for t in lock(&self.threads).drain(..) {
             if woke || t.thread().name() != Some(ACCEPT_THREAD) {
                 let _ = t.join();
             }
         }
-        let _ = std::fs::remove_file(&self.inner.cfg.socket_path);
+        transport::remove_endpoint(&self.inner.cfg.socket_path);
         tracing::info!("approval service stopped");
     }
 }
@@ -354,45 +353,6 @@ impl Drop for Broker {
     fn drop(&mut self) {
         self.shutdown();
     }
-}
-
-fn io_err(path: &Path) -> impl Fn(std::io::Error) -> BrokerError + '_ {
-    move |source| BrokerError::Io {
-        path: path.to_path_buf(),
-        source,
-    }
-}
-
-fn bind(path: &Path) -> Result<UnixListener, BrokerError> {
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .ok_or_else(|| BrokerError::Insecure(format!("{} has no directory", path.display())))?;
-    std::fs::DirBuilder::new()
-        .recursive(true)
-        .mode(0o700)
-        .create(dir)
-        .map_err(io_err(dir))?;
-    peer::check_private_dir(dir).map_err(BrokerError::Insecure)?;
-    match std::fs::symlink_metadata(path) {
-        Ok(meta) => {
-            if !meta.file_type().is_socket() {
-                return Err(BrokerError::Insecure(format!(
-                    "{} exists and is not a socket",
-                    path.display()
-                )));
-            }
-            if UnixStream::connect(path).is_ok() {
-                return Err(BrokerError::AlreadyRunning(path.to_path_buf()));
-            }
-            std::fs::remove_file(path).map_err(io_err(path))?;
-        }
-        Err(e) if e.kind() == ErrorKind::NotFound => {}
-        Err(e) => return Err(io_err(path)(e)),
-    }
-    let listener = UnixListener::bind(path).map_err(io_err(path))?;
-    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600)).map_err(io_err(path))?;
-    Ok(listener)
 }
 
 /// Marks `timeout` every pending row nobody waits for, and every row past its deadline.
@@ -411,8 +371,9 @@ fn sweep(inner: &Inner) -> Result<(), BrokerError> {
     Ok(())
 }
 
-fn accept_loop(inner: &Arc<Inner>, listener: &UnixListener) {
-    for conn in listener.incoming() {
+fn accept_loop<L: Listener>(inner: &Arc<Inner>, listener: &L) {
+    loop {
+        let conn = listener.accept();
         if inner.stopping.load(Ordering::SeqCst) {
             break;
         }
@@ -461,7 +422,7 @@ fn error(code: &str, message: &str) -> ServerMessage {
     }
 }
 
-fn reply(stream: &mut UnixStream, msg: &ServerMessage) {
+fn reply<W: Write>(stream: &mut W, msg: &ServerMessage) {
     let Ok(mut line) = serde_json::to_vec(msg) else {
         return;
     };
@@ -472,8 +433,8 @@ fn reply(stream: &mut UnixStream, msg: &ServerMessage) {
 }
 
 /// Reads the request line: `Err((code, message))` for anything but one line in time.
-fn read_request_line(
-    stream: &mut UnixStream,
+fn read_request_line<C: Connection>(
+    stream: &mut C,
     timeout: Duration,
 ) -> Result<Vec<u8>, (&'static str, &'static str)> {
     let deadline = Instant::now() + timeout;
@@ -515,13 +476,13 @@ fn clip(s: &str, max: usize) -> String {
     }
 }
 
-fn handle(inner: &Arc<Inner>, mut stream: UnixStream) {
+fn handle<C: Connection>(inner: &Arc<Inner>, mut stream: C) {
     let arrived = Instant::now();
     let _ = stream.set_write_timeout(Some(WRITE_TIMEOUT));
-    match peer::same_user(&stream) {
-        Ok(true) => {}
-        Ok(false) => {
-            tracing::warn!("approval request from another user refused");
+    match stream.peer() {
+        Ok(p) if p.same_user => {}
+        Ok(p) => {
+            tracing::warn!(peer = %p.user, "approval request from another user refused");
             reply(
                 &mut stream,
                 &error("peer_refused", "only the same user may ask for approvals"),
@@ -715,7 +676,7 @@ fn handle(inner: &Arc<Inner>, mut stream: UnixStream) {
             }),
         );
     }
-    let _ = stream.shutdown(std::net::Shutdown::Both);
+    let _ = stream.shutdown();
     if let Some(w) = watcher {
         let _ = w.join();
     }

@@ -118,11 +118,7 @@ fn write(engine: &Engine, line: Value) {
     let opened = {
         let mut o = std::fs::OpenOptions::new();
         o.create(true).append(true);
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::OpenOptionsExt;
-            o.mode(0o600);
-        }
+        crate::platform::owner_only(&mut o);
         o.open(path)
     };
     match opened.and_then(|mut f| f.write_all(text.as_bytes())) {

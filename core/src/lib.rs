@@ -38,6 +38,7 @@ pub mod gateway_init;
 pub mod paths;
 pub mod pins;
 pub mod pipeline;
+mod platform;
 pub mod policy_file;
 pub mod remote;
 pub mod scan;

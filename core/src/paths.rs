@@ -66,15 +66,7 @@ impl Level {
 /// True when the system level's marker exists and is owned by root (a marker the user could
 /// have written would let an agent redirect clients).
 pub fn system_marker_present() -> bool {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt;
-        std::fs::symlink_metadata(SYSTEM_MARKER).is_ok_and(|m| m.is_file() && m.uid() == 0)
-    }
-    #[cfg(not(unix))]
-    {
-        false
-    }
+    crate::platform::is_root_owned_file(std::path::Path::new(SYSTEM_MARKER))
 }
 
 /// Where one user's Airlock files are.

@@ -58,6 +58,7 @@ mod decisions;
 mod error;
 pub mod ledger;
 pub mod migrations;
+mod platform;
 mod sessions;
 
 use std::path::{Path, PathBuf};
@@ -283,29 +284,11 @@ fn prepare_path(path: &Path) -> Result<(), StoreError> {
     if let Some(parent) = missing_parent {
         let mut builder = std::fs::DirBuilder::new();
         builder.recursive(true);
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::DirBuilderExt;
-            builder.mode(0o700);
-        }
+        platform::private_dirs(&mut builder);
         builder.create(parent).map_err(|e| io_error(path, e))?;
         tracing::debug!(dir = %parent.display(), "store directory created");
     }
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        match std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .mode(0o600)
-            .open(path)
-        {
-            Ok(_) => {}
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
-            Err(e) => return Err(io_error(path, e)),
-        }
-    }
-    Ok(())
+    platform::create_private_file(path).map_err(|e| io_error(path, e))
 }
 
 #[cfg(test)]

@@ -162,11 +162,7 @@ pub(crate) fn backups_newest_first(path: &Path) -> Result<Vec<PathBuf>, WireErro
 fn create_new(path: &Path) -> io::Result<fs::File> {
     let mut opts = OpenOptions::new();
     opts.write(true).create_new(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        opts.mode(0o600);
-    }
+    crate::platform::owner_only(&mut opts);
     opts.open(path)
 }
 

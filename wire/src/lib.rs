@@ -57,6 +57,7 @@ pub mod codex_requirements;
 mod fsops;
 mod hosts;
 mod json;
+mod platform;
 mod scripts;
 
 use std::fmt;

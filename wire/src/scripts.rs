@@ -150,31 +150,15 @@ pub(crate) fn unwire(host: &ScriptHost, home: &Path, ours: &Ours) -> Result<Wire
     })
 }
 
-#[cfg(unix)]
 fn executable(path: &Path) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::metadata(path).is_ok_and(|m| m.permissions().mode() & 0o111 == 0o111)
+    crate::platform::is_executable(path)
 }
 
-#[cfg(not(unix))]
-fn executable(path: &Path) -> bool {
-    path.is_file()
-}
-
-#[cfg(unix)]
 fn make_executable(path: &Path) -> Result<(), WireError> {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).map_err(|e| {
-        WireError::Io {
-            path: path.to_path_buf(),
-            source: e,
-        }
+    crate::platform::make_executable(path).map_err(|e| WireError::Io {
+        path: path.to_path_buf(),
+        source: e,
     })
-}
-
-#[cfg(not(unix))]
-fn make_executable(_: &Path) -> Result<(), WireError> {
-    Ok(())
 }
 
 #[cfg(test)]
