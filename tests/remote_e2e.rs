@@ -12,7 +12,7 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
-use std::process::{Child, Command, Stdio};
+use std::process::Child;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -267,23 +267,6 @@ fn start_relay(sb: &Sandbox, broker: &Arc<Broker>, cfg: RemoteConfig) -> RemoteR
     .unwrap()
 }
 
-fn spawn_hook(sb: &Sandbox, payload: &str) -> Child {
-    let mut c: Command = sb.cmd(&["hook", "claude-code"]);
-    let mut child = c
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(payload.as_bytes())
-        .unwrap();
-    child
-}
-
 fn next_pending(events: &std::sync::mpsc::Receiver<BrokerEvent>) -> PendingRequest {
     loop {
         match events.recv_timeout(Duration::from_secs(30)).unwrap() {
@@ -321,13 +304,12 @@ fn an_approval_counts_only_bound_to_its_request_with_a_fresh_code() {
 
     // 1. A request whose command carries a token: announced once, naming the request and how
     //    to answer, and nothing secret.
-    let child = spawn_hook(
-        &sb,
-        &claude_bash(
+    let child = sb
+        .spawn_hook(&claude_bash(
             "sess-r1-private",
             &format!("git reset --hard HEAD~1 && echo {SECRET_TOKEN}"),
-        ),
-    );
+        ))
+        .unwrap();
     let a = next_pending(&events);
     let published = recv.wait_published(1);
     let msg = &published[0];
@@ -393,7 +375,9 @@ fn an_approval_counts_only_bound_to_its_request_with_a_fresh_code() {
 
     // 5. A second request: the code used for the first, replayed from the channel, is refused;
     //    `deny` (no factor) denies it.
-    let child = spawn_hook(&sb, &claude_bash("r2", "git reset --hard HEAD~2"));
+    let child = sb
+        .spawn_hook(&claude_bash("r2", "git reset --hard HEAD~2"))
+        .unwrap();
     let b = next_pending(&events);
     assert_ne!(a.id, b.id);
     recv.wait_published(2);
@@ -421,7 +405,9 @@ fn three_wrong_codes_lock_remote_answers_for_that_request() {
     let (broker, events) = start_broker(&sb, Duration::from_secs(110));
     let relay = start_relay(&sb, &broker, recv.config(ChannelKind::Webhook, 0));
 
-    let child = spawn_hook(&sb, &claude_bash("w1", "git reset --hard HEAD~3"));
+    let child = sb
+        .spawn_hook(&claude_bash("w1", "git reset --hard HEAD~3"))
+        .unwrap();
     let a = next_pending(&events);
     let published = recv.wait_published(1);
     // The webhook gets JSON naming the request.
@@ -476,7 +462,9 @@ fn the_deadline_still_holds_and_after_delays_the_announcement() {
     let (broker, events) = start_broker(&sb, Duration::from_secs(5));
     let relay = start_relay(&sb, &broker, recv.config(ChannelKind::Slack, 2));
 
-    let child = spawn_hook(&sb, &claude_bash("d1", "git reset --hard HEAD~3"));
+    let child = sb
+        .spawn_hook(&claude_bash("d1", "git reset --hard HEAD~3"))
+        .unwrap();
     let a = next_pending(&events);
     // Not announced while the desk has its first 2 seconds.
     std::thread::sleep(Duration::from_millis(1200));

@@ -163,6 +163,22 @@ impl Sandbox {
         c
     }
 
+    /// Starts `airlock hook claude-code` with `payload` on its stdin (closed after it) and
+    /// every output piped, without waiting: for calls a human answers meanwhile.
+    pub fn spawn_hook(&self, payload: &str) -> std::io::Result<std::process::Child> {
+        use std::io::Write as _;
+        let mut child = self
+            .cmd(&["hook", "claude-code"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()?;
+        if let Some(mut stdin) = child.stdin.take() {
+            stdin.write_all(payload.as_bytes())?;
+        }
+        Ok(child)
+    }
+
     /// Run with `stdin` text; returns (exit code, stdout, stderr).
     pub fn run(&self, args: &[&str], stdin: &str) -> (i32, String, String) {
         use std::io::Write as _;

@@ -178,8 +178,8 @@ fn ledger_detail(detail: &Value) -> String {
     };
     let mut parts = Vec::new();
     match (
-        map.get("from").and_then(scalar_ref),
-        map.get("to").and_then(scalar_ref),
+        map.get("from").and_then(scalar),
+        map.get("to").and_then(scalar),
     ) {
         (Some(from), Some(to)) => parts.push(format!("{from} → {to}")),
         (None, Some(to)) => parts.push(format!("set to {to}")),
@@ -206,10 +206,6 @@ fn ledger_detail(detail: &Value) -> String {
         }
     }
     parts.join(", ")
-}
-
-fn scalar_ref(v: &Value) -> Option<String> {
-    scalar(v)
 }
 
 fn scalar(v: &Value) -> Option<String> {
