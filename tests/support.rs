@@ -163,38 +163,35 @@ impl Sandbox {
         c
     }
 
-    /// Starts `airlock hook claude-code` with `payload` on its stdin (closed after it) and
-    /// every output piped, without waiting: for calls a human answers meanwhile.
-    pub fn spawn_hook(&self, payload: &str) -> std::io::Result<std::process::Child> {
+    /// Starts `airlock <args>` with `stdin` written to it (then closed) and every output
+    /// piped, without waiting. A child that exits before reading all of `stdin` is not an
+    /// error here: what it printed is what the caller checks.
+    pub fn spawn(&self, args: &[&str], stdin: &str) -> std::io::Result<std::process::Child> {
         use std::io::Write as _;
         let mut child = self
-            .cmd(&["hook", "claude-code"])
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()?;
-        if let Some(mut stdin) = child.stdin.take() {
-            stdin.write_all(payload.as_bytes())?;
-        }
-        Ok(child)
-    }
-
-    /// Run with `stdin` text; returns (exit code, stdout, stderr).
-    pub fn run(&self, args: &[&str], stdin: &str) -> (i32, String, String) {
-        use std::io::Write as _;
-        let mut child = match self
             .cmd(args)
             .stdin(std::process::Stdio::piped())
             .stdout(std::process::Stdio::piped())
             .stderr(std::process::Stdio::piped())
-            .spawn()
-        {
-            Ok(c) => c,
-            Err(e) => return (-1, String::new(), e.to_string()),
-        };
+            .spawn()?;
         if let Some(mut si) = child.stdin.take() {
             let _ = si.write_all(stdin.as_bytes());
         }
+        Ok(child)
+    }
+
+    /// `airlock hook claude-code` with `payload`, not waited for: for calls a human answers
+    /// meanwhile.
+    pub fn spawn_hook(&self, payload: &str) -> std::io::Result<std::process::Child> {
+        self.spawn(&["hook", "claude-code"], payload)
+    }
+
+    /// Run with `stdin` text; returns (exit code, stdout, stderr).
+    pub fn run(&self, args: &[&str], stdin: &str) -> (i32, String, String) {
+        let child = match self.spawn(args, stdin) {
+            Ok(c) => c,
+            Err(e) => return (-1, String::new(), e.to_string()),
+        };
         match child.wait_with_output() {
             Ok(o) => (
                 o.status.code().unwrap_or(-1),
