@@ -285,6 +285,7 @@ fn the_broker_refuses_a_session_approval_for_a_high_risk_request() {
         high_risk: true,
         deadline_ms: i64::MAX,
         consequences: Vec::new(),
+        rule_choices: Vec::new(),
     };
     let client = std::thread::spawn(move || {
         airlock_broker::request_approval_at(&path, &req, Duration::from_secs(20))
@@ -305,6 +306,147 @@ fn the_broker_refuses_a_session_approval_for_a_high_risk_request() {
             }
         ),
         "{got:?}"
+    );
+    broker.shutdown();
+}
+
+/// A Claude Code `Bash` call in `cwd`.
+fn bash_in(session: &str, cwd: &str, command: &str) -> String {
+    serde_json::json!({
+        "session_id": session,
+        "transcript_path": "/tmp/t.jsonl",
+        "cwd": cwd,
+        "permission_mode": "default",
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Bash",
+        "tool_input": {"command": command}
+    })
+    .to_string()
+}
+
+#[test]
+fn always_as_a_rule_releases_the_same_effect_in_any_session_and_nothing_else() {
+    let sb = Sandbox::new().unwrap();
+    let (code, _, err) = sb.run(
+        &["password", "set", "--password-stdin"],
+        "correct horse battery\n",
+    );
+    assert_eq!(code, 0, "{err}");
+    let mut cfg = BrokerConfig::new(sb.broker_socket());
+    cfg.arm_delay = Duration::ZERO;
+    cfg.hard_deadline = Duration::from_secs(5);
+    let (broker, events) = Broker::start(cfg, Store::open(&sb.db_path()).unwrap()).unwrap();
+    let reset = bash_in("s1", "/home/dev/project", "git reset --hard HEAD~3");
+
+    // 1. The popup is offered the scopes "always" can write, narrowest first.
+    let child = sb.spawn_hook(&reset).unwrap();
+    let p = next_pending(&events);
+    assert!(!p.rule_choices.is_empty(), "{p:?}");
+    let narrow: airlock_core::settings::AllowRule =
+        serde_json::from_value(p.rule_choices[0].rule.clone()).unwrap();
+    let scope = narrow.scope.clone().unwrap();
+    assert_eq!(scope.project.as_deref(), Some("/home/dev/project"));
+    assert_eq!(scope.programs, ["git reset"]);
+    assert_eq!(scope.reasons, ["git_discard_work"]);
+
+    // 2. The human saves that rule (a weakening: the factor; the CLI states it the same way)
+    //    and approves this call.
+    let (code, out, err) = sb.run(
+        &[
+            "allow",
+            "add",
+            "--reason",
+            "git_discard_work",
+            "--program",
+            "git reset",
+            "--project",
+            "/home/dev/project",
+            "--expires",
+            "30d",
+            "--password-stdin",
+        ],
+        "correct horse battery\n",
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains("Replayed against"),
+        "the replay is shown first: {out}"
+    );
+    broker.resolve(p.id, Decision::Approved).unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), "{}");
+
+    // 3. The same effect in another session: released, no popup.
+    let o = sb
+        .spawn_hook(&bash_in(
+            "s2",
+            "/home/dev/project",
+            "git reset --hard HEAD~1",
+        ))
+        .unwrap()
+        .wait_with_output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), "{}");
+    while let Ok(e) = events.try_recv() {
+        assert!(
+            !matches!(e, BrokerEvent::Pending(_)),
+            "no popup for a call a rule covers: {e:?}"
+        );
+    }
+
+    // 4. Its nearest look-alikes still ask: another project, another program with the same
+    //    reason, the same program with a hard block riding along (BLOCK, no popup).
+    for other in [
+        bash_in("s2", "/home/dev/bank", "git reset --hard HEAD~3"),
+        bash_in("s2", "/home/dev/project", "git checkout -- ."),
+    ] {
+        let child = sb.spawn_hook(&other).unwrap();
+        let p = next_pending(&events);
+        broker.resolve(p.id, Decision::Denied).unwrap();
+        let o = child.wait_with_output().unwrap();
+        assert_eq!(o.status.code(), Some(2), "{other}");
+    }
+    let o = sb
+        .spawn_hook(&bash_in(
+            "s2",
+            "/home/dev/project",
+            "git reset --hard HEAD~1 && rm -rf ~",
+        ))
+        .unwrap()
+        .wait_with_output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+
+    // 5. Listed with its scope and expiry; removed with no factor; then it asks again.
+    let (_, out, _) = sb.run(&["allow", "list", "--json"], "");
+    let rules: Vec<serde_json::Value> = serde_json::from_str(&out).unwrap();
+    assert_eq!(rules.len(), 1, "{out}");
+    assert!(rules[0]["scope"]["expires_at"].as_u64().is_some(), "{out}");
+    let id = rules[0]["id"].as_str().unwrap().to_owned();
+    let (_, text, _) = sb.run(&["allow", "list"], "");
+    assert!(
+        text.contains("running git reset in /home/dev/project"),
+        "{text}"
+    );
+    assert!(
+        text.contains("expires in 29 days") || text.contains("expires in 30 days"),
+        "{text}"
+    );
+    let (code, _, err) = sb.run(&["allow", "remove", &id], "");
+    assert_eq!(code, 0, "{err}");
+    let child = sb.spawn_hook(&reset).unwrap();
+    let p = next_pending(&events);
+    broker.resolve(p.id, Decision::Denied).unwrap();
+    assert_eq!(child.wait_with_output().unwrap().status.code(), Some(2));
+
+    // 6. Both changes are in the ledger, in words.
+    let (_, hist, _) = sb.run(&["policy-history"], "");
+    assert!(hist.contains("allow_remove"), "{hist}");
+    assert_eq!(
+        hist.matches("running git reset in /home/dev/project")
+            .count(),
+        2,
+        "{hist}"
     );
     broker.shutdown();
 }

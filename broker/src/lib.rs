@@ -71,7 +71,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 pub use protocol::{
     ApprovalRequest, ApprovalResponse, ClientMessage, Consequence, MAX_LINE, Outcome, Reason,
-    ServerMessage,
+    RuleChoice, ServerMessage,
 };
 
 pub use client::{

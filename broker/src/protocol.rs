@@ -30,6 +30,19 @@ pub struct Consequence {
     pub detail: Option<String>,
 }
 
+/// One scope the human can approve the call for "always, as a rule" (issue #14): the rule
+/// is an allow rule as `airlock_core::settings::AllowRule` writes it, carried opaquely (the
+/// broker never interprets it; the app parses it with that type and the factor decides).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RuleChoice {
+    /// A few words: "Exactly this", …. (The popup states the rule in its own words, made
+    /// from `rule`, never from text a client sent.)
+    pub label: String,
+    /// The rule itself.
+    pub rule: serde_json::Value,
+}
+
 /// What a hook (or the proxy) asks a human to approve.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -55,6 +68,10 @@ pub struct ApprovalRequest {
     /// so an older broker still takes a request without any).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub consequences: Vec<Consequence>,
+    /// The scopes "always, as a rule" can write, narrowest first (absent: the call cannot be
+    /// approved as a rule — high risk, or not fully understood).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rule_choices: Vec<RuleChoice>,
 }
 
 impl ApprovalRequest {
@@ -67,6 +84,9 @@ impl ApprovalRequest {
         }
         for c in &mut self.consequences {
             c.detail = None;
+        }
+        if len(self) > max {
+            self.rule_choices.clear();
         }
         while len(self) > max && self.consequences.pop().is_some() {}
     }
@@ -170,6 +190,7 @@ mod tests {
             high_risk: false,
             deadline_ms: 5,
             consequences: Vec::new(),
+            rule_choices: Vec::new(),
         }
     }
 

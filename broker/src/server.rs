@@ -13,7 +13,8 @@ use airlock_store::{ApprovalStatus, NewApproval, Store};
 use serde::Serialize;
 
 use crate::protocol::{
-    ApprovalResponse, ClientMessage, Consequence, MAX_LINE, Outcome, Reason, ServerMessage,
+    ApprovalResponse, ClientMessage, Consequence, MAX_LINE, Outcome, Reason, RuleChoice,
+    ServerMessage,
 };
 use crate::transport::{self, Connection, Listener};
 use crate::{ARM_DELAY, BACKSTOP, BrokerError, HARD_DEADLINE, default_socket_path, now_ms};
@@ -27,6 +28,8 @@ const MAX_REASON_MESSAGE: usize = 512;
 const MAX_CONSEQUENCES: usize = 32;
 const MAX_CONSEQUENCE_TEXT: usize = 512;
 const MAX_CONSEQUENCE_DETAIL: usize = 12 * 1024;
+const MAX_RULE_CHOICES: usize = 4;
+const MAX_RULE: usize = 8 * 1024;
 const MIN_NONCE: usize = 16;
 const WRITE_TIMEOUT: Duration = Duration::from_secs(2);
 const ACCEPT_THREAD: &str = "airlock-broker-accept";
@@ -93,6 +96,8 @@ pub struct PendingRequest {
     pub reasons: Vec<Reason>,
     /// What the call will do, in plain words (empty from older clients).
     pub consequences: Vec<Consequence>,
+    /// The scopes "always, as a rule" can write (empty: not offered).
+    pub rule_choices: Vec<RuleChoice>,
     /// Needs the TOTP code or password typed into the popup.
     pub high_risk: bool,
     /// Arrival, ms since the Unix epoch.
@@ -104,6 +109,8 @@ pub struct PendingRequest {
 }
 
 /// What the UI hears from the broker.
+// One event per approval request: the size of the larger variant costs nothing worth a box.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum BrokerEvent {
@@ -560,6 +567,17 @@ fn handle<C: Connection>(inner: &Arc<Inner>, mut stream: C) {
                 detail: c.detail.as_deref().map(|d| clip(d, MAX_CONSEQUENCE_DETAIL)),
             })
             .collect(),
+        // Never for a high-risk call; a choice too large to show is left out, not cut.
+        rule_choices: if req.high_risk {
+            Vec::new()
+        } else {
+            req.rule_choices
+                .iter()
+                .filter(|c| c.label.len() <= MAX_SHORT && c.rule.to_string().len() <= MAX_RULE)
+                .take(MAX_RULE_CHOICES)
+                .cloned()
+                .collect()
+        },
         high_risk: req.high_risk,
         created_ms,
         deadline_ms,

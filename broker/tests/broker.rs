@@ -64,6 +64,7 @@ fn req(deadline_in_ms: i64) -> ApprovalRequest {
         high_risk: false,
         deadline_ms: now_ms() + deadline_in_ms,
         consequences: Vec::new(),
+        rule_choices: Vec::new(),
     }
 }
 

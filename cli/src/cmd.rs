@@ -332,11 +332,23 @@ pub fn policy_history(paths: &Paths, verify: bool, json: bool) -> Result<ExitCod
                 r.entry.outcome,
                 r.entry.factor,
                 r.entry.actor,
-                r.entry.detail
+                detail_text(&r.entry)
             );
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// A ledger row's detail for the table: an allow rule in words, anything else as recorded.
+fn detail_text(e: &airlock_store::LedgerEntry) -> String {
+    if matches!(e.kind.as_str(), "allow" | "allow_remove")
+        && let Ok(rule) =
+            serde_json::from_value::<airlock_core::settings::AllowRule>(e.detail.clone())
+        && rule.scope.is_some()
+    {
+        return rule.describe();
+    }
+    e.detail.to_string()
 }
 
 #[derive(Debug, Clone, Args)]

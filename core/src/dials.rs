@@ -220,7 +220,14 @@ pub fn add_allow_rule(
         };
         airlock_engine::Policy::compile(&cfg, &airlock_engine::HostFacts::default())?;
     }
-    if rule.code.is_none() && rule.host.is_none() {
+    if let Some(scope) = &rule.scope {
+        if rule.code.is_some() || rule.host.is_some() {
+            return Err(CoreError::Invalid(
+                "a scoped allow rule carries its reasons and hosts in its scope".to_owned(),
+            ));
+        }
+        scope.validate()?;
+    } else if rule.code.is_none() && rule.host.is_none() {
         return Err(CoreError::Invalid(
             "an allow rule needs a reason code or a host".to_owned(),
         ));
@@ -372,6 +379,7 @@ mod tests {
     fn allow_rules_need_the_factor_to_add_and_none_to_remove() {
         let s = store_with_password();
         let rule = AllowRule {
+            scope: None,
             code: Some("unlisted_destination".into()),
             host: None,
         };
@@ -394,10 +402,12 @@ mod tests {
         let s = store_with_password();
         let proof = pw("correct horse battery");
         let a = AllowRule {
+            scope: None,
             code: Some("git_destructive".into()),
             host: None,
         };
         let b = AllowRule {
+            scope: None,
             code: None,
             host: Some("*.example.com".into()),
         };

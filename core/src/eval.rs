@@ -28,13 +28,59 @@ pub enum Label {
     Benign,
 }
 
+/// One labelled corpus line.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct Record {
-    id: String,
-    label: Label,
-    category: String,
-    events: Vec<serde_json::Value>,
+pub struct RecordLine {
+    pub id: String,
+    pub label: Label,
+    pub category: String,
+    pub events: Vec<serde_json::Value>,
+}
+
+/// The call a record's last event judges and the session its earlier events built
+/// (`None` when the last event is a tool result, which is screened rather than judged).
+pub fn last_call(
+    engine: &Engine,
+    custom: &CustomRules,
+    events: &[serde_json::Value],
+) -> Result<Option<(airlock_engine::Action, SessionState)>, String> {
+    let Some((last, history)) = events.split_last() else {
+        return Err("`events` is empty".into());
+    };
+    let session = build_session(engine, custom, history)?;
+    let bytes = serde_json::to_vec(last).map_err(|e| e.to_string())?;
+    let input = claude::parse(&bytes).map_err(|e| format!("last event: {e}"))?;
+    match claude::event(&input) {
+        claude::Event::Judge(a) => Ok(Some((a, session))),
+        claude::Event::Observe { .. } => Ok(None),
+        claude::Event::Ignore(name) => Err(format!("last event `{name}` is not a judged event")),
+    }
+}
+
+/// The session a record's earlier events build: PreToolUse decisions recorded, tool results
+/// observed and screened.
+fn build_session(
+    engine: &Engine,
+    custom: &CustomRules,
+    history: &[serde_json::Value],
+) -> Result<SessionState, String> {
+    let mut session = SessionState::default();
+    for (i, ev) in history.iter().enumerate() {
+        let bytes = serde_json::to_vec(ev).map_err(|e| e.to_string())?;
+        let input = claude::parse(&bytes).map_err(|e| format!("event {i}: {e}"))?;
+        match claude::event(&input) {
+            claude::Event::Judge(action) => {
+                let d = pipeline::judge(engine, custom, &[], &action, &session);
+                session = engine.record(&session, &action, &d);
+            }
+            claude::Event::Observe { action, result } => {
+                session = crate::pipeline::observe_and_screen(engine, &session, &action, &result).0;
+            }
+            claude::Event::Ignore(_) => {}
+        }
+    }
+    Ok(session)
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -157,21 +203,7 @@ pub fn run_events_with(
     let Some((last, history)) = events.split_last() else {
         return Err("`events` is empty".into());
     };
-    let mut session = SessionState::default();
-    for (i, ev) in history.iter().enumerate() {
-        let bytes = serde_json::to_vec(ev).map_err(|e| e.to_string())?;
-        let input = claude::parse(&bytes).map_err(|e| format!("event {i}: {e}"))?;
-        match claude::event(&input) {
-            claude::Event::Judge(action) => {
-                let d = pipeline::judge(engine, custom, &[], &action, &session);
-                session = engine.record(&session, &action, &d);
-            }
-            claude::Event::Observe { action, result } => {
-                session = crate::pipeline::observe_and_screen(engine, &session, &action, &result).0;
-            }
-            claude::Event::Ignore(_) => {}
-        }
-    }
+    let session = build_session(engine, custom, history)?;
     let bytes = serde_json::to_vec(last).map_err(|e| e.to_string())?;
     let input = claude::parse(&bytes).map_err(|e| format!("last event: {e}"))?;
     let action = match claude::event(&input) {
@@ -216,7 +248,7 @@ pub fn evaluate_with(
         if line.trim().is_empty() {
             continue;
         }
-        let rec: Record = serde_json::from_str(line).map_err(|e| LineError {
+        let rec: RecordLine = serde_json::from_str(line).map_err(|e| LineError {
             line: line_no,
             message: e.to_string(),
         })?;

@@ -25,6 +25,7 @@
 //! sessions (through `airlock-store`); binaries call it and add context to its typed errors.
 
 pub mod agent_configs;
+pub mod always;
 pub mod audit_jsonl;
 pub mod baselines;
 pub mod clock;

@@ -67,6 +67,35 @@ pub fn apply_allow_rules(rules: &[AllowRule], d: &mut Decision) {
     }
 }
 
+/// Scoped allow rules ("always, as a rule"): the first that covers the call releases its
+/// AUTH (see [`crate::always::Scope::covers`]: never a BLOCK, a hard finding, a high-risk
+/// call or a reason the rule does not name; never a call the engine did not fully
+/// understand). `now` (seconds since the epoch) decides expiry.
+pub fn apply_scoped_rules(
+    engine: &Engine,
+    rules: &[AllowRule],
+    action: &Action,
+    session: &SessionState,
+    facts: &CallFacts,
+    d: &mut Decision,
+    now: u64,
+) {
+    if d.effective != Verdict::Auth || d.high_risk {
+        return;
+    }
+    let mut scoped = rules.iter().filter_map(|r| r.scope.as_ref()).peekable();
+    if scoped.peek().is_none() {
+        return;
+    }
+    let Some(summary) = engine.call_summary(action, session, facts) else {
+        return;
+    };
+    if scoped.any(|s| s.covers(&summary, d, now)) {
+        tracing::info!("released by a scoped allow rule");
+        d.effective = Verdict::Pass;
+    }
+}
+
 /// Raise a decision by one finding: its reason joins the others (strongest first, one per
 /// code), the verdict becomes the maximum, and the effective verdict is raised through the
 /// enforcement dial (under `monitor` a non-hard finding is recorded, not enforced). Nothing
@@ -149,6 +178,15 @@ pub fn judge_with(
     let mut d = engine.decide_with(action, session, facts);
     apply_custom_rules(engine, custom, action, session, facts, &mut d);
     apply_allow_rules(rules, &mut d);
+    apply_scoped_rules(
+        engine,
+        rules,
+        action,
+        session,
+        facts,
+        &mut d,
+        crate::clock::now_unix(),
+    );
     d
 }
 

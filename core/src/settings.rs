@@ -31,11 +31,19 @@ pub fn screening_key(source: ResultSource) -> &'static str {
     }
 }
 
-/// A scoped allow rule: lets AUTH findings with this reason code pass (never a hard block).
+/// An allow rule (never releases a hard block or a BLOCK). Either the older global kind — a
+/// reason code that passes wherever it is raised, and/or a host treated as listed — or a
+/// rule with a [`Scope`](crate::always::Scope) ("always, as a rule" from the popup): those
+/// reasons, only for calls inside the scope, until it expires.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct AllowRule {
+    #[serde(default)]
     pub code: Option<String>,
+    #[serde(default)]
     pub host: Option<String>,
+    /// Absent on the global kind (so its JSON, and its identifier, are as they always were).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scope: Option<crate::always::Scope>,
 }
 
 impl AllowRule {
@@ -52,8 +60,21 @@ impl AllowRule {
             .collect()
     }
 
-    /// The rule in words: `reason unlisted_destination`, `host *.example.com`.
+    /// A rule of the scoped kind.
+    pub fn scoped(scope: crate::always::Scope) -> AllowRule {
+        AllowRule {
+            code: None,
+            host: None,
+            scope: Some(scope),
+        }
+    }
+
+    /// The rule in words: `reason unlisted_destination`, `host *.example.com`, or a scoped
+    /// rule's [`describe`](crate::always::Scope::describe).
     pub fn describe(&self) -> String {
+        if let Some(s) = &self.scope {
+            return s.describe(crate::clock::now_unix());
+        }
         let mut parts = Vec::new();
         if let Some(c) = &self.code {
             parts.push(format!("reason {c}"));
@@ -331,6 +352,9 @@ pub fn load_policy(store: &Store, paths: &Paths) -> Result<Policy, CoreError> {
         cfg.screening.set(src, v);
     }
     for r in d.allow_rules {
+        if r.scope.is_some() {
+            continue;
+        }
         if let Some(h) = r.host {
             cfg.allow_hosts.push(h);
         }

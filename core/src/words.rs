@@ -100,6 +100,18 @@ pub fn reason(code: &str) -> String {
     sentence(&code.replace('_', " "))
 }
 
+/// A span of time in words, rounded down to its largest unit: `3 days`, `5 hours`,
+/// `12 minutes`, `less than a minute`.
+pub fn duration(secs: u64) -> String {
+    let unit = |n: u64, one: &str| format!("{n} {one}{}", if n == 1 { "" } else { "s" });
+    match secs {
+        s if s >= 86_400 => unit(s / 86_400, "day"),
+        s if s >= 3_600 => unit(s / 3_600, "hour"),
+        s if s >= 60 => unit(s / 60, "minute"),
+        _ => "less than a minute".to_owned(),
+    }
+}
+
 /// What happened to a call, in words.
 pub fn outcome(o: Outcome) -> &'static str {
     match o {
@@ -118,7 +130,15 @@ pub fn outcome(o: Outcome) -> &'static str {
 /// A ledger entry as one sentence: what changed, how, by whom and with which proof.
 pub fn ledger_entry(e: &LedgerEntry) -> String {
     let what = ledger_kind(&e.kind);
-    let detail = ledger_detail(&e.detail);
+    // An allow rule reads as the rule itself.
+    let rule = matches!(e.kind.as_str(), "allow" | "allow_remove")
+        .then(|| serde_json::from_value::<crate::settings::AllowRule>(e.detail.clone()).ok())
+        .flatten()
+        .filter(|r| r.code.is_some() || r.host.is_some() || r.scope.is_some());
+    let detail = match rule {
+        Some(r) => r.describe(),
+        None => ledger_detail(&e.detail),
+    };
     let head = if detail.is_empty() {
         what
     } else {

@@ -63,6 +63,8 @@ pub struct Judgement {
     /// What the call will do, in plain words, for the approval popup (AUTH only; masked and
     /// bounded by the engine).
     pub consequences: Vec<airlock_engine::Consequence>,
+    /// The scopes "always, as a rule" can write for this call (AUTH only).
+    pub rule_choices: Vec<airlock_core::always::Proposal>,
 }
 
 impl Judgement {
@@ -332,6 +334,7 @@ impl Guard {
                     rpc_error: false,
                     observation: None,
                     consequences: Vec::new(),
+                    rule_choices: Vec::new(),
                 }
             }
         }
@@ -386,11 +389,24 @@ impl Guard {
                 enforcement,
             );
         }
-        pipeline::apply_allow_rules(&settings::allow_rules(store)?, &mut d);
-        let consequences = if d.effective == Verdict::Auth {
-            engine.consequences(action, &session, &facts, &d, &[])
+        let rules = settings::allow_rules(store)?;
+        pipeline::apply_allow_rules(&rules, &mut d);
+        pipeline::apply_scoped_rules(
+            &engine,
+            &rules,
+            action,
+            &session,
+            &facts,
+            &mut d,
+            clock::now_unix(),
+        );
+        let (consequences, rule_choices) = if d.effective == Verdict::Auth {
+            (
+                engine.consequences(action, &session, &facts, &d, &[]),
+                airlock_core::always::proposals_for(&engine, action, &session, &facts, &d),
+            )
         } else {
-            Vec::new()
+            (Vec::new(), Vec::new())
         };
         Ok(Judgement {
             args_hash: engine.action_fingerprint(action),
@@ -401,6 +417,7 @@ impl Guard {
             rpc_error: false,
             observation,
             consequences,
+            rule_choices,
         })
     }
 

@@ -712,6 +712,12 @@ impl Core {
                     detail: c.detail.clone(),
                 })
                 .collect(),
+            rule_choices: j
+                .rule_choices
+                .iter()
+                .filter_map(|p| p.wire())
+                .map(|(label, rule)| airlock_broker::RuleChoice { label, rule })
+                .collect(),
         };
         let core = Arc::clone(self);
         tokio::spawn(async move {

@@ -243,6 +243,7 @@ mod tests {
                 message: "discards work".into(),
             }],
             consequences: Vec::new(),
+            rule_choices: Vec::new(),
             high_risk,
             created_ms: 1_000,
             deadline_ms: 121_000,

@@ -301,7 +301,12 @@ pub(crate) fn handle(
         // The human is asked without holding the user's lock.
         drop(st);
         let consequences = consequences(&engine, action, &before, &facts, &d, payload);
-        let asked = ask_human(level, &engine, action, &d, consequences, line);
+        let choices = airlock_core::always::proposals_for(&engine, action, &before, &facts, &d)
+            .iter()
+            .filter_map(|p| p.wire())
+            .map(|(label, rule)| airlock_broker::RuleChoice { label, rule })
+            .collect();
+        let asked = ask_human(level, &engine, action, &d, consequences, choices, line);
         st = match user.lock() {
             Ok(g) => g,
             Err(_) => return internal_error(&call, session),
@@ -400,6 +405,8 @@ pub(crate) fn handle(
     }
 }
 
+// One value per approval asked: the larger variant's size costs nothing worth a box.
+#[allow(clippy::large_enum_variant)]
 enum Asked {
     Approved {
         id: i64,
@@ -484,6 +491,7 @@ fn ask_human(
     action: &Action,
     d: &Decision,
     consequences: Vec<airlock_broker::Consequence>,
+    rule_choices: Vec<airlock_broker::RuleChoice>,
     line: &mut dyn Line,
 ) -> Option<Asked> {
     if level == Level::System {
@@ -516,6 +524,7 @@ fn ask_human(
         high_risk: d.high_risk,
         deadline_ms,
         consequences,
+        rule_choices,
     };
     let path = airlock_broker::default_socket_path()?;
     if !path.exists() {

@@ -44,6 +44,7 @@ fn request(summary: &str, deadline_in_ms: i64, high_risk: bool) -> ApprovalReque
         high_risk,
         deadline_ms: now_ms() + deadline_in_ms,
         consequences: Vec::new(),
+        rule_choices: Vec::new(),
     }
 }
 
