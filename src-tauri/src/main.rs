@@ -8,6 +8,8 @@
 #[cfg(unix)]
 mod policy;
 #[cfg(unix)]
+mod rules;
+#[cfg(unix)]
 mod shell;
 #[cfg(unix)]
 mod views;

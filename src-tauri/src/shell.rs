@@ -19,7 +19,7 @@ use tauri::tray::TrayIconBuilder;
 use tauri::{AppHandle, Emitter, Manager, RunEvent, State, WebviewUrl, WebviewWindowBuilder, Wry};
 
 use crate::policy::{self, ENFORCEMENTS, Kind, Status};
-use crate::{views, wizard};
+use crate::{rules, views, wizard};
 
 const POPUP_PREFIX: &str = "approval-";
 const POPUP_W: f64 = 460.0;
@@ -79,6 +79,12 @@ fn proof(password: Option<String>, code: Option<String>) -> Proof {
 struct PopupInfo {
     request: PendingRequest,
     status: Status,
+    /// The agent's name in words (`Claude Code`).
+    agent: String,
+    /// The scopes "always, as a rule" can write, in the app's words (empty: not offered).
+    rules: Vec<rules::RuleView>,
+    /// The expiries offered, in days (0: never).
+    expiry_days: Vec<u64>,
 }
 
 #[tauri::command]
@@ -89,7 +95,93 @@ async fn approval_get(shared: State<'_, Shared>, id: i64) -> Res<PopupInfo> {
         .ok_or_else(|| "This request is no longer pending.".to_owned())?;
     let store = shared.paths.open_store().map_err(|e| e.to_string())?;
     let status = policy::status(&store, &shared.paths).map_err(|e| e.to_string())?;
-    Ok(PopupInfo { request, status })
+    Ok(PopupInfo {
+        agent: airlock_core::words::agent_name(&request.host),
+        rules: rules::views(&request),
+        expiry_days: rules::EXPIRY_DAYS.to_vec(),
+        request,
+        status,
+    })
+}
+
+/// The popup's "Always…" panel: the chosen scope in words and what it would let through of
+/// the labelled corpus (run before the factor is asked).
+#[tauri::command]
+async fn rule_replay(
+    shared: State<'_, Shared>,
+    id: i64,
+    choice: usize,
+    days: u64,
+) -> Res<rules::ReplayView> {
+    let request = shared
+        .broker
+        .get(id)
+        .ok_or_else(|| "This request is no longer pending.".to_owned())?;
+    let rule = rules::chosen(&request, choice, days).map_err(|e| e.to_string())?;
+    rules::replay(&shared.paths, &rule).map_err(|e| format!("{e:#}"))
+}
+
+/// "Always, as a rule": save the chosen scope with the factor (a weakening, ledgered), then
+/// approve this request once. Nothing is saved before the request is armed.
+#[tauri::command]
+async fn approval_always(
+    app: AppHandle,
+    shared: State<'_, Shared>,
+    id: i64,
+    choice: usize,
+    days: u64,
+    password: Option<String>,
+    code: Option<String>,
+) -> Res<()> {
+    let request = shared
+        .broker
+        .get(id)
+        .ok_or_else(|| "This request is no longer pending.".to_owned())?;
+    let wait_ms = request.armed_ms - airlock_core::clock::now_ms();
+    if wait_ms > 0 {
+        return Err(format!(
+            "Too quick: the request can be approved in {:.1} s.",
+            wait_ms as f64 / 1000.0
+        ));
+    }
+    let rule = rules::chosen(&request, choice, days).map_err(|e| e.to_string())?;
+    rules::save(&shared.paths, rule, &proof(password, code))
+        .map_err(|e| format!("Not saved: {e:#}"))?;
+    tracing::info!(id, "rule saved from the popup");
+    let _ = app.emit("policy-changed", ());
+    match shared.broker.resolve(id, Decision::Approved) {
+        Ok(()) => {
+            close_popup(&app, id);
+            Ok(())
+        }
+        Err(e) => {
+            close_popup(&app, id);
+            Err(format!(
+                "The rule was saved, but this request could not be approved: {e}"
+            ))
+        }
+    }
+}
+
+/// The rule panel drew a replay (for the log and the real-window test; no rule text).
+#[tauri::command]
+fn rule_panel_ready(id: i64, attacks: usize) {
+    tracing::info!(id, attacks, "rule panel ready");
+}
+
+#[tauri::command]
+async fn dash_rules(shared: State<'_, Shared>) -> Res<Vec<rules::ListedView>> {
+    rules::list(&shared.paths)
+        .map(rules::listed_views)
+        .map_err(|e| format!("{e:#}"))
+}
+
+/// Revoking a rule is a tightening: no factor, ledgered.
+#[tauri::command]
+async fn dash_rule_revoke(app: AppHandle, shared: State<'_, Shared>, id: String) -> Res<String> {
+    let r = rules::revoke(&shared.paths, &id).map_err(|e| format!("{e:#}"))?;
+    let _ = app.emit("policy-changed", ());
+    Ok(format!("Removed: {}", r.describe()))
 }
 
 #[tauri::command]
@@ -416,8 +508,8 @@ async fn dash_pins(shared: State<'_, Shared>) -> Res<Vec<airlock_core::pins::Pin
 
 /// The dashboard page reports what it drew (for the log and the real-window test).
 #[tauri::command]
-fn dashboard_rendered(decisions: usize, ledger: usize, pins: usize, chain: String) {
-    tracing::info!(decisions, ledger, pins, chain = %chain, "dashboard rendered");
+fn dashboard_rendered(decisions: usize, ledger: usize, pins: usize, rules: usize, chain: String) {
+    tracing::info!(decisions, ledger, pins, chain = %chain, rules, "dashboard rendered");
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1170,6 +1262,11 @@ pub fn run() -> ExitCode {
             dash_decisions,
             dash_ledger,
             dash_pins,
+            dash_rules,
+            dash_rule_revoke,
+            rule_replay,
+            rule_panel_ready,
+            approval_always,
             dashboard_rendered
         ])
         .on_window_event(|window, event| {

@@ -244,10 +244,13 @@ fn hook_asks_the_real_popup_approve_then_timeout() {
     std::thread::sleep(Duration::from_millis(500));
     shot(&s, "dashboard-ledger.png");
     xdotool(&["key", "Tab"]);
+    xdotool(&["key", "Return"]); // "Rules"
+    std::thread::sleep(Duration::from_millis(300));
+    xdotool(&["key", "Tab"]);
     xdotool(&["key", "Return"]); // "Pinned MCP tools"
     std::thread::sleep(Duration::from_millis(500));
     shot(&s, "dashboard-pins.png");
-    // The live filters: back to "Decisions", then the agent filter (after the 3 other tabs
+    // The live filters: back to "Decisions", then the agent filter (after the 4 other tabs
     // and the verdict select): nothing from cursor, all three from claude-code, none of them
     // a Read. ("decisions=0 ledger=3 pins=2" can only come from a filter: the store holds 3.)
     let none = "dashboard rendered decisions=0 ledger=3 pins=2";
@@ -258,7 +261,7 @@ fn hook_asks_the_real_popup_approve_then_timeout() {
         xdotool(&["key", "Tab"]);
     }
     xdotool(&["key", "Return"]); // "Decisions"
-    for _ in 0..5 {
+    for _ in 0..6 {
         xdotool(&["key", "Tab"]);
     }
     xdotool(&["type", "--delay", "30", "cursor"]);

@@ -7,7 +7,8 @@ const { listen } = window.__TAURI__.event;
 const $ = (x) => document.getElementById(x);
 const MODES = ["light", "balanced", "strict", "paranoid"];
 const ENF = ["enforce", "monitor", "off"];
-const counts = { decisions: 0, ledger: 0, pins: 0, chain: "unknown" };
+const counts = { decisions: 0, ledger: 0, pins: 0, rules: 0, chain: "unknown" };
+let rulesShown = null;
 let reported = "";
 
 // The buttons are made once and only their state changes afterwards: re-creating them on
@@ -92,6 +93,43 @@ async function refreshPins() {
   counts.pins = list.length;
 }
 
+// The rules in force, each with a Remove button (a tightening: no factor). Rebuilt only when
+// the list changed, so a button keeps its focus.
+async function refreshRules() {
+  const list = await invoke("dash_rules");
+  const sig = JSON.stringify(list);
+  counts.rules = list.length;
+  if (sig === rulesShown) return;
+  rulesShown = sig;
+  const body = $("rules");
+  body.replaceChildren();
+  if (!list.length) {
+    rows(body, [0], () => [["No rules: every AUTH asks."]]);
+    return;
+  }
+  for (const r of list) {
+    const tr = document.createElement("tr");
+    for (const [text, cls] of [[r.id], [r.description], [r.expired ? "expired" : "in force", r.expired ? "muted" : "ok"]]) {
+      const td = document.createElement("td");
+      td.textContent = text;
+      if (cls) td.className = cls;
+      tr.appendChild(td);
+    }
+    const td = document.createElement("td");
+    const b = document.createElement("button");
+    b.textContent = "Remove";
+    b.id = `revoke-${r.id}`;
+    b.addEventListener("click", async () => {
+      $("error").textContent = "";
+      try { $("error").textContent = await invoke("dash_rule_revoke", { id: r.id }); } catch (e) { $("error").textContent = String(e); }
+      refresh();
+    });
+    td.appendChild(b);
+    tr.appendChild(td);
+    body.appendChild(tr);
+  }
+}
+
 async function refresh() {
   let o;
   try { o = await invoke("overview"); } catch (e) { $("error").textContent = String(e); return; }
@@ -108,6 +146,7 @@ async function refresh() {
     await refreshDecisions();
     await refreshLedger();
     await refreshPins();
+    await refreshRules();
     report();
   } catch (e) {
     $("error").textContent = String(e);

@@ -7,7 +7,10 @@ const { invoke } = window.__TAURI__.core;
 let id = window.__AIRLOCK_ID__;
 const $ = (x) => document.getElementById(x);
 let req = null;
+let info = null;
 let busy = false;
+// "Always, as a rule": the chosen scope and expiry, and the replay run for them.
+let always = { choice: 0, days: 30, replayed: null, seq: 0 };
 
 function fmt(ms) {
   const s = Math.max(0, Math.ceil(ms / 1000));
@@ -37,6 +40,7 @@ function tick() {
   if (!busy) {
     $("approve").disabled = armIn > 0;
     $("approve-session").disabled = armIn > 0;
+    $("always-save").disabled = armIn > 0 || always.replayed === null;
     $("approve").textContent = armIn > 0 ? `Approve once (${Math.ceil(armIn / 100) / 10}s)` : "Approve once";
   }
   setTimeout(tick, armIn > 0 ? 100 : 250);
@@ -63,8 +67,115 @@ async function decide(decision) {
   }
 }
 
+function daysText(d) {
+  if (d === 0) return "never (until you remove it)";
+  return d === 1 ? "after 1 day" : `after ${d} days`;
+}
+
+// Replays the chosen scope against the labelled corpus; the save button arms only after the
+// human has seen what it would let through.
+async function replay() {
+  const seq = ++always.seq;
+  always.replayed = null;
+  $("always-save").disabled = true;
+  $("always-replay").classList.remove("bad");
+  $("always-replay").textContent = "Checking it against known attacks…";
+  $("always-examples").textContent = "";
+  try {
+    const r = await invoke("rule_replay", { id, choice: always.choice, days: always.days });
+    if (seq !== always.seq) return;
+    $("always-replay").textContent = r.lines.join(" ");
+    if (r.attacks > 0) $("always-replay").classList.add("bad");
+    for (const ex of r.examples) {
+      const li = document.createElement("li");
+      li.textContent = ex;
+      $("always-examples").appendChild(li);
+    }
+    always.replayed = r;
+    $("always-save").disabled = Date.now() < req.armed_ms;
+    invoke("rule_panel_ready", { id, attacks: r.attacks }).catch(() => {});
+  } catch (e) {
+    if (seq !== always.seq) return;
+    $("always-replay").textContent = String(e);
+  }
+}
+
+function openAlways() {
+  $("always-panel").classList.remove("hidden");
+  $("will-do").classList.add("hidden");
+  $("raw").classList.add("hidden");
+  $("always-hint").classList.add("hidden");
+  const st = info.status;
+  if (st.totp_enrolled) {
+    if (!st.totp_needs_password) $("always-password").classList.add("hidden");
+  } else {
+    $("always-code").classList.add("hidden");
+  }
+  replay();
+  (st.totp_enrolled ? $("always-code") : $("always-password")).focus();
+}
+
+function closeAlways() {
+  $("always-panel").classList.add("hidden");
+  if ($("consequences").children.length) $("will-do").classList.remove("hidden");
+  $("raw").classList.remove("hidden");
+  $("always-hint").classList.remove("hidden");
+}
+
+async function saveAlways() {
+  if (busy || always.replayed === null) return;
+  busy = true;
+  for (const b of ["approve", "approve-session", "deny", "always-save"]) $(b).disabled = true;
+  $("error").textContent = "";
+  try {
+    await invoke("approval_always", {
+      id, choice: always.choice, days: always.days,
+      password: $("always-password").value || null,
+      code: $("always-code").value || null,
+    });
+    closeSelf();
+  } catch (e) {
+    $("error").textContent = String(e);
+    busy = false;
+    $("deny").disabled = false;
+    $("always-save").disabled = false;
+  }
+}
+
+function buildAlways() {
+  info.rules.forEach((r, i) => {
+    const label = document.createElement("label");
+    label.className = "choice";
+    const input = document.createElement("input");
+    input.type = "radio";
+    input.name = "always-choice";
+    input.value = String(i);
+    input.checked = i === 0;
+    input.addEventListener("change", () => { always.choice = i; replay(); });
+    const span = document.createElement("span");
+    const b = document.createElement("b");
+    b.textContent = r.label;
+    span.appendChild(b);
+    span.appendChild(document.createTextNode(r.description));
+    label.appendChild(input);
+    label.appendChild(span);
+    $("always-choices").appendChild(label);
+  });
+  for (const d of info.expiry_days) {
+    const o = document.createElement("option");
+    o.value = String(d);
+    o.textContent = daysText(d);
+    o.selected = d === always.days;
+    $("always-days").appendChild(o);
+  }
+  $("always-days").addEventListener("change", () => {
+    always.days = Number($("always-days").value);
+    replay();
+  });
+  $("always-hint").classList.remove("hidden");
+}
+
 async function main() {
-  let info;
   try {
     info = await invoke("approval_get", { id });
   } catch (e) {
@@ -73,7 +184,7 @@ async function main() {
     return;
   }
   req = info.request;
-  $("host").textContent = req.host;
+  $("host").textContent = info.agent;
   $("tool").textContent = req.tool;
   $("session").textContent = req.session_id;
   $("cwd").textContent = req.cwd;
@@ -115,6 +226,7 @@ async function main() {
     $("approve-session").classList.add("hidden");
     $("risk").classList.remove("hidden");
     $("factor").classList.remove("hidden");
+    $("always-hint").classList.add("hidden");
     const st = info.status;
     if (st.totp_enrolled) {
       if (!st.totp_needs_password) $("password").classList.add("hidden");
@@ -122,6 +234,7 @@ async function main() {
       $("code").classList.add("hidden");
     }
   }
+  if (!req.high_risk && info.rules.length) buildAlways();
   tick();
   // The kinds of line drawn (never their text) go to the app's log.
   invoke("popup_shown", { id, kinds }).catch(() => {});
@@ -139,7 +252,19 @@ document.addEventListener("keydown", (e) => {
     if (!busy) decide("denied");
     return;
   }
+  // Alt+A opens "Always, as a rule" where it is offered.
+  if (e.altKey && (e.key === "a" || e.key === "A")) {
+    e.preventDefault();
+    if (!busy && !$("always-hint").classList.contains("hidden")) openAlways();
+    return;
+  }
   if (e.key !== "Enter") return;
+  // In the rule panel, Enter in its factor fields saves the rule (once armed and replayed).
+  if (e.target === $("always-password") || e.target === $("always-code")) {
+    e.preventDefault();
+    if (armed()) saveAlways();
+    return;
+  }
   const inFactor = e.target === $("password") || e.target === $("code");
   if (!(e.ctrlKey || inFactor)) return;
   e.preventDefault();
@@ -149,6 +274,9 @@ document.addEventListener("keydown", (e) => {
 $("deny").addEventListener("click", () => decide("denied"));
 $("approve").addEventListener("click", () => decide("approved"));
 $("approve-session").addEventListener("click", () => decide("approved_for_session"));
+$("always").addEventListener("click", openAlways);
+$("always-back").addEventListener("click", closeAlways);
+$("always-save").addEventListener("click", saveAlways);
 if (id === null || id === undefined) {
   window.__TAURI__.event
     .listen("airlock-show", (e) => {
