@@ -1360,6 +1360,92 @@ mod tests {
         broker.shutdown();
     }
 
+    /// "Always, as a rule" for an MCP call: the request carries the scopes, the human saves
+    /// the narrowest with the factor (as the app does) and approves once; the same call again
+    /// is forwarded with no popup, and a call to another file still asks.
+    #[tokio::test]
+    async fn a_rule_saved_from_an_mcp_approval_releases_the_same_call_later() {
+        let (mut r, broker, events) = rig_desktop();
+        let db = r.home.join("data/airlock.db");
+        let store = airlock_store::Store::open(&db).unwrap();
+        airlock_core::factors::set_password(&store, "correct horse battery").unwrap();
+        handshake(&mut r, false, tools_v1()).await;
+        let rc = r.home.join(".bashrc").to_string_lossy().into_owned();
+        let args = json!({"path": rc, "content": "alias ll='ls -l'"});
+        // The proxy lists the server's tools on its own after the handshake: the first call
+        // is denied so the one turned into a rule is judged with the tool's annotations.
+        call(&mut r, 6, "write_file", args.clone()).await;
+        let airlock_broker::BrokerEvent::Pending(p) = next_event(&events).await else {
+            panic!("expected a pending request")
+        };
+        broker
+            .resolve(p.id, airlock_broker::Decision::Denied)
+            .unwrap();
+        r.client.recv().await;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+
+        call(&mut r, 7, "write_file", args.clone()).await;
+        let p = loop {
+            if let airlock_broker::BrokerEvent::Pending(p) = next_event(&events).await {
+                break p;
+            }
+        };
+        assert!(!p.high_risk, "{p:?}");
+        let first = p.rule_choices.first().expect("no scopes offered");
+        let rule: airlock_core::settings::AllowRule =
+            serde_json::from_value(first.rule.clone()).unwrap();
+        let scope = rule.scope.clone().unwrap();
+        assert_eq!(scope.kind.as_deref(), Some("mcp_call"));
+        assert_eq!(scope.server.as_deref(), Some("filesystem"));
+        assert_eq!(scope.tool.as_deref(), Some("write_file"));
+        let proof = airlock_core::factors::Proof {
+            password: Some("correct horse battery".into()),
+            code: None,
+        };
+        airlock_core::dials::add_allow_rule(&store, rule, Some(&proof), "tray").unwrap();
+        broker
+            .resolve(p.id, airlock_broker::Decision::Approved)
+            .unwrap();
+        assert_eq!(r.server.recv().await["id"], 7);
+        r.server
+            .send(json!({"jsonrpc": "2.0", "id": 7, "result": {"content": [{"type": "text", "text": "ok"}]}}))
+            .await;
+        r.client.recv().await;
+
+        // The same call: forwarded without asking.
+        call(&mut r, 8, "write_file", args).await;
+        assert_eq!(r.server.recv().await["id"], 8);
+        while let Ok(e) = events.try_recv() {
+            assert!(
+                !matches!(e, airlock_broker::BrokerEvent::Pending(_)),
+                "a popup for a call the rule covers: {e:?}"
+            );
+        }
+        r.server
+            .send(json!({"jsonrpc": "2.0", "id": 8, "result": {"content": [{"type": "text", "text": "ok"}]}}))
+            .await;
+        r.client.recv().await;
+
+        // Another file: asked again.
+        let profile = r.home.join(".profile").to_string_lossy().into_owned();
+        call(
+            &mut r,
+            9,
+            "write_file",
+            json!({"path": profile, "content": "x"}),
+        )
+        .await;
+        let p = loop {
+            if let airlock_broker::BrokerEvent::Pending(p) = next_event(&events).await {
+                break p;
+            }
+        };
+        broker
+            .resolve(p.id, airlock_broker::Decision::Denied)
+            .unwrap();
+        broker.shutdown();
+    }
+
     #[tokio::test]
     async fn desktop_denial_and_client_cancel_never_reach_the_server() {
         let (mut r, broker, events) = rig_desktop();
