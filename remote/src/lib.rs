@@ -26,6 +26,8 @@
 pub mod answer;
 pub mod channel;
 mod relay;
+#[cfg(feature = "test-receiver")]
+pub mod test_receiver;
 
 pub use relay::{MAX_WRONG_PER_REQUEST, MAX_WRONG_TOTAL, RelayOptions, RemoteRelay, WRONG_WINDOW};
 

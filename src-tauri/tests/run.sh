@@ -25,6 +25,8 @@ pkgs=(
   libwebkit2gtk-4.1-dev libgtk-3-dev libayatana-appindicator3-dev librsvg2-dev libxdo-dev
   # tests: virtual display, session bus, clicking, screenshots, tray host, notifications
   xvfb xauth dbus-x11 xdotool imagemagick trayer dunst
+  # remote approval through the app: a real Secret Service keyring for the TOTP secret
+  gnome-keyring
 )
 missing=()
 for p in "${pkgs[@]}"; do
@@ -54,5 +56,8 @@ export AIRLOCK_TEST_CLI_BIN="$ws_target/debug/airlock"
 cargo test --quiet --manifest-path "$root/src-tauri/Cargo.toml" --locked --no-run
 dbus-run-session -- xvfb-run -a -s "-screen 0 1280x800x24" \
   cargo test --manifest-path "$root/src-tauri/Cargo.toml" --locked
+# Remote approval through the app starts gnome-keyring on the session bus: a bus of its own.
+dbus-run-session -- xvfb-run -a -s "-screen 0 1280x800x24" \
+  cargo test --manifest-path "$root/src-tauri/Cargo.toml" --locked --test remote_app -- --ignored
 
 echo "run.sh: tray suite passed in $(( $(date +%s) - t0 )) s" >&2
