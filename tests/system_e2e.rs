@@ -86,6 +86,52 @@ fn as_user(user: &str, args: &[&str], stdin: &str) -> (i32, String, String) {
     )
 }
 
+/// Starts `airlock ARGS` as `user` with piped stdio; its stdout lines arrive on the channel.
+fn spawn_as_user(user: &str, args: &[&str]) -> (Child, std::sync::mpsc::Receiver<String>) {
+    let mut child = Command::new("setpriv")
+        .args([
+            &format!("--reuid={user}"),
+            &format!("--regid={user}"),
+            "--init-groups",
+            "--",
+            "env",
+            "-u",
+            "XDG_RUNTIME_DIR",
+            &format!("HOME=/home/{user}"),
+        ])
+        .arg(format!("{BIN_DIR}/airlock"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .unwrap();
+    let out = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(out).lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    (child, rx)
+}
+
+/// The next line on `rx` that contains `needle` (20 s at most).
+fn line_with(rx: &std::sync::mpsc::Receiver<String>, needle: &str) -> String {
+    let until = std::time::Instant::now() + Duration::from_secs(20);
+    loop {
+        let left = until.saturating_duration_since(std::time::Instant::now());
+        match rx.recv_timeout(left) {
+            Ok(l) if l.contains(needle) => return l,
+            Ok(_) => continue,
+            Err(e) => panic!("no line with {needle:?}: {e}"),
+        }
+    }
+}
+
 /// A shell command as `user` (what a hijacked agent would run).
 fn agent_sh(user: &str, cmd: &str) -> (i32, String, String) {
     let o = Command::new("setpriv")
@@ -361,6 +407,60 @@ fn an_unprivileged_agent_cannot_lower_read_answer_or_unwire() {
     assert!(out.contains("removed"), "{out}");
     assert!(git("s7c").contains("\"ask\""));
     assert!(status_json(AGENT)["tampered"].is_null());
+
+    // 7c. An approval agent (`airlock agent`, the terminal one; the app's is the same
+    //     protocol): registering needs the factor; then this user's AUTH requests reach it and
+    //     only its answers count; another connection cannot answer; another user's requests
+    //     never reach it; when it ends, the host's own prompt is back.
+    let (mut bad, _) = spawn_as_user(AGENT, &["agent", "--password-stdin"]);
+    bad.stdin.take().unwrap().write_all(b"guess\n").unwrap();
+    assert!(!bad.wait().unwrap().success(), "registered without the factor");
+    let (mut agent, lines) = spawn_as_user(AGENT, &["agent", "--password-stdin"]);
+    let mut answers = agent.stdin.take().unwrap();
+    answers.write_all(format!("{PW}\n").as_bytes()).unwrap();
+    line_with(&lines, "Registered as your approval agent");
+    let ask = |session: &str| {
+        let payload = claude_bash(session, "git reset --hard HEAD~3");
+        std::thread::spawn(move || as_user(AGENT, &["hook", "claude-code"], &payload))
+    };
+    let request_id = |lines: &std::sync::mpsc::Receiver<String>| -> u64 {
+        let l = line_with(lines, "wants to run Bash");
+        l.split_whitespace().nth(1).unwrap().trim_end_matches(':').parse().unwrap()
+    };
+    // Approved in the agent (after the arm delay).
+    let hook = ask("s7d");
+    let id = request_id(&lines);
+    std::thread::sleep(Duration::from_millis(1700));
+    answers.write_all(format!("approve {id}\n").as_bytes()).unwrap();
+    let (code, out, err) = hook.join().unwrap();
+    assert_eq!((code, out.trim()), (0, "{}"), "{err}");
+    // A forged answer over another connection does nothing; the agent's deny holds.
+    let hook = ask("s7e");
+    let id = request_id(&lines);
+    std::thread::sleep(Duration::from_millis(1700));
+    let (_, forged, _) = agent_sh(
+        AGENT,
+        &format!(
+            "python3 -c \"import socket; s=socket.socket(socket.AF_UNIX); s.connect('/run/airlock/guard.sock'); s.sendall(b'{{\\\"type\\\":\\\"agent_answer\\\",\\\"id\\\":{id},\\\"decision\\\":\\\"approved\\\"}}\\n'); print(s.recv(4096).decode())\""
+        ),
+    );
+    assert!(forged.contains("\"type\":\"error\""), "{forged}");
+    answers.write_all(format!("deny {id}\n").as_bytes()).unwrap();
+    let (code, out, _) = hook.join().unwrap();
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("You denied it"), "{out}");
+    // Another user's request never reaches this user's agent.
+    let (code, out, _) = as_user(
+        OTHER,
+        &["hook", "claude-code"],
+        &claude_bash("o1", "git reset --hard HEAD~3"),
+    );
+    assert_eq!(code, 0);
+    assert!(out.contains("\"ask\""), "{out}");
+    // Ctrl+D ends the agent; the host's own prompt is back.
+    drop(answers);
+    assert!(agent.wait().unwrap().success());
+    assert!(git("s7f").contains("\"ask\""));
 
     // 8. A killed hook (no acknowledgement) holds its session, as at user level.
     {

@@ -12,6 +12,7 @@ use std::process::ExitCode;
 mod allow;
 mod cmd;
 mod demo;
+mod agent_cmd;
 mod remote_cmd;
 mod rules_cmd;
 mod service_cmd;
@@ -180,6 +181,13 @@ enum Command {
     Remote {
         #[command(subcommand)]
         action: Option<remote_cmd::RemoteCmd>,
+    },
+    /// System level: be your own approval agent in this terminal (as polkit's `pkttyagent`).
+    /// Registers with your password or TOTP code, prints each AUTH request of yours and reads
+    /// `approve ID`, `session ID` or `deny ID`, one per line, until Ctrl+D.
+    Agent {
+        #[command(flatten)]
+        factor: cmd::FactorArgs,
     },
     /// Write a starter config for `airlock gateway --config` listing the MCP servers your
     /// agents' configs name (Claude Code, Cursor, VS Code, Gemini, Codex, Copilot). Secrets are
@@ -529,6 +537,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Gateway { args } => run_proxy("gateway", &args),
         Command::Allow { action } => allow::run(&Paths::discover()?, action),
         Command::Remote { action } => remote_cmd::run(&Paths::discover()?, action),
+        Command::Agent { factor } => agent_cmd::run(factor),
         Command::Init { output, force } => setup_report::init(&Paths::discover()?, output, force),
         Command::Scan { json } => setup_report::scan(&Paths::discover()?, json),
         Command::Policy {
@@ -644,6 +653,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 | Command::DemoServer
                 | Command::Allow { .. }
                 | Command::Remote { .. }
+                | Command::Agent { .. }
                 | Command::Init { .. }
                 | Command::Scan { .. }
                 | Command::Daemon { .. }

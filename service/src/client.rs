@@ -166,6 +166,64 @@ pub fn call(ep: &Endpoint, req: &Request, timeout: Duration) -> Result<Response,
     }
 }
 
+/// A registered approval agent's connection (system level; see [`crate::agent`]): requests
+/// arrive through [`AgentSession::next`]; answers go through an [`AgentAnswerer`], which
+/// another thread may hold.
+pub struct AgentSession {
+    reader: BufReader<UnixStream>,
+}
+
+/// The writing half of an [`AgentSession`].
+pub struct AgentAnswerer {
+    writer: UnixStream,
+}
+
+impl AgentSession {
+    /// Registers as this user's approval agent with the factor (verified in the service).
+    pub fn register(
+        ep: &Endpoint,
+        proof: airlock_core::factors::Proof,
+    ) -> Result<(AgentSession, AgentAnswerer), ClientError> {
+        let mut s = ep.connect()?;
+        s.set_read_timeout(Some(Duration::from_secs(30)))?;
+        send(&mut s, &Request::AgentRegister { proof: Some(proof) })?;
+        let mut reader = BufReader::new(s.try_clone()?);
+        match receive(&mut reader)? {
+            Response::AgentRegistered => {}
+            Response::Error { code, message } => {
+                return Err(ClientError::Service { code, message });
+            }
+            _ => return Err(ClientError::BadAnswer),
+        }
+        reader.get_ref().set_read_timeout(None)?;
+        Ok((AgentSession { reader }, AgentAnswerer { writer: s }))
+    }
+
+    /// The next line from the service (blocks): an `AgentAsk`, an `AgentClosed`, or an
+    /// `Error` about an answer. `Err` when the service went away.
+    pub fn next(&mut self) -> Result<Response, ClientError> {
+        receive(&mut self.reader)
+    }
+}
+
+impl AgentAnswerer {
+    pub fn answer(
+        &mut self,
+        id: u64,
+        decision: crate::AgentDecision,
+        proof: Option<airlock_core::factors::Proof>,
+    ) -> Result<(), ClientError> {
+        send(
+            &mut self.writer,
+            &Request::AgentAnswer {
+                id,
+                decision,
+                proof,
+            },
+        )
+    }
+}
+
 /// A hook exchange in progress: the answer arrives through [`HookExchange::answer`]; the
 /// caller prints it and then calls [`HookExchange::ack`].
 pub struct HookExchange {

@@ -299,6 +299,7 @@ pub(crate) fn handle(
         (Outcome::Approved, HookOutcome::NoOpinion)
     } else if d.effective == Verdict::Auth {
         // The human is asked without holding the user's lock.
+        let agent = st.agent.clone().filter(|a| a.is_open());
         drop(st);
         let consequences = consequences(&engine, action, &before, &facts, &d, payload);
         let choices = airlock_core::always::proposals_for(&engine, action, &before, &facts, &d)
@@ -306,7 +307,16 @@ pub(crate) fn handle(
             .filter_map(|p| p.wire())
             .map(|(label, rule)| airlock_broker::RuleChoice { label, rule })
             .collect();
-        let asked = ask_human(level, &engine, action, &d, consequences, choices, line);
+        let asked = ask_human(
+            level,
+            agent.as_deref(),
+            &engine,
+            action,
+            &d,
+            consequences,
+            choices,
+            line,
+        );
         st = match user.lock() {
             Ok(g) => g,
             Err(_) => return internal_error(&call, session),
@@ -341,6 +351,17 @@ pub(crate) fn handle(
                         },
                     )
                 }
+            }
+            Some(Asked::ByAgent { for_session }) => {
+                // The service itself took this answer from the user's registered agent (see
+                // `crate::agent`): there is no broker row to redeem.
+                if for_session
+                    && !d.high_risk
+                    && let Some(g) = grant.clone()
+                {
+                    st.grant_for_session(&host, &sid, g);
+                }
+                (Outcome::Approved, HookOutcome::NoOpinion)
             }
             Some(Asked::Answered(o, h)) => (o, h),
             Some(Asked::Withdrawn) => {
@@ -414,6 +435,8 @@ enum Asked {
         req: airlock_broker::ApprovalRequest,
         for_session: bool,
     },
+    /// The user's approval agent approved it (system level; the service took the answer).
+    ByAgent { for_session: bool },
     Answered(Outcome, HookOutcome),
     /// The user quit the app while this was pending: as with no app, but logged apart.
     Withdrawn,
@@ -485,8 +508,10 @@ pub fn to_wire(lines: Vec<airlock_engine::Consequence>) -> Vec<airlock_broker::C
 }
 
 /// Ask a human through the desktop approval service. `None` when none is reachable.
+#[allow(clippy::too_many_arguments)]
 fn ask_human(
     level: Level,
+    agent: Option<&crate::agent::AgentLink>,
     engine: &Engine,
     action: &Action,
     d: &Decision,
@@ -494,12 +519,6 @@ fn ask_human(
     rule_choices: Vec<airlock_broker::RuleChoice>,
     line: &mut dyn Line,
 ) -> Option<Asked> {
-    if level == Level::System {
-        // The system service cannot reach a user's desktop session socket (it lives in the
-        // user's private runtime directory); approvals there use the host's own prompt where
-        // it has one, else a denial. See SECURITY.md.
-        return None;
-    }
     let wait = approval_wait(action.host);
     let deadline_ms =
         clock::now_ms().saturating_add(i64::try_from(wait.as_millis()).unwrap_or(110_000));
@@ -526,6 +545,33 @@ fn ask_human(
         consequences,
         rule_choices,
     };
+    let reason = d.explain();
+    if level == Level::System {
+        // The system service cannot reach a user's desktop session socket (it lives in the
+        // user's private runtime directory): it asks the user's registered approval agent
+        // (`crate::agent`), else the host's own prompt where it has one, else a denial.
+        let agent = agent?;
+        line.waiting(deadline_ms);
+        let gone = line.gone();
+        return match agent.ask(&req, wait, &gone) {
+            crate::agent::AgentResult::Approved { for_session } => {
+                Some(Asked::ByAgent { for_session })
+            }
+            crate::agent::AgentResult::Denied => Some(Asked::Answered(
+                Outcome::Denied,
+                HookOutcome::Deny {
+                    reason: deny_text(&format!("{reason} You denied it in Airlock.")),
+                },
+            )),
+            crate::agent::AgentResult::Timeout => Some(Asked::Answered(
+                Outcome::Timeout,
+                HookOutcome::Deny {
+                    reason: deny_text(&format!("{reason} Nobody approved it in time.")),
+                },
+            )),
+            crate::agent::AgentResult::Unavailable => None,
+        };
+    }
     let path = airlock_broker::default_socket_path()?;
     if !path.exists() {
         return None;
@@ -533,7 +579,6 @@ fn ask_human(
     line.waiting(deadline_ms);
     let gone = line.gone();
     let result = airlock_broker::request_approval_cancellable(&path, &req, wait, &gone);
-    let reason = d.explain();
     match result {
         airlock_broker::ApprovalResult::Approved {
             id,

@@ -10,6 +10,7 @@
 
 #![cfg(unix)]
 
+pub mod agent;
 pub mod audit;
 pub mod client;
 pub mod hook;
@@ -21,5 +22,5 @@ pub mod shell_client;
 mod state;
 
 pub use client::{ClientError, Endpoint, HookExchange, HookReply};
-pub use protocol::{Request, Response, Status, TranscriptCall};
+pub use protocol::{AgentDecision, Request, Response, Status, TranscriptCall};
 pub use server::{ServiceConfig, ServiceError, serve};

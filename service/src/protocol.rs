@@ -66,6 +66,27 @@ pub enum Request {
     },
     /// Ask the service to stop (only its own user or root may).
     Shutdown,
+    /// Become this user's approval agent (system level; see [`crate::agent`]): `proof` is the
+    /// user's factor, verified in the service. On success the connection stays open for
+    /// [`Response::AgentAsk`] / [`Request::AgentAnswer`].
+    AgentRegister { proof: Option<Proof> },
+    /// A registered agent's answer to the request `id` it was sent; approving a high-risk
+    /// request needs `proof` again.
+    AgentAnswer {
+        id: u64,
+        decision: AgentDecision,
+        #[serde(default)]
+        proof: Option<Proof>,
+    },
+}
+
+/// An approval agent's answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AgentDecision {
+    Approved,
+    ApprovedForSession,
+    Denied,
 }
 
 /// One tool use as a host's transcript recorded it.
@@ -109,6 +130,17 @@ pub enum Response {
         missing: Vec<usize>,
     },
     Done,
+    /// This connection is now the user's approval agent.
+    AgentRegistered,
+    /// A request for the approval agent to put before its human; approvals are taken from
+    /// `armed_ms` (ms since the epoch) on.
+    AgentAsk {
+        id: u64,
+        request: airlock_broker::ApprovalRequest,
+        armed_ms: i64,
+    },
+    /// Request `id` ended (`approved`, `denied`, `timeout`, `unavailable`): close its popup.
+    AgentClosed { id: u64, outcome: String },
     /// A stable code and a message that never echoes a payload.
     Error {
         code: String,

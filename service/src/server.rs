@@ -383,11 +383,102 @@ fn connection(svc: &Service, mut stream: UnixStream) {
         Request::Hook { host, payload } => {
             hook_exchange(svc, &user, stream, reader, &host, &payload)
         }
+        Request::AgentRegister { proof } => agent_session(svc, &user, stream, reader, proof),
         other => {
             let r = admin(svc, &user, who, other);
             let _ = write_response(&mut stream, &r);
         }
     }
+}
+
+/// Verifies `proof` against this user's factor inside the service.
+fn verify_factor(user: &Mutex<UserState>, proof: Option<&factors::Proof>) -> Result<(), String> {
+    let Ok(mut st) = user.lock() else {
+        return Err("internal error".into());
+    };
+    let store = st.ready().map_err(|e| e.0)?.0;
+    let empty = factors::Proof::default();
+    factors::verify(store, proof.unwrap_or(&empty), clock::now_unix())
+        .map(|_| ())
+        .map_err(|e| e.to_string())
+}
+
+/// An approval agent's connection (system level; see [`crate::agent`]): registered with the
+/// user's factor, then it receives this user's AUTH requests and answers them until it hangs
+/// up.
+fn agent_session(
+    svc: &Service,
+    user: &Mutex<UserState>,
+    mut stream: UnixStream,
+    mut reader: BufReader<UnixStream>,
+    proof: Option<factors::Proof>,
+) {
+    if svc.cfg.level != Level::System {
+        let _ = write_response(
+            &mut stream,
+            &error(
+                "not_needed",
+                "At the user level the desktop app hosts the approvals itself; an approval agent is for the system level.",
+            ),
+        );
+        return;
+    }
+    if let Err(e) = verify_factor(user, proof.as_ref()) {
+        tracing::warn!("an approval agent's registration was refused: no valid factor");
+        let _ = write_response(
+            &mut stream,
+            &error("refused", format!("Not registered: {e}")),
+        );
+        return;
+    }
+    let Ok(writer) = stream.try_clone() else {
+        return;
+    };
+    let link = crate::agent::AgentLink::new(writer);
+    {
+        let Ok(mut st) = user.lock() else {
+            return;
+        };
+        if let Some(old) = st.agent.replace(Arc::clone(&link)) {
+            old.close();
+        }
+    }
+    tracing::info!("an approval agent registered");
+    link.send(&Response::AgentRegistered);
+    let _ = reader.get_ref().set_read_timeout(None);
+    loop {
+        let req = match read_line_bounded(&mut reader, MAX_REQUEST_LINE) {
+            Ok(Some(l)) => serde_json::from_str::<Request>(&l),
+            _ => break,
+        };
+        let Ok(Request::AgentAnswer {
+            id,
+            decision,
+            proof,
+        }) = req
+        else {
+            link.send(&error("bad_request", "an approval agent only sends answers"));
+            break;
+        };
+        if decision != crate::AgentDecision::Denied
+            && link.needs_factor(id) == Some(true)
+            && let Err(e) = verify_factor(user, proof.as_ref())
+        {
+            tracing::warn!(id, "a high-risk approval from the agent was refused: no valid factor");
+            link.send(&error("refused", format!("Not approved: {e}")));
+            continue;
+        }
+        if let Err(e) = link.answer(id, decision) {
+            link.send(&error("not_taken", e.to_string()));
+        }
+    }
+    link.close();
+    if let Ok(mut st) = user.lock()
+        && st.agent.as_ref().is_some_and(|a| Arc::ptr_eq(a, &link))
+    {
+        st.agent = None;
+    }
+    tracing::info!("an approval agent went away");
 }
 
 /// One hook exchange: judge, answer, then wait for the client's acknowledgement. A client
@@ -691,7 +782,11 @@ fn admin(svc: &Service, user: &Mutex<UserState>, who: Peer, req: Request) -> Res
                 Err(e) => error("internal", e),
             }
         }
-        Request::Hook { .. } | Request::Ack | Request::Files { .. } => {
+        Request::Hook { .. }
+        | Request::Ack
+        | Request::Files { .. }
+        | Request::AgentRegister { .. }
+        | Request::AgentAnswer { .. } => {
             error("bad_request", "unexpected request")
         }
     }

@@ -53,6 +53,8 @@ pub(crate) struct UserState {
     /// Approvals a human gave "for this session": (host, session, the call's exact effect).
     /// In memory only: a restart asks again.
     session_grants: HashSet<(String, String, String)>,
+    /// This user's approval agent (system level), while its connection lives.
+    pub agent: Option<Arc<crate::agent::AgentLink>>,
 }
 
 /// Most session approvals kept per user (the oldest are not tracked: past this, calls ask).
@@ -103,6 +105,7 @@ impl UserState {
             writes: 0,
             baselines: Baselines::new(),
             session_grants: HashSet::new(),
+            agent: None,
         }
     }
 
