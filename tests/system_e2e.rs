@@ -414,7 +414,10 @@ fn an_unprivileged_agent_cannot_lower_read_answer_or_unwire() {
     //     never reach it; when it ends, the host's own prompt is back.
     let (mut bad, _) = spawn_as_user(AGENT, &["agent", "--password-stdin"]);
     bad.stdin.take().unwrap().write_all(b"guess\n").unwrap();
-    assert!(!bad.wait().unwrap().success(), "registered without the factor");
+    assert!(
+        !bad.wait().unwrap().success(),
+        "registered without the factor"
+    );
     let (mut agent, lines) = spawn_as_user(AGENT, &["agent", "--password-stdin"]);
     let mut answers = agent.stdin.take().unwrap();
     answers.write_all(format!("{PW}\n").as_bytes()).unwrap();
@@ -425,13 +428,20 @@ fn an_unprivileged_agent_cannot_lower_read_answer_or_unwire() {
     };
     let request_id = |lines: &std::sync::mpsc::Receiver<String>| -> u64 {
         let l = line_with(lines, "wants to run Bash");
-        l.split_whitespace().nth(1).unwrap().trim_end_matches(':').parse().unwrap()
+        l.split_whitespace()
+            .nth(1)
+            .unwrap()
+            .trim_end_matches(':')
+            .parse()
+            .unwrap()
     };
     // Approved in the agent (after the arm delay).
     let hook = ask("s7d");
     let id = request_id(&lines);
     std::thread::sleep(Duration::from_millis(1700));
-    answers.write_all(format!("approve {id}\n").as_bytes()).unwrap();
+    answers
+        .write_all(format!("approve {id}\n").as_bytes())
+        .unwrap();
     let (code, out, err) = hook.join().unwrap();
     assert_eq!((code, out.trim()), (0, "{}"), "{err}");
     // A forged answer over another connection does nothing; the agent's deny holds.
@@ -445,7 +455,9 @@ fn an_unprivileged_agent_cannot_lower_read_answer_or_unwire() {
         ),
     );
     assert!(forged.contains("\"type\":\"error\""), "{forged}");
-    answers.write_all(format!("deny {id}\n").as_bytes()).unwrap();
+    answers
+        .write_all(format!("deny {id}\n").as_bytes())
+        .unwrap();
     let (code, out, _) = hook.join().unwrap();
     assert_eq!(code, 2, "{out}");
     assert!(out.contains("You denied it"), "{out}");

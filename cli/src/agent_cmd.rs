@@ -76,7 +76,9 @@ pub fn run(factor: FactorArgs) -> Result<ExitCode> {
     let proof = factors::gather_proof(needs, factor.password_stdin, factor.code)
         .context("registering as your approval agent needs your factor")?;
     let (mut session, answerer) = AgentSession::register(&ep, proof).context("not registered")?;
-    println!("Registered as your approval agent. Answer with approve ID, session ID or deny ID; Ctrl+D ends.");
+    println!(
+        "Registered as your approval agent. Answer with approve ID, session ID or deny ID; Ctrl+D ends."
+    );
     let high_risk: Arc<Mutex<std::collections::HashSet<u64>>> = Arc::default();
     let answerer = Arc::new(Mutex::new(answerer));
     {
@@ -148,7 +150,10 @@ mod tests {
                 "approve 3 123456",
                 Some((3, AgentDecision::Approved, Some("123456".to_owned()))),
             ),
-            ("session 4", Some((4, AgentDecision::ApprovedForSession, None))),
+            (
+                "session 4",
+                Some((4, AgentDecision::ApprovedForSession, None)),
+            ),
             ("deny 5", Some((5, AgentDecision::Denied, None))),
             ("approve", None),
             ("approve x", None),

@@ -9,10 +9,10 @@ use std::io::Read as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+mod agent_cmd;
 mod allow;
 mod cmd;
 mod demo;
-mod agent_cmd;
 mod remote_cmd;
 mod rules_cmd;
 mod service_cmd;

@@ -38,7 +38,9 @@ const WRITE_TIMEOUT: Duration = Duration::from_secs(2);
 /// How an agent's request ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum AgentResult {
-    Approved { for_session: bool },
+    Approved {
+        for_session: bool,
+    },
     Denied,
     Timeout,
     /// No agent, or it went away: as without one.
@@ -197,8 +199,7 @@ impl AgentLink {
                 return Err(AnswerError::NotScopable);
             }
         }
-        p.tx.send(decision)
-            .map_err(|_| AnswerError::NoSuchRequest)
+        p.tx.send(decision).map_err(|_| AnswerError::NoSuchRequest)
     }
 
     /// The connection ended: every pending request ends as without an agent.
@@ -253,7 +254,11 @@ mod tests {
         let (l, mut r) = link();
         let l2 = Arc::clone(&l);
         let asker = std::thread::spawn(move || {
-            l2.ask(&request(true), Duration::from_secs(10), &AtomicBool::new(false))
+            l2.ask(
+                &request(true),
+                Duration::from_secs(10),
+                &AtomicBool::new(false),
+            )
         });
         let id = next_ask(&mut r);
         assert!(matches!(
@@ -265,14 +270,20 @@ mod tests {
             l.answer(id, AgentDecision::ApprovedForSession),
             Err(AnswerError::NotScopable)
         );
-        assert_eq!(l.answer(id + 7, AgentDecision::Approved), Err(AnswerError::NoSuchRequest));
+        assert_eq!(
+            l.answer(id + 7, AgentDecision::Approved),
+            Err(AnswerError::NoSuchRequest)
+        );
         l.answer(id, AgentDecision::Approved).unwrap();
         assert_eq!(
             asker.join().unwrap(),
             AgentResult::Approved { for_session: false }
         );
         // Once ended, the same id cannot be answered again.
-        assert_eq!(l.answer(id, AgentDecision::Approved), Err(AnswerError::NoSuchRequest));
+        assert_eq!(
+            l.answer(id, AgentDecision::Approved),
+            Err(AnswerError::NoSuchRequest)
+        );
     }
 
     #[test]
@@ -280,19 +291,31 @@ mod tests {
         let (l, mut r) = link();
         let l2 = Arc::clone(&l);
         let asker = std::thread::spawn(move || {
-            l2.ask(&request(false), Duration::from_millis(300), &AtomicBool::new(false))
+            l2.ask(
+                &request(false),
+                Duration::from_millis(300),
+                &AtomicBool::new(false),
+            )
         });
         next_ask(&mut r);
         assert_eq!(asker.join().unwrap(), AgentResult::Timeout);
         let l2 = Arc::clone(&l);
         let asker = std::thread::spawn(move || {
-            l2.ask(&request(false), Duration::from_secs(10), &AtomicBool::new(false))
+            l2.ask(
+                &request(false),
+                Duration::from_secs(10),
+                &AtomicBool::new(false),
+            )
         });
         next_ask(&mut r);
         l.close();
         assert_eq!(asker.join().unwrap(), AgentResult::Unavailable);
         assert_eq!(
-            l.ask(&request(false), Duration::from_secs(1), &AtomicBool::new(false)),
+            l.ask(
+                &request(false),
+                Duration::from_secs(1),
+                &AtomicBool::new(false)
+            ),
             AgentResult::Unavailable
         );
     }

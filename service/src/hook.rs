@@ -436,7 +436,9 @@ enum Asked {
         for_session: bool,
     },
     /// The user's approval agent approved it (system level; the service took the answer).
-    ByAgent { for_session: bool },
+    ByAgent {
+        for_session: bool,
+    },
     Answered(Outcome, HookOutcome),
     /// The user quit the app while this was pending: as with no app, but logged apart.
     Withdrawn,

@@ -140,7 +140,10 @@ pub enum Response {
         armed_ms: i64,
     },
     /// Request `id` ended (`approved`, `denied`, `timeout`, `unavailable`): close its popup.
-    AgentClosed { id: u64, outcome: String },
+    AgentClosed {
+        id: u64,
+        outcome: String,
+    },
     /// A stable code and a message that never echoes a payload.
     Error {
         code: String,

@@ -425,10 +425,7 @@ fn agent_session(
     }
     if let Err(e) = verify_factor(user, proof.as_ref()) {
         tracing::warn!("an approval agent's registration was refused: no valid factor");
-        let _ = write_response(
-            &mut stream,
-            &error("refused", format!("Not registered: {e}")),
-        );
+        let _ = write_response(&mut stream, &error("refused", e));
         return;
     }
     let Ok(writer) = stream.try_clone() else {
@@ -457,14 +454,20 @@ fn agent_session(
             proof,
         }) = req
         else {
-            link.send(&error("bad_request", "an approval agent only sends answers"));
+            link.send(&error(
+                "bad_request",
+                "an approval agent only sends answers",
+            ));
             break;
         };
         if decision != crate::AgentDecision::Denied
             && link.needs_factor(id) == Some(true)
             && let Err(e) = verify_factor(user, proof.as_ref())
         {
-            tracing::warn!(id, "a high-risk approval from the agent was refused: no valid factor");
+            tracing::warn!(
+                id,
+                "a high-risk approval from the agent was refused: no valid factor"
+            );
             link.send(&error("refused", format!("Not approved: {e}")));
             continue;
         }
@@ -786,8 +789,6 @@ fn admin(svc: &Service, user: &Mutex<UserState>, who: Peer, req: Request) -> Res
         | Request::Ack
         | Request::Files { .. }
         | Request::AgentRegister { .. }
-        | Request::AgentAnswer { .. } => {
-            error("bad_request", "unexpected request")
-        }
+        | Request::AgentAnswer { .. } => error("bad_request", "unexpected request"),
     }
 }

@@ -6,6 +6,8 @@
 #![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
 
 #[cfg(unix)]
+mod agent;
+#[cfg(unix)]
 mod policy;
 #[cfg(unix)]
 mod rules;

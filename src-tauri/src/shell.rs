@@ -19,7 +19,7 @@ use tauri::tray::TrayIconBuilder;
 use tauri::{AppHandle, Emitter, Manager, RunEvent, State, WebviewUrl, WebviewWindowBuilder, Wry};
 
 use crate::policy::{self, ENFORCEMENTS, Kind, Status};
-use crate::{rules, views, wizard};
+use crate::{agent, rules, views, wizard};
 
 const POPUP_PREFIX: &str = "approval-";
 const POPUP_W: f64 = 460.0;
@@ -46,6 +46,10 @@ struct Popups {
 
 struct Shared {
     broker: Arc<Broker>,
+    /// The system level is installed: approvals come from the guard service through the
+    /// app's approval agent (`agent`), once unlocked with the factor.
+    system: bool,
+    agent: Arc<agent::AgentState>,
     /// Remote approval's relay, when `airlock remote set` chose a channel (issue #14).
     remote: Option<RemoteRelay>,
     /// Keep one hidden popup loaded (`--no-preload` turns it off: saves a web process's
@@ -94,7 +98,13 @@ async fn approval_get(shared: State<'_, Shared>, id: i64) -> Res<PopupInfo> {
         .get(id)
         .ok_or_else(|| "This request is no longer pending.".to_owned())?;
     let store = shared.paths.open_store().map_err(|e| e.to_string())?;
-    let status = policy::status(&store, &shared.paths).map_err(|e| e.to_string())?;
+    let mut status = policy::status(&store, &shared.paths).map_err(|e| e.to_string())?;
+    if shared.system {
+        // The factor is the system store's, which only the service reads.
+        let needs = system_needs().map_err(|e| format!("{e:#}"))?;
+        status.totp_enrolled = needs.totp;
+        status.totp_needs_password = needs.totp && needs.password;
+    }
     Ok(PopupInfo {
         agent: airlock_core::words::agent_name(&request.host),
         rules: rules::views(&request),
@@ -102,6 +112,74 @@ async fn approval_get(shared: State<'_, Shared>, id: i64) -> Res<PopupInfo> {
         request,
         status,
     })
+}
+
+/// What the system service wants as the factor (its store, not the app's).
+fn system_needs() -> anyhow::Result<airlock_core::factors::FactorNeeds> {
+    let ep = airlock_service::Endpoint::discover(std::env::current_exe().ok())?;
+    match airlock_service::client::call(
+        &ep,
+        &airlock_service::Request::Status,
+        Duration::from_secs(10),
+    )? {
+        airlock_service::Response::Status(s) => Ok(s.factor),
+        _ => anyhow::bail!("the guard service answered something unexpected"),
+    }
+}
+
+#[derive(Serialize)]
+struct AgentNeeds {
+    password: bool,
+    totp: bool,
+    registered: bool,
+}
+
+/// The unlock prompt asks what the system service needs.
+#[tauri::command]
+async fn agent_needs(shared: State<'_, Shared>) -> Res<AgentNeeds> {
+    let n = system_needs().map_err(|e| format!("{e:#}"))?;
+    Ok(AgentNeeds {
+        password: n.password,
+        totp: n.totp,
+        registered: shared
+            .agent
+            .registered
+            .load(std::sync::atomic::Ordering::SeqCst),
+    })
+}
+
+/// Unlock approvals at the system level: register as this user's approval agent with the
+/// factor (verified in the service).
+#[tauri::command]
+async fn agent_unlock(
+    app: AppHandle,
+    shared: State<'_, Shared>,
+    password: Option<String>,
+    code: Option<String>,
+) -> Res<String> {
+    if !shared.system {
+        return Err("Only the system level needs this: the app already shows approvals.".into());
+    }
+    let handle = app.clone();
+    agent::unlock(
+        Arc::clone(&shared.agent),
+        proof(password, code),
+        shared.broker.socket_path().to_owned(),
+        shared.paths.db.clone(),
+        move || {
+            notify_integrity(
+                "Airlock approvals are locked",
+                "The guard service closed the connection: unlock approvals from the tray to be asked again.".to_owned(),
+            );
+            refresh_tray(&handle);
+        },
+    )
+    .map_err(|e| format!("Not unlocked: {e:#}"))?;
+    if let Some(w) = app.get_webview_window("prompt") {
+        let _ = w.destroy();
+    }
+    refresh_tray(&app);
+    Ok("Approvals unlocked.".into())
 }
 
 /// The popup's "Always…" panel: the chosen scope in words and what it would let through of
@@ -198,9 +276,15 @@ async fn approval_decide(
         .get(id)
         .ok_or_else(|| "This request is no longer pending.".to_owned())?;
     if decision.approves() && request.high_risk {
-        let store = shared.paths.open_store().map_err(|e| e.to_string())?;
-        policy::verify_factor(&store, &proof(password, code))
-            .map_err(|e| format!("Not approved: {e}"))?;
+        if shared.system {
+            // The service verifies it against the system store when the agent forwards the
+            // approval; a wrong factor is refused there and the call stays denied.
+            shared.agent.keep_proof(id, proof(password, code));
+        } else {
+            let store = shared.paths.open_store().map_err(|e| e.to_string())?;
+            policy::verify_factor(&store, &proof(password, code))
+                .map_err(|e| format!("Not approved: {e}"))?;
+        }
     }
     match shared.broker.resolve(id, decision) {
         Ok(()) => {
@@ -672,6 +756,25 @@ fn open_prompt(app: &AppHandle, kind: Kind, from: &str, to: &str) {
     }
 }
 
+/// The unlock prompt (system level): the factor registers the app as the approval agent.
+fn open_unlock(app: &AppHandle) {
+    if let Some(w) = app.get_webview_window("prompt") {
+        let _ = w.destroy();
+    }
+    let built = WebviewWindowBuilder::new(app, "prompt", WebviewUrl::App("prompt.html".into()))
+        .title("Airlock: unlock approvals")
+        .initialization_script("window.__AIRLOCK_PROMPT__ = {\"kind\": \"unlock\"};")
+        .inner_size(420.0, 380.0)
+        .resizable(false)
+        .always_on_top(true)
+        .center()
+        .focused(true)
+        .build();
+    if let Err(e) = built {
+        tracing::error!(error = %e, "cannot open the unlock prompt");
+    }
+}
+
 /// "Quit Airlock?" while approvals are pending; "Keep running" is the default.
 fn open_quit_confirm(app: &AppHandle, pending: usize) {
     if let Some(w) = app.get_webview_window("quit") {
@@ -769,21 +872,21 @@ fn build_tray(app: &AppHandle) -> tauri::Result<()> {
     let blocks = Submenu::with_id(app, "blocks", "Recent blocks", true)?;
     let dashboard = MenuItem::with_id(app, "dashboard", "Open dashboard", true, None::<&str>)?;
     let setup = MenuItem::with_id(app, "setup", "Set up Airlock…", true, None::<&str>)?;
+    let system = app.state::<Shared>().system;
+    let unlock = MenuItem::with_id(app, "unlock", "Unlock approvals…", system, None::<&str>)?;
     let quit = MenuItem::with_id(app, "quit", "Quit Airlock", true, None::<&str>)?;
-    let menu = Menu::with_items(
-        app,
-        &[
-            &pending,
-            &PredefinedMenuItem::separator(app)?,
-            &mode_menu,
-            &enf_menu,
-            &blocks,
-            &PredefinedMenuItem::separator(app)?,
-            &dashboard,
-            &setup,
-            &quit,
-        ],
-    )?;
+    let (sep1, sep2) = (
+        PredefinedMenuItem::separator(app)?,
+        PredefinedMenuItem::separator(app)?,
+    );
+    let mut items: Vec<&dyn IsMenuItem<Wry>> = vec![
+        &pending, &sep1, &mode_menu, &enf_menu, &blocks, &sep2, &dashboard, &setup,
+    ];
+    if system {
+        items.push(&unlock);
+    }
+    items.push(&quit);
+    let menu = Menu::with_items(app, &items)?;
     let mut tray = TrayIconBuilder::with_id("airlock")
         .tooltip("Airlock")
         .menu(&menu)
@@ -1020,6 +1123,7 @@ fn on_menu(app: &AppHandle, id: &str) {
     match id {
         "pending" | "dashboard" => open_dashboard(app),
         "setup" => open_wizard(app),
+        "unlock" => open_unlock(app),
         "quit" => {
             let pending = app.state::<Shared>().broker.pending().len();
             if pending == 0 {
@@ -1213,6 +1317,7 @@ pub fn run() -> ExitCode {
     let broker = Arc::new(broker);
     let remote = start_remote(&paths, &broker);
 
+    let system = airlock_core::Level::installed() == airlock_core::Level::System;
     let mut builder = tauri::Builder::default();
     if session_bus_present() {
         // First of all plugins: a second launch hands its arguments to this one over the
@@ -1233,6 +1338,8 @@ pub fn run() -> ExitCode {
         ))
         .manage(Shared {
             broker,
+            system,
+            agent: Arc::default(),
             remote,
             preload,
             paths,
@@ -1267,6 +1374,8 @@ pub fn run() -> ExitCode {
             rule_replay,
             rule_panel_ready,
             approval_always,
+            agent_needs,
+            agent_unlock,
             dashboard_rendered
         ])
         .on_window_event(|window, event| {
@@ -1302,7 +1411,12 @@ pub fn run() -> ExitCode {
             if show_dashboard {
                 open_dashboard(&handle);
             }
-            if show_wizard {
+            if system {
+                // The system service reaches this desktop only through the app's approval
+                // agent, which the factor unlocks.
+                tracing::info!("system level: asking to unlock approvals");
+                open_unlock(&handle);
+            } else if show_wizard {
                 tracing::info!("first run: opening the setup wizard");
                 open_wizard(&handle);
             }

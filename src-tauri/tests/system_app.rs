@@ -1,0 +1,174 @@
+//! The app at the system level (issue #10): `airlock system install`, the guard service
+//! running as its own `airlock` user, and the real app. The app asks to unlock approvals; the
+//! password typed into that prompt registers it with the service as the user's approval agent;
+//! a real hook's AUTH request then opens the usual popup, and "Approve once" there releases
+//! the call. Before the unlock, the same call gets the host's own prompt.
+//!
+//! Needs root (it installs into the real system paths and uninstalls on the way out, also when
+//! an assertion fails), a display and `xdotool`; skips loudly without root. CI runs it.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)] // test code
+
+mod support;
+
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use support::*;
+
+const BIN_DIR: &str = "/opt/airlock-app-test/bin";
+
+fn is_root() -> bool {
+    Command::new("id")
+        .arg("-u")
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
+        .unwrap_or(false)
+}
+
+/// Stops the service and uninstalls however the test ends.
+struct Installed {
+    service: Option<Child>,
+}
+
+impl Drop for Installed {
+    fn drop(&mut self) {
+        if let Some(mut c) = self.service.take() {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+        let _ = Command::new(airlock_bin())
+            .args(["system", "uninstall", "--bin-dir", BIN_DIR])
+            .status();
+        let _ = std::fs::remove_dir_all("/opt/airlock-app-test");
+    }
+}
+
+fn start_service() -> Child {
+    let mut child = Command::new("setpriv")
+        .args([
+            "--reuid=airlock",
+            "--regid=airlock",
+            "--clear-groups",
+            "--",
+            &format!("{BIN_DIR}/airlock"),
+            "daemon",
+            "--system",
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .unwrap();
+    for _ in 0..100 {
+        if std::os::unix::net::UnixStream::connect("/run/airlock/guard.sock").is_ok() {
+            return child;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    panic!("the system service did not open its socket");
+}
+
+#[test]
+fn at_the_system_level_the_unlocked_app_is_the_approval_agent() {
+    if !is_root() {
+        eprintln!(
+            "SKIPPED: the app at the system level needs root (it installs the system level); CI runs it as root"
+        );
+        return;
+    }
+    let mut guard = Installed { service: None };
+    let o = Command::new(airlock_bin())
+        .args(["system", "install", "--no-start", "--bin-dir", BIN_DIR])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    guard.service = Some(start_service());
+
+    let home = tempfile::tempdir().unwrap();
+    let (code, _, err) = run_airlock_in(
+        home.path(),
+        &["setup", "--password-stdin"],
+        &format!("{PASSWORD}\n"),
+    );
+    assert_eq!(code, 0, "{err}");
+    // Locked: the host's own prompt, as without an agent.
+    let (code, out, _) = run_airlock_in(
+        home.path(),
+        &["hook", "claude-code"],
+        &claude_bash("sys-app-0", "git reset --hard HEAD~3"),
+    );
+    assert_eq!(code, 0);
+    assert!(out.contains("\"ask\""), "{out}");
+
+    let s = start_with(
+        home,
+        Start {
+            password: None,
+            ..Start::default()
+        },
+    );
+    // The unlock prompt: a wrong password first (refused by the service), then the right one.
+    let win = wait_window("^Airlock: unlock approvals", Duration::from_secs(30))
+        .unwrap_or_else(|| panic!("no unlock prompt; log:\n{}", s.log_text()));
+    focus(&win);
+    std::thread::sleep(Duration::from_millis(500));
+    xdotool(&["type", "--delay", "20", "not the password"]);
+    xdotool(&["key", "Return"]);
+    std::thread::sleep(Duration::from_millis(1500));
+    assert!(
+        !s.log_text()
+            .contains("approval agent registered with the system service"),
+        "registered with a wrong password"
+    );
+    shot(&s, "unlock-refused.png");
+    focus(&win);
+    xdotool(&["key", "ctrl+a", "BackSpace"]);
+    xdotool(&["type", "--delay", "20", PASSWORD]);
+    xdotool(&["key", "Return"]);
+    assert!(
+        s.wait_log(
+            "approval agent registered with the system service",
+            1,
+            Duration::from_secs(15)
+        ),
+        "the app did not register; log:\n{}",
+        s.log_text()
+    );
+
+    // Unlocked: the service's request opens the popup; Approve once releases the call.
+    let hook = s.spawn_hook(&claude_bash("sys-app-1", "git reset --hard HEAD~3"));
+    let popup = wait_window("^Airlock approval #", Duration::from_secs(30))
+        .unwrap_or_else(|| panic!("no popup at the system level; log:\n{}", s.log_text()));
+    wait_rendered(&s, 1);
+    let (_, approve) = popup_buttons(&popup);
+    std::thread::sleep(Duration::from_millis(1700)); // armed 1.5 s after arrival
+    shot(&s, "popup-system-level.png");
+    click(approve.0, approve.1);
+    let o = hook.wait_with_output().unwrap();
+    assert_eq!(
+        (o.status.code(), String::from_utf8_lossy(&o.stdout).trim()),
+        (Some(0), "{}"),
+        "log:\n{}",
+        s.log_text()
+    );
+    assert!(wait_gone("^Airlock approval #", Duration::from_secs(5)));
+
+    // A denial in the popup is a denial of the call.
+    let hook = s.spawn_hook(&claude_bash("sys-app-2", "git reset --hard HEAD~1"));
+    let popup = wait_window("^Airlock approval #", Duration::from_secs(30)).expect("no popup");
+    wait_rendered(&s, 2);
+    let (deny, _) = popup_buttons(&popup);
+    click(deny.0, deny.1);
+    let o = hook.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("You denied it"));
+    drop(s);
+    drop(guard);
+}
