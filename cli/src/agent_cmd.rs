@@ -85,7 +85,7 @@ pub fn run(factor: FactorArgs) -> Result<ExitCode> {
         let high_risk = Arc::clone(&high_risk);
         std::thread::spawn(move || {
             loop {
-                match session.next() {
+                match session.next_message() {
                     Ok(Response::AgentAsk { id, request, .. }) => {
                         if request.high_risk
                             && let Ok(mut h) = high_risk.lock()

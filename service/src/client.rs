@@ -201,7 +201,7 @@ impl AgentSession {
 
     /// The next line from the service (blocks): an `AgentAsk`, an `AgentClosed`, or an
     /// `Error` about an answer. `Err` when the service went away.
-    pub fn next(&mut self) -> Result<Response, ClientError> {
+    pub fn next_message(&mut self) -> Result<Response, ClientError> {
         receive(&mut self.reader)
     }
 }

@@ -443,11 +443,8 @@ fn agent_session(
     tracing::info!("an approval agent registered");
     link.send(&Response::AgentRegistered);
     let _ = reader.get_ref().set_read_timeout(None);
-    loop {
-        let req = match read_line_bounded(&mut reader, MAX_REQUEST_LINE) {
-            Ok(Some(l)) => serde_json::from_str::<Request>(&l),
-            _ => break,
-        };
+    while let Ok(Some(l)) = read_line_bounded(&mut reader, MAX_REQUEST_LINE) {
+        let req = serde_json::from_str::<Request>(&l);
         let Ok(Request::AgentAnswer {
             id,
             decision,

@@ -80,7 +80,7 @@ fn bridge(
 ) {
     let mut cancel: HashMap<u64, Arc<AtomicBool>> = HashMap::new();
     loop {
-        match session.next() {
+        match session.next_message() {
             Ok(Response::AgentAsk { id, request, .. }) => {
                 let gone = Arc::new(AtomicBool::new(false));
                 cancel.insert(id, Arc::clone(&gone));
