@@ -56,6 +56,35 @@ pub enum FactorError {
         "no terminal to ask for the factor: pass --password-stdin (and --code CODE once TOTP is enrolled)"
     )]
     NoTerminal,
+    #[error("too many wrong passwords or codes: try again in {secs} s")]
+    Throttled { secs: u64 },
+}
+
+/// Wrong factors in a row before each further attempt waits ([`verify`]).
+pub const FREE_FAILURES: u64 = 5;
+/// The first wait after [`FREE_FAILURES`] wrong factors, doubled for each one after, up to
+/// [`MAX_WAIT_SECS`].
+pub const FIRST_WAIT_SECS: u64 = 30;
+pub const MAX_WAIT_SECS: u64 = 3600;
+const FAILURES_KEY: &str = "factor_failures";
+const LOCKED_UNTIL_KEY: &str = "factor_locked_until";
+
+/// The wait after `failures` wrong factors in a row (0 while under [`FREE_FAILURES`]).
+pub fn wait_after(failures: u64) -> u64 {
+    if failures < FREE_FAILURES {
+        return 0;
+    }
+    let doublings = u32::try_from(failures - FREE_FAILURES).unwrap_or(u32::MAX).min(16);
+    FIRST_WAIT_SECS
+        .saturating_mul(1u64 << doublings)
+        .min(MAX_WAIT_SECS)
+}
+
+fn setting_u64(store: &Store, key: &str) -> Result<u64, FactorError> {
+    Ok(store
+        .setting(key)?
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(0))
 }
 
 /// Where the TOTP secret is kept.
@@ -315,7 +344,47 @@ pub fn remove_totp(store: &Store, proof: &Proof, now_unix: u64) -> Result<(), Fa
 }
 
 /// Check the factor a weakening needs. Returns the factor's name for the ledger.
+///
+/// Guessing is throttled: after [`FREE_FAILURES`] wrong passwords or codes in a row, each
+/// further attempt waits ([`wait_after`]: 30 s, doubling, at most an hour) and is refused
+/// unchecked until then; a right factor resets the count. Six-digit codes could otherwise be
+/// tried through every door that takes one, as fast as a script can call.
 pub fn verify(store: &Store, proof: &Proof, now_unix: u64) -> Result<&'static str, FactorError> {
+    let locked_until = setting_u64(store, LOCKED_UNTIL_KEY)?;
+    if now_unix < locked_until {
+        return Err(FactorError::Throttled {
+            secs: locked_until - now_unix,
+        });
+    }
+    let r = verify_unthrottled(store, proof, now_unix);
+    match &r {
+        Ok(_) => {
+            if setting_u64(store, FAILURES_KEY)? != 0 {
+                store.set_setting(FAILURES_KEY, "0")?;
+            }
+        }
+        Err(FactorError::WrongPassword | FactorError::WrongCode) => {
+            let failures = setting_u64(store, FAILURES_KEY)?.saturating_add(1);
+            store.set_setting(FAILURES_KEY, &failures.to_string())?;
+            let wait = wait_after(failures);
+            if wait > 0 {
+                tracing::warn!(failures, wait, "wrong factors in a row: further attempts wait");
+                store.set_setting(
+                    LOCKED_UNTIL_KEY,
+                    &now_unix.saturating_add(wait).to_string(),
+                )?;
+            }
+        }
+        Err(_) => {}
+    }
+    r
+}
+
+fn verify_unthrottled(
+    store: &Store,
+    proof: &Proof,
+    now_unix: u64,
+) -> Result<&'static str, FactorError> {
     if totp_enrolled(store)? {
         let code = proof.code.as_deref().ok_or(FactorError::TotpRequired)?;
         let secret = totp_secret(store, proof.password.as_deref())?;
@@ -410,6 +479,59 @@ pub fn current_code_for_uri(uri: &str, now_unix: u64) -> Result<String, FactorEr
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn guessing_is_throttled_and_a_right_factor_resets_the_count() {
+        let s = Store::open_in_memory().unwrap();
+        set_password(&s, "correct horse").unwrap();
+        let pw = |p: &str| Proof {
+            password: Some(p.into()),
+            code: None,
+        };
+        let t0 = 1_000_000;
+        for i in 0..FREE_FAILURES - 1 {
+            assert!(matches!(
+                verify(&s, &pw("guess"), t0 + i),
+                Err(FactorError::WrongPassword)
+            ));
+        }
+        // Under the limit a right password still works, and resets the count.
+        verify(&s, &pw("correct horse"), t0 + 10).unwrap();
+        for i in 0..FREE_FAILURES {
+            assert!(matches!(
+                verify(&s, &pw("guess"), t0 + 20 + i),
+                Err(FactorError::WrongPassword)
+            ));
+        }
+        // Now even the right password waits, unchecked, until the wait is over.
+        let at = t0 + 20 + FREE_FAILURES;
+        assert!(matches!(
+            verify(&s, &pw("correct horse"), at),
+            Err(FactorError::Throttled { .. })
+        ));
+        assert!(matches!(
+            verify(&s, &pw("guess"), at + FIRST_WAIT_SECS),
+            Err(FactorError::WrongPassword)
+        ));
+        // The next wrong one doubles the wait.
+        let at = at + FIRST_WAIT_SECS;
+        assert!(matches!(
+            verify(&s, &pw("correct horse"), at + FIRST_WAIT_SECS),
+            Err(FactorError::Throttled { .. })
+        ));
+        verify(&s, &pw("correct horse"), at + 2 * FIRST_WAIT_SECS).unwrap();
+        verify(&s, &pw("guess"), at + 2 * FIRST_WAIT_SECS + 1).unwrap_err();
+        verify(&s, &pw("correct horse"), at + 2 * FIRST_WAIT_SECS + 2).unwrap();
+    }
+
+    #[test]
+    fn the_wait_doubles_up_to_an_hour() {
+        assert_eq!(wait_after(FREE_FAILURES - 1), 0);
+        assert_eq!(wait_after(FREE_FAILURES), FIRST_WAIT_SECS);
+        assert_eq!(wait_after(FREE_FAILURES + 1), 2 * FIRST_WAIT_SECS);
+        assert_eq!(wait_after(FREE_FAILURES + 40), MAX_WAIT_SECS);
+        assert_eq!(wait_after(u64::MAX), MAX_WAIT_SECS);
+    }
 
     #[test]
     fn password_then_totp_fallback() {
