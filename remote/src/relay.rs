@@ -275,7 +275,7 @@ impl Relay {
                     password: self.unlock.clone(),
                     code: Some(code),
                 };
-                match factors::verify(&self.store, &proof, clock::now_unix()) {
+                match factors::verify_with_own_limits(&self.store, &proof, clock::now_unix()) {
                     Ok(_) if answerable && !suspended => self.approve(id),
                     Ok(_) => tracing::warn!(
                         id,
