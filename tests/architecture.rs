@@ -197,6 +197,10 @@ const UNIX_ONLY_ALLOWED: &[(&str, &str)] = &[
         "SO_PEERCRED / getpeereid, users by name",
     ),
     ("service/src/state.rs", "device/inode of the store file"),
+    (
+        "service/src/agent.rs",
+        "the approval agent's Unix socket connection",
+    ),
     ("service/src/shell_client.rs", "parent pid, exec of bash"),
 ];
 

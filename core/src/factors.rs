@@ -74,7 +74,9 @@ pub fn wait_after(failures: u64) -> u64 {
     if failures < FREE_FAILURES {
         return 0;
     }
-    let doublings = u32::try_from(failures - FREE_FAILURES).unwrap_or(u32::MAX).min(16);
+    let doublings = u32::try_from(failures - FREE_FAILURES)
+        .unwrap_or(u32::MAX)
+        .min(16);
     FIRST_WAIT_SECS
         .saturating_mul(1u64 << doublings)
         .min(MAX_WAIT_SECS)
@@ -368,11 +370,12 @@ pub fn verify(store: &Store, proof: &Proof, now_unix: u64) -> Result<&'static st
             store.set_setting(FAILURES_KEY, &failures.to_string())?;
             let wait = wait_after(failures);
             if wait > 0 {
-                tracing::warn!(failures, wait, "wrong factors in a row: further attempts wait");
-                store.set_setting(
-                    LOCKED_UNTIL_KEY,
-                    &now_unix.saturating_add(wait).to_string(),
-                )?;
+                tracing::warn!(
+                    failures,
+                    wait,
+                    "wrong factors in a row: further attempts wait"
+                );
+                store.set_setting(LOCKED_UNTIL_KEY, &now_unix.saturating_add(wait).to_string())?;
             }
         }
         Err(_) => {}
