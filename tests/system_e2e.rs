@@ -474,6 +474,37 @@ fn an_unprivileged_agent_cannot_lower_read_answer_or_unwire() {
     assert!(agent.wait().unwrap().success());
     assert!(git("s7f").contains("\"ask\""));
 
+    // 7d. The audit log and the ledger, kept by the service, are read through it: each user
+    //     sees their own decisions and ledger only.
+    let (code, log, err) = as_user(AGENT, &["log", "--json", "--limit", "200"], "");
+    assert_eq!(code, 0, "{err}");
+    let sessions: Vec<String> = log
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["session_id"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+        })
+        .collect();
+    assert!(sessions.iter().any(|s| s == "s7d"), "{log}");
+    assert!(
+        !sessions.iter().any(|s| s == "o1"),
+        "another user's decision: {log}"
+    );
+    let (code, other_log, _) = as_user(OTHER, &["log", "--json"], "");
+    assert_eq!(code, 0);
+    assert!(
+        other_log.contains("\"o1\"") && !other_log.contains("\"s7d\""),
+        "{other_log}"
+    );
+    let (code, hist, err) = as_user(AGENT, &["policy-history"], "");
+    assert_eq!(code, 0, "{err}");
+    assert!(hist.contains("allow_remove"), "{hist}");
+    let (code, verified, _) = as_user(AGENT, &["policy-history", "--verify"], "");
+    assert_eq!(code, 0);
+    assert!(verified.contains("ledger intact"), "{verified}");
+
     // 8. A killed hook (no acknowledgement) holds its session, as at user level.
     {
         let req = serde_json::json!({"type": "hook", "host": "claude-code", "payload": claude_bash("s9", "rm -rf ~")});

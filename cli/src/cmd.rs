@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use airlock_engine::Mode;
-use airlock_store::{DecisionFilter, LedgerEntry, Outcome, Store};
+use airlock_store::{DecisionFilter, DecisionRow, LedgerEntry, Outcome, Store};
 use airlock_wire::{Agent, WireOptions};
 use anyhow::{Context, Result, bail};
 use clap::Args;
@@ -294,10 +294,20 @@ pub fn totp_remove(paths: &Paths, f: &FactorArgs) -> Result<ExitCode> {
 
 pub fn policy_history(paths: &Paths, verify: bool, json: bool) -> Result<ExitCode> {
     let store = paths.open_store()?;
+    print_history(&store.ledger()?, &store.verify_ledger()?, verify, json)
+}
+
+/// `policy-history` from rows and the chain's status (read from the store, or at the system
+/// level from the guard service).
+pub fn print_history(
+    rows: &[airlock_store::LedgerRow],
+    status: &airlock_store::LedgerStatus,
+    verify: bool,
+    json: bool,
+) -> Result<ExitCode> {
     if verify {
-        let status = store.verify_ledger()?;
         if json {
-            println!("{}", serde_json::to_string_pretty(&status)?);
+            println!("{}", serde_json::to_string_pretty(status)?);
         } else if status.intact {
             println!(
                 "ledger intact: {} entries, hash chain verified",
@@ -316,9 +326,8 @@ pub fn policy_history(paths: &Paths, verify: bool, json: bool) -> Result<ExitCod
             ExitCode::from(1)
         });
     }
-    let rows = store.ledger()?;
     if json {
-        println!("{}", serde_json::to_string_pretty(&rows)?);
+        println!("{}", serde_json::to_string_pretty(rows)?);
     } else {
         println!(
             "  SEQ  TIME                 CHANGE       RESULT   FACTOR         BY       DETAIL"
@@ -405,8 +414,28 @@ fn print_row(r: &airlock_store::DecisionRow, json: bool) -> Result<()> {
     Ok(())
 }
 
+/// Where `airlock log` reads decisions: the store, or at the system level the guard service.
+pub trait LogSource {
+    /// The newest rows the filter lets through, newest first.
+    fn recent(&self, f: &DecisionFilter) -> Result<Vec<DecisionRow>>;
+    /// Rows after id `last`, oldest first (at most `n`).
+    fn after(&self, last: i64, n: usize) -> Result<Vec<DecisionRow>>;
+}
+
+impl LogSource for Store {
+    fn recent(&self, f: &DecisionFilter) -> Result<Vec<DecisionRow>> {
+        Ok(self.recent_decisions(f)?)
+    }
+    fn after(&self, last: i64, n: usize) -> Result<Vec<DecisionRow>> {
+        Ok(self.decisions_after(last, n)?)
+    }
+}
+
 pub fn log(paths: &Paths, a: &LogArgs) -> Result<ExitCode> {
-    let store = paths.open_store()?;
+    log_from(&paths.open_store()?, a)
+}
+
+pub fn log_from(source: &dyn LogSource, a: &LogArgs) -> Result<ExitCode> {
     let outcome = match &a.outcome {
         Some(o) => Some(o.parse::<Outcome>().map_err(|_| {
             anyhow::anyhow!("unknown outcome `{o}` (passed, blocked, approved, denied, timeout)")
@@ -426,7 +455,7 @@ pub fn log(paths: &Paths, a: &LogArgs) -> Result<ExitCode> {
         outcome,
         since_ms: None,
     };
-    let mut rows = store.recent_decisions(&filter)?;
+    let mut rows = source.recent(&filter)?;
     rows.reverse();
     let mut last = rows.last().map_or(0, |r| r.id);
     if !a.json {
@@ -437,8 +466,8 @@ pub fn log(paths: &Paths, a: &LogArgs) -> Result<ExitCode> {
     }
     if a.follow {
         if last == 0 {
-            last = store
-                .recent_decisions(&DecisionFilter {
+            last = source
+                .recent(&DecisionFilter {
                     limit: 1,
                     ..Default::default()
                 })?
@@ -447,7 +476,7 @@ pub fn log(paths: &Paths, a: &LogArgs) -> Result<ExitCode> {
         }
         loop {
             std::thread::sleep(std::time::Duration::from_millis(300));
-            for r in store.decisions_after(last, 500)? {
+            for r in source.after(last, 500)? {
                 last = r.id;
                 let keep = filter.host.as_ref().is_none_or(|h| *h == r.host)
                     && filter

@@ -587,6 +587,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
                         } => service_cmd::setup(&paths, password_stdin, mode, wire),
                         Command::Wire { agent } => cmd::wire(&paths, &agent),
                         Command::Doctor { .. } => service_cmd::status(false),
+                        Command::Log(a) => service_cmd::log(&a),
+                        Command::PolicyHistory { verify, json } => {
+                            service_cmd::policy_history(verify, json)
+                        }
                         _ => Ok(ExitCode::from(1)),
                     },
                 );
@@ -682,6 +686,8 @@ fn other_name(c: &Command) -> &'static str {
         Command::Setup { .. } => "setup",
         Command::Wire { .. } => "wire",
         Command::Doctor { .. } => "doctor",
+        Command::Log(_) => "log",
+        Command::PolicyHistory { .. } => "policy-history",
         _ => "",
     }
 }

@@ -296,10 +296,65 @@ pub fn system_level_command(
 ) -> Result<ExitCode> {
     if name.is_empty() {
         bail!(
-            "this command is not available at the system level yet: the guard service owns the store (available: status, mode, enforcement, turn-gate, screening, allow, password set, setup, release, wire, doctor, scan, init)"
+            "this command is not available at the system level yet: the guard service owns the store (available: status, mode, enforcement, turn-gate, screening, allow, log, policy-history, agent, password set, setup, release, wire, doctor, scan, init)"
         );
     }
     run()
+}
+
+/// The audit log at the system level, read through the guard service (each user sees only
+/// their own decisions: the service answers for the peer's uid).
+struct ServiceLog(Endpoint);
+
+impl ServiceLog {
+    fn query(
+        &self,
+        q: airlock_service::protocol::DecisionQuery,
+    ) -> Result<Vec<airlock_store::DecisionRow>> {
+        match client::call(&self.0, &Request::Decisions { query: q }, ADMIN_TIMEOUT)? {
+            Response::Decisions { rows } => Ok(rows),
+            _ => bail!("the guard service answered something unexpected"),
+        }
+    }
+}
+
+impl cmd::LogSource for ServiceLog {
+    fn recent(&self, f: &airlock_store::DecisionFilter) -> Result<Vec<airlock_store::DecisionRow>> {
+        self.query(airlock_service::protocol::DecisionQuery {
+            limit: if f.limit == 0 {
+                airlock_service::protocol::MAX_DECISIONS
+            } else {
+                f.limit
+            },
+            host: f.host.clone(),
+            session_id: f.session_id.clone(),
+            verdict: f.verdict.clone(),
+            outcome: f.outcome,
+        })
+    }
+
+    fn after(&self, last: i64, n: usize) -> Result<Vec<airlock_store::DecisionRow>> {
+        let mut rows = self.query(airlock_service::protocol::DecisionQuery {
+            limit: n,
+            ..Default::default()
+        })?;
+        rows.retain(|r| r.id > last);
+        rows.reverse();
+        Ok(rows)
+    }
+}
+
+/// `airlock log` at the system level.
+pub fn log(a: &cmd::LogArgs) -> Result<ExitCode> {
+    cmd::log_from(&ServiceLog(endpoint()?), a)
+}
+
+/// `airlock policy-history` at the system level: this user's ledger, kept by the service.
+pub fn policy_history(verify: bool, json: bool) -> Result<ExitCode> {
+    match client::call(&endpoint()?, &Request::Ledger, ADMIN_TIMEOUT)? {
+        Response::Ledger { rows, status } => cmd::print_history(&rows, &status, verify, json),
+        _ => bail!("the guard service answered something unexpected"),
+    }
 }
 
 /// `airlock password set` at system level: the service sets it in the user's store.

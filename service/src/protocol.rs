@@ -66,6 +66,11 @@ pub enum Request {
     },
     /// Ask the service to stop (only its own user or root may).
     Shutdown,
+    /// This user's newest decisions from the audit log (the service owns the store), newest
+    /// first; at most [`MAX_DECISIONS`].
+    Decisions { query: DecisionQuery },
+    /// This user's policy ledger and whether its hash chain is intact.
+    Ledger,
     /// Become this user's approval agent (system level; see [`crate::agent`]): `proof` is the
     /// user's factor, verified in the service. On success the connection stays open for
     /// [`Response::AgentAsk`] / [`Request::AgentAnswer`].
@@ -78,6 +83,27 @@ pub enum Request {
         #[serde(default)]
         proof: Option<Proof>,
     },
+}
+
+/// Most decisions one [`Request::Decisions`] returns.
+pub const MAX_DECISIONS: usize = 500;
+/// Most ledger rows one [`Request::Ledger`] returns (the newest; the chain status covers all).
+pub const MAX_LEDGER_ROWS: usize = 1000;
+
+/// Which decisions [`Request::Decisions`] asks for (each field narrows; empty: any).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DecisionQuery {
+    pub limit: usize,
+    #[serde(default)]
+    pub host: Option<String>,
+    #[serde(default)]
+    pub session_id: Option<String>,
+    /// `PASS`, `AUTH` or `BLOCK`.
+    #[serde(default)]
+    pub verdict: Option<String>,
+    #[serde(default)]
+    pub outcome: Option<airlock_store::Outcome>,
 }
 
 /// An approval agent's answer.
@@ -130,6 +156,16 @@ pub enum Response {
         missing: Vec<usize>,
     },
     Done,
+    /// This user's decisions, newest first.
+    Decisions {
+        rows: Vec<airlock_store::DecisionRow>,
+    },
+    /// This user's ledger, oldest first (the newest [`MAX_LEDGER_ROWS`]), and the status of
+    /// the whole chain.
+    Ledger {
+        rows: Vec<airlock_store::LedgerRow>,
+        status: airlock_store::LedgerStatus,
+    },
     /// This connection is now the user's approval agent.
     AgentRegistered,
     /// A request for the approval agent to put before its human; approvals are taken from

@@ -782,6 +782,41 @@ fn admin(svc: &Service, user: &Mutex<UserState>, who: Peer, req: Request) -> Res
                 Err(e) => error("internal", e),
             }
         }
+        Request::Decisions { query } => {
+            let store = match st.store_for_admin() {
+                Ok(s) => s,
+                Err(e) => return error("unavailable", e.0),
+            };
+            let filter = airlock_store::DecisionFilter {
+                limit: query.limit.clamp(1, crate::protocol::MAX_DECISIONS),
+                host: query.host,
+                session_id: query.session_id,
+                verdict: query.verdict.map(|v| v.to_ascii_uppercase()),
+                outcome: query.outcome,
+                since_ms: None,
+            };
+            match store.recent_decisions(&filter) {
+                Ok(rows) => Response::Decisions { rows },
+                Err(e) => {
+                    tracing::error!(error = %e, "the audit log could not be read");
+                    error("store", "The audit log could not be read.")
+                }
+            }
+        }
+        Request::Ledger => {
+            let store = match st.store_for_admin() {
+                Ok(s) => s,
+                Err(e) => return error("unavailable", e.0),
+            };
+            match (store.ledger(), store.verify_ledger()) {
+                (Ok(mut rows), Ok(status)) => {
+                    let cut = rows.len().saturating_sub(crate::protocol::MAX_LEDGER_ROWS);
+                    rows.drain(..cut);
+                    Response::Ledger { rows, status }
+                }
+                _ => error("store", "The ledger could not be read."),
+            }
+        }
         Request::Hook { .. }
         | Request::Ack
         | Request::Files { .. }

@@ -80,7 +80,14 @@ pub fn status(store: &Store, paths: &Paths) -> Result<Status> {
 
 /// Would changing `kind` to `to` weaken protection? `None` when it is no change at all.
 pub fn is_lowering(store: &Store, paths: &Paths, kind: Kind, to: &str) -> Result<Option<bool>> {
-    let (mode, enforcement) = current(store, paths)?;
+    lowering(current(store, paths)?, kind, to)
+}
+
+fn lowering(
+    (mode, enforcement): (Mode, Enforcement),
+    kind: Kind,
+    to: &str,
+) -> Result<Option<bool>> {
     Ok(match kind {
         Kind::Mode => {
             let to: Mode = to.parse()?;
@@ -108,6 +115,108 @@ pub fn change(
     }
     tracing::info!(kind = kind.as_str(), from = %c.from, to = %c.to, factor = %c.factor, "policy changed");
     Ok(format!("{}: {} → {}", kind.as_str(), c.from, c.to))
+}
+
+// ---------------------------------------------------------------------------------------
+// The system level: the guard service owns the store, so the tray and the dashboard read
+// and change the dials through it (the factor is verified there). The app's own store is not
+// what the service judges by and is never shown at the system level.
+
+fn service_call(req: &airlock_service::Request) -> Result<airlock_service::Response> {
+    let ep = airlock_service::Endpoint::discover(std::env::current_exe().ok())?;
+    match airlock_service::client::call(&ep, req, std::time::Duration::from_secs(30))? {
+        airlock_service::Response::Error { message, .. } => bail!("{message}"),
+        r => Ok(r),
+    }
+}
+
+fn service_status() -> Result<airlock_service::Status> {
+    match service_call(&airlock_service::Request::Status)? {
+        airlock_service::Response::Status(s) => Ok(s),
+        _ => bail!("the guard service answered something unexpected"),
+    }
+}
+
+/// The dials where they are kept: the store at the user level, the service at the system
+/// level.
+pub fn current_at(paths: &Paths, system: bool) -> Result<(Mode, Enforcement)> {
+    if system {
+        let s = service_status()?;
+        return Ok((s.mode.parse()?, s.enforcement.parse()?));
+    }
+    current(&paths.open_store()?, paths)
+}
+
+/// [`status`] wherever the dials are kept.
+pub fn status_at(paths: &Paths, system: bool) -> Result<Status> {
+    if !system {
+        return status(&paths.open_store()?, paths);
+    }
+    let s = service_status()?;
+    Ok(Status {
+        mode: s.mode,
+        enforcement: s.enforcement,
+        password_set: s.password_set,
+        totp_enrolled: s.factor.totp,
+        totp_needs_password: s.factor.totp && s.factor.password,
+        level: s.level_text,
+    })
+}
+
+/// Would `to` weaken `kind`, wherever the dials are kept?
+pub fn is_lowering_at(paths: &Paths, system: bool, kind: Kind, to: &str) -> Result<Option<bool>> {
+    if !system {
+        return is_lowering(&paths.open_store()?, paths, kind, to);
+    }
+    lowering(current_at(paths, system)?, kind, to)
+}
+
+/// [`change`] wherever the dials are kept (at the system level the service verifies the
+/// factor and ledgers the change or the refusal).
+pub fn change_at(
+    paths: &Paths,
+    system: bool,
+    kind: Kind,
+    to: &str,
+    proof: Option<&Proof>,
+) -> Result<String> {
+    if !system {
+        return change(&paths.open_store()?, paths, kind, to, proof);
+    }
+    let req = airlock_service::Request::Dial {
+        dial: kind.as_str().to_owned(),
+        to: to.to_owned(),
+        proof: proof.cloned(),
+    };
+    match service_call(&req)? {
+        airlock_service::Response::Changed(c) if !c.applied => {
+            Ok(format!("{} is already {}", kind.as_str(), c.to))
+        }
+        airlock_service::Response::Changed(c) => {
+            Ok(format!("{}: {} → {}", kind.as_str(), c.from, c.to))
+        }
+        _ => bail!("the guard service answered something unexpected"),
+    }
+}
+
+/// This user's decisions and ledger as the service keeps them (system level).
+pub fn service_decisions(verdict: Option<String>) -> Result<Vec<airlock_store::DecisionRow>> {
+    let query = airlock_service::protocol::DecisionQuery {
+        limit: airlock_service::protocol::MAX_DECISIONS,
+        verdict,
+        ..Default::default()
+    };
+    match service_call(&airlock_service::Request::Decisions { query })? {
+        airlock_service::Response::Decisions { rows } => Ok(rows),
+        _ => bail!("the guard service answered something unexpected"),
+    }
+}
+
+pub fn service_ledger() -> Result<(Vec<airlock_store::LedgerRow>, airlock_store::LedgerStatus)> {
+    match service_call(&airlock_service::Request::Ledger)? {
+        airlock_service::Response::Ledger { rows, status } => Ok((rows, status)),
+        _ => bail!("the guard service answered something unexpected"),
+    }
 }
 
 /// Checks the factor a high-risk approval needs.

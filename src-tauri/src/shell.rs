@@ -97,14 +97,8 @@ async fn approval_get(shared: State<'_, Shared>, id: i64) -> Res<PopupInfo> {
         .broker
         .get(id)
         .ok_or_else(|| "This request is no longer pending.".to_owned())?;
-    let store = shared.paths.open_store().map_err(|e| e.to_string())?;
-    let mut status = policy::status(&store, &shared.paths).map_err(|e| e.to_string())?;
-    if shared.system {
-        // The factor is the system store's, which only the service reads.
-        let needs = system_needs().map_err(|e| format!("{e:#}"))?;
-        status.totp_enrolled = needs.totp;
-        status.totp_needs_password = needs.totp && needs.password;
-    }
+    // At the system level the factor is the system store's, which only the service reads.
+    let status = policy::status_at(&shared.paths, shared.system).map_err(|e| format!("{e:#}"))?;
     Ok(PopupInfo {
         agent: airlock_core::words::agent_name(&request.host),
         rules: rules::views(&request),
@@ -361,9 +355,8 @@ struct Overview {
 
 #[tauri::command]
 async fn overview(shared: State<'_, Shared>) -> Res<Overview> {
-    let store = shared.paths.open_store().map_err(|e| e.to_string())?;
     Ok(Overview {
-        status: policy::status(&store, &shared.paths).map_err(|e| e.to_string())?,
+        status: policy::status_at(&shared.paths, shared.system).map_err(|e| format!("{e:#}"))?,
         pending: shared.broker.pending(),
         socket: shared.broker.socket_path().display().to_string(),
     })
@@ -386,9 +379,8 @@ async fn policy_change(
     code: Option<String>,
 ) -> Res<String> {
     let kind = Kind::parse(&kind).map_err(|e| e.to_string())?;
-    let store = shared.paths.open_store().map_err(|e| e.to_string())?;
     let p = proof(password, code);
-    let result = policy::change(&store, &shared.paths, kind, &to, Some(&p));
+    let result = policy::change_at(&shared.paths, shared.system, kind, &to, Some(&p));
     refresh_tray(&app);
     let _ = app.emit("policy-changed", ());
     match result {
@@ -574,12 +566,18 @@ async fn dash_decisions(
     shared: State<'_, Shared>,
     query: views::DecisionQuery,
 ) -> Res<Vec<views::DecisionView>> {
+    if shared.system {
+        return views::decisions_at_system(&query).map_err(|e| format!("{e:#}"));
+    }
     let store = shared.paths.open_store().map_err(|e| e.to_string())?;
     views::decisions(&store, &query).map_err(|e| e.to_string())
 }
 
 #[tauri::command]
 async fn dash_ledger(shared: State<'_, Shared>) -> Res<views::LedgerView> {
+    if shared.system {
+        return views::ledger_at_system().map_err(|e| format!("{e:#}"));
+    }
     let store = shared.paths.open_store().map_err(|e| e.to_string())?;
     views::ledger(&store).map_err(|e| e.to_string())
 }
@@ -811,12 +809,12 @@ async fn quit_confirmed(app: AppHandle, shared: State<'_, Shared>) -> Res<()> {
 fn request_change(app: &AppHandle, kind: &str, to: &str) -> anyhow::Result<String> {
     let shared = app.state::<Shared>();
     let kind = Kind::parse(kind)?;
-    let store = shared.paths.open_store()?;
-    let result = match policy::is_lowering(&store, &shared.paths, kind, to)? {
+    let (paths, system) = (&shared.paths, shared.system);
+    let result = match policy::is_lowering_at(paths, system, kind, to)? {
         None => Ok("unchanged".to_owned()),
-        Some(false) => policy::change(&store, &shared.paths, kind, to, None),
+        Some(false) => policy::change_at(paths, system, kind, to, None),
         Some(true) => {
-            let (mode, enforcement) = policy::current(&store, &shared.paths)?;
+            let (mode, enforcement) = policy::current_at(paths, system)?;
             let from = match kind {
                 Kind::Mode => mode.as_str(),
                 Kind::Enforcement => enforcement.as_str(),
@@ -1153,11 +1151,7 @@ fn on_menu(app: &AppHandle, id: &str) {
 fn refresh_tray(app: &AppHandle) {
     let shared = app.state::<Shared>();
     let n = shared.broker.pending().len();
-    let current = shared
-        .paths
-        .open_store()
-        .map_err(anyhow::Error::from)
-        .and_then(|s| policy::current(&s, &shared.paths));
+    let current = policy::current_at(&shared.paths, shared.system);
     let guard = lock(&shared.tray);
     let Some(items) = guard.as_ref() else {
         return;

@@ -63,13 +63,23 @@ pub fn decisions(store: &Store, q: &DecisionQuery) -> Result<Vec<DecisionView>> 
         verdict: (!verdict.is_empty()).then_some(verdict),
         ..DecisionFilter::default()
     })?;
-    Ok(rows
-        .into_iter()
+    Ok(decisions_from(rows, q))
+}
+
+/// The system level: the newest rows the guard service returns, filtered here.
+pub fn decisions_at_system(q: &DecisionQuery) -> Result<Vec<DecisionView>> {
+    let verdict = q.verdict.trim().to_ascii_uppercase();
+    let rows = crate::policy::service_decisions((!verdict.is_empty()).then_some(verdict))?;
+    Ok(decisions_from(rows, q))
+}
+
+fn decisions_from(rows: Vec<DecisionRow>, q: &DecisionQuery) -> Vec<DecisionView> {
+    rows.into_iter()
         .filter(|d| contains(&d.host, q.host.trim()))
         .filter(|d| contains(&d.tool, q.tool.trim()) || contains(&d.action_kind, q.tool.trim()))
         .take(MAX_ROWS)
         .map(DecisionView::from)
-        .collect())
+        .collect()
 }
 
 /// The ledger, newest first, and whether its hash chain is intact.
@@ -88,8 +98,16 @@ pub struct LedgerRowView {
 }
 
 pub fn ledger(store: &Store) -> Result<LedgerView> {
-    let status = store.verify_ledger()?;
-    let mut rows = store.ledger()?;
+    Ok(ledger_from(store.ledger()?, store.verify_ledger()?))
+}
+
+/// The system level: the ledger the guard service keeps for this user.
+pub fn ledger_at_system() -> Result<LedgerView> {
+    let (rows, status) = crate::policy::service_ledger()?;
+    Ok(ledger_from(rows, status))
+}
+
+fn ledger_from(mut rows: Vec<LedgerRow>, status: LedgerStatus) -> LedgerView {
     rows.reverse();
     rows.truncate(MAX_ROWS);
     let rows = rows
@@ -99,7 +117,7 @@ pub fn ledger(store: &Store) -> Result<LedgerView> {
             row,
         })
         .collect();
-    Ok(LedgerView { status, rows })
+    LedgerView { status, rows }
 }
 
 /// Pinned MCP tools, as `airlock-proxy pins list` shows them (the proxy's own code).

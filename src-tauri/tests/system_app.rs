@@ -2,7 +2,8 @@
 //! running as its own `airlock` user, and the real app. The app asks to unlock approvals; the
 //! password typed into that prompt registers it with the service as the user's approval agent;
 //! a real hook's AUTH request then opens the usual popup, and "Approve once" there releases
-//! the call. Before the unlock, the same call gets the host's own prompt.
+//! the call. Before the unlock, the same call gets the host's own prompt. The dashboard shows
+//! the decisions the service keeps for this user.
 //!
 //! Needs root (it installs into the real system paths and uninstalls on the way out, also when
 //! an assertion fails), a display and `xdotool`; skips loudly without root. CI runs it.
@@ -110,10 +111,28 @@ fn at_the_system_level_the_unlocked_app_is_the_approval_agent() {
     let s = start_with(
         home,
         Start {
+            dashboard: true,
             password: None,
             ..Start::default()
         },
     );
+    // The dashboard reads the service's audit log for this user (the app's own store is
+    // empty): the host-prompt decision above is there. (Earlier runs may have left rows in the
+    // system store: counts are compared, not fixed.)
+    assert!(
+        s.wait_log("dashboard rendered decisions=", 1, Duration::from_secs(15)),
+        "no dashboard; log:\n{}",
+        s.log_text()
+    );
+    let decisions = |log: &str| -> Vec<usize> {
+        log.lines()
+            .filter_map(|l| l.split("dashboard rendered decisions=").nth(1))
+            .filter_map(|r| r.split_whitespace().next()?.parse().ok())
+            .collect()
+    };
+    let before = decisions(&s.log_text())[0];
+    assert!(before >= 1, "the service's decisions are not shown");
+
     // The unlock prompt: a wrong password first (refused by the service), then the right one.
     let win = wait_window("^Airlock: unlock approvals", Duration::from_secs(30))
         .unwrap_or_else(|| panic!("no unlock prompt; log:\n{}", s.log_text()));
@@ -169,6 +188,16 @@ fn at_the_system_level_the_unlocked_app_is_the_approval_agent() {
     let o = hook.wait_with_output().unwrap();
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stdout).contains("You denied it"));
+
+    // The dashboard shows the decisions and the ledger the service keeps for this user (the
+    // app's own store holds none of them): the host's prompt, the approval and the denial.
+    let want = format!("dashboard rendered decisions={}", before + 2);
+    assert!(
+        s.wait_log(&want, 1, Duration::from_secs(15)),
+        "the dashboard does not show the service's new decisions; log:\n{}",
+        s.log_text()
+    );
+    assert!(s.log_text().contains("chain=intact"));
     drop(s);
     drop(guard);
 }

@@ -98,7 +98,7 @@ impl FromStr for Outcome {
 }
 
 /// One audit-log row. Payload-free by construction: only codes, names and a hash.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct DecisionRow {
     /// Row id; ignored (pass 0) when inserting.
     pub id: i64,

@@ -24,7 +24,7 @@ use crate::{Store, StoreError};
 pub const GENESIS_HASH: &str = "0000000000000000000000000000000000000000000000000000000000000000";
 
 /// One policy-relevant event, as the caller describes it.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct LedgerEntry {
     /// Caller clock, milliseconds since the Unix epoch.
     pub ts_ms: i64,
@@ -41,7 +41,7 @@ pub struct LedgerEntry {
 }
 
 /// A stored ledger row.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct LedgerRow {
     /// 1-based position in the chain.
     pub seq: i64,
@@ -55,7 +55,7 @@ pub struct LedgerRow {
 }
 
 /// Result of [`Store::verify_ledger`].
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct LedgerStatus {
     /// Rows present in the table.
     pub rows: usize,
