@@ -8,11 +8,21 @@
 #[cfg(unix)]
 mod agent;
 #[cfg(unix)]
+mod dashboard;
+#[cfg(unix)]
 mod policy;
+#[cfg(unix)]
+mod popup;
 #[cfg(unix)]
 mod rules;
 #[cfg(unix)]
+mod setup_cmds;
+#[cfg(unix)]
 mod shell;
+#[cfg(unix)]
+mod tray;
+#[cfg(unix)]
+mod unlock;
 #[cfg(unix)]
 mod views;
 #[cfg(unix)]
