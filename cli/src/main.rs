@@ -13,6 +13,8 @@ mod agent_cmd;
 mod allow;
 mod cmd;
 mod demo;
+mod doctor_cmd;
+mod log_cmd;
 mod remote_cmd;
 mod rules_cmd;
 mod service_cmd;
@@ -24,7 +26,8 @@ use airlock_engine::{
 };
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
-use cmd::{FactorArgs, LogArgs};
+use cmd::FactorArgs;
+use log_cmd::LogArgs;
 
 #[derive(Parser)]
 #[command(
@@ -627,7 +630,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     action: TotpCmd::Remove { factor },
                 } => cmd::totp_remove(&paths, &factor),
                 Command::PolicyHistory { verify, json } => {
-                    cmd::policy_history(&paths, verify, json)
+                    log_cmd::policy_history(&paths, verify, json)
                 }
                 Command::Policy {
                     action: PolicyCmd::Review { json },
@@ -635,8 +638,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 Command::Policy {
                     action: PolicyCmd::Approve { factor },
                 } => cmd::policy_approve(&paths, &factor),
-                Command::Log(a) => cmd::log(&paths, &a),
-                Command::Doctor { json } => cmd::doctor(&paths, json),
+                Command::Log(a) => log_cmd::log(&paths, &a),
+                Command::Doctor { json } => doctor_cmd::doctor(&paths, json),
                 Command::Wire { agent } => cmd::wire(&paths, &agent),
                 Command::Unwire { agent, factor } => cmd::unwire(&paths, &agent, &factor),
                 Command::Setup {

@@ -13,6 +13,7 @@ use anyhow::{Context, Result, bail};
 use clap::Subcommand;
 
 use crate::cmd::{self, FactorArgs};
+use crate::log_cmd;
 
 /// Where a root install puts the binaries (the packages use `/usr/bin`).
 pub const SYSTEM_BIN_DIR: &str = "/usr/local/bin";
@@ -318,7 +319,7 @@ impl ServiceLog {
     }
 }
 
-impl cmd::LogSource for ServiceLog {
+impl log_cmd::LogSource for ServiceLog {
     fn recent(&self, f: &airlock_store::DecisionFilter) -> Result<Vec<airlock_store::DecisionRow>> {
         self.query(airlock_service::protocol::DecisionQuery {
             limit: if f.limit == 0 {
@@ -345,14 +346,14 @@ impl cmd::LogSource for ServiceLog {
 }
 
 /// `airlock log` at the system level.
-pub fn log(a: &cmd::LogArgs) -> Result<ExitCode> {
-    cmd::log_from(&ServiceLog(endpoint()?), a)
+pub fn log(a: &log_cmd::LogArgs) -> Result<ExitCode> {
+    log_cmd::log_from(&ServiceLog(endpoint()?), a)
 }
 
 /// `airlock policy-history` at the system level: this user's ledger, kept by the service.
 pub fn policy_history(verify: bool, json: bool) -> Result<ExitCode> {
     match client::call(&endpoint()?, &Request::Ledger, ADMIN_TIMEOUT)? {
-        Response::Ledger { rows, status } => cmd::print_history(&rows, &status, verify, json),
+        Response::Ledger { rows, status } => log_cmd::print_history(&rows, &status, verify, json),
         _ => bail!("the guard service answered something unexpected"),
     }
 }
