@@ -756,13 +756,35 @@ fn egress_effects(inv: &Invocation, sa: &ShellAnalysis, fx: &mut Effects) {
             for c in flag_value(inv, &["-connect", "--connect"]) {
                 dest = net::parse_destination(c).or(dest);
             }
-            let exec = inv.has_flag('e', "--exec")
-                || inv.has_flag('c', "--sh-exec")
-                || inv
-                    .argv()
-                    .any(|a| a.starts_with("EXEC:") || a.starts_with("exec:"));
-            // A raw socket always carries data both ways, fed or not.
-            let _ = (stdin_fed, exec);
+            // (`openssl`'s single-dash long options, `-connect`, are not `-c` / `-e`.)
+            let exec = p != "openssl"
+                && (inv.has_flag('e', "--exec")
+                    || inv.has_flag('c', "--sh-exec")
+                    || inv
+                        .argv()
+                        .any(|a| a.starts_with("EXEC:") || a.starts_with("exec:")));
+            // A probe that sends nothing is not a way out: `nc -z` (zero-I/O: is the port
+            // open?) and `openssl s_client` with stdin from `/dev/null` (a TLS handshake, to
+            // read the certificate). Anything else on a raw socket carries data both ways,
+            // fed or not.
+            // Nothing on stdin: `< /dev/null`, or piped from a bare `echo` / `true` (the usual
+            // `echo | openssl s_client …` certificate check).
+            let null_stdin = match &inv.stdin {
+                Stdin::File(f) => f == "/dev/null",
+                Stdin::Pipe(i) => sa.invocations.get(*i).is_some_and(|u| {
+                    (u.program == "echo" && u.operands().is_empty())
+                        || matches!(u.program.as_str(), "true" | ":")
+                }),
+                _ => false,
+            };
+            let probe = !exec
+                && ((p == "openssl" && null_stdin)
+                    || (matches!(p, "nc" | "ncat" | "netcat") && inv.has_flag('z', "--zero")));
+            let _ = stdin_fed;
+            if probe {
+                push(dest, false, false, false, None);
+                return;
+            }
             push(dest, true, true, false, None);
         }
         "ssh" | "sftp" | "ftp" | "lftp" | "tftp" | "mosh" => {
