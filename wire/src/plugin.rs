@@ -49,7 +49,10 @@ pub(crate) fn text(airlock_bin: &str, use_hook_bin: bool, ours: &Ours) -> String
             .collect(),
     );
     // A JSON array of strings is a valid JS array literal; on one line.
-    let argv = render(&argv).split_whitespace().collect::<Vec<_>>().join(" ");
+    let argv = render(&argv)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
     let argv = argv.trim_end_matches('\n');
     format!(
         "{MARKER}\n// runs: {command}\n{BODY_HEAD}const HOOK = {argv};\n{BODY}",
@@ -247,7 +250,10 @@ mod tests {
         let t = text("/opt/My Tools/airlock", false, &ours);
         assert!(is_ours(&t, &ours));
         assert!(t.contains(r#"const HOOK = [ "/opt/My Tools/airlock", "hook", "opencode" ];"#));
-        assert!(!is_ours(&t, &Ours::new("/usr/bin/airlock", "opencode", false)));
+        assert!(!is_ours(
+            &t,
+            &Ours::new("/usr/bin/airlock", "opencode", false)
+        ));
         let short = Ours::new("/usr/bin/airlock", "opencode", true);
         let t = text("/usr/bin/airlock", true, &short);
         assert!(t.contains(r#"const HOOK = [ "/usr/bin/airlock-hook", "opencode" ];"#));

@@ -725,10 +725,17 @@ fn opencode_plugin_file_is_written_kept_and_removed_exactly() {
     assert!(first.changed);
     let text = fs::read_to_string(&path).unwrap();
     assert!(text.contains("\"tool.execute.before\""), "{text}");
-    assert!(text.contains(&format!("[ \"{BIN}\", \"hook\", \"opencode\" ]")), "{text}");
+    assert!(
+        text.contains(&format!("[ \"{BIN}\", \"hook\", \"opencode\" ]")),
+        "{text}"
+    );
     assert!(is_wired(Agent::OpenCode, home.path(), Path::new(BIN)).unwrap());
     // Idempotent.
-    assert!(!wire(Agent::OpenCode, home.path(), &opts("2")).unwrap().changed);
+    assert!(
+        !wire(Agent::OpenCode, home.path(), &opts("2"))
+            .unwrap()
+            .changed
+    );
     unwire(Agent::OpenCode, home.path(), &opts("3")).unwrap();
     assert!(!path.exists());
     assert!(matches!(
@@ -742,5 +749,8 @@ fn opencode_plugin_file_is_written_kept_and_removed_exactly() {
         Err(WireError::Parse { .. })
     ));
     assert!(unwire(Agent::OpenCode, home.path(), &opts("6")).is_err());
-    assert_eq!(fs::read_to_string(&path).unwrap(), "export default async () => ({})\n");
+    assert_eq!(
+        fs::read_to_string(&path).unwrap(),
+        "export default async () => ({})\n"
+    );
 }

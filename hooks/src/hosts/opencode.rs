@@ -87,7 +87,15 @@ pub(crate) fn parse(v: &Value) -> Result<Parsed, HookError> {
 
 fn tool_action(e: &PluginEvent) -> Action {
     let tool = e.tool.as_deref().unwrap_or("");
-    let mk = |op| action(Host::OpenCode, tool, op, e.cwd.as_deref(), e.session_id.as_deref());
+    let mk = |op| {
+        action(
+            Host::OpenCode,
+            tool,
+            op,
+            e.cwd.as_deref(),
+            e.session_id.as_deref(),
+        )
+    };
     if tool.is_empty() {
         return mk(unparseable("missing_tool_name"));
     }
