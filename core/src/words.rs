@@ -20,6 +20,8 @@ pub fn agent_name(host: &str) -> String {
         "vscode" => "VS Code",
         "windsurf" => "Windsurf",
         "cline" => "Cline",
+        "opencode" => "OpenCode",
+        "kiro" => "Kiro CLI",
         "shell" => "the wrapper shell",
         "mcp-proxy" => "the MCP proxy",
         "cli" => "the airlock CLI",
@@ -296,6 +298,8 @@ mod tests {
     fn agents_by_name() {
         assert_eq!(agent_name("claude-code"), "Claude Code");
         assert_eq!(agent_name("windsurf"), "Windsurf");
+        assert_eq!(agent_name("opencode"), "OpenCode");
+        assert_eq!(agent_name("kiro"), "Kiro CLI");
         assert_eq!(agent_name("new-agent"), "new-agent");
     }
 

@@ -17,6 +17,11 @@ pub enum Host {
     VsCode,
     Windsurf,
     Cline,
+    /// OpenCode (sst/opencode), through Airlock's plugin file.
+    #[serde(rename = "opencode")]
+    OpenCode,
+    /// Kiro CLI (agent-config hooks).
+    Kiro,
     /// The wrapper shell (`airlock sh -c …`, `airlock-sh` as an agent's `SHELL`): agents with
     /// no hook API.
     Shell,
@@ -37,6 +42,8 @@ impl Host {
             Host::VsCode => "vscode",
             Host::Windsurf => "windsurf",
             Host::Cline => "cline",
+            Host::OpenCode => "opencode",
+            Host::Kiro => "kiro",
             Host::Shell => "shell",
             Host::McpProxy => "mcp-proxy",
             Host::Cli => "cli",

@@ -16,6 +16,8 @@
 //! | Copilot CLI | `permissionDecision` + `behavior` deny | never (only deny processed) | 0 (non-zero is ignored) |
 //! | Windsurf | exit code 2, reason on stderr (stdout `{}` is not read) | never | 2 |
 //! | Cline | `{"cancel": true, "errorMessage"}` (cancels the task too) | never | 0 (JSON decides) |
+//! | OpenCode (Airlock's plugin) | `{"block": true, "reason"}`: the plugin throws | never | 2 (the plugin throws on any non-zero exit) |
+//! | Kiro CLI | exit code 2, reason on stderr (returned to the model) | never | 2 |
 //!
 //! **Architecture invariant:** a payload Airlock cannot read, an event it does not know on a
 //! host, or an `Ask` a host cannot show is answered with a denial, never with a pass. Reasons are
@@ -68,6 +70,8 @@ pub fn parse_call(hint: Host, bytes: &[u8]) -> Result<HookCall, HookError> {
         Host::Codex => hosts::codex::parse(v)?,
         Host::Windsurf => hosts::windsurf::parse(&v)?,
         Host::Cline => hosts::cline::parse(&v)?,
+        Host::OpenCode => hosts::opencode::parse(&v)?,
+        Host::Kiro => hosts::kiro::parse(&v)?,
         Host::ClaudeCode | Host::Shell | Host::McpProxy | Host::Cli | Host::Unknown => {
             hosts::claude::parse(v)?
         }
@@ -101,6 +105,18 @@ fn detect(hint: Host, v: &serde_json::Value) -> Host {
     }
     if hosts::cline::MARKERS.iter().any(|k| has(k)) {
         return Host::Cline;
+    }
+    if hosts::opencode::MARKERS.iter().any(|k| has(k)) {
+        return Host::OpenCode;
+    }
+    if hint == Host::Kiro
+        && !hosts::cursor::MARKERS.iter().any(|k| has(k))
+        && !hosts::copilot::MARKERS.iter().any(|k| has(k))
+    {
+        // Kiro's payload has no mark of its own (`hook_event_name`, `cwd`, `tool_name`,
+        // `tool_input`); its camelCase event names overlap Cursor's (`preToolUse`), so the
+        // hint decides unless another host's marks are there.
+        return Host::Kiro;
     }
     if hosts::cursor::MARKERS.iter().any(|k| has(k))
         || event.is_some_and(|e| hosts::cursor::EVENTS.contains(&e))
@@ -146,6 +162,8 @@ fn slot(host: Host, event_name: &str) -> Slot {
         Host::Copilot => hosts::copilot::slot(event_name),
         Host::Windsurf => hosts::windsurf::slot(event_name),
         Host::Cline => hosts::cline::slot(event_name),
+        Host::OpenCode => hosts::opencode::slot(event_name),
+        Host::Kiro => hosts::kiro::slot(event_name),
         Host::ClaudeCode
         | Host::Codex
         | Host::VsCode
@@ -190,6 +208,8 @@ fn deny(host: Host, slot: Slot, reason: &str) -> HookAnswer {
         Host::VsCode => hosts::vscode::deny(slot, reason),
         Host::Windsurf => hosts::windsurf::deny(reason),
         Host::Cline => hosts::cline::deny(reason),
+        Host::OpenCode => hosts::opencode::deny(reason),
+        Host::Kiro => hosts::kiro::deny(reason),
         Host::ClaudeCode
         | Host::Codex
         | Host::Shell
@@ -205,9 +225,11 @@ fn result_event(host: Host, event_name: &str) -> bool {
         Host::ClaudeCode | Host::Codex | Host::VsCode => event_name == "PostToolUse",
         Host::Gemini => event_name == "AfterTool",
         Host::Cline => event_name == "PostToolUse",
+        Host::OpenCode => event_name == hosts::opencode::AFTER,
         Host::Cursor
         | Host::Copilot
         | Host::Windsurf
+        | Host::Kiro
         | Host::Shell
         | Host::McpProxy
         | Host::Cli
@@ -217,18 +239,21 @@ fn result_event(host: Host, event_name: &str) -> bool {
 
 /// Whether this host can give the model a note with a tool result for this event (Claude
 /// Code, Codex and VS Code `PostToolUse`; Gemini `AfterTool`; Cline `PostToolUse`, as context
-/// for the next request). Cursor's, Copilot's and Windsurf's after-the-fact hooks have no
-/// output the model reads: there the session is only tainted.
+/// for the next request; OpenCode `tool.execute.after`, appended to the result). Cursor's,
+/// Copilot's, Windsurf's and Kiro's after-the-fact hooks have no output the model reads: there
+/// the session is only tainted.
 pub fn can_flag(host: Host, event_name: &str) -> bool {
     result_event(host, event_name)
 }
 
 /// Whether this host can replace a tool result so the model never sees it: Gemini `AfterTool`
-/// (`decision: "deny"` replaces the result with the reason) for every tool, and Claude Code's
+/// (`decision: "deny"` replaces the result with the reason) for every tool, OpenCode's
+/// `tool.execute.after` (the plugin replaces `output.output`) for every tool, and Claude Code's
 /// and Codex's `PostToolUse` for MCP tools (`updatedMCPToolOutput`).
 pub fn can_withhold(host: Host, event_name: &str, tool: &str) -> bool {
     match host {
         Host::Gemini => event_name == "AfterTool",
+        Host::OpenCode => event_name == hosts::opencode::AFTER,
         Host::ClaudeCode | Host::Codex => event_name == "PostToolUse" && tool.starts_with("mcp__"),
         _ => false,
     }
@@ -254,6 +279,9 @@ fn screened(host: Host, event_name: &str, note: &str, withhold: bool) -> HookAns
     if host == Host::Cline {
         // Cline cannot replace a result: a withheld one is the note, read with the next request.
         return hosts::cline::screened(note);
+    }
+    if host == Host::OpenCode {
+        return hosts::opencode::screened(note, withhold);
     }
     let out = match host {
         Host::Gemini if withhold => J::Obj(vec![("decision", s("deny")), ("reason", s(note))]),

@@ -79,6 +79,14 @@ const TABLE: &[(Host, &[&str])] = &[
         Host::Cline,
         &["PreToolUse", "UserPromptSubmit", "PostToolUse"],
     ),
+    (
+        Host::OpenCode,
+        &["tool.execute.before", "tool.execute.after"],
+    ),
+    (
+        Host::Kiro,
+        &["preToolUse", "userPromptSubmit", "postToolUse"],
+    ),
 ];
 
 fn golden_dir() -> PathBuf {

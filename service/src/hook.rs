@@ -38,6 +38,8 @@ pub fn parse_host(name: &str) -> Option<Host> {
         "vscode" | "vs-code" => Host::VsCode,
         "windsurf" => Host::Windsurf,
         "cline" => Host::Cline,
+        "opencode" | "open-code" => Host::OpenCode,
+        "kiro" | "kiro-cli" => Host::Kiro,
         "shell" => Host::Shell,
         _ => return None,
     })

@@ -11,6 +11,7 @@
 //! | Cursor | `~/.cursor/hooks.json` | `{version: 1, hooks: {<event>: [{command, timeout, failClosed}]}}` | seconds |
 //! | Copilot CLI | `~/.copilot/hooks/airlock.json` (a file of our own) | `{version: 1, hooks: {<event>: [{type, bash, timeoutSec}]}}` | seconds |
 //! | Windsurf | `~/.codeium/windsurf/hooks.json` | `{hooks: {<event>: [{command, show_output}]}}` | none |
+//! | Kiro CLI | `~/.kiro/agents/kiro_default.json` (the default agent's config) | `{hooks: {<event>: [{command, matcher, timeout_ms}]}}` | milliseconds |
 
 use crate::Agent;
 use crate::json::{Json, entry_mut};
@@ -31,6 +32,9 @@ pub(crate) enum Style {
     /// Windsurf (Cascade Hooks): `hooks.<event>` is a flat list of `{command, show_output}`
     /// (no matcher, no timeout field; `command` runs through `bash -c`).
     Windsurf,
+    /// Kiro CLI (an agent config's `hooks`): `hooks.<event>` is a flat list of
+    /// `{command, matcher?, timeout_ms}` (`matcher: "*"` = every built-in and MCP tool).
+    Kiro,
 }
 
 impl Style {
@@ -139,6 +143,19 @@ const WINDSURF: Host = Host {
     ],
 };
 
+/// Kiro CLI runs the hooks of the agent in use; `kiro_default.json` in the global agents
+/// directory is the default agent's config (<https://kiro.dev/docs/cli/hooks>,
+/// <https://kiro.dev/docs/cli/custom-agents/configuration-reference>).
+const KIRO: Host = Host {
+    rel_path: &[".kiro", "agents", "kiro_default.json"],
+    style: Style::Kiro,
+    events: &[
+        ev("preToolUse", ALL),
+        ev("postToolUse", ALL),
+        ev("userPromptSubmit", None),
+    ],
+};
+
 /// Why VS Code is not wired on its own (see the crate docs).
 pub(crate) const VSCODE_WHY: &str = "VS Code (agent hooks are in Preview) has no user-level hook \
 file of its own: it runs the hooks in ~/.copilot/hooks/*.json (Copilot CLI's) and \
@@ -151,7 +168,8 @@ twice per tool call";
 pub(crate) fn host(agent: Agent) -> Option<Host> {
     match agent {
         Agent::Windsurf => Some(WINDSURF),
-        Agent::Cline => None,
+        Agent::Kiro => Some(KIRO),
+        Agent::Cline | Agent::OpenCode => None,
         Agent::ClaudeCode => Some(CLAUDE),
         Agent::Codex => Some(CODEX),
         Agent::Gemini => Some(GEMINI),
@@ -271,6 +289,11 @@ fn handler(style: Style, ours: &Ours, timeout_secs: u32) -> Json {
             ("command", Json::str(&ours.command)),
             ("show_output", Json::Bool(false)),
         ]),
+        // The matcher is added per event in `desired_element`.
+        Style::Kiro => Json::obj(vec![
+            ("command", Json::str(&ours.command)),
+            ("timeout_ms", Json::num(secs.saturating_mul(1000))),
+        ]),
     }
 }
 
@@ -288,13 +311,20 @@ fn desired_element(style: Style, event: &Event, ours: &Ours, timeout_secs: u32) 
             Json::obj(entries)
         }
         Style::Cursor | Style::Copilot | Style::Windsurf => h,
+        Style::Kiro => match (event.matcher, h) {
+            (Some(m), Json::Object(mut entries)) => {
+                entries.insert(1, ("matcher".into(), Json::str(m)));
+                Json::Object(entries)
+            }
+            (_, h) => h,
+        },
     }
 }
 
 /// Whether a handler object runs Airlock's hook.
 fn handler_is_ours(style: Style, h: &Json, ours: &Ours) -> bool {
     let keys: &[&str] = match style {
-        Style::Grouped { .. } | Style::Cursor => &["command"],
+        Style::Grouped { .. } | Style::Cursor | Style::Kiro => &["command"],
         Style::Windsurf => &["command", "powershell"],
         Style::Copilot => &["bash", "command", "powershell"],
     };
@@ -318,7 +348,7 @@ fn count_ours(style: Style, list: &[Json], ours: &Ours) -> usize {
                     .count()
             })
             .sum(),
-        Style::Cursor | Style::Copilot | Style::Windsurf => list
+        Style::Cursor | Style::Copilot | Style::Windsurf | Style::Kiro => list
             .iter()
             .filter(|h| handler_is_ours(style, h, ours))
             .count(),
@@ -349,7 +379,7 @@ fn remove_ours(style: Style, list: &mut Vec<Json>, ours: &Ours) -> bool {
             });
             removed_any
         }
-        Style::Cursor | Style::Copilot | Style::Windsurf => {
+        Style::Cursor | Style::Copilot | Style::Windsurf | Style::Kiro => {
             list.retain(|h| !handler_is_ours(style, h, ours));
             list.len() != before
         }

@@ -45,6 +45,13 @@
 //!   `~/Documents/Cline/Hooks/` (`PreToolUse`, `PostToolUse`, `UserPromptSubmit`). Airlock
 //!   writes marked two-line `sh` scripts there and never replaces a user's own file of the same
 //!   name (see `scripts`); [`wire_file`] and the pure `*_text` forms do not apply to it.
+//! * **Kiro CLI**: `~/.kiro/agents/kiro_default.json` (the default agent's config; hooks are
+//!   per agent), `{hooks: {<event>: [{command, matcher, timeout_ms}]}}`, timeout in
+//!   **milliseconds**. Wired: `preToolUse` (`*`), `postToolUse` (`*`), `userPromptSubmit`
+//!   (<https://kiro.dev/docs/cli/hooks>). Other agents of the user's own are not edited.
+//! * **OpenCode**: no hook config — an in-process plugin. Airlock writes its own plugin file
+//!   `~/.config/opencode/plugins/airlock.js` (see `plugin`) and never replaces a user's file
+//!   of that name; [`wire_file`] and the pure `*_text` forms do not apply to it.
 //! * **VS Code**: not wired on its own ([`WireError::Unsupported`] from `wire`/`unwire`): it
 //!   has no user-level hook file of its own and runs the hooks in `~/.copilot/hooks/*.json`
 //!   (converting Copilot CLI's camelCase events) and `~/.claude/settings.json` (matchers
@@ -58,6 +65,7 @@ mod fsops;
 mod hosts;
 mod json;
 mod platform;
+mod plugin;
 mod scripts;
 
 use std::fmt;
@@ -78,11 +86,13 @@ pub enum Agent {
     VsCode,
     Windsurf,
     Cline,
+    OpenCode,
+    Kiro,
 }
 
 impl Agent {
     /// Every agent, in a stable order.
-    pub const ALL: [Agent; 8] = [
+    pub const ALL: [Agent; 10] = [
         Agent::ClaudeCode,
         Agent::Cursor,
         Agent::Codex,
@@ -91,6 +101,8 @@ impl Agent {
         Agent::VsCode,
         Agent::Windsurf,
         Agent::Cline,
+        Agent::OpenCode,
+        Agent::Kiro,
     ];
 
     /// The agent's name on the command line and in `airlock hook <host>`.
@@ -104,6 +116,8 @@ impl Agent {
             Agent::VsCode => "vscode",
             Agent::Windsurf => "windsurf",
             Agent::Cline => "cline",
+            Agent::OpenCode => "opencode",
+            Agent::Kiro => "kiro",
         }
     }
 
@@ -118,6 +132,8 @@ impl Agent {
             "vscode" | "vs-code" | "code" => Some(Agent::VsCode),
             "windsurf" | "cascade" => Some(Agent::Windsurf),
             "cline" => Some(Agent::Cline),
+            "opencode" | "open-code" => Some(Agent::OpenCode),
+            "kiro" | "kiro-cli" => Some(Agent::Kiro),
             _ => None,
         }
     }
@@ -164,7 +180,7 @@ pub struct WireReport {
 #[derive(Debug, thiserror::Error)]
 pub enum WireError {
     #[error(
-        "unknown agent `{0}` (expected one of: claude-code, cursor, codex, gemini, copilot, vscode, windsurf, cline)"
+        "unknown agent `{0}` (expected one of: claude-code, cursor, codex, gemini, copilot, vscode, windsurf, cline, opencode, kiro)"
     )]
     UnknownAgent(String),
     #[error("cannot wire or unwire {agent}: {why}")]
@@ -193,6 +209,9 @@ pub fn config_path(agent: Agent, home: &Path) -> PathBuf {
     if agent == Agent::Cline {
         return scripts::dir(&scripts::CLINE, home);
     }
+    if agent == Agent::OpenCode {
+        return plugin::path(home);
+    }
     match hosts::host(agent) {
         Some(h) => h.rel_path.iter().fold(home.to_path_buf(), |p, c| p.join(c)),
         None => home.join(".copilot").join("hooks"),
@@ -212,6 +231,8 @@ pub fn is_installed(agent: Agent, home: &Path) -> bool {
         // The VS Code extension keeps its rules, hooks and MCP servers under ~/Documents/Cline;
         // the CLI under ~/.cline.
         Agent::Cline => &["Documents/Cline", ".cline"],
+        Agent::OpenCode => &[".config/opencode", ".local/share/opencode"],
+        Agent::Kiro => &[".kiro"],
     };
     dirs.iter().any(|d| home.join(d).is_dir())
         || (agent == Agent::ClaudeCode && home.join(".claude.json").is_file())
@@ -235,6 +256,9 @@ pub fn is_wired(agent: Agent, home: &Path, airlock_bin: &Path) -> Result<bool, W
     if agent == Agent::Cline {
         return scripts::is_wired(&scripts::CLINE, home, &ours(agent, airlock_bin)?);
     }
+    if agent == Agent::OpenCode {
+        return plugin::is_wired(home, &ours(agent, airlock_bin)?);
+    }
     is_wired_file(agent, &config_path(agent, home), airlock_bin)
 }
 
@@ -255,6 +279,11 @@ pub fn is_wired_file(agent: Agent, path: &Path, airlock_bin: &Path) -> Result<bo
 pub fn wire(agent: Agent, home: &Path, opts: &WireOptions) -> Result<WireReport, WireError> {
     if agent == Agent::Cline {
         return scripts::wire(&scripts::CLINE, home, &ours_for_wire(agent, opts)?, opts);
+    }
+    if agent == Agent::OpenCode {
+        let ours = ours_for_wire(agent, opts)?;
+        let bin = bin_str(agent, &opts.airlock_bin)?;
+        return plugin::wire(home, bin, has_hook_bin(&opts.airlock_bin), &ours, opts);
     }
     wire_file(agent, config_path(agent, home), opts)
 }
@@ -308,11 +337,14 @@ pub fn unwire(agent: Agent, home: &Path, opts: &WireOptions) -> Result<WireRepor
     if agent == Agent::Cline {
         return scripts::unwire(&scripts::CLINE, home, &ours(agent, &opts.airlock_bin)?);
     }
+    if agent == Agent::OpenCode {
+        return plugin::unwire(home, &ours(agent, &opts.airlock_bin)?);
+    }
     unwire_file(agent, config_path(agent, home), opts)
 }
 
-/// The hook file Airlock writes for a host whose hooks are executable files (Cline: one per
-/// event, this same text in each), running `airlock_bin`. `None` for hosts configured by a
+/// The hook file Airlock writes for a host whose hooks are files (Cline: one executable per
+/// event, this same text in each; OpenCode: the plugin `airlock.js`), running `airlock_bin`. `None` for hosts configured by a
 /// document (see [`wire_text`]).
 pub fn hook_script(agent: Agent, airlock_bin: &Path) -> Result<Option<String>, WireError> {
     match agent {
@@ -432,6 +464,9 @@ fn supported(agent: Agent) -> Result<Host, WireError> {
         why: match agent {
             Agent::Cline => "Cline's hooks are executable files, one per event, in a \
                 directory (`wire`/`unwire`/`hook_script` handle them), not a settings document"
+                .to_owned(),
+            Agent::OpenCode => "OpenCode's hook API is a plugin file (`wire`/`unwire`/\
+                `hook_script` handle it), not a settings document"
                 .to_owned(),
             _ => hosts::VSCODE_WHY.to_owned(),
         },
@@ -571,6 +606,14 @@ mod tests {
         assert_eq!(
             config_path(Agent::Cline, home),
             Path::new("/home/u/Documents/Cline/Hooks")
+        );
+        assert_eq!(
+            config_path(Agent::OpenCode, home),
+            Path::new("/home/u/.config/opencode/plugins/airlock.js")
+        );
+        assert_eq!(
+            config_path(Agent::Kiro, home),
+            Path::new("/home/u/.kiro/agents/kiro_default.json")
         );
     }
 

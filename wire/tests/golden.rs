@@ -14,13 +14,14 @@ use std::path::{Path, PathBuf};
 
 use airlock_wire::{Agent, WireOptions, wire_text};
 
-const SUPPORTED: [Agent; 6] = [
+const SUPPORTED: [Agent; 7] = [
     Agent::ClaudeCode,
     Agent::Cursor,
     Agent::Codex,
     Agent::Gemini,
     Agent::Copilot,
     Agent::Windsurf,
+    Agent::Kiro,
 ];
 
 fn opts() -> WireOptions {

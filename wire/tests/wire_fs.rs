@@ -16,13 +16,14 @@ use airlock_wire::{
 
 /// Every agent Airlock wires through a settings document (VS Code is refused, see
 /// `vscode_is_refused`; Cline's hooks are files, see `cline_*`).
-const SUPPORTED: [Agent; 6] = [
+const SUPPORTED: [Agent; 7] = [
     Agent::ClaudeCode,
     Agent::Cursor,
     Agent::Codex,
     Agent::Gemini,
     Agent::Copilot,
     Agent::Windsurf,
+    Agent::Kiro,
 ];
 
 /// A binary path with a space in it, so every test also covers quoting.
@@ -94,7 +95,8 @@ fn events(agent: Agent) -> &'static [&'static str] {
             "pre_user_prompt",
             "post_mcp_tool_use",
         ],
-        Agent::VsCode | Agent::Cline => &[],
+        Agent::Kiro => &["preToolUse", "postToolUse", "userPromptSubmit"],
+        Agent::VsCode | Agent::Cline | Agent::OpenCode => &[],
     }
 }
 
@@ -334,7 +336,11 @@ fn rewiring_with_a_new_timeout_updates_the_entry() {
             events(agent).len(),
             "{agent}: replaced, not added"
         );
-        let unit = if agent == Agent::Gemini { 7000 } else { 7 };
+        let unit = if matches!(agent, Agent::Gemini | Agent::Kiro) {
+            7000
+        } else {
+            7
+        };
         assert!(text.contains(&format!(": {unit}")), "{agent}: {text}");
         assert!(
             !text.contains(": 30\n") && !text.contains(": 30000\n"),
@@ -571,6 +577,8 @@ fn installed_detection() {
         ".vscode",
         ".codeium/windsurf",
         "Documents/Cline",
+        ".config/opencode",
+        ".kiro",
     ] {
         fs::create_dir_all(home.path().join(d)).unwrap();
     }
@@ -706,4 +714,43 @@ fn cline_rewire_for_another_binary_keeps_a_backup() {
         unwire(Agent::Cline, home.path(), &old),
         Err(WireError::NotWired { .. })
     ));
+}
+
+#[test]
+fn opencode_plugin_file_is_written_kept_and_removed_exactly() {
+    let home = tempfile::tempdir().unwrap();
+    let path = config_path(Agent::OpenCode, home.path());
+    assert!(path.ends_with(".config/opencode/plugins/airlock.js"));
+    let first = wire(Agent::OpenCode, home.path(), &opts("1")).unwrap();
+    assert!(first.changed);
+    let text = fs::read_to_string(&path).unwrap();
+    assert!(text.contains("\"tool.execute.before\""), "{text}");
+    assert!(
+        text.contains(&format!("[ \"{BIN}\", \"hook\", \"opencode\" ]")),
+        "{text}"
+    );
+    assert!(is_wired(Agent::OpenCode, home.path(), Path::new(BIN)).unwrap());
+    // Idempotent.
+    assert!(
+        !wire(Agent::OpenCode, home.path(), &opts("2"))
+            .unwrap()
+            .changed
+    );
+    unwire(Agent::OpenCode, home.path(), &opts("3")).unwrap();
+    assert!(!path.exists());
+    assert!(matches!(
+        unwire(Agent::OpenCode, home.path(), &opts("4")),
+        Err(WireError::NotWired { .. })
+    ));
+    // A plugin of the user's own with that name is never replaced, nor removed.
+    write_file(&path, "export default async () => ({})\n");
+    assert!(matches!(
+        wire(Agent::OpenCode, home.path(), &opts("5")),
+        Err(WireError::Parse { .. })
+    ));
+    assert!(unwire(Agent::OpenCode, home.path(), &opts("6")).is_err());
+    assert_eq!(
+        fs::read_to_string(&path).unwrap(),
+        "export default async () => ({})\n"
+    );
 }

@@ -8,6 +8,8 @@ pub(crate) mod common;
 pub(crate) mod copilot;
 pub(crate) mod cursor;
 pub(crate) mod gemini;
+pub(crate) mod kiro;
+pub(crate) mod opencode;
 pub(crate) mod vscode;
 pub(crate) mod windsurf;
 
