@@ -29,29 +29,28 @@ pub struct RuleView {
     pub description: String,
 }
 
-/// The request's scopes the app accepts (parsed, validated), in order.
-pub fn choices(req: &PendingRequest) -> Vec<AllowRule> {
+/// The request's scopes the app accepts (parsed, validated), in order, with their labels.
+pub fn choices(req: &PendingRequest) -> Vec<(String, AllowRule)> {
     if req.high_risk {
         return Vec::new();
     }
     req.rule_choices
         .iter()
-        .filter_map(|c| serde_json::from_value::<AllowRule>(c.rule.clone()).ok())
-        .filter(|r| {
-            r.code.is_none()
+        .filter_map(|c| {
+            let r = serde_json::from_value::<AllowRule>(c.rule.clone()).ok()?;
+            let usable = r.code.is_none()
                 && r.host.is_none()
-                && r.scope.as_ref().is_some_and(|s| s.validate().is_ok())
+                && r.scope.as_ref().is_some_and(|s| s.validate().is_ok());
+            usable.then(|| (c.label.clone(), r))
         })
         .collect()
 }
 
 /// The scopes as the popup lists them.
 pub fn views(req: &PendingRequest) -> Vec<RuleView> {
-    let labels = req.rule_choices.iter().map(|c| c.label.clone());
     choices(req)
         .into_iter()
-        .zip(labels)
-        .map(|(rule, label)| RuleView {
+        .map(|(label, rule)| RuleView {
             label,
             description: rule.describe(),
         })
@@ -66,7 +65,7 @@ pub fn chosen(req: &PendingRequest, index: usize, days: u64) -> Result<AllowRule
     if days != 0 && !EXPIRY_DAYS.contains(&days) {
         bail!("Choose one of the offered expiries.");
     }
-    let mut rule = choices(req)
+    let (_, mut rule) = choices(req)
         .into_iter()
         .nth(index)
         .ok_or_else(|| anyhow!("This request offers no such rule."))?;
@@ -266,6 +265,21 @@ mod tests {
         );
         let v = views(&req);
         assert_eq!(v.len(), 1);
+        // Each rule keeps its own label when others before it are dropped.
+        let mixed = PendingRequest {
+            rule_choices: vec![
+                airlock_broker::RuleChoice {
+                    label: "Dropped".into(),
+                    rule: serde_json::json!("nonsense"),
+                },
+                airlock_broker::RuleChoice {
+                    label: "Kept".into(),
+                    rule: scoped(),
+                },
+            ],
+            ..request(Vec::new(), false)
+        };
+        assert_eq!(views(&mixed)[0].label, "Kept");
         assert!(
             v[0].description
                 .contains("running git reset in /home/dev/p"),
