@@ -609,6 +609,9 @@ fn scan_reports_a_risky_setup_and_exits_1() {
     let project = home.join("work/app");
     std::fs::create_dir_all(&project).unwrap();
     agent_configs_with_servers(&home, &project);
+    // OpenCode and Kiro CLI are installed too (their config folders exist), not wired.
+    std::fs::create_dir_all(home.join(".config/opencode")).unwrap();
+    std::fs::create_dir_all(home.join(".kiro")).unwrap();
     write(
         &home.join(".claude/settings.json"),
         r#"{"permissions": {"defaultMode": "bypassPermissions", "allow": ["Read", "Bash(*)"]}}"#,
@@ -701,7 +704,7 @@ fn scan_reports_a_risky_setup_and_exits_1() {
     );
     // The agents: every one installed here, none wired.
     let agents = report["agents"].as_array().unwrap();
-    assert_eq!(agents.len(), 8);
+    assert_eq!(agents.len(), 10);
     assert!(
         agents
             .iter()
