@@ -53,8 +53,8 @@ fn ensure_user(name: &str) -> (u32, PathBuf) {
     (uid, PathBuf::from(format!("/home/{name}")))
 }
 
-/// Runs `airlock ARGS` (the installed, root-owned binary) as `user`, with `stdin`.
-fn as_user(user: &str, args: &[&str], stdin: &str) -> (i32, String, String) {
+/// `airlock ARGS` (the installed, root-owned binary) as `user`, its stdin piped.
+fn airlock_as(user: &str, args: &[&str]) -> Command {
     let mut c = Command::new("setpriv");
     c.args([
         &format!("--reuid={user}"),
@@ -68,10 +68,17 @@ fn as_user(user: &str, args: &[&str], stdin: &str) -> (i32, String, String) {
     ])
     .arg(format!("{BIN_DIR}/airlock"))
     .args(args)
-    .stdin(Stdio::piped())
-    .stdout(Stdio::piped())
-    .stderr(Stdio::piped());
-    let mut child = c.spawn().unwrap();
+    .stdin(Stdio::piped());
+    c
+}
+
+/// Runs `airlock ARGS` as `user`, with `stdin`.
+fn as_user(user: &str, args: &[&str], stdin: &str) -> (i32, String, String) {
+    let mut child = airlock_as(user, args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
     child
         .stdin
         .take()
@@ -88,20 +95,7 @@ fn as_user(user: &str, args: &[&str], stdin: &str) -> (i32, String, String) {
 
 /// Starts `airlock ARGS` as `user` with piped stdio; its stdout lines arrive on the channel.
 fn spawn_as_user(user: &str, args: &[&str]) -> (Child, std::sync::mpsc::Receiver<String>) {
-    let mut child = Command::new("setpriv")
-        .args([
-            &format!("--reuid={user}"),
-            &format!("--regid={user}"),
-            "--init-groups",
-            "--",
-            "env",
-            "-u",
-            "XDG_RUNTIME_DIR",
-            &format!("HOME=/home/{user}"),
-        ])
-        .arg(format!("{BIN_DIR}/airlock"))
-        .args(args)
-        .stdin(Stdio::piped())
+    let mut child = airlock_as(user, args)
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .spawn()
