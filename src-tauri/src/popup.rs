@@ -21,12 +21,23 @@ pub(crate) struct PopupInfo {
     expiry_days: Vec<u64>,
 }
 
+const NOT_PENDING: &str = "This request is no longer pending.";
+
+/// The pending request `id`, or why there is none.
+fn pending(shared: &Shared, id: i64) -> Res<PendingRequest> {
+    shared.broker.get(id).ok_or_else(|| NOT_PENDING.to_owned())
+}
+
+fn too_quick(wait_ms: f64) -> String {
+    format!(
+        "Too quick: the request can be approved in {:.1} s.",
+        wait_ms / 1000.0
+    )
+}
+
 #[tauri::command]
 pub(crate) async fn approval_get(shared: State<'_, Shared>, id: i64) -> Res<PopupInfo> {
-    let request = shared
-        .broker
-        .get(id)
-        .ok_or_else(|| "This request is no longer pending.".to_owned())?;
+    let request = pending(&shared, id)?;
     // At the system level the factor is the system store's, which only the service reads.
     let status = policy::status_at(&shared.paths, shared.system).map_err(|e| format!("{e:#}"))?;
     Ok(PopupInfo {
@@ -47,10 +58,7 @@ pub(crate) async fn rule_replay(
     choice: usize,
     days: u64,
 ) -> Res<rules::ReplayView> {
-    let request = shared
-        .broker
-        .get(id)
-        .ok_or_else(|| "This request is no longer pending.".to_owned())?;
+    let request = pending(&shared, id)?;
     let rule = rules::chosen(&request, choice, days).map_err(|e| e.to_string())?;
     rules::replay(&shared.paths, &rule).map_err(|e| format!("{e:#}"))
 }
@@ -67,34 +75,19 @@ pub(crate) async fn approval_always(
     password: Option<String>,
     code: Option<String>,
 ) -> Res<()> {
-    let request = shared
-        .broker
-        .get(id)
-        .ok_or_else(|| "This request is no longer pending.".to_owned())?;
+    let request = pending(&shared, id)?;
     let wait_ms = request.armed_ms - airlock_core::clock::now_ms();
     if wait_ms > 0 {
-        return Err(format!(
-            "Too quick: the request can be approved in {:.1} s.",
-            wait_ms as f64 / 1000.0
-        ));
+        return Err(too_quick(wait_ms as f64));
     }
     let rule = rules::chosen(&request, choice, days).map_err(|e| e.to_string())?;
     rules::save(&shared.paths, rule, &proof(password, code))
         .map_err(|e| format!("Not saved: {e:#}"))?;
     tracing::info!(id, "rule saved from the popup");
     let _ = app.emit("policy-changed", ());
-    match shared.broker.resolve(id, Decision::Approved) {
-        Ok(()) => {
-            close_popup(&app, id);
-            Ok(())
-        }
-        Err(e) => {
-            close_popup(&app, id);
-            Err(format!(
-                "The rule was saved, but this request could not be approved: {e}"
-            ))
-        }
-    }
+    let resolved = shared.broker.resolve(id, Decision::Approved);
+    close_popup(&app, id);
+    resolved.map_err(|e| format!("The rule was saved, but this request could not be approved: {e}"))
 }
 
 /// The rule panel drew a replay (for the log and the real-window test; no rule text).
@@ -112,10 +105,7 @@ pub(crate) async fn approval_decide(
     password: Option<String>,
     code: Option<String>,
 ) -> Res<()> {
-    let request = shared
-        .broker
-        .get(id)
-        .ok_or_else(|| "This request is no longer pending.".to_owned())?;
+    let request = pending(&shared, id)?;
     if decision.approves() && request.high_risk {
         if shared.system {
             // The service verifies it against the system store when the agent forwards the
@@ -132,13 +122,10 @@ pub(crate) async fn approval_decide(
             close_popup(&app, id);
             Ok(())
         }
-        Err(BrokerError::NotArmed { wait_ms, .. }) => Err(format!(
-            "Too quick: the request can be approved in {:.1} s.",
-            wait_ms as f64 / 1000.0
-        )),
+        Err(BrokerError::NotArmed { wait_ms, .. }) => Err(too_quick(wait_ms as f64)),
         Err(BrokerError::NotPending(_)) => {
             close_popup(&app, id);
-            Err("This request is no longer pending.".to_owned())
+            Err(NOT_PENDING.to_owned())
         }
         Err(e) => Err(e.to_string()),
     }
