@@ -678,6 +678,22 @@ fn invocation_effects(
     egress_effects(inv, sa, fx);
 }
 
+/// Does this invocation read nothing (`</dev/null`, an empty here-string, `echo |`, `true |`)?
+fn empty_input(inv: &Invocation, sa: &ShellAnalysis) -> bool {
+    match &inv.stdin {
+        Stdin::File(f) => f == "/dev/null",
+        Stdin::Text(t) => t.trim().is_empty() || t.trim().eq_ignore_ascii_case("q"),
+        Stdin::Pipe(i) => sa.invocations.get(*i).is_some_and(|u| {
+            matches!(u.program.as_str(), "true" | ":")
+                || matches!(u.program.as_str(), "echo" | "printf")
+                    && u.argv()
+                        .filter(|a| !a.starts_with('-'))
+                        .all(|a| a.trim().is_empty() || a.trim().eq_ignore_ascii_case("q"))
+        }),
+        Stdin::Inherit => false,
+    }
+}
+
 fn egress_effects(inv: &Invocation, sa: &ShellAnalysis, fx: &mut Effects) {
     let p = inv.program.as_str();
     let operands = inv.operands();
@@ -761,9 +777,15 @@ fn egress_effects(inv: &Invocation, sa: &ShellAnalysis, fx: &mut Effects) {
                 || inv
                     .argv()
                     .any(|a| a.starts_with("EXEC:") || a.starts_with("exec:"));
-            // A raw socket always carries data both ways, fed or not.
+            // A raw socket always carries data both ways, fed or not — except a TLS
+            // handshake whose input is empty (`openssl s_client … </dev/null`, `echo |`):
+            // it sends nothing but the handshake, like a plain HTTPS request.
             let _ = (stdin_fed, exec);
-            push(dest, true, true, false, None);
+            if p == "openssl" && !exec && empty_input(inv, sa) {
+                push(dest, false, false, false, None);
+            } else {
+                push(dest, true, true, false, None);
+            }
         }
         "ssh" | "sftp" | "ftp" | "lftp" | "tftp" | "mosh" => {
             let value_opts = [
