@@ -576,6 +576,14 @@ pub const CORPUS: &[(&str, &str)] = &[
         include_str!("../../tests/corpus/families/holdout2.jsonl"),
     ),
     (
+        "holdout3",
+        include_str!("../../tests/corpus/families/holdout3.jsonl"),
+    ),
+    (
+        "privilege",
+        include_str!("../../tests/corpus/families/privilege.jsonl"),
+    ),
+    (
         "path_resolution",
         include_str!("../../tests/corpus/families/path_resolution.jsonl"),
     ),

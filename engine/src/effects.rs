@@ -678,6 +678,22 @@ fn invocation_effects(
     egress_effects(inv, sa, fx);
 }
 
+/// Does this invocation read nothing (`</dev/null`, an empty here-string, `echo |`, `true |`)?
+fn empty_input(inv: &Invocation, sa: &ShellAnalysis) -> bool {
+    match &inv.stdin {
+        Stdin::File(f) => f == "/dev/null",
+        Stdin::Text(t) => t.trim().is_empty() || t.trim().eq_ignore_ascii_case("q"),
+        Stdin::Pipe(i) => sa.invocations.get(*i).is_some_and(|u| {
+            matches!(u.program.as_str(), "true" | ":")
+                || matches!(u.program.as_str(), "echo" | "printf")
+                    && u.argv()
+                        .filter(|a| !a.starts_with('-'))
+                        .all(|a| a.trim().is_empty() || a.trim().eq_ignore_ascii_case("q"))
+        }),
+        Stdin::Inherit => false,
+    }
+}
+
 fn egress_effects(inv: &Invocation, sa: &ShellAnalysis, fx: &mut Effects) {
     let p = inv.program.as_str();
     let operands = inv.operands();
@@ -767,16 +783,7 @@ fn egress_effects(inv: &Invocation, sa: &ShellAnalysis, fx: &mut Effects) {
             // open?) and `openssl s_client` with stdin from `/dev/null` (a TLS handshake, to
             // read the certificate). Anything else on a raw socket carries data both ways,
             // fed or not.
-            // Nothing on stdin: `< /dev/null`, or piped from a bare `echo` / `true` (the usual
-            // `echo | openssl s_client …` certificate check).
-            let null_stdin = match &inv.stdin {
-                Stdin::File(f) => f == "/dev/null",
-                Stdin::Pipe(i) => sa.invocations.get(*i).is_some_and(|u| {
-                    (u.program == "echo" && u.operands().is_empty())
-                        || matches!(u.program.as_str(), "true" | ":")
-                }),
-                _ => false,
-            };
+            let null_stdin = empty_input(inv, sa);
             let probe = !exec
                 && ((p == "openssl" && null_stdin)
                     || (matches!(p, "nc" | "ncat" | "netcat") && inv.has_flag('z', "--zero")));

@@ -122,9 +122,9 @@ pub const MAX_WRITTEN_BYTES: usize = 16 * 1024;
 /// styles): not remembered, so the session stays small.
 const NEVER_RUN: &[&str] = &[
     "md", "markdown", "rst", "adoc", "txt", "csv", "tsv", "css", "scss", "sass", "less", "html",
-    "htm", "svg", "png", "jpg", "jpeg", "gif", "ico", "lock", "rs", "go", "java", "kt", "c", "h",
-    "cc", "cpp", "hpp", "cs", "swift", "m", "scala", "dart", "vue", "svelte", "tsx", "jsx", "xml",
-    "yml", "yaml", "toml", "ini", "cfg", "conf", "proto", "graphql", "snap", "map",
+    "htm", "svg", "png", "jpg", "jpeg", "gif", "ico", "lock", "rs", "java", "kt", "c", "h", "cc",
+    "cpp", "hpp", "cs", "swift", "m", "scala", "dart", "vue", "svelte", "tsx", "jsx", "xml", "yml",
+    "yaml", "toml", "ini", "cfg", "conf", "proto", "graphql", "snap", "map",
 ];
 
 /// Could a file at `path` be executed (by path, a shell, an interpreter, make, npm, git)?

@@ -96,6 +96,86 @@ fn push_sql(sql: &str, out: &mut Vec<Finding>) {
     }
 }
 
+/// Namespace or context name parts that mark a development cluster.
+const DEV_PARTS: &[&str] = &[
+    "dev",
+    "development",
+    "local",
+    "test",
+    "testing",
+    "sandbox",
+    "ci",
+    "preview",
+    "review",
+    "scratch",
+    "playground",
+    "kind",
+    "minikube",
+    "k3d",
+    "docker-desktop",
+    "rancher-desktop",
+    "orbstack",
+];
+
+fn dev_name(name: &str) -> bool {
+    let l = name.to_ascii_lowercase();
+    DEV_PARTS.contains(&l.as_str()) || l.split(['-', '_', '.']).any(|p| DEV_PARTS.contains(&p))
+}
+
+/// `kubectl delete pod NAME… -n dev`: deleting named pods (a controller starts them again) in
+/// a development namespace or a local cluster's context is a restart, not a loss. Anything
+/// wider (another kind, `--all`, a selector, no or another namespace) is not routine.
+pub fn routine_pod_delete(args: &[&str]) -> bool {
+    let mut ops: Vec<&str> = Vec::new();
+    let mut dev = false;
+    let mut it = args.iter().copied();
+    while let Some(a) = it.next() {
+        match a {
+            "-n" | "--namespace" | "--context" => {
+                if it.next().is_some_and(dev_name) {
+                    dev = true;
+                }
+            }
+            "--all" | "-A" | "--all-namespaces" | "-l" | "--selector" | "--field-selector"
+            | "-f" | "--filename" | "-k" | "--kustomize" | "--raw" => return false,
+            _ if a.starts_with("--namespace=") || a.starts_with("--context=") => {
+                if a.split_once('=').is_some_and(|(_, v)| dev_name(v)) {
+                    dev = true;
+                }
+            }
+            _ if a.starts_with("-n") && a.len() > 2 && !a.starts_with("--") => {
+                if a.get(2..).is_some_and(dev_name) {
+                    dev = true;
+                }
+            }
+            _ if a.starts_with("--selector=")
+                || a.starts_with("-l=")
+                || a.starts_with("--field-selector=")
+                || a.starts_with("--filename=")
+                || a.starts_with("--all") =>
+            {
+                return false;
+            }
+            _ if a.starts_with('-') => {}
+            _ => ops.push(a),
+        }
+    }
+    let Some(("delete", rest)) = ops.split_first().map(|(f, r)| (*f, r)) else {
+        return false;
+    };
+    let pods = match rest.split_first() {
+        Some((kind, names)) if matches!(*kind, "pod" | "pods" | "po") => {
+            !names.is_empty() && names.iter().all(|n| !n.contains('/') && *n != "all")
+        }
+        Some(_) => rest.iter().all(|n| {
+            n.split_once('/')
+                .is_some_and(|(k, name)| matches!(k, "pod" | "pods" | "po") && !name.is_empty())
+        }),
+        None => false,
+    };
+    pods && dev
+}
+
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     if let Operation::McpCall { arguments, .. } = &cx.action.op {
         let mut strings = Vec::new();
@@ -137,7 +217,7 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                     if auto { Verdict::Block } else { Verdict::Auth },
                 ));
             }
-            "kubectl" | "oc" if has("delete") => {
+            "kubectl" | "oc" if has("delete") && !routine_pod_delete(&args) => {
                 let wide = args.iter().any(|a| {
                     matches!(
                         *a,
@@ -257,6 +337,28 @@ mod tests {
                 ("terraform destroy", Auth, "infra_destroy"),
                 ("kubectl delete namespace prod", Block, "infra_destroy"),
                 ("kubectl delete pod web-1", Auth, "infra_destroy"),
+                ("kubectl delete pod web-1 -n prod", Auth, "infra_destroy"),
+                (
+                    "kubectl delete pods -l app=web -n dev",
+                    Auth,
+                    "infra_destroy",
+                ),
+                ("kubectl delete pods --all -n dev", Block, "infra_destroy"),
+                (
+                    "kubectl delete deployment web -n dev",
+                    Auth,
+                    "infra_destroy",
+                ),
+                ("kubectl delete namespace dev", Block, "infra_destroy"),
+                ("kubectl delete all --all -n dev", Block, "infra_destroy"),
+                ("kubectl delete pod web-7c9d5f-x2k8q -n dev", Pass, ""),
+                (
+                    "kubectl delete pod/web-1 pod/web-2 --namespace=feature-x-dev",
+                    Pass,
+                    "",
+                ),
+                ("kubectl --context kind-local delete pod api-0", Pass, ""),
+                ("kubectl delete po worker-1 -n ci", Pass, ""),
                 ("dropdb prod", Block, "database_drop"),
                 (
                     "psql -c \"DROP DATABASE production\"",

@@ -17,6 +17,8 @@ use crate::verdict::Finding;
 pub mod bad_input;
 pub mod behaviour;
 pub mod bulk_delete;
+pub mod cloud_privilege;
+pub mod container_escape;
 pub mod destination;
 pub mod destructive;
 pub mod env_poisoning;
@@ -94,6 +96,8 @@ pub const RULES: &[(&str, RuleFn)] = &[
     ("evasion", evasion::check),
     ("hidden_text", hidden_text::check),
     ("serve_folder", serve_folder::check),
+    ("container_escape", container_escape::check),
+    ("cloud_privilege", cloud_privilege::check),
 ];
 
 #[cfg(test)]

@@ -270,6 +270,11 @@ pub fn service_destroy(inv: &Invocation) -> Option<bool> {
     if LOCAL_TOOLS.contains(&p) || inv.from_inline_code || local_env(inv) {
         return None;
     }
+    if matches!(p, "kubectl" | "oc")
+        && super::infra_destructive::routine_pod_delete(&inv.argv().collect::<Vec<_>>())
+    {
+        return None;
+    }
     if inv.args.iter().any(|w| json_deletes(&w.text)) {
         return Some(false);
     }

