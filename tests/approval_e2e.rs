@@ -142,7 +142,7 @@ fn the_pending_request_says_what_the_call_will_do() {
     assert_eq!(child.wait_with_output().unwrap().status.code(), Some(2));
 
     // An edit that writes an AWS key: a diff, the key's kind, never its value.
-    let key = "AKIAIOSFODNN7EXAMPLE";
+    let key = "AKIAQ3EGRTYUIOP7ZK4M";
     let edit = serde_json::json!({
         "session_id": "c2",
         "transcript_path": "/tmp/t.jsonl",

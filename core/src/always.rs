@@ -580,6 +580,10 @@ pub const CORPUS: &[(&str, &str)] = &[
         include_str!("../../tests/corpus/families/holdout3.jsonl"),
     ),
     (
+        "holdout4",
+        include_str!("../../tests/corpus/families/holdout4.jsonl"),
+    ),
+    (
         "privilege",
         include_str!("../../tests/corpus/families/privilege.jsonl"),
     ),

@@ -327,10 +327,30 @@ fn flag_value<'a>(inv: &'a Invocation, names: &[&str]) -> Vec<&'a str> {
             {
                 // -dVALUE
                 out.push(t.get(2..).unwrap_or(""));
+            } else if n.len() == 2
+                && !n.starts_with("--")
+                && t.len() > 2
+                && t.starts_with('-')
+                && !t.starts_with("--")
+                && t.chars().skip(1).all(|c| c.is_ascii_alphabetic())
+                && t.ends_with(n.get(1..).unwrap_or(n))
+                && let Some(v) = it.peek()
+            {
+                // A cluster of switches ending in the option: `curl -fsSLo FILE`, `tar -xzf A`.
+                out.push(v.text.as_str());
             }
         }
     }
     out
+}
+
+/// The file name a download of `url` is saved under (`https://h/x/i.sh?v=1` → `i.sh`).
+fn url_file_name(url: &str) -> Option<&str> {
+    let rest = url.split_once("://").map(|(_, r)| r)?;
+    let path = rest.split(['?', '#']).next()?;
+    let (_, path) = path.split_once('/')?;
+    let name = path.rsplit('/').next()?;
+    (!name.is_empty() && name != "." && name != "..").then_some(name)
 }
 
 fn is_recursive(inv: &Invocation) -> bool {
@@ -635,15 +655,44 @@ fn invocation_effects(
             }
         }
         "curl" | "wget" => {
-            for f in flag_value(inv, &["-o", "--output", "-O", "--output-document"]) {
-                if f != "-" && !f.is_empty() {
-                    fx.writes.push(PathUse {
-                        path: norm(f),
-                        program: p.to_owned(),
-                        dynamic: false,
-                        recursive: false,
-                    });
+            // `curl -O` takes no value (it saves under the URL's file name); `wget -O` does.
+            let named: &[&str] = if p == "curl" {
+                &["-o", "--output"]
+            } else {
+                &["-O", "--output-document"]
+            };
+            let mut saved: Vec<String> = flag_value(inv, named)
+                .into_iter()
+                .filter(|f| *f != "-" && !f.is_empty())
+                .map(norm)
+                .collect();
+            // Saved under the URL's own file name: `curl -O URL`, `wget URL` (into `-P DIR`).
+            let remote_name = if p == "curl" {
+                inv.has_flag('O', "--remote-name") || inv.has_flag('O', "--remote-name-all")
+            } else {
+                saved.is_empty()
+            };
+            if remote_name {
+                let dir = flag_value(inv, &["-P", "--directory-prefix"])
+                    .first()
+                    .map(|d| d.trim_end_matches('/').to_owned());
+                for w in &operands {
+                    if let Some(name) = url_file_name(&w.text) {
+                        let rel = match &dir {
+                            Some(d) => format!("{d}/{name}"),
+                            None => name.to_owned(),
+                        };
+                        saved.push(norm(&rel));
+                    }
                 }
+            }
+            for path in saved {
+                fx.writes.push(PathUse {
+                    path,
+                    program: p.to_owned(),
+                    dynamic: false,
+                    recursive: false,
+                });
             }
         }
         _ => {}

@@ -512,6 +512,10 @@ impl Engine {
                 Self::note_secret_file(s, &abs, &secrets);
                 // An edit supplies only the new text: add it to what is known.
                 let append = action.tool != "Write" && s.written_files.contains_key(&abs);
+                if !append {
+                    // Written whole by the agent: no longer the downloaded file.
+                    s.downloads.remove(&abs);
+                }
                 s.remember_write(&self.key, &abs, content, append, &secrets);
             }
             Operation::McpCall {
@@ -545,6 +549,12 @@ impl Engine {
                     }
                     for (link, target) in &sa.links {
                         s.remember_symlink(link, target);
+                    }
+                    let fx = effects::compute(action, Some(&sa), home);
+                    for w in &fx.writes {
+                        if rules::supply_chain::is_downloader(&w.program) && !w.dynamic {
+                            s.remember_download(&files.resolve(&w.path));
+                        }
                     }
                 }
             }

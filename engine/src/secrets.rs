@@ -319,7 +319,11 @@ impl SecretScanner {
                     "card_number" => luhn_valid(m.as_str()),
                     _ => true,
                 };
-                if accept {
+                // AWS's documented example credentials (`AKIAIOSFODNN7EXAMPLE`,
+                // `wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY`) and values built the same way
+                // are placeholders in docs and fixtures, never anyone's secret.
+                let documented_example = value.as_str().contains("EXAMPLE");
+                if accept && !documented_example {
                     out.push(SecretMatch {
                         kind,
                         start: value.start(),
@@ -391,7 +395,13 @@ mod tests {
     fn token_formats() {
         let s = SecretScanner::new().unwrap();
         let cases: &[(&str, Option<&str>)] = &[
-            ("AKIAIOSFODNN7EXAMPLE", Some("aws_access_key")),
+            ("AKIAQ3EGRTYUIOP7ZK4M", Some("aws_access_key")),
+            // Documented example values are placeholders.
+            ("AKIAIOSFODNN7EXAMPLE", None),
+            (
+                "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+                None,
+            ),
             (
                 "ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789",
                 Some("github_token"),

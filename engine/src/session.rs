@@ -73,6 +73,11 @@ pub struct SessionState {
     /// Symbolic links the session created: absolute link path → absolute target.
     #[serde(default)]
     pub symlinks: BTreeMap<String, String>,
+    /// Files the session downloaded (`curl -o`, `wget`, `curl URL > f`) and nobody has
+    /// rewritten since: running one later is running code from the network. At most
+    /// [`MAX_DOWNLOADS`]; past that `written_files_full` is set.
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    pub downloads: BTreeSet<String>,
     /// Files the agent wrote with a secret value in them (at most [`MAX_SECRET_FILES`]).
     #[serde(default)]
     pub secret_files: BTreeSet<String>,
@@ -133,11 +138,17 @@ pub fn may_run(path: &str) -> bool {
     if base == "package.json" || path.contains("/.git/") || path.contains("/.husky/") {
         return true;
     }
+    // Loaded and run by a build tool or test runner: `build.rs` (cargo), `*.test.tsx` (jest).
+    if base == "build.rs" || base.contains(".test.") || base.contains(".spec.") {
+        return true;
+    }
     match base.rsplit_once('.') {
         Some((stem, ext)) if !stem.is_empty() => !NEVER_RUN.contains(&ext) && ext != "json",
         _ => true,
     }
 }
+/// Most downloaded files one session remembers.
+pub const MAX_DOWNLOADS: usize = 128;
 /// Most symbolic links one session remembers.
 pub const MAX_SYMLINKS: usize = 128;
 /// What replaces a secret value in remembered content.
@@ -165,6 +176,17 @@ impl SessionState {
                 return;
             }
             self.fingerprints.insert(key.fingerprint(&form));
+        }
+    }
+
+    /// Remember a file downloaded from the network: its content is no longer what the agent
+    /// wrote (if it wrote it), and running it is running fetched code.
+    pub fn remember_download(&mut self, path: &str) {
+        self.written_files.remove(path);
+        if self.downloads.len() < MAX_DOWNLOADS || self.downloads.contains(path) {
+            self.downloads.insert(path.to_owned());
+        } else {
+            self.written_files_full = true;
         }
     }
 

@@ -1,7 +1,7 @@
 use super::*;
 use crate::{CallFacts, Engine, FingerprintKey, Host, HostFacts, PolicyConfig, Verdict};
 
-const AWS: &str = "AKIAIOSFODNN7EXAMPLE";
+const AWS: &str = "AKIAQ3EGRTYUIOP7ZK4M";
 
 fn engine() -> Engine {
     let cfg = PolicyConfig {

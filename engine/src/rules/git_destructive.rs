@@ -1,7 +1,9 @@
 //! Git operations that destroy history or uncommitted work.
 //!
 //! **What it does:** force pushes (`--force`, `-f`, `+refspec`) and `--mirror` are BLOCK
-//! (AUTH in light); `--force-with-lease`, deleting remote branches, `reset --hard`,
+//! (AUTH in light), AUTH when every branch pushed is a named work branch (not `main`,
+//! `master`, `develop`, `release*`, `prod*`, …); `--force-with-lease` is AUTH unless it
+//! names only work branches (the routine after a rebase: PASS); deleting remote branches, `reset --hard`,
 //! `clean -f`, `checkout -- .`/`restore .`, `stash clear/drop`, history rewriting and reflog
 //! expiry are AUTH.
 //! **Why:** they overwrite other people's commits or throw away work that exists nowhere else.
@@ -52,6 +54,56 @@ pub fn git_subcommand(inv: &Invocation) -> Option<(&str, Vec<&str>)> {
     None
 }
 
+/// Branches that are shared by convention (a force push there rewrites others' history).
+fn shared_branch(name: &str) -> bool {
+    let n = name.trim_start_matches("refs/heads/").to_ascii_lowercase();
+    matches!(
+        n.as_str(),
+        "main"
+            | "master"
+            | "trunk"
+            | "develop"
+            | "development"
+            | "dev"
+            | "staging"
+            | "stable"
+            | "production"
+            | "prod"
+            | "live"
+            | "gh-pages"
+    ) || [
+        "release",
+        "releases/",
+        "prod/",
+        "production/",
+        "hotfix/",
+        "support/",
+    ]
+    .iter()
+    .any(|p| n.starts_with(p))
+        || n.starts_with("refs/tags/")
+}
+
+/// `git push [opts] REMOTE REFSPEC…` names only work branches (`feat/x`, `HEAD:fix-1`), none
+/// of them shared, none of them computed. Without a refspec the branch is not known here.
+fn only_feature_branches(rest: &[&str]) -> bool {
+    let refspecs: Vec<&str> = rest
+        .iter()
+        .copied()
+        .filter(|a| !a.starts_with('-'))
+        .skip(1)
+        .collect();
+    !refspecs.is_empty()
+        && refspecs.iter().all(|r| {
+            let r = r.trim_start_matches('+');
+            let dst = r.rsplit_once(':').map_or(r, |(_, d)| d);
+            !dst.is_empty()
+                && dst != "HEAD"
+                && !dst.contains(['$', '`', '*'])
+                && !shared_branch(dst)
+        })
+}
+
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     let Some(sa) = cx.shell else {
         return;
@@ -81,9 +133,19 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                     .filter(|a| !a.starts_with('-'))
                     .skip(1)
                     .any(|a| a.starts_with('+'));
-                if has("--force") || short('f') || plus_ref || has("--mirror") {
+                let feature = only_feature_branches(&rest);
+                if has("--mirror") {
                     out.push(Finding::new(FORCE_PUSH, force_verdict));
-                } else if lease {
+                } else if has("--force") || short('f') || plus_ref {
+                    // Overwrites whatever is there; a named work branch is asked about, a
+                    // shared or unnamed one is not done.
+                    let v = if feature {
+                        Verdict::Auth
+                    } else {
+                        force_verdict
+                    };
+                    out.push(Finding::new(FORCE_PUSH, v));
+                } else if lease && !feature {
                     out.push(Finding::new(FORCE_PUSH, Verdict::Auth));
                 }
                 let colon_ref = rest
@@ -167,9 +229,28 @@ mod tests {
                     "git_force_push",
                 ),
                 (
-                    "git push --force-with-lease origin feature",
+                    "git push --force-with-lease origin main",
                     Auth,
                     "git_force_push",
+                ),
+                ("git push --force-with-lease", Auth, "git_force_push"),
+                (
+                    "git push --force origin feat/rate-limit",
+                    Auth,
+                    "git_force_push",
+                ),
+                (
+                    "git push -f origin HEAD:release/2.1",
+                    Block,
+                    "git_force_push",
+                ),
+                ("git push origin +HEAD:main", Block, "git_force_push"),
+                // The lease on a named work branch is the routine after a rebase.
+                ("git push --force-with-lease origin feature", Pass, ""),
+                (
+                    "git push --force-with-lease origin HEAD:fix/login-redirect",
+                    Pass,
+                    "",
                 ),
                 (
                     "git push origin --delete old-branch",

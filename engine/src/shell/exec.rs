@@ -587,6 +587,7 @@ impl Walker<'_> {
                 self.exec_file(&Word::literal(&abs), None, depth);
             }
         }
+        self.runner_files(&inv, depth);
         match p {
             "make" | "gmake" => self.make(&inv, depth),
             "npm" | "pnpm" | "yarn" | "bun" => self.package_scripts(&inv, depth),
@@ -1221,6 +1222,136 @@ impl Walker<'_> {
         }
         if let Some(prev) = saved {
             self.cwd = prev;
+        }
+    }
+}
+
+/// Which files a test runner or build tool loads and runs by itself, by file name, and the
+/// language they are in: `pytest` runs every `conftest.py` and test module, `jest` its
+/// config and `*.test.js`, `cargo` a `build.rs`, `rake` the `Rakefile`.
+fn runner_loads(inv: &Invocation) -> Option<fn(&str) -> Option<&'static str>> {
+    let args: Vec<&str> = inv.argv().collect();
+    let first = args.iter().copied().find(|a| !a.starts_with('-'));
+    let python_m = |m: &[&str]| {
+        args.windows(2)
+            .any(|w| w.first() == Some(&"-m") && w.get(1).is_some_and(|x| m.contains(x)))
+    };
+    let py = |n: &str| {
+        let n = n.to_ascii_lowercase();
+        (n == "conftest.py"
+            || n == "noxfile.py"
+            || (n.starts_with("test_") && n.ends_with(".py"))
+            || n.ends_with("_test.py"))
+        .then_some("python")
+    };
+    let js = |n: &str| {
+        let n = n.to_ascii_lowercase();
+        let code = [".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".jsx", ".tsx"]
+            .iter()
+            .any(|e| n.ends_with(e));
+        let loaded = n.contains(".test.")
+            || n.contains(".spec.")
+            || [
+                "jest.config",
+                "jest.setup",
+                "vitest.config",
+                "vitest.setup",
+                "setuptests",
+                ".mocharc",
+                "playwright.config",
+                "karma.conf",
+            ]
+            .iter()
+            .any(|c| n.starts_with(c));
+        (code && loaded).then_some("node")
+    };
+    let rs = |n: &str| (n == "build.rs").then_some("rust");
+    let go = |n: &str| n.ends_with("_test.go").then_some("go");
+    let rb = |n: &str| {
+        let n = n.to_ascii_lowercase();
+        (n == "rakefile"
+            || n.ends_with("_spec.rb")
+            || n.ends_with("_test.rb")
+            || n == "spec_helper.rb")
+            .then_some("ruby")
+    };
+    match inv.program.as_str() {
+        "pytest" | "py.test" | "tox" | "nox" => Some(py),
+        "python" | "python3" if python_m(&["pytest", "nox", "tox", "unittest"]) => Some(py),
+        "uv" | "poetry" | "pipenv" | "hatch" | "pdm"
+            if args.iter().any(|a| matches!(*a, "pytest" | "nox" | "tox")) =>
+        {
+            Some(py)
+        }
+        "jest" | "vitest" | "mocha" | "ava" | "playwright" | "karma" => Some(js),
+        "npx" | "pnpm" | "yarn" | "bunx" | "bun"
+            if args
+                .iter()
+                .any(|a| matches!(*a, "jest" | "vitest" | "mocha" | "ava" | "playwright")) =>
+        {
+            Some(js)
+        }
+        "cargo"
+            if matches!(
+                first,
+                Some(
+                    "build"
+                        | "b"
+                        | "test"
+                        | "t"
+                        | "run"
+                        | "r"
+                        | "check"
+                        | "c"
+                        | "bench"
+                        | "clippy"
+                        | "install"
+                )
+            ) =>
+        {
+            Some(rs)
+        }
+        "go" if first == Some("test") => Some(go),
+        "rake" | "rspec" => Some(rb),
+        "bundle" if args.iter().any(|a| matches!(*a, "rake" | "rspec")) => Some(rb),
+        _ => None,
+    }
+}
+
+impl Walker<'_> {
+    /// Files the agent wrote in this session that the runner will load from the folder it
+    /// runs in (or below): judged as code in their language, as if run directly.
+    fn runner_files(&mut self, inv: &Invocation, depth: u8) {
+        let Some(loads) = runner_loads(inv) else {
+            return;
+        };
+        let Some(files) = self.env.files else {
+            return;
+        };
+        let folder = match inv.cwd.as_deref().or(self.cwd.as_deref()) {
+            Some(c) => c.trim_end_matches('/').to_owned(),
+            None => return,
+        };
+        let mut found: Vec<(String, &'static str)> = files
+            .session
+            .written_files
+            .keys()
+            .filter(|k| {
+                k.strip_prefix(&folder)
+                    .is_some_and(|r| r.starts_with('/') && !r.contains("/node_modules/"))
+            })
+            .filter_map(|k| loads(crate::paths::basename(k)).map(|l| (k.clone(), l)))
+            .collect();
+        found.truncate(16);
+        for (path, lang) in found {
+            if let Some((text, project)) = self.file_text(&path, false) {
+                if !self.budget() {
+                    break;
+                }
+                self.in_file(project, |w| {
+                    w.inline_code(lang, &Word::literal(&text), depth)
+                });
+            }
         }
     }
 }

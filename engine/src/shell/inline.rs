@@ -251,6 +251,27 @@ pub(crate) fn analyze(lang: &str, code: &str) -> InlineFindings {
             );
         }
     }
+    // Rust's builder: `Command::new("sh").arg("-c").arg("…")` / `.args([..])`, up to the end
+    // of the statement. The program and every argument are literals, or the call is opaque.
+    for stmt in builder_statements(code, "Command::new(") {
+        let lits = string_literals(stmt);
+        let computed_arg = [".arg(", ".args("].iter().any(|m| {
+            call_segments(stmt, m)
+                .iter()
+                .any(|a| string_literals(a).is_empty() || !argv_literal_only(a))
+        });
+        if lits.is_empty() || !first_arg_is_literal(stmt, false) || computed_arg {
+            f.opaque = true;
+        }
+        if !lits.is_empty() {
+            f.shell_commands.push(
+                lits.iter()
+                    .map(|l| shell_quote(l))
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            );
+        }
+    }
     for marker in EXEC_CALLS {
         for seg in call_segments(code, marker) {
             let lits = string_literals(seg);
@@ -674,6 +695,47 @@ fn shell_quote(s: &str) -> String {
 }
 
 /// The argument text of each call `marker(` … `)` (balanced, bounded).
+/// From each `marker` to the end of its statement (`;` outside quotes and brackets, or the
+/// end of the code): a builder chain such as `Command::new("sh").arg("-c").status()`.
+fn builder_statements<'a>(code: &'a str, marker: &str) -> Vec<&'a str> {
+    let mut out = Vec::new();
+    for (pos, _) in code.match_indices(marker).take(64) {
+        let rest = code.get(pos + marker.len()..).unwrap_or("");
+        let mut depth = 0i32;
+        let mut quote: Option<char> = None;
+        let mut escaped = false;
+        let mut end = rest.len();
+        for (i, c) in rest.char_indices() {
+            if let Some(q) = quote {
+                if escaped {
+                    escaped = false;
+                } else if c == '\\' {
+                    escaped = true;
+                } else if c == q {
+                    quote = None;
+                }
+                continue;
+            }
+            match c {
+                '"' | '\'' => quote = Some(c),
+                '(' | '[' | '{' => depth += 1,
+                ')' | ']' | '}' => depth -= 1,
+                ';' if depth <= 0 => {
+                    end = i;
+                    break;
+                }
+                _ => {}
+            }
+            if depth < -1 {
+                end = i;
+                break;
+            }
+        }
+        out.push(rest.get(..end).unwrap_or(rest));
+    }
+    out
+}
+
 fn call_segments<'a>(code: &'a str, marker: &str) -> Vec<&'a str> {
     let mut out = Vec::new();
     let mut from = 0;
@@ -768,6 +830,36 @@ fn quoted_runs(s: &str, q: char) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rust_command_builders_are_argument_vectors() {
+        let f = analyze(
+            "rust",
+            "fn main() {\n    Command::new(\"sh\").arg(\"-c\").arg(\"rm -rf ~\").status().unwrap();\n}\n",
+        );
+        assert_eq!(f.shell_commands, vec!["sh -c 'rm -rf ~'"]);
+        assert!(!f.opaque);
+        let f = analyze(
+            "rust",
+            "let out = Command::new(\"git\").args([\"rev-parse\", \"HEAD\"]).output()?;",
+        );
+        assert_eq!(f.shell_commands, vec!["git rev-parse HEAD"]);
+        assert!(!f.opaque);
+        // A computed argument or program is opaque.
+        let f = analyze(
+            "rust",
+            "Command::new(\"rm\").arg(\"-rf\").arg(home).status();",
+        );
+        assert!(f.opaque);
+        let f = analyze("rust", "Command::new(prog).status();");
+        assert!(f.opaque);
+        // Look-alike: no process at all.
+        let f = analyze(
+            "rust",
+            "fn main() { println!(\"cargo:rerun-if-changed=build.rs\"); }",
+        );
+        assert_eq!(f, InlineFindings::default());
+    }
 
     #[test]
     fn inline_table() {

@@ -270,7 +270,12 @@ fn resolve_pieces_into(
                     }
                     None => {
                         ctx.cur().dynamic = true;
-                        ctx.push_str(src);
+                        match located_program(s) {
+                            // Where exactly is only known at run time; that it is this
+                            // program's binary in a `bin` folder is known now.
+                            Some(path) => ctx.push_str(&path),
+                            None => ctx.push_str(src),
+                        }
                     }
                 }
             }
@@ -342,6 +347,37 @@ fn fold_constant(sub: &str) -> Option<String> {
         },
         _ => None,
     }
+}
+
+/// `$(command -v airlock)`, `$(which airlock)`, `$(type -P airlock)`: the path of a program
+/// on `PATH`. Stands for it as `/usr/local/bin/NAME` (the folder is a guess; the name and
+/// that it is a `bin` folder are not), so rules about binaries see what is changed.
+fn located_program(sub: &str) -> Option<String> {
+    if sub.len() > 256 || sub.contains("$(") || sub.contains('`') {
+        return None;
+    }
+    let words: Vec<&str> = sub.split_whitespace().collect();
+    let name = match words.as_slice() {
+        ["command", "-v" | "-V", name]
+        | ["which", name]
+        | ["which", "-a", name]
+        | ["type", "-p" | "-P" | "-fp" | "-fP", name]
+        | ["whence", "-p", name] => *name,
+        _ => return None,
+    };
+    let name = name.trim_matches(['"', '\'']);
+    if name.is_empty()
+        || !name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_.+/".contains(c))
+    {
+        return None;
+    }
+    Some(if name.contains('/') {
+        name.to_owned()
+    } else {
+        format!("/usr/local/bin/{name}")
+    })
 }
 
 /// Decode bash `$'…'` escapes.
