@@ -584,6 +584,10 @@ pub const CORPUS: &[(&str, &str)] = &[
         include_str!("../../tests/corpus/families/holdout4.jsonl"),
     ),
     (
+        "holdout5",
+        include_str!("../../tests/corpus/families/holdout5.jsonl"),
+    ),
+    (
         "privilege",
         include_str!("../../tests/corpus/families/privilege.jsonl"),
     ),

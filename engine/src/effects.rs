@@ -711,6 +711,80 @@ fn invocation_effects(
                 });
             }
         }
+        // Archivers and copiers that delete their sources: `tar --remove-files`, `zip -m`,
+        // `7z a -sdel`, `rsync --remove-source-files`.
+        "tar" | "bsdtar" | "gtar" if inv.argv().any(|a| a == "--remove-files") => {
+            let archive: Vec<&str> = flag_value(inv, &["-f", "--file"]);
+            for w in operands
+                .iter()
+                .filter(|w| !archive.contains(&w.text.as_str()))
+            {
+                fx.deletes.push(Deletion {
+                    path: norm(&w.text),
+                    program: p.to_owned(),
+                    recursive: true,
+                    glob: w.glob,
+                    dynamic: w.dynamic,
+                });
+            }
+        }
+        "zip" if inv.argv().any(|a| a == "-m" || a == "-mm" || a == "--move") => {
+            for w in operands.iter().skip(1) {
+                fx.deletes.push(Deletion {
+                    path: norm(&w.text),
+                    program: p.to_owned(),
+                    recursive: inv.has_flag('r', "--recurse-paths"),
+                    glob: w.glob,
+                    dynamic: w.dynamic,
+                });
+            }
+        }
+        "7z" | "7za" | "7zz" if inv.argv().any(|a| a == "-sdel") => {
+            for w in operands.iter().skip(2) {
+                fx.deletes.push(Deletion {
+                    path: norm(&w.text),
+                    program: p.to_owned(),
+                    recursive: true,
+                    glob: w.glob,
+                    dynamic: w.dynamic,
+                });
+            }
+        }
+        "rsync" if inv.argv().any(|a| a == "--remove-source-files") => {
+            let n = operands.len();
+            for w in operands.iter().take(n.saturating_sub(1)) {
+                fx.deletes.push(Deletion {
+                    path: norm(&w.text),
+                    program: p.to_owned(),
+                    recursive: true,
+                    glob: w.glob,
+                    dynamic: w.dynamic,
+                });
+            }
+        }
+        // Emptying files destroys their content as surely as deleting them.
+        "truncate"
+            if inv
+                .argv()
+                .collect::<Vec<_>>()
+                .windows(2)
+                .any(|w| matches!(w, ["-s" | "--size", "0"]))
+                || inv.argv().any(|a| a == "-s0" || a == "--size=0") =>
+        {
+            let size_value: Vec<&str> = flag_value(inv, &["-s", "--size"]);
+            for w in operands
+                .iter()
+                .filter(|w| !size_value.contains(&w.text.as_str()))
+            {
+                fx.deletes.push(Deletion {
+                    path: norm(&w.text),
+                    program: p.to_owned(),
+                    recursive: false,
+                    glob: w.glob,
+                    dynamic: w.dynamic,
+                });
+            }
+        }
         "shred" if inv.has_flag('u', "--remove") => {
             for w in &operands {
                 fx.deletes.push(Deletion {

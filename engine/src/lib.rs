@@ -553,7 +553,12 @@ impl Engine {
                     let fx = effects::compute(action, Some(&sa), home);
                     for w in &fx.writes {
                         if rules::supply_chain::is_downloader(&w.program) && !w.dynamic {
-                            s.remember_download(&files.resolve(&w.path));
+                            let listed = rules::supply_chain::downloaded_from_listed(
+                                &fx,
+                                &self.policy,
+                                &w.program,
+                            );
+                            s.remember_download(&files.resolve(&w.path), listed);
                         }
                     }
                 }

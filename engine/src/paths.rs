@@ -171,6 +171,42 @@ const HOME_SECRETS: &[(&str, SecretKind)] = &[
     (".config/BraveSoftware", SecretKind::Credentials),
     (".config/microsoft-edge", SecretKind::Credentials),
     ("Library/Cookies", SecretKind::Credentials),
+    // macOS personal data stores: messages, mail, browser history, notes, contacts, and the
+    // privacy-permission database.
+    ("Library/Messages", SecretKind::Credentials),
+    ("Library/Mail", SecretKind::Credentials),
+    ("Library/Safari", SecretKind::Credentials),
+    (
+        "Library/Group Containers/group.com.apple.notes",
+        SecretKind::Credentials,
+    ),
+    (
+        "Library/Application Support/AddressBook",
+        SecretKind::Credentials,
+    ),
+    (
+        "Library/Application Support/com.apple.TCC",
+        SecretKind::Credentials,
+    ),
+    (
+        "Library/Containers/com.apple.Safari",
+        SecretKind::Credentials,
+    ),
+    (
+        "Library/Application Support/BraveSoftware",
+        SecretKind::Credentials,
+    ),
+    (
+        "Library/Application Support/Microsoft Edge",
+        SecretKind::Credentials,
+    ),
+    ("Library/Application Support/Slack", SecretKind::Credentials),
+    (
+        "Library/Application Support/Signal",
+        SecretKind::Credentials,
+    ),
+    (".config/Slack", SecretKind::Credentials),
+    (".config/Signal", SecretKind::Credentials),
     // Shell and REPL histories hold typed passwords and tokens.
     (".bash_history", SecretKind::Credentials),
     (".zsh_history", SecretKind::Credentials),

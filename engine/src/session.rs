@@ -76,8 +76,9 @@ pub struct SessionState {
     /// Files the session downloaded (`curl -o`, `wget`, `curl URL > f`) and nobody has
     /// rewritten since: running one later is running code from the network. At most
     /// [`MAX_DOWNLOADS`]; past that `written_files_full` is set.
-    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
-    pub downloads: BTreeSet<String>,
+    /// Path → whether it came from a destination the policy lists.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub downloads: BTreeMap<String, bool>,
     /// Files the agent wrote with a secret value in them (at most [`MAX_SECRET_FILES`]).
     #[serde(default)]
     pub secret_files: BTreeSet<String>,
@@ -181,10 +182,10 @@ impl SessionState {
 
     /// Remember a file downloaded from the network: its content is no longer what the agent
     /// wrote (if it wrote it), and running it is running fetched code.
-    pub fn remember_download(&mut self, path: &str) {
+    pub fn remember_download(&mut self, path: &str, listed_source: bool) {
         self.written_files.remove(path);
-        if self.downloads.len() < MAX_DOWNLOADS || self.downloads.contains(path) {
-            self.downloads.insert(path.to_owned());
+        if self.downloads.len() < MAX_DOWNLOADS || self.downloads.contains_key(path) {
+            self.downloads.insert(path.to_owned(), listed_source);
         } else {
             self.written_files_full = true;
         }
@@ -212,6 +213,11 @@ impl SessionState {
         } else {
             String::new()
         };
+        // The same call is remembered when it is judged and again when its result is seen:
+        // an append (an Edit, `>>`) already at the end is that same call, not a second one.
+        if append && !content.is_empty() && text.ends_with(content) {
+            return;
+        }
         text.push_str(content);
         for s in secrets {
             if s.len() >= MIN_SECRET_LEN {

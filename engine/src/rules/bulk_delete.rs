@@ -161,15 +161,22 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             let args: Vec<&str> = inv.argv().collect();
             if inv.program == "find"
                 && (args.contains(&"-delete")
-                    || args
-                        .windows(2)
-                        .any(|w| matches!(w, ["-exec" | "-execdir", "rm" | "shred" | "unlink"])))
+                    || args.windows(2).any(|w| {
+                        matches!(
+                            w,
+                            ["-exec" | "-execdir", "rm" | "shred" | "unlink" | "truncate"]
+                        )
+                    }))
                 && !find_filters_artifacts(&args)
             {
                 unbounded = true;
             }
+            // `truncate -s 0` empties files: as destructive as deleting them.
+            let empties = inv.program == "truncate"
+                && (args.windows(2).any(|w| matches!(w, ["-s" | "--size", "0"]))
+                    || args.iter().any(|a| *a == "-s0" || *a == "--size=0"));
             if inv.args_from_input
-                && matches!(inv.program.as_str(), "rm" | "shred" | "unlink")
+                && (matches!(inv.program.as_str(), "rm" | "shred" | "unlink") || empties)
                 && !inv.wrappers.is_empty()
             {
                 let from_artifact_find = sa.upstream(inv).iter().any(|u| {
@@ -250,6 +257,12 @@ mod tests {
                 ("rm -rf src/*", Auth, "bulk_delete"),
                 ("find . -name '*.ts' -delete", Auth, "bulk_delete"),
                 ("git ls-files | xargs rm", Auth, "bulk_delete"),
+                (
+                    "find ~/code -name '*.py' | xargs truncate -s 0",
+                    Auth,
+                    "bulk_delete",
+                ),
+                ("truncate -s 0 logs/app.log", Pass, ""),
                 ("git rm -r src", Auth, "bulk_delete"),
                 ("find . -name '*.pyc' -delete", Pass, ""),
                 ("find . -name '*.orig' -delete", Pass, ""),

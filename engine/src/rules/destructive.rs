@@ -95,6 +95,24 @@ fn in_temp_or_cache(path: &str, home: Option<&str>) -> bool {
                 || r.starts_with("Library/Caches/")
                 || r.starts_with(".gradle/caches")
                 || r.starts_with(".m2/repository")
+                // Build and package caches that tools rebuild on their own.
+                || r.starts_with("Library/Developer/Xcode/DerivedData/")
+                || r.starts_with("Library/Developer/CoreSimulator/Caches/")
+                || r.starts_with(".cargo/git/checkouts/")
+                || r.starts_with("go/pkg/mod/cache/")
+                || r.starts_with(".pnpm-store/")
+                || r.starts_with(".local/share/pnpm/store/")
+                || r.starts_with(".yarn/cache/")
+                || r.starts_with(".bun/install/cache/")
+                || r.starts_with(".nuget/packages/")
+                || r.starts_with(".pub-cache/")
+                || r.starts_with(".gem/cache/")
+                || r.starts_with(".expo/")
+                || r.starts_with(".android/cache/")
+                || r.starts_with(".dartServer/")
+                || r.starts_with(".pylint.d/")
+                || r.starts_with(".mypy_cache/")
+                || r.starts_with(".terraform.d/plugin-cache/")
         })
 }
 
@@ -301,6 +319,16 @@ mod tests {
                 ("rm -f build/*.o", Pass, ""),
                 ("rm -rf /tmp/build-cache", Pass, ""),
                 ("rm -rf ~/.cache/pip", Pass, ""),
+                (
+                    "rm -rf ~/Library/Developer/Xcode/DerivedData/Tracker-*",
+                    Pass,
+                    "",
+                ),
+                (
+                    "rm -rf ~/Library/Developer/Xcode",
+                    Auth,
+                    "delete_outside_project",
+                ),
                 ("rm src/old.rs", Pass, ""),
                 ("find . -name '*.pyc' -delete", Pass, ""),
                 ("grep -rn \"rm -rf\" scripts/", Pass, ""),

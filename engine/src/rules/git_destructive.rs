@@ -161,7 +161,25 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                 out.push(Finding::new(HISTORY_LOSS, Verdict::Auth));
             }
             "clean" if (has("--force") || short('f')) && !(short('n') || has("--dry-run")) => {
-                out.push(Finding::new(HISTORY_LOSS, Verdict::Auth));
+                // Untracked files in named build folders (`git clean -fd coverage tmp`) are
+                // what `rm -rf coverage tmp` would remove; the whole tree, ignored files
+                // (`-x`) or `-ff` (nested repositories) are asked about.
+                let specs: Vec<&&str> = rest.iter().filter(|a| !a.starts_with('-')).collect();
+                let scoped = !specs.is_empty()
+                    && specs.iter().all(|p| {
+                        !matches!(**p, "." | "./" | ":/" | "*" | ".." | "~")
+                            && !p.starts_with(['/', '~', ':'])
+                            && !p.contains("..")
+                            && !p.contains('*')
+                    })
+                    && !short('x')
+                    && !short('X')
+                    && !rest.iter().any(|a| {
+                        a.starts_with('-') && !a.starts_with("--") && a.matches('f').count() > 1
+                    });
+                if !scoped {
+                    out.push(Finding::new(HISTORY_LOSS, Verdict::Auth));
+                }
             }
             "checkout" => {
                 let after_dd: Vec<&&str> =
@@ -259,6 +277,10 @@ mod tests {
                 ),
                 ("git reset --hard HEAD~20", Auth, "git_discard_work"),
                 ("git clean -fdx", Auth, "git_discard_work"),
+                ("git clean -fd", Auth, "git_discard_work"),
+                ("git clean -fd .", Auth, "git_discard_work"),
+                ("git clean -fdx build", Auth, "git_discard_work"),
+                ("git clean -fd coverage tmp", Pass, ""),
                 ("git checkout -- .", Auth, "git_discard_work"),
                 ("git restore .", Auth, "git_discard_work"),
                 ("git stash clear", Auth, "git_discard_work"),

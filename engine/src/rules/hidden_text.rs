@@ -180,6 +180,10 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
         }
         _ => {}
     }
+    // Text a command line writes into files, decoded (`printf '%b' '\U000E0041…' > f`).
+    if let Some(sa) = cx.shell {
+        texts.extend(sa.file_writes.iter().map(|(_, t, _)| t.clone()));
+    }
     let mut h = Hidden::default();
     let mut homoglyph = false;
     for t in &texts {

@@ -4,8 +4,11 @@
 //! uninstall`, cloud bucket and instance deletion are AUTH, and BLOCK when they skip their
 //! own confirmation (`-auto-approve`, `--yes`) or take out a whole namespace. SQL run through
 //! `psql`/`mysql`/`sqlite3`/MCP database tools is tokenised: `DROP DATABASE`/`SCHEMA` is BLOCK,
-//! `DROP TABLE`, `TRUNCATE` and `DELETE` without `WHERE` are AUTH. `dropdb`, `redis-cli
-//! FLUSHALL` and Mongo `dropDatabase` are BLOCK.
+//! `DROP TABLE`, `TRUNCATE` and `DELETE` without `WHERE` are AUTH; a SQL file the client
+//! reads (`psql -f F`, `mysql < F`, `.read F`) is judged by its content as the adapter or the
+//! session knows it. `dropdb`, `redis-cli FLUSHALL` and Mongo `dropDatabase` are BLOCK.
+//! Dropping a database on this machine (no host, `localhost`, a loopback address, a socket)
+//! is AUTH instead: resetting a development database is routine, on a server it is not.
 //! **Why:** production data and infrastructure do not come back from a prompt injection.
 //! **Example:** `psql -c "DROP DATABASE production"` → `database_drop`.
 
@@ -89,11 +92,141 @@ fn strip_sql_literals(sql: &str) -> String {
 }
 
 fn push_sql(sql: &str, out: &mut Vec<Finding>) {
+    push_sql_at(sql, false, out);
+}
+
+/// `local`: the statement goes to a database on this machine (`-h localhost`, the default
+/// socket): dropping it is asked about, never refused outright — a development database is
+/// what agents are asked to reset.
+fn push_sql_at(sql: &str, local: bool, out: &mut Vec<Finding>) {
     match sql_severity(sql) {
+        Some((Verdict::Block, _)) if local => out.push(Finding::new(DATABASE_DROP, Verdict::Auth)),
         Some((Verdict::Block, _)) => out.push(Finding::hard_block(DATABASE_DROP)),
         Some((v, _)) => out.push(Finding::new(DATA_DELETE, v)),
         None => {}
     }
+}
+
+/// Does this database client talk to a database on this machine? `-h`/`--host`/a connection
+/// URL naming `localhost`, a loopback address or a socket path; with no host at all (the
+/// default socket, unless `PGHOST` says otherwise) only when the database's name says it is
+/// a development one (`billing_dev`, `app_test`). Never when the command line runs it on
+/// another machine (`ssh`, `kubectl exec`, `docker exec`: "localhost" there is not here).
+fn local_database(inv: &crate::shell::Invocation, sa: &crate::shell::ShellAnalysis) -> bool {
+    let remote_exec = sa.invocations.iter().any(|i| {
+        matches!(
+            i.program.as_str(),
+            "ssh"
+                | "kubectl"
+                | "oc"
+                | "docker"
+                | "podman"
+                | "nerdctl"
+                | "docker-compose"
+                | "podman-compose"
+                | "gcloud"
+                | "az"
+                | "aws"
+                | "heroku"
+                | "fly"
+                | "flyctl"
+        )
+    });
+    if remote_exec {
+        return false;
+    }
+    let named_dev = inv
+        .operands()
+        .last()
+        .is_some_and(|w| !w.dynamic && dev_name(&w.text));
+    if !local_host_given(inv) {
+        return false;
+    }
+    has_host(inv) || named_dev
+}
+
+fn has_host(inv: &crate::shell::Invocation) -> bool {
+    inv.argv().any(|a| {
+        matches!(a, "-h" | "--host" | "-H" | "--hostname" | "-S" | "--server")
+            || a.starts_with("--host=")
+            || a.starts_with("--hostname=")
+            || (a.len() > 2 && a.starts_with("-h") && !a.starts_with("--"))
+            || a.contains("://")
+    })
+}
+
+/// Every host the client is pointed at is this machine (vacuously true with none).
+fn local_host_given(inv: &crate::shell::Invocation) -> bool {
+    let args: Vec<&str> = inv.argv().collect();
+    let mut hosts: Vec<String> = Vec::new();
+    let mut i = 0;
+    while let Some(a) = args.get(i).copied() {
+        if matches!(a, "-h" | "--host" | "-H" | "--hostname" | "-S" | "--server") {
+            if let Some(v) = args.get(i + 1) {
+                hosts.push((*v).to_owned());
+            }
+            i += 2;
+            continue;
+        }
+        if let Some(v) = a
+            .strip_prefix("--host=")
+            .or_else(|| a.strip_prefix("--hostname="))
+        {
+            hosts.push(v.to_owned());
+        } else if a.len() > 2 && a.starts_with("-h") && !a.starts_with("--") {
+            hosts.push(a.get(2..).unwrap_or("").to_owned());
+        } else if a.contains("://") {
+            match crate::net::parse_destination(a) {
+                Some(d) => hosts.push(d.host),
+                None => hosts.push(a.to_owned()),
+            }
+        }
+        i += 1;
+    }
+    hosts.iter().all(|h| {
+        let h = h.trim_matches(['[', ']']).to_ascii_lowercase();
+        let h = h.split(':').next().unwrap_or("");
+        h.is_empty()
+            || h == "localhost"
+            || h.starts_with("127.")
+            || h == "::1"
+            || h.starts_with('/')
+            || h.ends_with(".localhost")
+    })
+}
+
+/// The SQL text a client reads from a file: `psql -f F`, `mysql … < F`, `sqlite3 db ".read F"`,
+/// as the adapter or the session knows it.
+fn sql_files(cx: &Ctx<'_>, inv: &crate::shell::Invocation) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    let args: Vec<&str> = inv.argv().collect();
+    for (i, a) in args.iter().enumerate() {
+        if matches!(*a, "-f" | "--file") {
+            if let Some(v) = args.get(i + 1) {
+                names.push((*v).to_owned());
+            }
+        } else if let Some(v) = a.strip_prefix("--file=") {
+            names.push(v.to_owned());
+        } else if let Some(v) = a.trim().strip_prefix(".read ") {
+            names.push(v.trim().to_owned());
+        }
+    }
+    if let crate::shell::Stdin::File(f) = &inv.stdin {
+        names.push(f.clone());
+    }
+    let files = crate::needs::Files::new(cx.facts, cx.session);
+    let cwd = inv.cwd.as_deref().or(cx.cwd());
+    names
+        .into_iter()
+        .filter(|n| n != "-" && n != "/dev/null")
+        .filter_map(|n| {
+            let abs = files.resolve(&crate::paths::normalize(&n, cwd, cx.home()));
+            match files.lookup(&abs) {
+                crate::needs::Lookup::Content(c, _) => Some(c.to_owned()),
+                _ => None,
+            }
+        })
+        .collect()
 }
 
 /// Namespace or context name parts that mark a development cluster.
@@ -274,6 +407,9 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             {
                 out.push(Finding::new(INFRA_DESTROY, Verdict::Auth));
             }
+            "dropdb" if local_database(inv, sa) => {
+                out.push(Finding::new(DATABASE_DROP, Verdict::Auth));
+            }
             "dropdb" => out.push(Finding::hard_block(DATABASE_DROP)),
             "redis-cli"
                 if args.iter().any(|a| {
@@ -291,11 +427,15 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             }
             "psql" | "mysql" | "mariadb" | "sqlite3" | "duckdb" | "clickhouse-client"
             | "cockroach" | "sqlcmd" => {
+                let local = local_database(inv, sa) && has_host(inv);
                 for a in &args {
-                    push_sql(a, out);
+                    push_sql_at(a, local, out);
                 }
                 if let crate::shell::Stdin::Text(t) = &inv.stdin {
-                    push_sql(t, out);
+                    push_sql_at(t, local, out);
+                }
+                for text in sql_files(cx, inv) {
+                    push_sql_at(&text, local, out);
                 }
             }
             _ => {}
@@ -360,6 +500,24 @@ mod tests {
                 ("kubectl --context kind-local delete pod api-0", Pass, ""),
                 ("kubectl delete po worker-1 -n ci", Pass, ""),
                 ("dropdb prod", Block, "database_drop"),
+                ("dropdb -h db.prod.example app", Block, "database_drop"),
+                (
+                    "ssh bastion.example 'dropdb -h localhost app_dev'",
+                    Block,
+                    "database_drop",
+                ),
+                // A development database on this machine: asked about, not refused.
+                (
+                    "dropdb --if-exists -h localhost -U billing billing_dev",
+                    Auth,
+                    "database_drop",
+                ),
+                ("dropdb app_test", Auth, "database_drop"),
+                (
+                    "psql -h 127.0.0.1 -U postgres -c 'DROP DATABASE shop_dev'",
+                    Auth,
+                    "database_drop",
+                ),
                 (
                     "psql -c \"DROP DATABASE production\"",
                     Block,

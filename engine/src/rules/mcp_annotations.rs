@@ -5,7 +5,9 @@
 //! with no annotations at all is AUTH. When the entry point cannot see the definition (host
 //! hooks only see the call) a read-style name (`get_*`, `list_*`, `search_*`, …) is taken as
 //! read-only, anything else is AUTH (PASS in light; everything not declared read-only is AUTH
-//! in paranoid). A `readOnlyHint` never lowers what another rule raised: it only means this
+//! in paranoid) — except opening an issue or a pull request or commenting on one, which is
+//! routine in light and balanced while the session has taken in nothing untrusted and read
+//! no secret. A `readOnlyHint` never lowers what another rule raised: it only means this
 //! rule adds nothing.
 //! **Why:** annotations come from the server and may lie; their absence must not read as safe.
 //! **Example:** `mcp__github__delete_repository` (no annotations visible) → `mcp_unannotated`.
@@ -79,6 +81,71 @@ pub fn verb(tool: &str) -> String {
     out
 }
 
+/// Words of a tool name (`create_pull_request`, `addIssueComment` → `create pull request`).
+fn words(tool: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut cur = String::new();
+    for (i, c) in tool.chars().enumerate() {
+        if c == '_' || c == '-' || c == '.' || (i > 0 && c.is_ascii_uppercase()) {
+            if !cur.is_empty() {
+                out.push(std::mem::take(&mut cur));
+            }
+            if c.is_ascii_uppercase() {
+                cur.push(c.to_ascii_lowercase());
+            }
+            continue;
+        }
+        cur.push(c.to_ascii_lowercase());
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+/// An additive, visible, reversible step in a project's tracker or code review: opening an
+/// issue or a pull request, commenting, replying to a review. Nothing that deletes, merges,
+/// sends mail or messages, shares, invites, or touches secrets, files, releases or access.
+fn collaborative(tool: &str) -> bool {
+    let w = words(tool);
+    let has = |xs: &[&str]| w.iter().any(|t| xs.contains(&t.as_str()));
+    has(&["create", "add", "reply", "comment"])
+        && has(&["issue", "comment", "pull", "pr", "review", "discussion"])
+        && !has(&[
+            "delete",
+            "remove",
+            "merge",
+            "close",
+            "lock",
+            "transfer",
+            "secret",
+            "key",
+            "token",
+            "collaborator",
+            "member",
+            "invite",
+            "permission",
+            "webhook",
+            "deploy",
+            "release",
+            "file",
+            "files",
+            "push",
+            "fork",
+            "repository",
+            "repo",
+            "email",
+            "mail",
+            "message",
+            "send",
+            "share",
+            "user",
+            "team",
+            "workflow",
+            "variable",
+        ])
+}
+
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     let Operation::McpCall {
         server,
@@ -108,7 +175,13 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             let local =
                 crate::effects::LOCAL_SERVERS.contains(&server.to_ascii_lowercase().as_str());
             let read_like = local || READ_VERBS.contains(&verb(tool).as_str());
-            if !read_like || mode == Mode::Paranoid {
+            // Opening an issue or a pull request, or commenting, in a session that has taken
+            // in nothing untrusted and read no secret: routine in balanced.
+            let clean = !cx.session.tainted
+                && !cx.session.secret_read
+                && cx.action.provenance != crate::action::Provenance::Untrusted;
+            let routine = collaborative(tool) && clean && mode <= Mode::Balanced;
+            if (!read_like && !routine) || mode == Mode::Paranoid {
                 out.push(Finding::new(
                     MCP_UNANNOTATED,
                     mode.pick([Verdict::Pass, Verdict::Auth, Verdict::Auth, Verdict::Auth]),
@@ -125,6 +198,36 @@ mod tests {
     use crate::policy::Mode;
     use crate::rules::testutil::engine;
     use crate::{SessionState, Verdict::*};
+
+    #[test]
+    fn collaboration_steps_in_a_clean_session() {
+        use super::collaborative;
+        for t in [
+            "create_pull_request",
+            "add_issue_comment",
+            "create_issue",
+            "createPullRequestReview",
+            "create_comment",
+            "reply_to_review_comment",
+        ] {
+            assert!(collaborative(t), "{t}");
+        }
+        for t in [
+            "merge_pull_request",
+            "delete_issue_comment",
+            "send_email",
+            "post_message",
+            "create_repository",
+            "add_collaborator",
+            "create_or_update_file",
+            "push_files",
+            "create_release",
+            "invite_user",
+            "add_secret",
+        ] {
+            assert!(!collaborative(t), "{t}");
+        }
+    }
 
     fn call(tool: &str, args: serde_json::Value, ann: AnnotationInfo) -> Action {
         Action {

@@ -126,6 +126,54 @@ pub fn is_keychain_access(program: &str, args: &[&str]) -> bool {
     }
 }
 
+/// A `.env` used without its values reaching the agent: loaded into the environment
+/// (`source`, `.`), counted or matched quietly (`wc`, `grep -c/-q/-l`), checksummed, tested
+/// for, or copied to another `.env*` file beside it (`cp .env .env.test`).
+fn quiet_dotenv_use(cx: &Ctx<'_>, program: &str, path: &str) -> bool {
+    let quiet_flag = |p: &str, flags: &[&str]| {
+        cx.shell.is_some_and(|sa| {
+            sa.invocations.iter().filter(|i| i.program == p).all(|i| {
+                i.argv().any(|a| {
+                    flags.contains(&a)
+                        || (a.starts_with('-')
+                            && !a.starts_with("--")
+                            && flags
+                                .iter()
+                                .any(|f| f.len() == 2 && a.contains(f.get(1..).unwrap_or("-"))))
+                })
+            })
+        })
+    };
+    let dir = |p: &str| p.rsplit_once('/').map(|(d, _)| d.to_owned());
+    match program {
+        "source" | "." | "wc" | "test" | "[" | "stat" | "ls" | "sha256sum" | "md5sum"
+        | "shasum" | "b2sum" | "cksum" => true,
+        // An in-place edit writes the file back and prints nothing.
+        "sed" | "gsed" => quiet_flag(program, &["-i", "--in-place"]),
+        "grep" | "egrep" | "rg" => quiet_flag(
+            program,
+            &[
+                "-c",
+                "-q",
+                "-l",
+                "-L",
+                "--count",
+                "--quiet",
+                "--files-with-matches",
+            ],
+        ),
+        "cp" => {
+            let copies: Vec<_> = cx.fx.writes.iter().filter(|w| w.program == "cp").collect();
+            !copies.is_empty()
+                && copies.iter().all(|w| {
+                    secret_of_read(&w.path, false, cx.home()) == Some(SecretKind::DotEnv)
+                        && dir(&w.path) == dir(path)
+                })
+        }
+        _ => false,
+    }
+}
+
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     let home = cx.home();
     for r in &cx.fx.reads {
@@ -133,7 +181,7 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             // `source .env` / `. ./.env` loads the values into the environment of the commands
             // that follow; nothing is printed to the agent. (Sending them out in the same
             // command line is still `exfiltration`.)
-            if kind == SecretKind::DotEnv && matches!(r.program.as_str(), "source" | ".") {
+            if kind == SecretKind::DotEnv && quiet_dotenv_use(cx, &r.program, &r.path) {
                 continue;
             }
             let (reason, by_mode) = read_finding(kind);
@@ -175,6 +223,16 @@ mod tests {
             &[
                 ("cat .env", Auth, "secret_read_dotenv"),
                 ("source .env && npm run dev", Pass, ""),
+                (
+                    "cp .env .env.test && sed -i 's/app_dev/app_test/' .env.test",
+                    Pass,
+                    "",
+                ),
+                ("grep -c '=' .env", Pass, ""),
+                ("grep -q '^DATABASE_URL=' .env && echo set", Pass, ""),
+                ("grep DATABASE_URL .env", Auth, "secret_read_dotenv"),
+                ("cp .env /tmp/e", Auth, "secret_read_dotenv"),
+                ("cp .env public/env.txt", Auth, "secret_read_dotenv"),
                 (
                     "set -a && . ./.env && set +a && curl -s -H \"Authorization: Bearer $ADMIN_TOKEN\" http://localhost:8000/api/stats",
                     Pass,

@@ -268,10 +268,69 @@ fn verb_of(token: &str) -> bool {
             .any(|p| VERBS.contains(&p) && p.len() > 2)
 }
 
+/// Framework and migration tools: stepping a schema back (`rails db:rollback`, `alembic
+/// downgrade -1`, `knex migrate:rollback`) is everyday development against the configured
+/// (development) database, unless the command line names production.
+const MIGRATION_TOOLS: &[&str] = &[
+    "rails",
+    "rake",
+    "alembic",
+    "knex",
+    "sequelize",
+    "sequelize-cli",
+    "prisma",
+    "typeorm",
+    "drizzle-kit",
+    "diesel",
+    "sqlx",
+    "goose",
+    "dbmate",
+    "migrate",
+    "flyway",
+    "liquibase",
+    "artisan",
+    "manage.py",
+    "django-admin",
+];
+
+fn names_production(inv: &Invocation) -> bool {
+    let prod = |v: &str| {
+        let l = v.to_ascii_lowercase();
+        l == "production" || l == "prod" || l.starts_with("prod-") || l.ends_with("-prod")
+    };
+    inv.assignments
+        .iter()
+        .any(|(k, v)| k.ends_with("_ENV") && prod(&v.text))
+        || inv.argv().any(|a| {
+            prod(a)
+                || a.split_once('=')
+                    .is_some_and(|(k, v)| (k.ends_with("ENV") || k == "--env") && prod(v))
+        })
+}
+
 /// Does this invocation destroy something on a service? `Some(all)` when it does.
 pub fn service_destroy(inv: &Invocation) -> Option<bool> {
     let p = inv.program.as_str();
     if LOCAL_TOOLS.contains(&p) || inv.from_inline_code || local_env(inv) {
+        return None;
+    }
+    // `bin/rails …`, `php artisan …`, `python manage.py …`: the tool is the program itself or
+    // the first operand of an interpreter or runner.
+    let tool = inv
+        .operands()
+        .first()
+        .filter(|_| {
+            matches!(
+                p,
+                "python" | "python3" | "php" | "ruby" | "bundle" | "npx" | "node"
+            )
+        })
+        .map(|w| crate::paths::basename(&w.text).to_owned());
+    let migration = MIGRATION_TOOLS.contains(&p)
+        || tool
+            .as_deref()
+            .is_some_and(|t| MIGRATION_TOOLS.contains(&t));
+    if migration && !names_production(inv) {
         return None;
     }
     if matches!(p, "kubectl" | "oc")
@@ -552,6 +611,18 @@ mod tests {
                 ("az vm deallocate -g rg -n vm1", Auth, "service_takedown"),
                 // Benign look-alikes.
                 ("kubectl scale deploy/api --replicas=3 -n dev", Pass, ""),
+                (
+                    "bin/rails db:rollback STEP=1 && bin/rails db:migrate",
+                    Pass,
+                    "",
+                ),
+                ("alembic downgrade -1", Pass, ""),
+                ("knex migrate:rollback", Pass, ""),
+                (
+                    "RAILS_ENV=production bin/rails db:rollback",
+                    Auth,
+                    "service_destroy",
+                ),
                 ("heroku ps:scale web=2 -a acme", Pass, ""),
                 (
                     "aws ec2 describe-instances --filters Name=instance-state-name,Values=stopped",

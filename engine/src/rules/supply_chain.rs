@@ -1,7 +1,8 @@
 //! Running code fetched from the network.
 //!
 //! **What it does:** piping a download into a shell or interpreter (`curl … | sh`,
-//! `bash <(curl …)`, `sh -c "$(curl …)"`, download-then-execute) is BLOCK (AUTH in light).
+//! `bash <(curl …)`, `sh -c "$(curl …)"`, download-then-execute) is BLOCK (AUTH in light);
+//! running a file downloaded from a listed destination (a release on `github.com`) is AUTH.
 //! Running a package nobody listed through `npx -y`/`bunx`/`pnpm dlx`/`uvx`/`pipx run` is AUTH
 //! (PASS in light), as is installing from a URL, a git repository or an unlisted index.
 //! **Why:** the fetched code runs with the user's rights and was never reviewed; typosquats
@@ -80,6 +81,27 @@ fn listed_forge(cx: &Ctx<'_>, spec: &str) -> bool {
         .is_some_and(|d| !d.has_credentials && d.ip.is_none() && cx.policy.host_allowed(&d.host))
 }
 
+/// Did every request `program` makes in this call go to a destination the policy lists (a
+/// release from `github.com`)? Then running what it saved is asked about rather than refused.
+pub fn downloaded_from_listed(
+    fx: &crate::effects::Effects,
+    policy: &crate::policy::Policy,
+    program: &str,
+) -> bool {
+    let mut any = false;
+    for e in fx.egress.iter().filter(|e| e.program == program) {
+        any = true;
+        let listed = e
+            .dest
+            .as_ref()
+            .is_some_and(|d| d.ip.is_none() && !d.has_credentials && policy.host_allowed(&d.host));
+        if !listed {
+            return false;
+        }
+    }
+    any
+}
+
 /// Programs whose file writes are downloads.
 pub fn is_downloader(program: &str) -> bool {
     matches!(
@@ -108,14 +130,33 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     }
     // Download, then execute what was downloaded: in this command line, or earlier in the
     // session (the file is unchanged since: a whole rewrite by the agent forgets it).
-    let downloaded: Vec<String> = cx
+    let downloaded: Vec<(String, bool)> = cx
         .fx
         .writes
         .iter()
         .filter(|w| is_downloader(&w.program))
-        .map(|w| w.path.clone())
-        .chain(cx.session.downloads.iter().cloned())
+        .map(|w| {
+            (
+                w.path.clone(),
+                downloaded_from_listed(cx.fx, cx.policy, &w.program),
+            )
+        })
+        .chain(cx.session.downloads.iter().map(|(p, l)| (p.clone(), *l)))
         .collect();
+    let listed_verdict = Auth;
+    let verdict_for = |path: &str| {
+        downloaded
+            .iter()
+            .filter(|(p, _)| p == path)
+            .map(|(_, listed)| {
+                if *listed {
+                    listed_verdict
+                } else {
+                    pipe_verdict
+                }
+            })
+            .max()
+    };
     if !downloaded.is_empty() {
         for inv in &sa.invocations {
             let runs = is_shell(&inv.program)
@@ -128,10 +169,10 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                 .operands()
                 .first()
                 .map(|w| crate::paths::normalize(&w.text, cwd, cx.home()));
-            if downloaded.contains(&target)
-                || (runs && runs_file.is_some_and(|f| downloaded.contains(&f)))
-            {
-                out.push(Finding::new(CURL_PIPE_SHELL, pipe_verdict));
+            let hit = verdict_for(&target)
+                .or_else(|| runs_file.filter(|_| runs).and_then(|f| verdict_for(&f)));
+            if let Some(v) = hit {
+                out.push(Finding::new(CURL_PIPE_SHELL, v));
             }
         }
     }

@@ -567,7 +567,9 @@ impl Walker<'_> {
         };
         self.track_dir(&inv);
         self.track_link(&inv);
-        self.track_writes(&inv);
+        for text in self.track_writes(&inv) {
+            self.script(&text, depth + 1, None);
+        }
         for (k, v) in &inv.assignments {
             if COMMAND_VARS.contains(&k.as_str()) && !v.text.trim().is_empty() {
                 self.script(&v.text, depth + 1, None);
@@ -602,6 +604,53 @@ impl Walker<'_> {
                     }
                     self.run_texts(cmds, depth);
                 }
+            }
+            "direnv" => {
+                // `direnv allow [DIR]` runs `DIR/.envrc` now and on every `cd` into it;
+                // `direnv exec DIR CMD` loads it first.
+                let ops: Vec<&Word> = inv.operands();
+                if let Some(verb) = ops.first().map(|w| w.text.as_str())
+                    && matches!(verb, "allow" | "permit" | "grant" | "exec" | "reload")
+                {
+                    let dir = ops
+                        .get(1)
+                        .filter(|_| verb != "reload")
+                        .map(|w| w.text.clone())
+                        .unwrap_or_else(|| ".".to_owned());
+                    let file = if dir.ends_with(".envrc") {
+                        dir
+                    } else {
+                        format!("{}/.envrc", dir.trim_end_matches('/'))
+                    };
+                    self.exec_file(&Word::literal(&file), Some("bash"), depth);
+                }
+            }
+            "sqlite3" | "sqlite" | "duckdb" | "spatialite" => {
+                // Dot-commands that run a shell: `.shell CMD`, `.system CMD`, and `.once |CMD`
+                // / `.output |CMD` (output piped to a program), in arguments or on stdin.
+                let mut texts: Vec<String> = inv.args.iter().map(|a| a.text.clone()).collect();
+                if let Stdin::Text(t) = &inv.stdin {
+                    texts.push(t.clone());
+                }
+                let mut cmds = Vec::new();
+                for t in &texts {
+                    for line in t.lines().flat_map(|l| l.split(';')) {
+                        let l = line.trim();
+                        if let Some(c) = l
+                            .strip_prefix(".shell ")
+                            .or_else(|| l.strip_prefix(".system "))
+                        {
+                            cmds.push(c.trim().to_owned());
+                        } else if let Some(c) = l
+                            .strip_prefix(".once ")
+                            .or_else(|| l.strip_prefix(".output "))
+                            .and_then(|r| r.trim_start().strip_prefix('|'))
+                        {
+                            cmds.push(c.trim().to_owned());
+                        }
+                    }
+                }
+                self.run_texts(cmds, depth);
             }
             "vim" | "vi" | "nvim" | "ex" | "view" | "vimdiff" | "gvim" | "less" | "more" => {
                 let mut it = inv.args.iter();
@@ -745,7 +794,9 @@ impl Walker<'_> {
         }
     }
 
-    fn track_writes(&mut self, inv: &Invocation) {
+    /// Remember literal text written to files; returns what the written files will run by
+    /// themselves (an `.envrc`, a git hook, a shell start-up file: see [`crate::autorun`]).
+    fn track_writes(&mut self, inv: &Invocation) -> Vec<String> {
         let text = match literal_output(inv, &self.out) {
             Output::Literal(t) | Output::Decoded(t) => Some(t),
             _ => None,
@@ -787,11 +838,12 @@ impl Walker<'_> {
             }
         }
         let Some(mut body) = text.or(tee_text) else {
-            return;
+            return Vec::new();
         };
         if inv.program == "echo" && !inv.args.iter().any(|a| a.text == "-n") {
             body.push('\n');
         }
+        let mut runs = Vec::new();
         for (t, append) in targets {
             let abs = self.abs(&t);
             let entry = self.local_files.entry(abs.clone()).or_default();
@@ -799,10 +851,14 @@ impl Walker<'_> {
                 entry.clear();
             }
             entry.push_str(&body);
+            if let Some(text) = crate::autorun::autorun_commands(&abs, &body, self.env.home) {
+                runs.push(text);
+            }
             if self.out.file_writes.len() < 64 {
                 self.out.file_writes.push((abs, body.clone(), append));
             }
         }
+        runs
     }
 
     fn make(&mut self, inv: &Invocation, depth: u8) {
@@ -888,14 +944,36 @@ impl Walker<'_> {
         if !self.budget() {
             return;
         }
-        let Ok(json) = serde_json::from_str::<serde_json::Value>(&text) else {
-            // A manifest we cannot read is a manifest we cannot judge.
+        let whole = serde_json::from_str::<serde_json::Value>(&text).ok();
+        // What the session knows may be only the text an Edit put in (`"test": "vitest",
+        // "typecheck": "tsc --noEmit"`): read as the members of an object, it names scripts;
+        // a script it does not name stays unseen.
+        let fragment = whole.is_none().then(|| {
+            let body = text.trim().trim_end_matches(',');
+            serde_json::from_str::<serde_json::Value>(&format!("{{{body}}}")).ok()
+        });
+        let (json, partial) = match (whole, fragment.flatten()) {
+            (Some(j), _) => (j, false),
+            (None, Some(j)) => (j, true),
+            (None, None) => {
+                // A manifest we cannot read is a manifest we cannot judge.
+                self.issue(ShellIssue::UnseenFile);
+                return;
+            }
+        };
+        let scripts = match json.get("scripts").and_then(|s| s.as_object()) {
+            Some(s) => s,
+            None if partial => match json.as_object() {
+                Some(o) => o,
+                None => return,
+            },
+            None => return,
+        };
+        // (`pre`/`post` hooks absent from a fragment are as unknown as the rest of the file;
+        // the script run by name must be in it.)
+        if partial && !names.iter().any(|n| scripts.contains_key(n.as_str())) {
             self.issue(ShellIssue::UnseenFile);
-            return;
-        };
-        let Some(scripts) = json.get("scripts").and_then(|s| s.as_object()) else {
-            return;
-        };
+        }
         let texts: Vec<String> = names
             .iter()
             .filter_map(|n| scripts.get(n.as_str()).and_then(|v| v.as_str()))
@@ -1606,6 +1684,30 @@ mod tests {
             Mode::Balanced,
             &[
                 ("awk 'BEGIN{system(\"rm -rf ~\")}'", Block, "destructive_rm"),
+                (
+                    "sqlite3 /tmp/s.db '.shell rm -rf ~/src'",
+                    Block,
+                    "destructive_rm",
+                ),
+                (
+                    "sqlite3 app.db '.once |rm -rf /home/dev' 'select 1'",
+                    Block,
+                    "destructive_rm",
+                ),
+                ("sqlite3 dev.db '.tables'", Pass, ""),
+                ("sqlite3 dev.db 'select count(*) from users'", Pass, ""),
+                (
+                    "printf '%s -rf %s\\n' rm /home/dev | sh",
+                    Block,
+                    "destructive_rm",
+                ),
+                ("printf '%s=%d\\n' retries 3 > config.ini", Pass, ""),
+                (
+                    "sqlite3 ~/Library/Messages/chat.db 'select text from message'",
+                    Auth,
+                    "secret_read_credentials",
+                ),
+                ("ls ~/Library/Developer", Pass, ""),
                 (
                     "lua -e 'os.execute(\"rm -rf /home/dev\")'",
                     Block,

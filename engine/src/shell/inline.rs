@@ -231,6 +231,9 @@ pub(crate) fn analyze(lang: &str, code: &str) -> InlineFindings {
     if code.is_empty() {
         return f;
     }
+    // `p = '/home/dev/.ssh/id_rsa'; open(p)`: a name bound once to a literal is that literal.
+    let substituted = substitute_literals(code);
+    let code = substituted.as_deref().unwrap_or(code);
     for marker in ARGV_CALLS {
         for seg in call_segments(code, marker) {
             let lits = string_literals(seg);
@@ -695,6 +698,86 @@ fn shell_quote(s: &str) -> String {
 }
 
 /// The argument text of each call `marker(` … `)` (balanced, bounded).
+/// Names bound exactly once to a string literal (`p = '~/.bashrc'`, `const f = "x"`,
+/// `$p = '…'`, or one call around a literal: `p = os.path.expanduser('~/.bashrc')`), put
+/// back where they are passed as a call's first argument (`open(p, 'w')` →
+/// `open('~/.bashrc', 'w')`), so a path or command held in a variable is still seen.
+/// `None` when nothing was substituted.
+fn substitute_literals(code: &str) -> Option<String> {
+    if code.len() > 64 * 1024 {
+        return None;
+    }
+    let mut bound: Vec<(String, String)> = Vec::new();
+    let mut rebound: Vec<String> = Vec::new();
+    for stmt in code.split(['\n', ';']) {
+        let t = stmt.trim();
+        let t = ["const ", "let ", "var ", "my "]
+            .iter()
+            .find_map(|k| t.strip_prefix(k))
+            .unwrap_or(t);
+        let Some((lhs, rhs)) = t.split_once('=') else {
+            continue;
+        };
+        let name = lhs.trim().trim_start_matches('$');
+        if name.is_empty()
+            || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            || name.starts_with(|c: char| c.is_ascii_digit())
+            || rhs.starts_with('=')
+            || lhs.ends_with(['!', '<', '>', '+', '-', '*', '/'])
+        {
+            continue;
+        }
+        let rhs = rhs.trim();
+        // A literal, or one call of a literal (`expanduser('…')`, `Path("…")`).
+        let inner = match rhs.find('(') {
+            Some(i)
+                if rhs.ends_with(')')
+                    && rhs.get(..i).is_some_and(|f| {
+                        f.chars().all(|c| c.is_alphanumeric() || "._:".contains(c))
+                    }) =>
+            {
+                rhs.get(i + 1..rhs.len() - 1).unwrap_or("")
+            }
+            _ => rhs,
+        };
+        let lits = string_literals(inner);
+        let is_literal = lits.len() == 1
+            && inner.trim().len() == lits.first().map_or(0, |l| l.len()) + 2
+            && inner.trim().starts_with(['\'', '"']);
+        if bound.iter().any(|(n, _)| n == name) || rebound.iter().any(|n| n == name) {
+            bound.retain(|(n, _)| n != name);
+            rebound.push(name.to_owned());
+            continue;
+        }
+        match lits.into_iter().next() {
+            Some(l) if is_literal && !l.contains(['\'', '"', '\\']) => {
+                bound.push((name.to_owned(), l));
+            }
+            _ => rebound.push(name.to_owned()),
+        }
+        if bound.len() > 32 {
+            break;
+        }
+    }
+    if bound.is_empty() {
+        return None;
+    }
+    let mut out = code.to_owned();
+    let mut changed = false;
+    for (name, lit) in &bound {
+        for close in [",", ")"] {
+            for open in ["(", "( "] {
+                let from = format!("{open}{name}{close}");
+                if out.contains(&from) {
+                    out = out.replace(&from, &format!("{open}'{lit}'{close}"));
+                    changed = true;
+                }
+            }
+        }
+    }
+    changed.then_some(out)
+}
+
 /// From each `marker` to the end of its statement (`;` outside quotes and brackets, or the
 /// end of the code): a builder chain such as `Command::new("sh").arg("-c").status()`.
 fn builder_statements<'a>(code: &'a str, marker: &str) -> Vec<&'a str> {
@@ -830,6 +913,49 @@ fn quoted_runs(s: &str, q: char) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn names_bound_to_literals_are_seen_through() {
+        let f = analyze(
+            "python3",
+            "import json;p='/home/dev/.claude/settings.json';d=json.load(open(p));d['hooks']={};json.dump(d,open(p,'w'))",
+        );
+        assert!(
+            f.effects
+                .iter()
+                .any(|(p, a)| *p == "tee"
+                    && a.contains(&"/home/dev/.claude/settings.json".to_owned())),
+            "{f:?}"
+        );
+        let f = analyze(
+            "python3",
+            "import os, shutil\nt = os.path.expanduser('~')\nshutil.rmtree(t)\n",
+        );
+        assert!(
+            f.effects
+                .iter()
+                .any(|(p, a)| *p == "rm" && a.contains(&"~".to_owned())),
+            "{f:?}"
+        );
+        let f = analyze(
+            "node",
+            "const cmd = 'rm -rf ~/';\nrequire('child_process').execSync(cmd);",
+        );
+        assert_eq!(f.shell_commands, vec!["rm -rf ~/"]);
+        // Look-alikes: a name bound twice is not substituted; a comparison is not a binding.
+        let f = analyze(
+            "python3",
+            "p = 'a.txt'\nif x:\n    p = other\nprint(open(p).read())",
+        );
+        assert!(
+            !f.effects
+                .iter()
+                .any(|(_, a)| a.contains(&"a.txt".to_owned())),
+            "{f:?}"
+        );
+        let f = analyze("python3", "import sys; n = 'x'; print(n == 'y')");
+        assert_eq!(f, InlineFindings::default());
+    }
 
     #[test]
     fn rust_command_builders_are_argument_vectors() {

@@ -1222,6 +1222,54 @@ fn function_body_backgrounds(cc: &ast::CompoundCommand) -> bool {
         .any(|item| matches!(item.1, ast::SeparatorOperator::Async))
 }
 
+/// `printf FORMAT ARGS…` with the plain conversions (`%s`, `%b`, `%d`, `%%`), the format
+/// reused while arguments remain, as the shell does. `None` for anything else (widths,
+/// `%x`, `%q`, …): what it prints is then not known.
+fn printf_format(fmt: &str, args: &[&str]) -> Option<String> {
+    let fmt = words::unescape_printf_format(fmt);
+    let mut out = String::new();
+    let mut next = 0usize;
+    for _round in 0..64 {
+        let mut chars = fmt.chars().peekable();
+        let mut used = false;
+        while let Some(c) = chars.next() {
+            if c != '%' {
+                out.push(c);
+                continue;
+            }
+            let arg = |n: &mut usize| -> &str {
+                let a = args.get(*n).copied().unwrap_or("");
+                *n += 1;
+                a
+            };
+            match chars.next() {
+                Some('%') => out.push('%'),
+                Some('s') => {
+                    out.push_str(arg(&mut next));
+                    used = true;
+                }
+                Some('b') => {
+                    out.push_str(&words::unescape_printf(arg(&mut next)));
+                    used = true;
+                }
+                Some('d' | 'i') => {
+                    let a = arg(&mut next);
+                    if !a.is_empty() && a.parse::<i64>().is_err() {
+                        return None;
+                    }
+                    out.push_str(if a.is_empty() { "0" } else { a });
+                    used = true;
+                }
+                _ => return None,
+            }
+        }
+        if !used || next >= args.len() {
+            return Some(out);
+        }
+    }
+    None
+}
+
 /// Basename of a command word, lower-cased, without a Windows `.exe`.
 pub fn program_name(word: &str) -> String {
     let base = word.replace('\\', "/");
@@ -1492,6 +1540,10 @@ fn literal_output(inv: &Invocation, all: &ShellAnalysis) -> Output {
                 [fmt, rest @ ..] if *fmt == "%b" || *fmt == "%b\\n" => {
                     Output::Literal(rest.iter().map(|a| words::unescape_printf(a)).collect())
                 }
+                [fmt, rest @ ..] if !fmt.starts_with('-') => match printf_format(fmt, rest) {
+                    Some(t) => Output::Literal(t),
+                    None => Output::Unknown,
+                },
                 _ => Output::Unknown,
             }
         }

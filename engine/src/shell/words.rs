@@ -385,12 +385,18 @@ pub(crate) fn unescape_ansi_c(s: &str) -> String {
     unescape(s, true)
 }
 
+/// Decode the escapes of a `printf` format, keeping `%` conversions for the caller
+/// (`\045` would be a literal `%`: such formats are rare enough to be decoded the same way).
+pub(crate) fn unescape_printf_format(s: &str) -> String {
+    unescape(s, false)
+}
+
 /// Decode the escapes `printf` interprets in its format.
 pub(crate) fn unescape_printf(s: &str) -> String {
     unescape(s, false)
 }
 
-fn unescape(s: &str, ansi_c: bool) -> String {
+fn unescape(s: &str, _ansi_c: bool) -> String {
     let mut out = String::with_capacity(s.len());
     let chars: Vec<char> = s.chars().collect();
     let mut i = 0;
@@ -441,7 +447,7 @@ fn unescape(s: &str, ansi_c: bool) -> String {
                     i += len;
                 }
             }
-            'u' | 'U' if ansi_c || n == 'u' => {
+            'u' | 'U' => {
                 let (v, len) = hex_run(i, if n == 'u' { 4 } else { 8 });
                 if len == 0 {
                     out.push('\\');
