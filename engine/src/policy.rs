@@ -974,6 +974,22 @@ pub const DEFAULT_ALLOW_PACKAGES: &[&str] = &[
     "hatch",
     "tox",
     "nox",
+    // Everyday utility CLIs run through `npx`.
+    "kill-port",
+    "git-cliff",
+    "npkill",
+    "envinfo",
+    "license-checker",
+    "npm-check",
+    "sort-package-json",
+    "syncpack",
+    "patch-package",
+    "release-it",
+    "commitizen",
+    "@commitlint/cli",
+    "size-limit",
+    "ts-prune",
+    "dependency-cruiser",
 ];
 
 /// A compiled destination pattern: exact host or `*.suffix`.

@@ -76,6 +76,10 @@ pub struct SessionState {
     /// Files the session downloaded (`curl -o`, `wget`, `curl URL > f`) and nobody has
     /// rewritten since: running one later is running code from the network. At most
     /// [`MAX_DOWNLOADS`]; past that `written_files_full` is set.
+    /// Process ids of Airlock's own processes the session has seen listed (`ps aux | grep
+    /// airlock`, `pgrep -f airlock`): killing one by number is killing the guard.
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    pub guard_pids: BTreeSet<u32>,
     /// Path → whether it came from a destination the policy lists.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub downloads: BTreeMap<String, bool>,
@@ -143,6 +147,10 @@ pub fn may_run(path: &str) -> bool {
     if base == "build.rs" || base.contains(".test.") || base.contains(".spec.") {
         return true;
     }
+    // CI pipelines run when the branch is pushed.
+    if crate::autorun::is_ci_file(&path.to_ascii_lowercase()) {
+        return true;
+    }
     match base.rsplit_once('.') {
         Some((stem, ext)) if !stem.is_empty() => !NEVER_RUN.contains(&ext) && ext != "json",
         _ => true,
@@ -177,6 +185,45 @@ impl SessionState {
                 return;
             }
             self.fingerprints.insert(key.fingerprint(&form));
+        }
+    }
+
+    /// Remember the process ids of Airlock's processes in a process listing the session saw:
+    /// `ps` lines naming airlock (the second column, or the first for `ps -e`/`pgrep -l`), and
+    /// bare numbers when the command itself asked for airlock's ids (`pgrep airlock`).
+    pub fn remember_guard_pids(&mut self, command: &str, output: &str) {
+        let asked_for_airlock = command.to_ascii_lowercase().contains("airlock");
+        for line in output.lines().take(4096) {
+            let lower = line.to_ascii_lowercase();
+            let cols: Vec<&str> = line.split_whitespace().collect();
+            let pid = if lower.contains("airlock") {
+                // `ps aux`/`ps -ef`: USER PID …; `ps -e`/`pgrep -l`: PID …
+                match (cols.first(), cols.get(1)) {
+                    (Some(a), _) if a.parse::<u32>().is_ok() => a.parse::<u32>().ok(),
+                    (_, Some(b)) => b.parse::<u32>().ok(),
+                    _ => None,
+                }
+            } else if asked_for_airlock && cols.len() == 1 {
+                cols.first().and_then(|c| c.parse::<u32>().ok())
+            } else if asked_for_airlock && cols.iter().all(|c| c.parse::<u32>().is_ok()) {
+                // `pidof airlock`: "812 455"
+                for c in &cols {
+                    if let Ok(p) = c.parse::<u32>()
+                        && self.guard_pids.len() < 64
+                    {
+                        self.guard_pids.insert(p);
+                    }
+                }
+                None
+            } else {
+                None
+            };
+            if let Some(p) = pid
+                && p > 1
+                && self.guard_pids.len() < 64
+            {
+                self.guard_pids.insert(p);
+            }
         }
     }
 

@@ -33,6 +33,7 @@ pub mod planted_instructions;
 pub mod secret_access;
 pub mod secret_echo;
 pub mod secret_in_args;
+pub mod secret_var_egress;
 pub mod self_protection;
 pub mod serve_folder;
 pub mod service_destructive;
@@ -97,6 +98,7 @@ pub const RULES: &[(&str, RuleFn)] = &[
     ("evasion", evasion::check),
     ("hidden_text", hidden_text::check),
     ("planted_instructions", planted_instructions::check),
+    ("secret_var_egress", secret_var_egress::check),
     ("serve_folder", serve_folder::check),
     ("container_escape", container_escape::check),
     ("cloud_privilege", cloud_privilege::check),

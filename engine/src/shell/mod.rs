@@ -76,6 +76,9 @@ pub struct Invocation {
     pub depth: u8,
     /// Synthesised from inline interpreter code rather than parsed shell.
     pub from_inline_code: bool,
+    /// Runs on another machine: text handed to `ssh HOST` or `kubectl exec` (its programs,
+    /// "local" tools included, act on that machine's services and data).
+    pub remote: bool,
     /// Working directory this invocation runs in, when an earlier `cd` in the same command
     /// line changed it (absolute, normalised); `None` means the action's own.
     pub cwd: Option<String>,
@@ -224,6 +227,8 @@ pub fn analyze(command: &str, env: ShellEnv<'_>) -> ShellAnalysis {
         local_links: BTreeMap::new(),
         file_execs: 0,
         project_depth: 0,
+        aliases: BTreeMap::new(),
+        remote_depth: 0,
     };
     if command.trim().is_empty() {
         // An empty command line is not something an agent legitimately sends.
@@ -318,6 +323,10 @@ struct Walker<'a> {
     file_execs: usize,
     /// Inside the project's own files (see `exec::in_file`).
     project_depth: u32,
+    /// Aliases defined earlier in this command line (`alias ll='…'`): name → text.
+    aliases: BTreeMap<String, String>,
+    /// Inside text that runs on another machine (`ssh HOST '…'`, `kubectl exec … --`).
+    remote_depth: u32,
 }
 
 /// Most nested scripts one command may contain before it is judged as too complex.
@@ -560,6 +569,20 @@ impl Walker<'_> {
                     let _ = self.words(&w.value, depth);
                 }
                 self.compound_list(&f.body.list, depth, stdin);
+                // The body once more for each value the loop takes (`for f in ~/Documents/*;
+                // do :> "$f"; done` empties files in the home folder): the variable replaced
+                // by the value's text, so paths and globs are seen. Bounded.
+                let var = f.variable_name.as_str();
+                let body = f.body.list.to_string();
+                let uses =
+                    body.contains(&format!("${var}")) || body.contains(&format!("${{{var}}}"));
+                if uses && body.len() <= 4096 {
+                    for w in f.values.iter().flatten().take(8) {
+                        let v = w.value.as_str();
+                        let text = replace_var(&body, var, v);
+                        self.script(&text, depth + 1, None);
+                    }
+                }
             }
             ast::CompoundCommand::CaseClause(c) => {
                 let _ = self.words(&c.value.value, depth);
@@ -692,6 +715,7 @@ impl Walker<'_> {
                     args_from_input: false,
                     depth,
                     from_inline_code: false,
+                    remote: self.remote_depth > 0,
                     cwd: self.cwd_if_moved(),
                 });
             }
@@ -941,6 +965,7 @@ impl Walker<'_> {
             args_from_input,
             depth,
             from_inline_code: false,
+            remote: self.remote_depth > 0,
             cwd: self.cwd_if_moved(),
         };
         let Some(idx) = self.push(inv) else {
@@ -1204,6 +1229,7 @@ impl Walker<'_> {
                 args_from_input: false,
                 depth: depth + 1,
                 from_inline_code: true,
+                remote: self.remote_depth > 0,
                 cwd: self.cwd_if_moved(),
             };
             self.push(inv);
@@ -1268,6 +1294,30 @@ fn printf_format(fmt: &str, args: &[&str]) -> Option<String> {
         }
     }
     None
+}
+
+/// `body` with every expansion of `var` (`"$var"`, `"${var}"`, `${var}`, `$var` not followed
+/// by a name character) replaced by `value`.
+fn replace_var(body: &str, var: &str, value: &str) -> String {
+    let quoted = body
+        .replace(&format!("\"${var}\""), value)
+        .replace(&format!("\"${{{var}}}\""), value)
+        .replace(&format!("${{{var}}}"), value);
+    let needle = format!("${var}");
+    let mut out = String::with_capacity(quoted.len());
+    let mut rest = quoted.as_str();
+    while let Some(i) = rest.find(&needle) {
+        let after = rest.get(i + needle.len()..).unwrap_or("");
+        out.push_str(rest.get(..i).unwrap_or(""));
+        if after.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_') {
+            out.push_str(&needle);
+        } else {
+            out.push_str(value);
+        }
+        rest = after;
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Basename of a command word, lower-cased, without a Windows `.exe`.

@@ -593,6 +593,7 @@ mod tests {
             args_from_input: false,
             depth: 0,
             from_inline_code: false,
+            remote: false,
             cwd: None,
         };
         assert_eq!(
