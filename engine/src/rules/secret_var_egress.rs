@@ -22,7 +22,7 @@ pub const SECRET_VAR_EGRESS: Reason = Reason::new(
 );
 
 /// Names of the variables a word expands (`$X`, `${X}`, `${X:-…}`).
-fn referenced_vars(text: &str) -> Vec<&str> {
+pub(crate) fn referenced_vars(text: &str) -> Vec<&str> {
     let mut out = Vec::new();
     let bytes = text.as_bytes();
     let mut i = 0;
