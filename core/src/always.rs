@@ -592,6 +592,10 @@ pub const CORPUS: &[(&str, &str)] = &[
         include_str!("../../tests/corpus/families/holdout6.jsonl"),
     ),
     (
+        "holdout7",
+        include_str!("../../tests/corpus/families/holdout7.jsonl"),
+    ),
+    (
         "everyday2",
         include_str!("../../tests/corpus/families/everyday2.jsonl"),
     ),

@@ -36,6 +36,10 @@ pub fn autorun_commands(path: &str, content: &str, home: Option<&str>) -> Option
         .join("\n")
     } else if is_ci_file(&lower) {
         ci_commands(content)
+    } else if is_agent_instructions(&lower) || addresses_agents(content) {
+        // An agent reads these files as instructions (`CLAUDE.md`, `AGENTS.md`, rules files),
+        // or the text speaks to agents: the commands it tells them to run are judged as run.
+        code_spans(content)
     } else if (lower.contains("/.idea/runconfigurations/") || lower.contains("/.run/"))
         && base.ends_with(".xml")
     {
@@ -71,6 +75,74 @@ pub fn autorun_commands(path: &str, content: &str, home: Option<&str>) -> Option
     };
     let text: String = text.chars().take(MAX_TEXT).collect();
     (!text.trim().is_empty()).then_some(text)
+}
+
+/// Files coding agents load as standing instructions.
+pub fn is_agent_instructions(lower_path: &str) -> bool {
+    let base = paths::basename(lower_path);
+    matches!(
+        base,
+        "claude.md"
+            | "claude.local.md"
+            | "agents.md"
+            | "gemini.md"
+            | ".cursorrules"
+            | ".windsurfrules"
+            | ".clinerules"
+            | "copilot-instructions.md"
+            | "conventions.md"
+    ) || lower_path.contains("/.cursor/rules/")
+        || lower_path.contains("/.claude/commands/")
+        || lower_path.contains("/.claude/agents/")
+        || lower_path.contains("/.github/instructions/")
+        || lower_path.contains("/.kiro/steering/")
+}
+
+/// Does this text speak to AI agents (the injection screen's agent-addressed signal)?
+fn addresses_agents(content: &str) -> bool {
+    let lower = content.to_ascii_lowercase();
+    // A cheap gate before the screen.
+    [
+        "agent",
+        "assistant",
+        "llm",
+        "ai ",
+        "model",
+        "claude",
+        "copilot",
+        "cursor",
+    ]
+    .iter()
+    .any(|w| lower.contains(w))
+        && crate::injection::screen_content(content)
+            .codes()
+            .contains(&"injection_agent_directed")
+}
+
+/// The commands a Markdown-ish text shows: fenced code blocks and `inline code` spans.
+fn code_spans(content: &str) -> String {
+    let mut out: Vec<String> = Vec::new();
+    let mut in_fence = false;
+    for line in content.lines().take(4096) {
+        let t = line.trim_start();
+        if t.starts_with("```") || t.starts_with("~~~") {
+            in_fence = !in_fence;
+            continue;
+        }
+        if in_fence {
+            out.push(t.to_owned());
+            continue;
+        }
+        let mut parts = line.split('`');
+        let _ = parts.next();
+        while let Some(code) = parts.next() {
+            if !code.trim().is_empty() {
+                out.push(code.trim().to_owned());
+            }
+            let _ = parts.next();
+        }
+    }
+    out.join("\n")
 }
 
 /// A CI pipeline definition: its steps run on the CI service when the branch is pushed,

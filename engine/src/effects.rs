@@ -502,6 +502,21 @@ fn invocation_effects(
     if p == "export" && (inv.args.is_empty() || inv.argv().all(|a| a == "-p")) {
         fx.env_dump = true;
     }
+    // `jq -n '$ENV | …'`, `jq -n env`: jq's own view of the environment.
+    if matches!(p, "jq" | "gojq" | "jaq")
+        && inv.argv().any(|a| {
+            // `$ENV` as a whole (`$ENV | {…}`, `$ENV | tostring`); `$ENV.CI` reads one name.
+            a.match_indices("$ENV").any(|(i, m)| {
+                !a.get(i + m.len()..).is_some_and(|r| {
+                    r.starts_with(['.', '[']) || r.starts_with(|c: char| c.is_alphanumeric())
+                })
+            }) || a.trim() == "env"
+                || a.starts_with("env |")
+                || a.starts_with("env|")
+        })
+    {
+        fx.env_dump = true;
+    }
     let mut operands = inv.operands();
     // Option values that name no data: ssh-family identity files and config, and the
     // certificates `openssl x509/req/crl/verify` inspect.
@@ -520,6 +535,23 @@ fn invocation_effects(
         operands.clear();
     }
     let operands = operands;
+    // `kubectl create secret|configmap --from-file=PATH` / `--from-env-file=PATH` reads PATH.
+    if matches!(p, "kubectl" | "oc") {
+        for a in inv.argv() {
+            if let Some(v) = a
+                .strip_prefix("--from-file=")
+                .or_else(|| a.strip_prefix("--from-env-file="))
+            {
+                let path = v.split_once('=').map_or(v, |(_, f)| f);
+                fx.reads.push(PathUse {
+                    path: norm(path),
+                    program: p.to_owned(),
+                    dynamic: false,
+                    recursive: false,
+                });
+            }
+        }
+    }
     // Reads.
     let recursive =
         is_recursive(inv) || matches!(p, "tar" | "zip" | "7z" | "rsync" | "scp" | "rclone");
@@ -603,6 +635,26 @@ fn invocation_effects(
     }
     // Writes.
     match p {
+        // `sponge FILE` soaks up its input and writes FILE.
+        "sponge" => {
+            for w in &operands {
+                fx.writes.push(use_of(w, false));
+            }
+        }
+        // In-place editors: `yq -i EXPR FILE`, `sd FIND REPL FILE…`, `perl -pi -e … FILE`.
+        "yq" | "sd" | "perl" | "ruby" | "dasel" | "jq"
+            if inv.argv().any(|a| {
+                matches!(
+                    a,
+                    "-i" | "--inplace" | "--in-place" | "-pi" | "-ip" | "-w" | "--write"
+                ) || a.starts_with("-i") && p != "jq"
+                    || a.starts_with("-pi")
+            }) || p == "sd" =>
+        {
+            for w in operands.iter().skip(1) {
+                fx.writes.push(use_of(w, false));
+            }
+        }
         "tee" | "touch" | "truncate" | "chmod" | "chown" | "chgrp" | "chattr" | "setfacl"
         | "shred" | "sqlite3" | "patch" | "ed" => {
             // chmod's mode may look like an option (`-x`): skip the first operand only when
@@ -751,6 +803,24 @@ fn invocation_effects(
         }
         "7z" | "7za" | "7zz" if inv.argv().any(|a| a == "-sdel") => {
             for w in operands.iter().skip(2) {
+                fx.deletes.push(Deletion {
+                    path: norm(&w.text),
+                    program: p.to_owned(),
+                    recursive: true,
+                    glob: w.glob,
+                    dynamic: w.dynamic,
+                });
+            }
+        }
+        // `rsync --delete… SRC DEST`: whatever DEST holds that SRC lacks is deleted (an empty
+        // SRC empties DEST).
+        "rsync"
+            if inv
+                .argv()
+                .any(|a| a == "--del" || a.starts_with("--delete"))
+                && operands.len() >= 2 =>
+        {
+            if let Some(w) = operands.last() {
                 fx.deletes.push(Deletion {
                     path: norm(&w.text),
                     program: p.to_owned(),
@@ -991,6 +1061,22 @@ fn egress_effects(inv: &Invocation, sa: &ShellAnalysis, fx: &mut Effects) {
             }
         }
         "git" => git_egress(inv, &mut push),
+        // A cluster named by URL on the command line (`kubectl --server https://IP:6443 …`)
+        // receives whatever the call creates (`create secret|configmap --from-file=…`).
+        "kubectl" | "oc" | "helm" => {
+            let servers = flag_value(inv, &["--server", "-s", "--kube-apiserver"]);
+            let creates = inv.argv().any(|a| {
+                matches!(
+                    a,
+                    "create" | "apply" | "replace" | "patch" | "install" | "upgrade"
+                )
+            });
+            for srv in servers {
+                if let Some(dest) = net::parse_destination(srv) {
+                    push(Some(dest), creates, false, false, None);
+                }
+            }
+        }
         "gh" => {
             // Publishing subcommands send their text (and files) to GitHub.
             let ops: Vec<&str> = operands.iter().map(|w| w.text.as_str()).collect();

@@ -565,6 +565,45 @@ impl Engine {
                         }
                     }
                     let fx = effects::compute(action, Some(&sa), home);
+                    // A secret file copied (`cp ~/.ssh/id_ed25519 docs/`, `cat key > f`): the
+                    // copies hold the secret too.
+                    // An environment listing written to a file holds whatever secrets it had.
+                    let reads_secret = fx.env_dump
+                        || fx.reads.iter().any(|r| {
+                            rules::secret_access::secret_of_read(&r.path, r.recursive, home)
+                                .is_some()
+                        });
+                    if reads_secret {
+                        for w in fx.writes.iter().filter(|w| {
+                            matches!(
+                                w.program.as_str(),
+                                "cp" | "cat"
+                                    | "tee"
+                                    | "install"
+                                    | "dd"
+                                    | "rsync"
+                                    | "tar"
+                                    | "zip"
+                                    | "base64"
+                                    | "gzip"
+                                    | "xxd"
+                                    | "openssl"
+                                    | "head"
+                                    | "tail"
+                                    | "jq"
+                                    | "gojq"
+                                    | "env"
+                                    | "printenv"
+                                    | "export"
+                                    | "set"
+                            ) && !w.dynamic
+                        }) {
+                            let p = files.resolve(&w.path);
+                            if s.secret_files.len() < session::MAX_SECRET_FILES {
+                                s.secret_files.insert(p);
+                            }
+                        }
+                    }
                     for w in &fx.writes {
                         if rules::supply_chain::is_downloader(&w.program) && !w.dynamic {
                             let listed = rules::supply_chain::downloaded_from_listed(
@@ -595,6 +634,23 @@ impl Engine {
         let records = gits
             .iter()
             .any(|(_, sub, _)| matches!(*sub, "commit" | "tag" | "notes" | "stash"));
+        // `git commit -m "sync $(base64 -w0 .env)"`: the message is computed from a secret
+        // file read inside a substitution.
+        if records
+            && sa.invocations.iter().any(|i| {
+                i.depth > 0
+                    && i.argv().any(|a| {
+                        rules::secret_access::secret_of_read(
+                            &paths::normalize(a, i.cwd.as_deref().or(cwd), home),
+                            false,
+                            home,
+                        )
+                        .is_some()
+                    })
+            })
+        {
+            return true;
+        }
         if records
             && sa.invocations.iter().any(|i| {
                 i.args
@@ -623,9 +679,13 @@ impl Engine {
                         .any(|a| a.starts_with('-') && !a.starts_with("--") && a.contains('a')));
             (matches!(*sub, "add" | "commit" | "stash") && all)
                 || (*sub == "add"
-                    && rest
-                        .iter()
-                        .any(|a| s.secret_files.contains(&paths::normalize(a, cwd, home))))
+                    && rest.iter().filter(|a| !a.starts_with('-')).any(|a| {
+                        // The file itself, or a folder it is in (`git add docs`).
+                        let p = paths::normalize(a, cwd, home);
+                        let dir = format!("{}/", p.trim_end_matches('/'));
+                        s.secret_files.contains(&p)
+                            || s.secret_files.iter().any(|f| f.starts_with(&dir))
+                    }))
         })
     }
 

@@ -452,7 +452,16 @@ pub fn is_shell_rc(path: &str, home: Option<&str>) -> bool {
                 | ".kshrc"
                 | ".config/fish/config.fish"
                 | ".inputrc"
-        ) || rel.starts_with(".config/fish/conf.d/");
+        ) || rel.starts_with(".config/fish/conf.d/")
+            // Sourced by every interactive shell: completions and profile snippets.
+            || rel == ".bash_completion"
+            || rel.starts_with(".bash_completion.d/")
+            || rel.starts_with(".local/share/bash-completion/")
+            || rel.starts_with(".config/fish/completions/")
+            || rel.starts_with(".config/fish/functions/")
+            || rel.starts_with(".zfunc/")
+            || rel.starts_with(".oh-my-zsh/custom/")
+            || rel.starts_with(".profile.d/");
     }
     matches!(
         path,
@@ -471,7 +480,10 @@ pub fn is_persistence(path: &str, home: Option<&str>) -> bool {
             || rel.starts_with("Library/LaunchAgents")
             || rel.starts_with(".config/autostart")
             || rel == ".xinitrc"
-            || rel == ".xprofile";
+            || rel == ".xprofile"
+            // The user session's environment (a `PATH` put first here shadows every program).
+            || rel.starts_with(".config/environment.d/")
+            || rel == ".pam_environment";
     }
     path.starts_with("/etc/cron")
         || path.starts_with("/var/spool/cron")

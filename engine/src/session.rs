@@ -147,6 +147,13 @@ pub fn may_run(path: &str) -> bool {
     if base == "build.rs" || base.contains(".test.") || base.contains(".spec.") {
         return true;
     }
+    // Build and tool files whose contents a tool runs (see `shell::exec::build_tool_files`).
+    if matches!(
+        base.as_str(),
+        "composer.json" | "pom.xml" | "bunfig.toml" | ".yarnrc.yml"
+    ) {
+        return true;
+    }
     // CI pipelines run when the branch is pushed.
     if crate::autorun::is_ci_file(&path.to_ascii_lowercase()) {
         return true;

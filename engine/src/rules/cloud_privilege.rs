@@ -141,6 +141,24 @@ pub fn grants_privilege(inv: &Invocation) -> bool {
     }
     let p = inv.program.as_str();
     let ops = operands(inv);
+    let args: Vec<&str> = inv.argv().collect();
+    // A private repository made public; a debugging pod on a cluster node (it gets the
+    // node's root filesystem at /host).
+    if p == "gh"
+        && ops.first().map(String::as_str) == Some("repo")
+        && ops.get(1).map(String::as_str) == Some("edit")
+        && args
+            .iter()
+            .any(|a| *a == "--visibility=public" || *a == "public")
+    {
+        return true;
+    }
+    if matches!(p, "kubectl" | "oc")
+        && ops.first().map(String::as_str) == Some("debug")
+        && args.iter().any(|a| a.starts_with("node/") || *a == "node")
+    {
+        return true;
+    }
     if p == "aws" {
         return ops.get(1).is_some_and(|op| AWS_OPS.contains(&op.as_str()));
     }
@@ -190,6 +208,22 @@ mod tests {
         table(
             Mode::Balanced,
             &[
+                (
+                    "gh repo edit acme/payments --visibility public --accept-visibility-change-consequences",
+                    Auth,
+                    "cloud_privilege",
+                ),
+                (
+                    "kubectl debug node/ip-10-0-1-23 -it --image=busybox -- chroot /host sh",
+                    Auth,
+                    "cloud_privilege",
+                ),
+                (
+                    "gh repo edit acme/payments --description 'Payments API'",
+                    Pass,
+                    "",
+                ),
+                ("kubectl debug pod/api-0 -it --image=busybox", Pass, ""),
                 (
                     "aws iam create-access-key --user-name ci-admin",
                     Auth,

@@ -144,11 +144,19 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                 cx.mode()
                     .pick([Verdict::Pass, Verdict::Pass, Verdict::Auth, Verdict::Auth]),
             ));
-        } else if d.recursive && d.path.starts_with('/') {
+        } else if d.path.starts_with(['/', '~']) {
             let inside =
                 cwd.is_some_and(|c| d.path.starts_with(&format!("{}/", c.trim_end_matches('/'))));
             if !inside && !in_temp_or_cache(&d.path, home) {
-                out.push(Finding::new(DELETE_OUTSIDE_PROJECT, Verdict::Auth));
+                // A folder outside the project: AUTH. A single file there (a document, a mail
+                // store, a database emptied or removed): AUTH from balanced up.
+                let v = if d.recursive {
+                    Verdict::Auth
+                } else {
+                    cx.mode()
+                        .pick([Verdict::Pass, Verdict::Auth, Verdict::Auth, Verdict::Auth])
+                };
+                out.push(Finding::new(DELETE_OUTSIDE_PROJECT, v));
             }
         }
     }
@@ -319,6 +327,14 @@ mod tests {
                 ("rm -f build/*.o", Pass, ""),
                 ("rm -rf /tmp/build-cache", Pass, ""),
                 ("rm -rf ~/.cache/pip", Pass, ""),
+                ("rm ~/Documents/thesis.docx", Auth, "delete_outside_project"),
+                (
+                    "truncate -s 0 \"$HOME/.thunderbird/default/ImapMail/INBOX\"",
+                    Auth,
+                    "delete_outside_project",
+                ),
+                ("rm /tmp/build.log", Pass, ""),
+                ("rm src/old.rs", Pass, ""),
                 (
                     "rm -rf ~/Library/Developer/Xcode/DerivedData/Tracker-*",
                     Pass,

@@ -67,6 +67,8 @@ const RISKY_GIT_CONFIG: &[&str] = &[
     "sequence.editor",
     "diff.external",
     "gpg.program",
+    // Pulls in another config file, with whatever aliases, hooks and helpers it sets.
+    "include.path",
 ];
 
 fn path_first_entry_risky(value: &str) -> bool {
@@ -150,6 +152,60 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                 out.push(Finding::new(PERSISTENCE, Auth));
             }
             "at" | "batch" => out.push(Finding::new(PERSISTENCE, Auth)),
+            // Unpacking an archive over the home folder itself (`unzip -o x.zip -d ~`, `cpio -i
+            // -D ~`, `tar -xf x -C ~`) can replace its start-up files, keys and configs unseen.
+            "unzip" | "cpio" | "tar" | "bsdtar" | "gtar" | "7z" | "7za"
+                if {
+                    let extracts = inv.program != "tar"
+                        && inv.program != "bsdtar"
+                        && inv.program != "gtar"
+                        || args.iter().any(|a| {
+                            *a == "-x"
+                                || *a == "--extract"
+                                || *a == "--get"
+                                || (a.starts_with('-') && !a.starts_with("--") && a.contains('x'))
+                        });
+                    let dest = args
+                        .windows(2)
+                        .find(|w| matches!(w.first(), Some(&("-d" | "-D" | "-C" | "--directory"))))
+                        .and_then(|w| w.get(1).copied())
+                        .or_else(|| {
+                            args.iter().find_map(|a| {
+                                a.strip_prefix("--directory=").or_else(|| {
+                                    a.strip_prefix("-o")
+                                        .filter(|_| inv.program.starts_with("7z"))
+                                })
+                            })
+                        });
+                    extracts
+                        && dest.is_some_and(|d| {
+                            let abs =
+                                paths::normalize(d, inv.cwd.as_deref().or(cx.cwd()), cx.home());
+                            paths::home_relative(&abs, cx.home()) == Some("")
+                        })
+                } =>
+            {
+                out.push(Finding::new(
+                    PERSISTENCE,
+                    mode.pick([Auth, Auth, Block, Block]),
+                ));
+            }
+            // Transient timers: `systemd-run --on-calendar=… CMD` runs CMD again and again.
+            "systemd-run"
+                if args.iter().any(|a| {
+                    a.starts_with("--on-calendar")
+                        || a.starts_with("--on-active")
+                        || a.starts_with("--on-boot")
+                        || a.starts_with("--on-unit-active")
+                        || a.starts_with("--on-startup")
+                        || a.starts_with("--path-property")
+                }) =>
+            {
+                out.push(Finding::new(
+                    PERSISTENCE,
+                    mode.pick([Auth, Block, Block, Block]),
+                ));
+            }
             // macOS login items: AppleScript's `make login item`, the `defaults` domains
             // that list what starts at login, and `sfltool add-item`.
             "osascript"
@@ -188,7 +244,15 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
         if let Some(("config", rest)) = git_subcommand(inv)
             && rest.iter().any(|a| {
                 let l = a.to_ascii_lowercase();
-                (RISKY_GIT_CONFIG.contains(&l.as_str())
+                // `include.path ../.gitconfig.project`: relative to `.git/`, one level up is
+                // the repository itself — the project's own shared settings.
+                let own_include = l == "include.path"
+                    && rest.last().is_some_and(|v| {
+                        let same = **v == **a;
+                        let v = v.strip_prefix("../").unwrap_or(v);
+                        !same && !v.starts_with(['/', '~', '$']) && !v.contains("..")
+                    });
+                (!own_include && RISKY_GIT_CONFIG.contains(&l.as_str())
                     // A hooks folder inside the repository (`.githooks`, husky) is the
                     // project's own convention; one elsewhere is not.
                     && !(l == "core.hookspath"
@@ -196,12 +260,31 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                             !v.starts_with(['/', '~', '$']) && !v.contains("..") && **v != **a
                         })))
                     || (l.starts_with("alias.") && rest.iter().any(|v| v.starts_with('!')))
-                    || (l.starts_with("url.") && l.ends_with(".insteadof"))
+                    || (l.starts_with("url.")
+                        && l.ends_with(".insteadof")
+                        && !same_host_rewrite(&l, rest.last().copied().unwrap_or("")))
             })
         {
             out.push(Finding::new(GIT_HOOK, Auth));
         }
     }
+}
+
+/// `url."git@github.com:".insteadOf "https://github.com/"`: the same host over another
+/// protocol (SSH instead of HTTPS) is a transport preference, not a redirection.
+fn same_host_rewrite(key: &str, value: &str) -> bool {
+    let host = |s: &str| -> Option<String> {
+        let s = s.trim_matches('"');
+        let rest = s.split_once("://").map_or(s, |(_, r)| r);
+        let rest = rest.rsplit_once('@').map_or(rest, |(_, r)| r);
+        let h = rest.split([':', '/']).next()?.to_ascii_lowercase();
+        (!h.is_empty() && h.contains('.')).then_some(h)
+    };
+    let base = key
+        .strip_prefix("url.")
+        .and_then(|k| k.strip_suffix(".insteadof"))
+        .unwrap_or("");
+    matches!((host(base), host(value)), (Some(a), Some(b)) if a == b)
 }
 
 #[cfg(test)]
@@ -262,6 +345,30 @@ mod tests {
                 ("export PATH=$PATH:/usr/local/go/bin", Pass, ""),
                 ("export NODE_ENV=production", Pass, ""),
                 ("crontab -l", Pass, ""),
+                ("unzip -o theme-pack.zip -d ~", Auth, "persistence"),
+                (
+                    "cpio -idmu -D /home/dev < dotfiles.cpio",
+                    Auth,
+                    "persistence",
+                ),
+                ("unzip -o fixtures.zip -d tests/fixtures", Pass, ""),
+                ("tar -xzf release.tgz -C ~/opt", Pass, ""),
+                (
+                    "systemd-run --user --on-calendar='*:0/15' /bin/sh -c 'make sync'",
+                    Block,
+                    "persistence",
+                ),
+                ("systemd-run --user --scope make test", Pass, ""),
+                (
+                    "git config --global include.path ~/.config/git/extra.inc",
+                    Auth,
+                    "git_hook_write",
+                ),
+                (
+                    "git config --local include.path ../.gitconfig.project",
+                    Pass,
+                    "",
+                ),
                 (
                     "osascript -e 'tell application \"System Events\" to make login item at end with properties {path:\"/Users/alex/.local/bin/d\", hidden:true}'",
                     Block,

@@ -336,6 +336,21 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             || has("--force")
             || has("-f");
         match inv.program.as_str() {
+            // Removing resources from state (they are then unmanaged, or recreated), forcing
+            // a replacement (a database replaced is a database lost), deleting a workspace.
+            "terraform" | "tofu" | "terragrunt"
+                if (has("state") && (has("rm") || has("replace-provider")))
+                    || args
+                        .iter()
+                        .any(|a| a.starts_with("-replace=") || *a == "-replace")
+                    || has("taint")
+                    || (has("workspace") && has("delete")) =>
+            {
+                out.push(Finding::new(
+                    INFRA_DESTROY,
+                    if auto { Verdict::Block } else { Verdict::Auth },
+                ));
+            }
             "terraform" | "tofu" | "terragrunt"
                 if has("destroy") || (has("apply") && has("-destroy")) =>
             {
@@ -344,11 +359,18 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                     if auto { Verdict::Block } else { Verdict::Auth },
                 ));
             }
-            "pulumi" | "cdk" | "sst" if has("destroy") => {
+            "pulumi" | "cdk" | "sst"
+                if has("destroy") || has("down") || (has("state") && has("delete")) =>
+            {
                 out.push(Finding::new(
                     INFRA_DESTROY,
                     if auto { Verdict::Block } else { Verdict::Auth },
                 ));
+            }
+            // `kubectl apply --prune`: everything matching the selector that the given
+            // manifests do not name is deleted.
+            "kubectl" | "oc" if has("apply") && args.iter().any(|a| a.starts_with("--prune")) => {
+                out.push(Finding::new(INFRA_DESTROY, Verdict::Auth));
             }
             "kubectl" | "oc" if has("delete") && !routine_pod_delete(&args) => {
                 let wide = args.iter().any(|a| {

@@ -260,6 +260,8 @@ mod tests {
                 ("grep -r AWS_SECRET ~", Auth, "secret_read_credentials"),
                 ("cat /etc/shadow", Block, "secret_read_system"),
                 ("env", Auth, "env_dump"),
+                ("jq -n '$ENV | {GITHUB_TOKEN, NPM_TOKEN}'", Auth, "env_dump"),
+                ("jq -n '$ENV.CI // \"local\"'", Pass, ""),
                 ("printenv", Auth, "env_dump"),
                 (
                     "security find-generic-password -wa github",

@@ -98,7 +98,24 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     let Some(sa) = cx.shell else {
         return;
     };
-    let mentions_airlock = |a: &str| a.to_ascii_lowercase().contains("airlock");
+    // A process pattern that matches Airlock, however spelled: `air[l]ock`, `a.rlock`,
+    // `'airl\ock'` (regex classes, escapes and wildcards stand for its letters).
+    let mentions_airlock = |a: &str| {
+        let l: String = a
+            .to_ascii_lowercase()
+            .chars()
+            .filter(|c| !matches!(c, '[' | ']' | '\\' | '(' | ')' | '^' | '$' | '"' | '\''))
+            .collect();
+        l.contains("airlock")
+            || l.contains("a.rlock")
+            || l.contains("ai.lock")
+            || l.contains("air.ock")
+            || l.contains("airl.ck")
+            || l.contains("airlo.k")
+            || l.contains("airloc.")
+            || l.contains("a.*lock")
+            || l.contains("air.*k")
+    };
     let pgrep_airlock = sa
         .invocations
         .iter()

@@ -316,7 +316,25 @@ pub fn service_destroy(inv: &Invocation) -> Option<bool> {
     let p = inv.program.as_str();
     // A container or package tool on a server (`ssh prod 'docker volume rm …'`) destroys
     // that server's data: judged like any service, not as this machine's housekeeping.
-    let local_tool = LOCAL_TOOLS.contains(&p) && !(inv.remote && REMOTE_DATA_TOOLS.contains(&p));
+    // `DOCKER_HOST=ssh://prod docker …`, `docker -H tcp://… …`, `docker --context prod …`.
+    let remote_docker = matches!(p, "docker" | "podman")
+        && (inv.assignments.iter().any(|(k, v)| {
+            matches!(k.as_str(), "DOCKER_HOST" | "CONTAINER_HOST")
+                && !v.text.starts_with("unix://")
+                && !v.text.is_empty()
+        }) || inv.argv().collect::<Vec<_>>().windows(2).any(|w| {
+            matches!(w.first(), Some(&("-H" | "--host" | "--url")))
+                && w.get(1)
+                    .is_some_and(|h| h.starts_with("ssh://") || h.starts_with("tcp://"))
+        }));
+    if remote_docker
+        && inv.argv().any(|a| a == "down")
+        && inv.argv().any(|a| a == "-v" || a == "--volumes")
+    {
+        return Some(false);
+    }
+    let local_tool = LOCAL_TOOLS.contains(&p)
+        && !((inv.remote || remote_docker) && REMOTE_DATA_TOOLS.contains(&p));
     if local_tool || inv.from_inline_code || local_env(inv) {
         return None;
     }
@@ -345,6 +363,31 @@ pub fn service_destroy(inv: &Invocation) -> Option<bool> {
         return None;
     }
     if inv.args.iter().any(|w| json_deletes(&w.text)) {
+        return Some(false);
+    }
+    let argv: Vec<&str> = inv.argv().collect();
+    // Syncing a bucket with deletion (`gsutil rsync -d`, `aws s3 sync --delete`, `rclone
+    // sync`, `azcopy sync --delete-destination=true`): the destination loses what the source
+    // lacks. An expiry rule on a bucket deletes its objects later.
+    let bucket = argv.iter().any(|a| {
+        a.starts_with("gs://") || a.starts_with("s3://") || a.contains(".blob.core.windows.net")
+    });
+    let sync = argv.iter().any(|a| matches!(*a, "rsync" | "sync"));
+    let deleting_sync = (p == "gsutil" && sync && argv.contains(&"-d"))
+        || (matches!(p, "aws" | "gcloud")
+            && sync
+            && argv.iter().any(|a| a.starts_with("--delete")))
+        || (p == "azcopy"
+            && sync
+            && argv
+                .iter()
+                .any(|a| a.starts_with("--delete-destination=true")));
+    if (deleting_sync && bucket)
+        || (p == "rclone" && argv.first() == Some(&"sync"))
+        || (p == "aws"
+            && argv.contains(&"put-bucket-lifecycle-configuration")
+            && argv.iter().any(|a| a.contains("Expiration")))
+    {
         return Some(false);
     }
     // Subcommand path: the leading words that are not options (at most four).
@@ -623,6 +666,23 @@ mod tests {
                 ),
                 ("docker volume rm scratch-data", Pass, ""),
                 ("ssh deploy@prod-1.example 'docker ps'", Pass, ""),
+                (
+                    "gsutil -m rsync -d -r /tmp/empty gs://acme-prod-assets",
+                    Auth,
+                    "service_destroy",
+                ),
+                (
+                    "aws s3 sync ./dist s3://site --delete",
+                    Auth,
+                    "service_destroy",
+                ),
+                (
+                    "DOCKER_HOST=ssh://deploy@prod.example docker compose down -v",
+                    Auth,
+                    "service_destroy",
+                ),
+                ("docker compose down -v", Pass, ""),
+                ("gsutil ls gs://site", Pass, ""),
                 ("kubectl scale deploy/api --replicas=3 -n dev", Pass, ""),
                 (
                     "bin/rails db:rollback STEP=1 && bin/rails db:migrate",

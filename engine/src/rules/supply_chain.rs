@@ -300,6 +300,42 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     }
     for inv in &sa.invocations {
         let args: Vec<&str> = inv.argv().collect();
+        let url_operand = |from: usize| {
+            inv.operands()
+                .iter()
+                .skip(from)
+                .any(|w| w.text.starts_with("http://") || w.text.starts_with("https://"))
+        };
+        // A program run straight from a URL (`deno run -A https://…/install.ts`).
+        if matches!(inv.program.as_str(), "deno" | "bun")
+            && matches!(args.first(), Some(&("run" | "install" | "x")))
+            && url_operand(1)
+        {
+            out.push(Finding::new(CURL_PIPE_SHELL, pipe_verdict));
+        }
+        // A manifest from a URL applied to a cluster: whatever it defines runs there.
+        if matches!(inv.program.as_str(), "kubectl" | "oc")
+            && args
+                .iter()
+                .any(|a| matches!(*a, "apply" | "create" | "replace"))
+            && args.windows(2).any(|w| {
+                matches!(w.first(), Some(&("-f" | "--filename")))
+                    && w.get(1)
+                        .is_some_and(|u| u.starts_with("http://") || u.starts_with("https://"))
+            })
+        {
+            let listed = args
+                .iter()
+                .filter(|a| a.starts_with("http://") || a.starts_with("https://"))
+                .filter_map(|a| net::parse_destination(a))
+                .all(|d| d.ip.is_none() && cx.policy.host_allowed(&d.host));
+            if !listed {
+                out.push(Finding::new(
+                    UNTRUSTED_SOURCE,
+                    cx.mode().pick([Auth, Auth, Auth, Auth]),
+                ));
+            }
+        }
         // Pointing a package manager at another source for every later install:
         // `npm config set registry URL`, `pip config set global.index-url URL`, …
         if let Some(url) = source_redirect(&inv.program, &args) {

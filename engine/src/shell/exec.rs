@@ -229,8 +229,22 @@ fn shebang_lang(text: &str) -> Option<String> {
     (is_interpreter(&prog) || is_shell(&prog)).then_some(prog)
 }
 
-/// Recipes of `targets` (and their prerequisites) in a Makefile, as shell text.
+/// [`make_recipes_raw`], with the variables make takes from the environment written the way
+/// the shell would see them (`$(HOME)` → `$HOME`, `$(CURDIR)` → `.`).
 fn make_recipes(text: &str, targets: &[&str]) -> Vec<String> {
+    make_recipes_raw(text, targets)
+        .into_iter()
+        .map(|r| {
+            r.replace("$(HOME)", "$HOME")
+                .replace("${HOME}", "$HOME")
+                .replace("$(CURDIR)", ".")
+                .replace("$(USER)", "$USER")
+        })
+        .collect()
+}
+
+/// Recipes of `targets` (and their prerequisites) in a Makefile, as shell text.
+fn make_recipes_raw(text: &str, targets: &[&str]) -> Vec<String> {
     let mut vars: Vec<(String, String)> = Vec::new();
     let mut rules: Vec<(Vec<String>, Vec<String>, Vec<String>)> = Vec::new();
     for line in text.lines() {
@@ -590,6 +604,7 @@ impl Walker<'_> {
             }
         }
         self.runner_files(&inv, depth);
+        self.build_tool_files(&inv, depth);
         self.local_python_install(&inv, depth);
         // `alias ll='…'` then `ll`: the alias runs its text (with `shopt -s expand_aliases`, or
         // interactively); defining one is remembered for the rest of the command line.
@@ -634,6 +649,83 @@ impl Walker<'_> {
                         self.issue(ShellIssue::OpaqueInlineCode);
                     }
                     self.run_texts(cmds, depth);
+                }
+            }
+            "gdb" | "lldb" | "cgdb" => {
+                // `gdb -batch -ex 'shell CMD'`, `-ex '!CMD'`, lldb `-o 'platform shell CMD'`.
+                let mut cmds = Vec::new();
+                let mut it = inv.args.iter();
+                while let Some(a) = it.next() {
+                    let t = a.text.as_str();
+                    let v = match t {
+                        "-ex" | "-iex" | "--eval-command" | "-o" | "--one-line" | "-O" => {
+                            it.next().map(|w| w.text.clone())
+                        }
+                        _ => t.strip_prefix("--eval-command=").map(str::to_owned),
+                    };
+                    if let Some(v) = v {
+                        let v = v.trim();
+                        if let Some(c) = v
+                            .strip_prefix("shell ")
+                            .or_else(|| v.strip_prefix('!'))
+                            .or_else(|| v.strip_prefix("platform shell "))
+                            .or_else(|| v.strip_prefix("pipe "))
+                        {
+                            cmds.push(c.to_owned());
+                        }
+                    }
+                }
+                self.run_texts(cmds, depth);
+            }
+            "tar" | "gtar" | "bsdtar" => {
+                // Options that run a program: `--checkpoint-action=exec=CMD`, `--to-command=CMD`,
+                // `-I CMD` / `--use-compress-program=CMD`, `--info-script`/`-F CMD`.
+                let mut cmds = Vec::new();
+                let mut it = inv.args.iter();
+                while let Some(a) = it.next() {
+                    let t = a.text.as_str();
+                    if let Some(c) = t
+                        .strip_prefix("--checkpoint-action=exec=")
+                        .or_else(|| t.strip_prefix("--to-command="))
+                        .or_else(|| t.strip_prefix("--use-compress-program="))
+                        .or_else(|| t.strip_prefix("--info-script="))
+                        .or_else(|| t.strip_prefix("--new-volume-script="))
+                    {
+                        cmds.push(c.to_owned());
+                    } else if matches!(
+                        t,
+                        "-I" | "--use-compress-program" | "--to-command" | "-F" | "--info-script"
+                    ) && let Some(v) = it.next()
+                    {
+                        cmds.push(v.text.clone());
+                    }
+                }
+                self.run_texts(cmds, depth);
+            }
+            "ansible" | "ansible-console" => {
+                // `ansible HOSTS -m shell|command|raw -a 'CMD'`: CMD runs on those machines.
+                let args: Vec<&str> = inv.argv().collect();
+                let module = args
+                    .windows(2)
+                    .find(|w| matches!(w.first(), Some(&("-m" | "--module-name"))))
+                    .and_then(|w| w.get(1).copied());
+                if matches!(
+                    module,
+                    Some(
+                        "shell"
+                            | "command"
+                            | "raw"
+                            | "ansible.builtin.shell"
+                            | "ansible.builtin.command"
+                    )
+                ) && let Some(c) = args
+                    .windows(2)
+                    .find(|w| matches!(w.first(), Some(&("-a" | "--args"))))
+                    .and_then(|w| w.get(1).copied())
+                {
+                    self.remote_depth += 1;
+                    self.run_texts(vec![c.to_owned()], depth);
+                    self.remote_depth = self.remote_depth.saturating_sub(1);
                 }
             }
             "direnv" => {
@@ -928,6 +1020,37 @@ impl Walker<'_> {
             Some(d) => self.abs(d),
             None => self.abs("."),
         };
+        // `make -f /dev/stdin` / `-f -`: the makefile is what is piped in.
+        if matches!(
+            file.as_deref(),
+            Some("-" | "/dev/stdin" | "/proc/self/fd/0")
+        ) {
+            let text = match &inv.stdin {
+                Stdin::Text(t) => Some(t.clone()),
+                Stdin::Pipe(i) => match super::literal_output(
+                    self.out
+                        .invocations
+                        .get(*i)
+                        .cloned()
+                        .as_ref()
+                        .unwrap_or(inv),
+                    &self.out,
+                ) {
+                    Output::Literal(t) | Output::Decoded(t) => Some(t),
+                    _ => None,
+                },
+                _ => None,
+            };
+            match text {
+                Some(text) => {
+                    let t: Vec<&str> = targets.iter().map(String::as_str).collect();
+                    let recipes = make_recipes(&text, &t);
+                    self.run_texts(recipes, depth);
+                }
+                None => self.issue(ShellIssue::UnseenFile),
+            }
+            return;
+        }
         let candidates: Vec<String> = match &file {
             Some(f) => vec![paths::normalize(f, Some(&base), self.env.home)],
             None => ["GNUmakefile", "makefile", "Makefile"]
@@ -1155,6 +1278,42 @@ impl Walker<'_> {
             Some(d) => self.abs(d),
             None => self.abs("."),
         };
+        // Subcommands that run a command line: `rebase -x CMD`, `bisect run CMD…`,
+        // `submodule foreach CMD`.
+        let mut runs: Vec<String> = Vec::new();
+        let mut ri = rest.iter();
+        while let Some(a) = ri.next() {
+            if sub == "rebase" && matches!(a.as_str(), "-x" | "--exec") {
+                if let Some(c) = ri.next() {
+                    runs.push(c.clone());
+                }
+            } else if sub == "rebase"
+                && let Some(c) = a.strip_prefix("--exec=")
+            {
+                runs.push(c.to_owned());
+            }
+        }
+        if (sub == "bisect" && rest.first().map(String::as_str) == Some("run"))
+            || (sub == "submodule" && rest.first().map(String::as_str) == Some("foreach"))
+        {
+            let words: Vec<&String> = rest
+                .iter()
+                .skip(1)
+                .filter(|a| *a != "--recursive")
+                .collect();
+            if !words.is_empty() {
+                runs.push(
+                    words
+                        .iter()
+                        .map(|w| w.as_str())
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                );
+            }
+        }
+        if !runs.is_empty() {
+            self.run_texts(runs, depth);
+        }
         if sub == "push" {
             // The CI pipelines written in this session run on the CI service once the branch
             // is pushed: judge what they run now.
@@ -1581,6 +1740,132 @@ impl Walker<'_> {
 }
 
 impl Walker<'_> {
+    /// Build files that are code, run by the tool that reads them: a `Gemfile` (Ruby, by
+    /// `bundle`), `composer.json` scripts (by `composer`), `build.gradle` Exec tasks (by
+    /// `gradle`), `pom.xml` exec plugins (by `mvn`), `//go:generate` lines (by `go generate`),
+    /// `.pnpmfile.cjs` (by `pnpm`), `bunfig.toml` preloads (by `bun`).
+    fn build_tool_files(&mut self, inv: &Invocation, depth: u8) {
+        let args: Vec<&str> = inv.argv().collect();
+        let first = args.iter().copied().find(|a| !a.starts_with('-'));
+        let folder = self.abs(".");
+        let read = |w: &mut Self, name: &str| w.file_text(&format!("{folder}/{name}"), false);
+        match inv.program.as_str() {
+            "bundle" | "bundler" => {
+                if let Some((text, project)) = read(self, "Gemfile") {
+                    self.in_file(project, |w| {
+                        w.inline_code("ruby", &Word::literal(&text), depth)
+                    });
+                }
+            }
+            "composer" => {
+                if let Some((text, project)) = read(self, "composer.json") {
+                    let mut cmds = Vec::new();
+                    if let Ok(v) = serde_json::from_str::<serde_json::Value>(&text)
+                        && let Some(scripts) = v.get("scripts").and_then(|s| s.as_object())
+                    {
+                        for val in scripts.values().take(64) {
+                            let items: Vec<&str> = match val {
+                                serde_json::Value::String(s) => vec![s.as_str()],
+                                serde_json::Value::Array(a) => {
+                                    a.iter().filter_map(|x| x.as_str()).collect()
+                                }
+                                _ => Vec::new(),
+                            };
+                            for it in items {
+                                // `@php …` runs PHP; `@other-script` names another script.
+                                if let Some(rest) = it.strip_prefix('@') {
+                                    if rest.starts_with("php ") {
+                                        cmds.push(rest.to_owned());
+                                    }
+                                } else {
+                                    cmds.push(it.to_owned());
+                                }
+                            }
+                        }
+                    }
+                    self.in_file(project, |w| w.run_texts(cmds, depth));
+                }
+            }
+            "gradle" | "gradlew" => {
+                for name in [
+                    "build.gradle",
+                    "build.gradle.kts",
+                    "settings.gradle",
+                    "settings.gradle.kts",
+                ] {
+                    if let Some((text, project)) = read(self, name) {
+                        self.in_file(project, |w| {
+                            w.inline_code("groovy", &Word::literal(&text), depth)
+                        });
+                    }
+                }
+            }
+            "mvn" | "mvnw" => {
+                if let Some((text, project)) = read(self, "pom.xml") {
+                    let cmds = pom_exec_commands(&text);
+                    self.in_file(project, |w| w.run_texts(cmds, depth));
+                }
+            }
+            "go" if first == Some("generate") => {
+                let files: Vec<String> = self
+                    .env
+                    .files
+                    .map(|f| {
+                        f.session
+                            .written_files
+                            .iter()
+                            .filter(|(p, _)| {
+                                p.starts_with(&format!("{folder}/")) && p.ends_with(".go")
+                            })
+                            .map(|(_, w)| w.content.clone())
+                            .take(32)
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                let cmds: Vec<String> = files
+                    .iter()
+                    .flat_map(|t| t.lines())
+                    .filter_map(|l| l.trim_start().strip_prefix("//go:generate "))
+                    .map(str::to_owned)
+                    .collect();
+                self.run_texts(cmds, depth);
+            }
+            "yarn" => {
+                // `yarnPath:` in `.yarnrc.yml` is the JavaScript every `yarn` call runs.
+                if let Some((text, _)) = read(self, ".yarnrc.yml") {
+                    for line in text.lines() {
+                        if let Some(v) = line.trim().strip_prefix("yarnPath:") {
+                            let f = v.trim().trim_matches(['"', '\'']);
+                            if !f.is_empty() {
+                                self.exec_file(&Word::literal(&self.abs(f)), Some("node"), depth);
+                            }
+                        }
+                    }
+                }
+            }
+            "pnpm" => {
+                if let Some((text, project)) = read(self, ".pnpmfile.cjs") {
+                    self.in_file(project, |w| {
+                        w.inline_code("node", &Word::literal(&text), depth)
+                    });
+                }
+            }
+            "bun" => {
+                if let Some((text, _)) = read(self, "bunfig.toml") {
+                    for line in text
+                        .lines()
+                        .filter(|l| l.trim_start().starts_with("preload"))
+                    {
+                        for f in super::inline::string_literals(line) {
+                            self.exec_file(&Word::literal(&self.abs(&f)), Some("bun"), depth);
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
     /// `pip install .` / `pip install -e ./pkg` (also through `python -m pip` and `uv pip`)
     /// builds the local project: its `setup.py` runs, as Python.
     fn local_python_install(&mut self, inv: &Invocation, depth: u8) {
@@ -1622,6 +1907,46 @@ impl Walker<'_> {
             self.exec_file(&Word::literal(&self.abs(&setup)), Some("python"), depth);
         }
     }
+}
+
+/// What `exec-maven-plugin` / `maven-antrun-plugin` run from a `pom.xml`: each
+/// `<executable>` with the `<argument>`s after it, and antrun's `<exec executable="…">`.
+fn pom_exec_commands(xml: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let tag = |s: &str, name: &str| -> Vec<String> {
+        let open = format!("<{name}>");
+        let close = format!("</{name}>");
+        s.match_indices(&open)
+            .take(64)
+            .filter_map(|(i, _)| {
+                let rest = s.get(i + open.len()..)?;
+                Some(rest.get(..rest.find(&close)?)?.trim().to_owned())
+            })
+            .collect()
+    };
+    for block in xml.split("<plugin>").skip(1).take(64) {
+        let block = block.split("</plugin>").next().unwrap_or("");
+        for exe in tag(block, "executable") {
+            let mut cmd = vec![super::inline::shell_quote(&exe)];
+            cmd.extend(
+                tag(block, "argument")
+                    .iter()
+                    .map(|a| super::inline::shell_quote(a)),
+            );
+            out.push(cmd.join(" "));
+        }
+        for (i, _) in block.match_indices("<exec ").take(16) {
+            let t = block.get(i..).unwrap_or("");
+            if let Some(v) = t
+                .split("executable=\"")
+                .nth(1)
+                .and_then(|r| r.split('"').next())
+            {
+                out.push(v.to_owned());
+            }
+        }
+    }
+    out
 }
 
 /// A tmux/screen key name (`Enter`, `C-c`, `M-x`, `F5`): a key press, not text.

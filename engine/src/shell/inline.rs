@@ -47,6 +47,15 @@ const EXEC_CALLS: &[&str] = &[
     "Start-Process",
     "IO.popen(",
     "Open3.",
+    "system2(",
+    "run(`",
+    "Runtime.getRuntime().exec(",
+    "ProcessBuilder(",
+    "doShellScript(",
+    "os:cmd(",
+    "System.cmd(",
+    "(system ",
+    "exec(\"",
 ];
 /// Calls whose string arguments are one argument vector (program, then its arguments), not
 /// several command lines: Go's `exec.Command("rm", "-rf", p)`, Deno's `new Deno.Command("rm",
@@ -59,6 +68,8 @@ const ARGV_CALLS: &[&str] = &[
     "Bun.spawn(",
     "Bun.spawnSync(",
     "syscall.Exec(",
+    "(system* ",
+    "(process ",
 ];
 const DELETE_CALLS: &[&str] = &[
     "rmtree(",
@@ -90,6 +101,17 @@ const DELETE_CALLS: &[&str] = &[
     "os.Remove(",
     "remove_dir_all(",
     "remove_file(",
+    "removeItemAtPath",
+    "file delete ",
+    "delete-file ",
+    "delete-directory",
+    "Files.delete(",
+    "Files.deleteIfExists(",
+    "deleteRecursively(",
+    "FileUtils.deleteDirectory(",
+    "File.rm_rf(",
+    "File.rm!(",
+    "file.remove(",
 ];
 const READ_CALLS: &[&str] = &[
     "open(",
@@ -114,6 +136,13 @@ const READ_CALLS: &[&str] = &[
     "os.Open(",
     "read_to_string(",
     "fs::read(",
+    "readLines(",
+    "stringWithContentsOfFile",
+    "Files.readString(",
+    "Files.readAllBytes(",
+    "File.read!(",
+    "read_file(",
+    "readFile ",
 ];
 const WRITE_CALLS: &[&str] = &[
     "writeFileSync(",
@@ -178,6 +207,22 @@ const NET_MARKERS: &[&str] = &[
     "http.PostForm(",
     "http.NewRequest(",
     "net.Dial(",
+    "download.file(",
+    "dataWithContentsOfURL",
+    "NSURL",
+    "java.net.",
+    "HttpClient",
+    "HTTP.get(",
+    "HTTP.post(",
+    "HTTP.request(",
+    "Downloads.download(",
+    "httr::",
+    "RCurl",
+    "file_get_contents(\"http",
+    "file_get_contents('http",
+    ":httpc.",
+    "HTTPoison",
+    "Req.",
     "net.DialTimeout(",
     "reqwest::",
     "TcpStream::connect(",
@@ -254,6 +299,60 @@ pub(crate) fn analyze(lang: &str, code: &str) -> InlineFindings {
             );
         }
     }
+    // Code loaded from a URL and run: R's `source("https://…")`, PHP's `include`, a dynamic
+    // `import("https://…")`: the same as `curl … | sh`.
+    for marker in [
+        "source(",
+        "sys.source(",
+        "include(",
+        "include_once(",
+        "require(",
+        "import(",
+        "load(",
+    ] {
+        for seg in call_segments(code, marker) {
+            if let Some(url) = string_literals(seg)
+                .into_iter()
+                .next()
+                .filter(|u| u.starts_with("http://") || u.starts_with("https://"))
+            {
+                f.shell_commands
+                    .push(format!("curl -fsSL {} | sh", shell_quote(&url)));
+            }
+        }
+    }
+    // Bun's shell: `` $`tar czf - … | curl …` `` runs its template as a command line.
+    if code.contains("$`") {
+        for part in code.split("$`").skip(1).take(32) {
+            if let Some(cmd) = part.split('`').next() {
+                let cmd = cmd
+                    .replace("${process.env.", "${")
+                    .replace("${Bun.env.", "${");
+                f.shell_commands.push(cmd);
+            }
+        }
+    }
+    // Gradle's `Exec` task: `commandLine 'sh', '-c', '…'` / `executable 'x'; args …` — the
+    // literals on the line are one argument vector.
+    for line in code.lines().take(4096) {
+        let t = line.trim_start();
+        if let Some(rest) = t
+            .strip_prefix("commandLine")
+            .filter(|r| r.starts_with([' ', '(', '=']))
+        {
+            let lits = string_literals(rest);
+            if lits.is_empty() {
+                f.opaque = true;
+            } else {
+                f.shell_commands.push(
+                    lits.iter()
+                        .map(|l| shell_quote(l))
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                );
+            }
+        }
+    }
     // Rust's builder: `Command::new("sh").arg("-c").arg("…")` / `.args([..])`, up to the end
     // of the statement. The program and every argument are literals, or the call is opaque.
     for stmt in builder_statements(code, "Command::new(") {
@@ -325,7 +424,9 @@ pub(crate) fn analyze(lang: &str, code: &str) -> InlineFindings {
             }
         }
     }
-    for marker in DELETE_CALLS {
+    // Julia's `rm(path; recursive=true)` (elsewhere `rm(` is too common a name to mean this).
+    let julia_rm = lang.starts_with("julia").then_some("rm(");
+    for marker in DELETE_CALLS.iter().copied().chain(julia_rm) {
         for seg in call_segments(code, marker) {
             let lits = string_literals(seg);
             if (lits.is_empty() || !first_arg_is_literal(seg, false))
@@ -352,7 +453,7 @@ pub(crate) fn analyze(lang: &str, code: &str) -> InlineFindings {
                 .iter()
                 .skip(1)
                 .any(|m| m.contains(['w', 'a', 'x', '+']) && m.len() <= 3);
-            if let Some(path) = lits.first().map(|l| home_relative(code, seg, l.clone())) {
+            if let Some(path) = path_literal(&lits).map(|l| home_relative(code, seg, l.clone())) {
                 let path = &path;
                 if mode_write {
                     let append = lits.iter().skip(1).any(|m| m.contains('a'));
@@ -374,9 +475,8 @@ pub(crate) fn analyze(lang: &str, code: &str) -> InlineFindings {
                 // `writeFileSync(homedir() + '/.bashrc', …)`: the target is computed.
                 f.opaque = true;
             }
-            if let Some(path) = string_literals(seg)
-                .first()
-                .map(|l| home_relative(code, seg, l.clone()))
+            if let Some(path) =
+                path_literal(&string_literals(seg)).map(|l| home_relative(code, seg, l.clone()))
             {
                 let path = &path;
                 let append = marker.starts_with("append") || *marker == "Add-Content";
@@ -581,6 +681,10 @@ fn first_arg_is_literal(seg: &str, after_dot: bool) -> bool {
 /// Where code finds the user's home folder at run time.
 const HOME_SOURCES: &[&str] = &[
     "UserHomeDir",
+    "user.home",
+    "path.expand(",
+    "NSHomeDirectory",
+    "$env(HOME)",
     "homedir",
     "expanduser",
     "Path.home()",
@@ -596,6 +700,13 @@ const HOME_SOURCES: &[&str] = &[
 /// A path literal joined to a computed home folder (`h + "/.ssh/id_rsa"`,
 /// `filepath.Join(home, ".aws/credentials")`, `` `${homedir()}/.npmrc` ``) names a file in the
 /// home folder: `~/` + the literal. Other literals are returned as they are.
+/// The literal that names the path: the first one that is not the name of the variable the
+/// home folder comes from (`getenv("HOME") . "/.aws/credentials"`).
+fn path_literal(lits: &[String]) -> Option<&String> {
+    lits.iter()
+        .find(|l| !matches!(l.as_str(), "HOME" | "USERPROFILE" | "user.home"))
+}
+
 fn home_relative(code: &str, seg: &str, lit: String) -> String {
     if lit.starts_with('~') || first_arg_is_literal(seg, false) {
         return lit;

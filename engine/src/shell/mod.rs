@@ -270,6 +270,27 @@ const INTERPRETERS: &[&str] = &[
     "tclsh",
     "Rscript",
     "rscript",
+    "julia",
+    "jshell",
+    "guile",
+    "racket",
+    "sbcl",
+    "clisp",
+    "elixir",
+    "erl",
+    "escript",
+    "groovy",
+    "scala",
+    "kotlin",
+    "swift",
+    "clojure",
+    "clj",
+    "bb",
+    "nu",
+    "xonsh",
+    "gjs",
+    "qjs",
+    "jjs",
 ];
 const NETWORK_FETCHERS: &[&str] = &[
     "curl",
@@ -1066,6 +1087,18 @@ impl Walker<'_> {
                 "pwsh" | "powershell" => &["-c", "-command", "-Command", "-encodedcommand"],
                 "deno" => &["eval"],
                 "lua" | "luajit" => &["-e"],
+                "rscript" | "r" => &["-e", "--expr"],
+                "julia" => &["-e", "--eval", "-E", "--print"],
+                "guile" => &["-c"],
+                "racket" | "elixir" | "groovy" | "scala" | "clojure" | "clj" | "bb" | "swift" => {
+                    &["-e", "--eval"]
+                }
+                "sbcl" => &["--eval"],
+                "clisp" => &["-x"],
+                "erl" => &["-eval"],
+                "qjs" | "gjs" | "jjs" => &["-e", "-c"],
+                "kotlin" => &["-e", "-script"],
+                "jshell" | "tclsh" => &[],
                 _ => &["-c"],
             };
             if let Some(code) = dash_c(&inv, flags) {
