@@ -600,6 +600,10 @@ pub const CORPUS: &[(&str, &str)] = &[
         include_str!("../../tests/corpus/families/everyday2.jsonl"),
     ),
     (
+        "everyday3",
+        include_str!("../../tests/corpus/families/everyday3.jsonl"),
+    ),
+    (
         "privilege",
         include_str!("../../tests/corpus/families/privilege.jsonl"),
     ),

@@ -142,6 +142,13 @@ fn code_spans(content: &str) -> String {
             let _ = parts.next();
         }
     }
+    // Only spans that read as a command line: prose in backticks (`feat(parser): …`, a
+    // table cell, a file name) is not something anyone runs.
+    out.retain(|span| {
+        !crate::shell::analyze(span, crate::shell::ShellEnv::default())
+            .issues
+            .contains(&crate::shell::ShellIssue::Unparseable)
+    });
     out.join("\n")
 }
 
@@ -157,7 +164,11 @@ pub fn is_ci_file(lower_path: &str) -> bool {
             || lower_path.ends_with("/.circleci/config.yml")))
         || matches!(
             base,
-            ".gitlab-ci.yml" | "bitbucket-pipelines.yml" | "azure-pipelines.yml" | ".travis.yml"
+            ".gitlab-ci.yml"
+                | "bitbucket-pipelines.yml"
+                | "azure-pipelines.yml"
+                | ".travis.yml"
+                | "jenkinsfile"
         )
 }
 
@@ -168,6 +179,21 @@ pub fn is_ci_file(lower_path: &str) -> bool {
 fn ci_commands(content: &str) -> String {
     const KEYS: &[&str] = &["run", "script", "before_script", "after_script", "command"];
     let mut out: Vec<String> = Vec::new();
+    // A Jenkinsfile's `sh '…'` / `sh "…"` steps (Groovy strings on one line).
+    for line in content.lines().take(4096) {
+        for (i, _) in line.match_indices("sh ").take(16) {
+            let before = line.get(..i).unwrap_or("");
+            if !(before.is_empty() || before.ends_with([' ', '{', '(', ';'])) {
+                continue;
+            }
+            let rest = line.get(i + 3..).unwrap_or("").trim_start();
+            if let Some(q) = rest.chars().next().filter(|c| matches!(c, '\'' | '"'))
+                && let Some(body) = rest.get(1..).and_then(|r| r.split(q).next())
+            {
+                out.push(body.to_owned());
+            }
+        }
+    }
     let lines: Vec<&str> = content.lines().take(4096).collect();
     let mut i = 0;
     while let Some(line) = lines.get(i) {
@@ -273,6 +299,8 @@ fn ci_expressions(text: &str) -> String {
                 out.push('$');
                 out.push_str(n);
             }
+            // `${{ toJSON(secrets) }}` and the like: every secret at once.
+            None if expr.contains("secrets") => out.push_str("$ALL_CI_SECRETS"),
             None => out.push_str("$CI_EXPRESSION"),
         }
         rest = after.get(j + 2..).unwrap_or("");

@@ -617,6 +617,12 @@ mod tests {
                 "cargo build --release",
                 Verdict::Block,
             ),
+            (
+                "tools/pytest_timing.py",
+                "import os\nos.system('rm -rf ~/')\n",
+                "PYTHONPATH=tools pytest -p pytest_timing -q",
+                Verdict::Block,
+            ),
             // Look-alikes: ordinary test code; a runner that does not load the file.
             (
                 "tests/conftest.py",

@@ -992,6 +992,10 @@ pub const DEFAULT_ALLOW_PACKAGES: &[&str] = &[
     "dependency-cruiser",
     "lighthouse",
     "@lhci/cli",
+    "wscat",
+    "dotenv-cli",
+    "dotenv",
+    "env-cmd",
 ];
 
 /// A compiled destination pattern: exact host or `*.suffix`.

@@ -74,6 +74,7 @@ const RULES: &[Reason] = &[
     crate::rules::secret_echo::SECRET_EXFILTRATION,
     crate::rules::hidden_text::HIDDEN_TEXT,
     crate::rules::planted_instructions::PLANTED_INSTRUCTIONS,
+    crate::rules::ci_secrets::CI_SECRET_EXPOSURE,
     crate::rules::secret_var_egress::SECRET_VAR_EGRESS,
     crate::rules::hidden_text::HIDDEN_TAG_TEXT,
     crate::rules::hidden_text::HOMOGLYPH_DOMAIN,

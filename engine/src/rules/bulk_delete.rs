@@ -130,6 +130,46 @@ fn find_filters_artifacts(args: &[&str]) -> bool {
     named
 }
 
+/// A `find` whose deletion is bounded by where it looks and what it matches: every starting
+/// point in a temporary folder (`find /tmp -name 'vite-*' -mtime +1 -delete`), or inside the
+/// project with a name pattern and an age filter (`find ./logs -name '*.gz' -mtime +14
+/// -delete`: rotated logs).
+fn find_bounded(args: &[&str], cwd: Option<&str>, home: Option<&str>) -> bool {
+    let starts: Vec<String> = args
+        .iter()
+        .take_while(|a| !a.starts_with('-') && !matches!(**a, "(" | "!"))
+        .map(|a| crate::paths::normalize(a, cwd, home))
+        .collect();
+    if starts.is_empty() {
+        return false;
+    }
+    let temp = |p: &str| {
+        ["/tmp/", "/var/tmp/", "/private/tmp/"]
+            .iter()
+            .any(|t| p.starts_with(t) || p == t.trim_end_matches('/'))
+    };
+    let inside = |p: &str| {
+        cwd.is_some_and(|c| {
+            let c = c.trim_end_matches('/');
+            p == c || p.starts_with(&format!("{c}/"))
+        })
+    };
+    // (A project that lives in /tmp is still a project.)
+    if starts.iter().all(|p| temp(p) && !inside(p)) {
+        return true;
+    }
+    let named = args.windows(2).any(|w| {
+        matches!(w.first(), Some(&("-name" | "-iname"))) && w.get(1).is_some_and(|p| *p != "*")
+    });
+    let aged = args.iter().any(|a| {
+        matches!(
+            *a,
+            "-mtime" | "-mmin" | "-atime" | "-amin" | "-ctime" | "-newer"
+        )
+    });
+    starts.iter().all(|p| inside(p)) && named && aged
+}
+
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     let mode = cx.mode();
     let mut count = 0usize;
@@ -168,6 +208,7 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                         )
                     }))
                 && !find_filters_artifacts(&args)
+                && !find_bounded(&args, inv.cwd.as_deref().or(cwd), cx.home())
             {
                 unbounded = true;
             }
@@ -257,6 +298,18 @@ mod tests {
                 ("rm -rf src/*", Auth, "bulk_delete"),
                 ("find . -name '*.ts' -delete", Auth, "bulk_delete"),
                 ("git ls-files | xargs rm", Auth, "bulk_delete"),
+                (
+                    "find /tmp -maxdepth 1 -name 'vite-*' -mtime +1 -exec rm -rf {} +",
+                    Pass,
+                    "",
+                ),
+                (
+                    "find ./logs -name '*.log.*.gz' -mtime +14 -delete",
+                    Pass,
+                    "",
+                ),
+                ("find ./logs -name '*.gz' -delete", Auth, "bulk_delete"),
+                ("find ~ -name '*.log' -mtime +14 -delete", Block, ""),
                 (
                     "find ~/code -name '*.py' | xargs truncate -s 0",
                     Auth,

@@ -153,6 +153,27 @@ pub fn grants_privilege(inv: &Invocation) -> bool {
     {
         return true;
     }
+    // `gh api -X PUT repos/o/r/collaborators/u`, `gh api -X POST repos/o/r/keys … read_only=false`:
+    // an outside account or key given access to the repository.
+    if p == "gh" && ops.first().map(String::as_str) == Some("api") {
+        let method = args
+            .windows(2)
+            .find(|w| matches!(w.first(), Some(&("-X" | "--method"))))
+            .and_then(|w| w.get(1))
+            .map(|m| m.to_ascii_uppercase());
+        let writes = matches!(method.as_deref(), Some("PUT" | "POST" | "PATCH"));
+        let grants = ops.iter().any(|o| {
+            let o = o.to_ascii_lowercase();
+            o.contains("/collaborators/")
+                || o.ends_with("/keys")
+                || o.contains("/invitations")
+                || o.contains("/memberships/")
+                || (o.contains("/teams/") && o.contains("/repos/"))
+        });
+        if writes && grants {
+            return true;
+        }
+    }
     if matches!(p, "kubectl" | "oc")
         && ops.first().map(String::as_str) == Some("debug")
         && args.iter().any(|a| a.starts_with("node/") || *a == "node")
@@ -208,6 +229,12 @@ mod tests {
         table(
             Mode::Balanced,
             &[
+                (
+                    "gh api -X PUT repos/acme/webapp/collaborators/helper-42 -f permission=admin",
+                    Auth,
+                    "cloud_privilege",
+                ),
+                ("gh api repos/acme/webapp/collaborators", Pass, ""),
                 (
                     "gh repo edit acme/payments --visibility public --accept-visibility-change-consequences",
                     Auth,

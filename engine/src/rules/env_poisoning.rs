@@ -95,10 +95,32 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
         {
             out.push(Finding::hard_block(PRIVILEGE_FILE));
         } else if paths::is_persistence(p, home) {
-            out.push(Finding::new(
-                PERSISTENCE,
-                mode.pick([Auth, Block, Block, Block]),
-            ));
+            // `~/.ssh/config` runs commands only through a few directives; a plain `Host`
+            // entry is a change to ask about, not persistence.
+            let plain_ssh_config = paths::home_relative(p, home) == Some(".ssh/config")
+                && match &cx.action.op {
+                    crate::action::Operation::FileWrite { content, .. } => {
+                        let c = content.to_ascii_lowercase();
+                        ![
+                            "proxycommand",
+                            "localcommand",
+                            "permitlocalcommand",
+                            "knownhostscommand",
+                            "match exec",
+                            "remotecommand",
+                            "include",
+                        ]
+                        .iter()
+                        .any(|d| c.contains(d))
+                    }
+                    _ => false,
+                };
+            let by = if plain_ssh_config {
+                [Auth, Auth, Auth, Auth]
+            } else {
+                [Auth, Block, Block, Block]
+            };
+            out.push(Finding::new(PERSISTENCE, mode.pick(by)));
         } else if paths::is_shell_rc(p, home) {
             out.push(Finding::new(
                 SHELL_RC,

@@ -424,6 +424,15 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                     out.push(Finding::new(INFRA_DESTROY, Verdict::Auth));
                 }
             }
+            // Every volume removed (`docker volume rm $(docker volume ls -q)`): the data of
+            // every local database and service.
+            "docker" | "podman"
+                if has("volume")
+                    && (has("rm") || has("remove"))
+                    && inv.args.iter().any(|w| w.text.contains("volume ls")) =>
+            {
+                out.push(Finding::new(INFRA_DESTROY, Verdict::Auth));
+            }
             "docker" | "podman"
                 if args.contains(&"prune") && (has("-a") || has("--all") || has("--volumes")) =>
             {
@@ -438,7 +447,11 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                     a.eq_ignore_ascii_case("flushall") || a.eq_ignore_ascii_case("flushdb")
                 }) =>
             {
-                out.push(Finding::hard_block(DATABASE_DROP));
+                if local_database(inv, sa) && has_host(inv) {
+                    out.push(Finding::new(DATABASE_DROP, Verdict::Auth));
+                } else {
+                    out.push(Finding::hard_block(DATABASE_DROP));
+                }
             }
             "mongo" | "mongosh"
                 if args

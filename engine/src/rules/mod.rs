@@ -17,6 +17,7 @@ use crate::verdict::Finding;
 pub mod bad_input;
 pub mod behaviour;
 pub mod bulk_delete;
+pub mod ci_secrets;
 pub mod cloud_privilege;
 pub mod container_escape;
 pub mod destination;
@@ -98,6 +99,7 @@ pub const RULES: &[(&str, RuleFn)] = &[
     ("evasion", evasion::check),
     ("hidden_text", hidden_text::check),
     ("planted_instructions", planted_instructions::check),
+    ("ci_secrets", ci_secrets::check),
     ("secret_var_egress", secret_var_egress::check),
     ("serve_folder", serve_folder::check),
     ("container_escape", container_escape::check),

@@ -55,7 +55,34 @@ fn planted(text: &str) -> Option<bool> {
     }
 }
 
+/// Test data: a detector's samples and tests hold injections on purpose.
+fn test_data(cx: &Ctx<'_>) -> bool {
+    let Operation::FileWrite { path, .. } = &cx.action.op else {
+        return false;
+    };
+    let l = path.to_ascii_lowercase();
+    [
+        "/tests/",
+        "/test/",
+        "/fixtures/",
+        "/__tests__/",
+        "/spec/",
+        "/testdata/",
+    ]
+    .iter()
+    .any(|d| l.contains(d))
+        || l.rsplit('/').next().is_some_and(|b| {
+            b.starts_with("test_")
+                || b.contains("_test.")
+                || b.contains(".test.")
+                || b.contains(".spec.")
+        })
+}
+
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
+    if test_data(cx) {
+        return;
+    }
     let strongest = written_texts(cx)
         .into_iter()
         .filter(|t| !t.trim().is_empty())

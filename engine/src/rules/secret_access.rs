@@ -147,7 +147,7 @@ fn quiet_dotenv_use(cx: &Ctx<'_>, program: &str, path: &str) -> bool {
     let dir = |p: &str| p.rsplit_once('/').map(|(d, _)| d.to_owned());
     match program {
         "source" | "." | "wc" | "test" | "[" | "stat" | "ls" | "sha256sum" | "md5sum"
-        | "shasum" | "b2sum" | "cksum" => true,
+        | "shasum" | "b2sum" | "cksum" | "dotenv" | "dotenvx" | "env-cmd" => true,
         // An in-place edit writes the file back and prints nothing.
         "sed" | "gsed" => quiet_flag(program, &["-i", "--in-place"]),
         "grep" | "egrep" | "rg" => quiet_flag(

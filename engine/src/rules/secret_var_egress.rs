@@ -92,18 +92,42 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     if unlisted_egress(cx).is_none() {
         return;
     }
+    let untrusted = cx.session.tainted || cx.action.provenance == Provenance::Untrusted;
+    // A token in an authentication header or `-u user:token` is how a client logs in to the
+    // service that issued it (`curl -H "Authorization: Bearer $SENTRY_AUTH_TOKEN"
+    // https://sentry.io/…`): not a send, unless untrusted content asked for the call.
+    let auth_slot = |inv: &crate::shell::Invocation, i: usize| {
+        let prev = i
+            .checked_sub(1)
+            .and_then(|j| inv.args.get(j))
+            .map(|w| w.text.as_str());
+        let this = inv
+            .args
+            .get(i)
+            .map(|w| w.text.to_ascii_lowercase())
+            .unwrap_or_default();
+        matches!(prev, Some("-u" | "--user" | "--oauth2-bearer"))
+            || (matches!(prev, Some("-H" | "--header"))
+                && (this.starts_with("authorization:")
+                    || this.starts_with("x-api-key:")
+                    || this.starts_with("private-token:")
+                    || this.starts_with("x-auth-token:")))
+            || this.starts_with("authorization:")
+    };
     let sends_secret_var = sa.invocations.iter().any(|inv| {
-        inv.args
+        inv.args.iter().enumerate().any(|(i, w)| {
+            referenced_vars(&w.text).into_iter().any(secret_name)
+                && (untrusted || !auth_slot(inv, i))
+        }) || inv
+            .assignments
             .iter()
-            .chain(inv.assignments.iter().map(|(_, v)| v))
-            .any(|w| referenced_vars(&w.text).into_iter().any(secret_name))
+            .any(|(_, v)| referenced_vars(&v.text).into_iter().any(secret_name))
             || matches!(&inv.stdin, crate::shell::Stdin::Text(t)
                 if referenced_vars(t).into_iter().any(secret_name))
     });
     if !sends_secret_var {
         return;
     }
-    let untrusted = cx.session.tainted || cx.action.provenance == Provenance::Untrusted;
     let v = if untrusted {
         cx.mode().pick([
             Verdict::Auth,
@@ -153,6 +177,16 @@ mod tests {
                 ),
                 (
                     "curl -s \"https://api.github.com/repos/$OWNER/$REPO\"",
+                    Pass,
+                    "",
+                ),
+                (
+                    "curl -s -H \"Authorization: Bearer $SENTRY_AUTH_TOKEN\" https://sentry.io/api/0/projects/",
+                    Pass,
+                    "",
+                ),
+                (
+                    "curl -s -u \"$JIRA_EMAIL:$JIRA_API_TOKEN\" https://acme.atlassian.net/rest/api/3/issue/W-1",
                     Pass,
                     "",
                 ),

@@ -67,6 +67,7 @@ const VERBS: &[&str] = &[
 /// Programs whose destroying verbs act on this machine (or are judged by another rule).
 const LOCAL_TOOLS: &[&str] = &[
     "git",
+    "rsync",
     "docker",
     "podman",
     "npm",
@@ -335,7 +336,15 @@ pub fn service_destroy(inv: &Invocation) -> Option<bool> {
     }
     let local_tool = LOCAL_TOOLS.contains(&p)
         && !((inv.remote || remote_docker) && REMOTE_DATA_TOOLS.contains(&p));
-    if local_tool || inv.from_inline_code || local_env(inv) {
+    // A database client pointed at this machine: judged by the database rules.
+    let local_db_client = matches!(p, "redis-cli" | "psql" | "mysql" | "mongosh" | "mongo")
+        && !inv.remote
+        && inv.argv().collect::<Vec<_>>().windows(2).any(|w| {
+            matches!(w.first(), Some(&("-h" | "--host")))
+                && w.get(1)
+                    .is_some_and(|h| matches!(*h, "localhost" | "127.0.0.1" | "::1"))
+        });
+    if local_tool || local_db_client || inv.from_inline_code || local_env(inv) {
         return None;
     }
     // `bin/rails …`, `php artisan …`, `python manage.py …`: the tool is the program itself or

@@ -37,7 +37,7 @@ pub const EGRESS_AFTER_UNTRUSTED: Reason = Reason::new(
 
 pub const PUBLISH_AFTER_SECRET: Reason = Reason::new(
     "publish_after_secret",
-    "This session read secrets and now publishes files (a package, a gist or a release) where anyone can read them.",
+    "This session read secrets or untrusted content and now publishes files (a package, a gist, a release or a public repository).",
 );
 
 use Verdict::{Auth, Block, Pass};
@@ -60,10 +60,12 @@ pub fn publishes_files(inv: &crate::shell::Invocation) -> bool {
         return false;
     }
     match inv.program.as_str() {
-        "gh" => matches!(
-            ops.as_slice(),
-            ["gist", "create" | "edit"] | ["release", "create" | "upload"]
-        ),
+        "gh" => {
+            matches!(
+                ops.as_slice(),
+                ["gist", "create" | "edit"] | ["release", "create" | "upload"]
+            ) || (ops.as_slice() == ["repo", "create"] && inv.argv().any(|a| a == "--public"))
+        }
         "npm" | "pnpm" | "yarn" | "bun" | "cargo" | "poetry" | "uv" | "flit" | "hatch" | "vsce"
         | "ovsx" | "helm" => matches!(ops.first(), Some(&"publish" | &"push")),
         "twine" => ops.first() == Some(&"upload"),
@@ -108,13 +110,15 @@ pub(crate) fn unlisted_egress(cx: &Ctx<'_>) -> Option<bool> {
 
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     let mode = cx.mode();
-    if cx.session.secret_read
+    // Publishing after a secret read, or after untrusted content came in (the page that asks
+    // for a release is the attack).
+    let untrusted = cx.session.tainted || cx.action.provenance == Provenance::Untrusted;
+    if (cx.session.secret_read || untrusted)
         && cx
             .shell
             .is_some_and(|sa| sa.invocations.iter().any(publishes_files))
     {
-        let untrusted = cx.session.tainted || cx.action.provenance == Provenance::Untrusted;
-        let by = if untrusted {
+        let by = if untrusted && cx.session.secret_read {
             [Auth, Auth, Block, Block]
         } else {
             [Pass, Auth, Auth, Auth]

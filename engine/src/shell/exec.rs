@@ -1725,6 +1725,25 @@ impl Walker<'_> {
             })
             .filter_map(|k| loads(crate::paths::basename(k)).map(|l| (k.clone(), l)))
             .collect();
+        // `pytest -p NAME`: a plugin module the agent wrote (on `PYTHONPATH` or in the project).
+        let args: Vec<&str> = inv.argv().collect();
+        let plugins: Vec<String> = args
+            .windows(2)
+            .filter(|w| w.first() == Some(&"-p"))
+            .filter_map(|w| w.get(1))
+            .filter(|m| !m.starts_with("no:"))
+            .map(|m| format!("{}.py", m.rsplit('.').next().unwrap_or(m)))
+            .collect();
+        if !plugins.is_empty() && loads("conftest.py") == Some("python") {
+            found.extend(
+                files
+                    .session
+                    .written_files
+                    .keys()
+                    .filter(|k| plugins.iter().any(|p| crate::paths::basename(k) == p))
+                    .map(|k| (k.clone(), "python")),
+            );
+        }
         found.truncate(16);
         for (path, lang) in found {
             if let Some((text, project)) = self.file_text(&path, false) {

@@ -267,6 +267,27 @@ const OPAQUE_MARKERS: &[&str] = &[
     "pack(",
     "eval(",
 ];
+/// Does `code` use this opaque marker? A bare function name (`compile(`, `eval(`, `chr(`,
+/// `pack(`) counts only as the builtin itself, not as a method or a longer name
+/// (`.compile("fasthash")` in a Rust build script, `re.compile(`, `my_eval(`).
+fn opaque_marker_in(code: &str, marker: &str) -> bool {
+    let bare = marker
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_lowercase() || c == 'F')
+        && marker.ends_with('(')
+        && !marker.contains('.');
+    if !bare {
+        return code.contains(marker);
+    }
+    code.match_indices(marker).any(|(i, _)| {
+        !code
+            .get(..i)
+            .and_then(|b| b.chars().last())
+            .is_some_and(|c| c == '.' || c == '_' || c.is_ascii_alphanumeric())
+    })
+}
+
 /// Python's `exec` of computed code (not `subprocess`/`os.exec*`) is opaque.
 const PY_EXEC: &[&str] = &["exec(", "eval("];
 
@@ -546,7 +567,7 @@ pub(crate) fn analyze(lang: &str, code: &str) -> InlineFindings {
             f.effects.push(("curl-pipe-shell", Vec::new()));
         }
     }
-    if OPAQUE_MARKERS.iter().any(|m| code.contains(m)) {
+    if OPAQUE_MARKERS.iter().any(|m| opaque_marker_in(code, m)) {
         f.opaque = true;
     }
     let mut seen = std::collections::HashSet::new();

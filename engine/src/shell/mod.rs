@@ -586,18 +586,25 @@ impl Walker<'_> {
                 self.cwd = saved;
             }
             ast::CompoundCommand::ForClause(f) => {
+                let mut literal_values = true;
                 for w in f.values.iter().flatten() {
-                    let _ = self.words(&w.value, depth);
+                    let words = self.words(&w.value, depth);
+                    literal_values &= words.iter().all(|x| !x.dynamic);
                 }
-                self.compound_list(&f.body.list, depth, stdin);
-                // The body once more for each value the loop takes (`for f in ~/Documents/*;
-                // do :> "$f"; done` empties files in the home folder): the variable replaced
-                // by the value's text, so paths and globs are seen. Bounded.
+                // The body once for each value the loop takes (`for f in ~/Documents/*; do
+                // :> "$f"; done` empties files in the home folder): the variable replaced by
+                // the value's text, so paths and globs are seen. With a few literal values that
+                // is all; otherwise the body is also judged as written, the variable unknown.
                 let var = f.variable_name.as_str();
                 let body = f.body.list.to_string();
                 let uses =
                     body.contains(&format!("${var}")) || body.contains(&format!("${{{var}}}"));
-                if uses && body.len() <= 4096 {
+                let n_values = f.values.iter().flatten().count();
+                let per_value = uses && body.len() <= 4096;
+                if !(per_value && literal_values && (1..=8).contains(&n_values)) {
+                    self.compound_list(&f.body.list, depth, stdin);
+                }
+                if per_value {
                     for w in f.values.iter().flatten().take(8) {
                         let v = w.value.as_str();
                         let text = replace_var(&body, var, v);
