@@ -759,58 +759,26 @@ fn invocation_effects(
         }
         _ => {}
     }
-    // Deletions.
-    match p {
-        "rm" | "unlink" | "rmdir" | "srm" => {
-            let recursive = is_recursive(inv) || p == "rmdir";
-            for w in &operands {
-                fx.deletes.push(Deletion {
-                    path: norm(&w.text),
-                    program: p.to_owned(),
-                    recursive,
-                    glob: w.glob,
-                    dynamic: w.dynamic,
-                });
-            }
-        }
+    // Deletions: which operands the call deletes (or empties), and whether whole folders.
+    let all = |recursive: bool| operands.iter().map(|w| (*w, recursive)).collect::<Vec<_>>();
+    let deleted: Vec<(&Word, bool)> = match p {
+        "rm" | "unlink" | "rmdir" | "srm" => all(is_recursive(inv) || p == "rmdir"),
         // Archivers and copiers that delete their sources: `tar --remove-files`, `zip -m`,
         // `7z a -sdel`, `rsync --remove-source-files`.
         "tar" | "bsdtar" | "gtar" if inv.argv().any(|a| a == "--remove-files") => {
             let archive: Vec<&str> = flag_value(inv, &["-f", "--file"]);
-            for w in operands
+            operands
                 .iter()
                 .filter(|w| !archive.contains(&w.text.as_str()))
-            {
-                fx.deletes.push(Deletion {
-                    path: norm(&w.text),
-                    program: p.to_owned(),
-                    recursive: true,
-                    glob: w.glob,
-                    dynamic: w.dynamic,
-                });
-            }
+                .map(|w| (*w, true))
+                .collect()
         }
         "zip" if inv.argv().any(|a| a == "-m" || a == "-mm" || a == "--move") => {
-            for w in operands.iter().skip(1) {
-                fx.deletes.push(Deletion {
-                    path: norm(&w.text),
-                    program: p.to_owned(),
-                    recursive: inv.has_flag('r', "--recurse-paths"),
-                    glob: w.glob,
-                    dynamic: w.dynamic,
-                });
-            }
+            let recursive = inv.has_flag('r', "--recurse-paths");
+            operands.iter().skip(1).map(|w| (*w, recursive)).collect()
         }
         "7z" | "7za" | "7zz" if inv.argv().any(|a| a == "-sdel") => {
-            for w in operands.iter().skip(2) {
-                fx.deletes.push(Deletion {
-                    path: norm(&w.text),
-                    program: p.to_owned(),
-                    recursive: true,
-                    glob: w.glob,
-                    dynamic: w.dynamic,
-                });
-            }
+            operands.iter().skip(2).map(|w| (*w, true)).collect()
         }
         // `rsync --delete… SRC DEST`: whatever DEST holds that SRC lacks is deleted (an empty
         // SRC empties DEST).
@@ -820,27 +788,11 @@ fn invocation_effects(
                 .any(|a| a == "--del" || a.starts_with("--delete"))
                 && operands.len() >= 2 =>
         {
-            if let Some(w) = operands.last() {
-                fx.deletes.push(Deletion {
-                    path: norm(&w.text),
-                    program: p.to_owned(),
-                    recursive: true,
-                    glob: w.glob,
-                    dynamic: w.dynamic,
-                });
-            }
+            operands.last().map(|w| (*w, true)).into_iter().collect()
         }
         "rsync" if inv.argv().any(|a| a == "--remove-source-files") => {
-            let n = operands.len();
-            for w in operands.iter().take(n.saturating_sub(1)) {
-                fx.deletes.push(Deletion {
-                    path: norm(&w.text),
-                    program: p.to_owned(),
-                    recursive: true,
-                    glob: w.glob,
-                    dynamic: w.dynamic,
-                });
-            }
+            let n = operands.len().saturating_sub(1);
+            operands.iter().take(n).map(|w| (*w, true)).collect()
         }
         // Emptying files destroys their content as surely as deleting them.
         "truncate"
@@ -852,31 +804,23 @@ fn invocation_effects(
                 || inv.argv().any(|a| a == "-s0" || a == "--size=0") =>
         {
             let size_value: Vec<&str> = flag_value(inv, &["-s", "--size"]);
-            for w in operands
+            operands
                 .iter()
                 .filter(|w| !size_value.contains(&w.text.as_str()))
-            {
-                fx.deletes.push(Deletion {
-                    path: norm(&w.text),
-                    program: p.to_owned(),
-                    recursive: false,
-                    glob: w.glob,
-                    dynamic: w.dynamic,
-                });
-            }
+                .map(|w| (*w, false))
+                .collect()
         }
-        "shred" if inv.has_flag('u', "--remove") => {
-            for w in &operands {
-                fx.deletes.push(Deletion {
-                    path: norm(&w.text),
-                    program: p.to_owned(),
-                    recursive: false,
-                    glob: w.glob,
-                    dynamic: w.dynamic,
-                });
-            }
-        }
-        _ => {}
+        "shred" if inv.has_flag('u', "--remove") => all(false),
+        _ => Vec::new(),
+    };
+    for (w, recursive) in deleted {
+        fx.deletes.push(Deletion {
+            path: norm(&w.text),
+            program: p.to_owned(),
+            recursive,
+            glob: w.glob,
+            dynamic: w.dynamic,
+        });
     }
     egress_effects(inv, sa, fx);
 }

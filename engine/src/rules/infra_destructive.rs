@@ -145,6 +145,11 @@ fn local_database(inv: &crate::shell::Invocation, sa: &crate::shell::ShellAnalys
     has_host(inv) || named_dev
 }
 
+/// A host is named and every host named is this machine (`-h localhost`, a loopback URL).
+pub(crate) fn explicitly_local(inv: &crate::shell::Invocation) -> bool {
+    has_host(inv) && local_host_given(inv)
+}
+
 fn has_host(inv: &crate::shell::Invocation) -> bool {
     inv.argv().any(|a| {
         matches!(a, "-h" | "--host" | "-H" | "--hostname" | "-S" | "--server")

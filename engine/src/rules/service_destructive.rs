@@ -339,11 +339,7 @@ pub fn service_destroy(inv: &Invocation) -> Option<bool> {
     // A database client pointed at this machine: judged by the database rules.
     let local_db_client = matches!(p, "redis-cli" | "psql" | "mysql" | "mongosh" | "mongo")
         && !inv.remote
-        && inv.argv().collect::<Vec<_>>().windows(2).any(|w| {
-            matches!(w.first(), Some(&("-h" | "--host")))
-                && w.get(1)
-                    .is_some_and(|h| matches!(*h, "localhost" | "127.0.0.1" | "::1"))
-        });
+        && super::infra_destructive::explicitly_local(inv);
     if local_tool || local_db_client || inv.from_inline_code || local_env(inv) {
         return None;
     }

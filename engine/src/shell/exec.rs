@@ -566,6 +566,14 @@ impl Walker<'_> {
         });
     }
 
+    /// Text that runs on another machine (`ssh HOST '…'`, `ansible -m shell -a '…'`): its
+    /// invocations are marked remote.
+    fn run_remote(&mut self, text: String, depth: u8) {
+        self.remote_depth += 1;
+        self.run_texts(vec![text], depth);
+        self.remote_depth = self.remote_depth.saturating_sub(1);
+    }
+
     fn run_texts(&mut self, texts: Vec<String>, depth: u8) {
         for t in texts {
             if !t.trim().is_empty() {
@@ -723,9 +731,7 @@ impl Walker<'_> {
                     .find(|w| matches!(w.first(), Some(&("-a" | "--args"))))
                     .and_then(|w| w.get(1).copied())
                 {
-                    self.remote_depth += 1;
-                    self.run_texts(vec![c.to_owned()], depth);
-                    self.remote_depth = self.remote_depth.saturating_sub(1);
+                    self.run_remote(c.to_owned(), depth);
                 }
             }
             "direnv" => {
@@ -827,13 +833,10 @@ impl Walker<'_> {
             "docker" | "podman" | "nerdctl" | "docker-compose" | "podman-compose" | "kubectl"
             | "oc" | "ssh" => {
                 if let Some(text) = remote_command(&inv) {
-                    let elsewhere = matches!(p, "ssh" | "kubectl" | "oc");
-                    if elsewhere {
-                        self.remote_depth += 1;
-                    }
-                    self.run_texts(vec![text], depth);
-                    if elsewhere {
-                        self.remote_depth = self.remote_depth.saturating_sub(1);
+                    if matches!(p, "ssh" | "kubectl" | "oc") {
+                        self.run_remote(text, depth);
+                    } else {
+                        self.run_texts(vec![text], depth);
                     }
                 }
             }
