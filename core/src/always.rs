@@ -596,12 +596,20 @@ pub const CORPUS: &[(&str, &str)] = &[
         include_str!("../../tests/corpus/families/holdout7.jsonl"),
     ),
     (
+        "holdout9",
+        include_str!("../../tests/corpus/families/holdout9.jsonl"),
+    ),
+    (
         "everyday2",
         include_str!("../../tests/corpus/families/everyday2.jsonl"),
     ),
     (
         "everyday3",
         include_str!("../../tests/corpus/families/everyday3.jsonl"),
+    ),
+    (
+        "everyday4",
+        include_str!("../../tests/corpus/families/everyday4.jsonl"),
     ),
     (
         "privilege",

@@ -36,6 +36,11 @@ pub fn autorun_commands(path: &str, content: &str, home: Option<&str>) -> Option
         .join("\n")
     } else if is_ci_file(&lower) {
         ci_commands(content)
+    } else if is_editor_rc(path, home) {
+        vim_commands(content)
+    } else if is_mcp_config(&lower) {
+        // Every MCP server listed starts when the agent or IDE does: `command` + `args`.
+        mcp_server_commands(content)
     } else if is_agent_instructions(&lower) || addresses_agents(content) {
         // An agent reads these files as instructions (`CLAUDE.md`, `AGENTS.md`, rules files),
         // or the text speaks to agents: the commands it tells them to run are judged as run.
@@ -75,6 +80,95 @@ pub fn autorun_commands(path: &str, content: &str, home: Option<&str>) -> Option
     };
     let text: String = text.chars().take(MAX_TEXT).collect();
     (!text.trim().is_empty()).then_some(text)
+}
+
+/// Vim/Neovim start-up files (they run on every start of the editor).
+pub fn is_editor_rc(path: &str, home: Option<&str>) -> bool {
+    paths::home_relative(path, home).is_some_and(|r| {
+        matches!(r, ".vimrc" | ".exrc" | ".gvimrc" | ".vim/vimrc")
+            || r.starts_with(".config/nvim/")
+            || r.starts_with(".vim/plugin/")
+            || r.starts_with(".vim/autoload/")
+    })
+}
+
+/// The shell commands a Vim script runs: `system("…")`, `systemlist(…)`, `jobstart(…)`,
+/// `:!cmd` / `silent !cmd`, Lua's `os.execute("…")` / `vim.fn.system("…")`.
+fn vim_commands(content: &str) -> String {
+    let mut out = Vec::new();
+    for line in content.lines().take(4096) {
+        for marker in [
+            "system(",
+            "systemlist(",
+            "jobstart(",
+            "os.execute(",
+            "termopen(",
+        ] {
+            for (i, _) in line.match_indices(marker) {
+                let rest = line.get(i + marker.len()..).unwrap_or("");
+                if let Some(q) = rest
+                    .trim_start()
+                    .chars()
+                    .next()
+                    .filter(|c| matches!(c, '\'' | '"'))
+                {
+                    let body = rest.trim_start().get(1..).unwrap_or("");
+                    if let Some(cmd) = body.split(q).next() {
+                        out.push(cmd.to_owned());
+                    }
+                }
+            }
+        }
+        for bang in ["silent! !", "silent !", ":!", "exe '!", "execute '!"] {
+            if let Some(i) = line.find(bang) {
+                let cmd = line
+                    .get(i + bang.len()..)
+                    .unwrap_or("")
+                    .trim_end_matches('\'');
+                out.push(cmd.to_owned());
+            }
+        }
+    }
+    out.join("\n")
+}
+
+/// MCP client configurations: the servers they list are started by the agent or IDE.
+pub fn is_mcp_config(lower_path: &str) -> bool {
+    let base = paths::basename(lower_path);
+    base == ".mcp.json"
+        || base == "mcp.json"
+            && (lower_path.contains("/.cursor/") || lower_path.contains("/.vscode/"))
+        || base == "claude_desktop_config.json"
+        || base == "mcp_config.json"
+        || lower_path.ends_with("/.gemini/settings.json")
+        || lower_path.ends_with("/.codex/config.toml")
+}
+
+/// `command` and `args` of every server in an MCP configuration, as command lines.
+fn mcp_server_commands(content: &str) -> String {
+    let Ok(v) = serde_json::from_str::<serde_json::Value>(content) else {
+        return json_values(content, &["command", "args"]).join("\n");
+    };
+    let mut out = Vec::new();
+    for key in ["mcpServers", "servers", "mcp_servers", "context_servers"] {
+        if let Some(servers) = v.get(key).and_then(|s| s.as_object()) {
+            for server in servers.values().take(64) {
+                let Some(cmd) = server.get("command").and_then(|c| c.as_str()) else {
+                    continue;
+                };
+                let mut line = vec![crate::shell::quote_word(cmd)];
+                if let Some(args) = server.get("args").and_then(|a| a.as_array()) {
+                    line.extend(
+                        args.iter()
+                            .filter_map(|a| a.as_str())
+                            .map(crate::shell::quote_word),
+                    );
+                }
+                out.push(line.join(" "));
+            }
+        }
+    }
+    out.join("\n")
 }
 
 /// Files coding agents load as standing instructions.

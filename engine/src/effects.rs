@@ -68,7 +68,7 @@ const NON_READERS: &[&str] = &[
     "npm", "cargo", "make", "go", "pip", "pip3", "yarn", "pnpm", "docker", "kubectl", "export",
     "unset", "alias", "true", "false", "exit", "set", "airlock", "code", "open", "xdg-open",
     "sleep", "kill", "pkill", "ps", "wc", "exa", "eza", "tree", "find", "fd", "rg", "grep", "ag",
-    "sed", "awk", "sort", "uniq", "cut", "tr", "diff", "cmp",
+    "sed", "awk", "tr", "cmp",
 ];
 
 /// Searchers: their first operand is a pattern, the rest are paths they read.
@@ -411,6 +411,8 @@ fn filtered_to_harmless_names(inv: &Invocation, sa: &ShellAnalysis) -> bool {
     let Some(pat) = pattern else {
         return false;
     };
+    // (An anchor, `^npm_config_`, still names plain variables.)
+    let pat = pat.strip_prefix('^').unwrap_or(pat);
     let lower = pat.to_ascii_lowercase();
     pat.len() >= 2
         && pat.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')

@@ -993,6 +993,8 @@ pub const DEFAULT_ALLOW_PACKAGES: &[&str] = &[
     "lighthouse",
     "@lhci/cli",
     "wscat",
+    "@openapitools/openapi-generator-cli",
+    "markdownlint-cli2",
     "dotenv-cli",
     "dotenv",
     "env-cmd",

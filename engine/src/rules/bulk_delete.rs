@@ -21,6 +21,9 @@ pub const BULK_DELETE: Reason = Reason::new(
 
 const ARTIFACT_DIRS: &[&str] = &[
     "node_modules",
+    "tmp",
+    "temp",
+    ".tmp",
     "target",
     "dist",
     "build",
@@ -156,6 +159,14 @@ fn find_bounded(args: &[&str], cwd: Option<&str>, home: Option<&str>) -> bool {
     };
     // (A project that lives in /tmp is still a project.)
     if starts.iter().all(|p| temp(p) && !inside(p)) {
+        return true;
+    }
+    // The project's own scratch and build folders (`find ./tmp -mtime +7 -delete`).
+    let project = cwd.map(|c| c.trim_end_matches('/'));
+    if starts
+        .iter()
+        .all(|p| Some(p.trim_end_matches('/')) != project && is_cleanup(p, cwd))
+    {
         return true;
     }
     let named = args.windows(2).any(|w| {
@@ -308,7 +319,9 @@ mod tests {
                     Pass,
                     "",
                 ),
-                ("find ./logs -name '*.gz' -delete", Auth, "bulk_delete"),
+                ("find ./logs -name '*.gz' -delete", Pass, ""),
+                ("find ./tmp -type f -mtime +7 -delete", Pass, ""),
+                ("find ./src -type f -mtime +7 -delete", Auth, "bulk_delete"),
                 ("find ~ -name '*.log' -mtime +14 -delete", Block, ""),
                 (
                     "find ~/code -name '*.py' | xargs truncate -s 0",

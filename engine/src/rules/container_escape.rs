@@ -117,7 +117,38 @@ fn judge_path(host: &str, cx: &Ctx<'_>, inv: &Invocation, g: &mut Grant) {
     }
 }
 
+/// `kubectl run … --overrides='{"spec":{"hostPID":true,…"privileged":true…}}'`: a pod given
+/// the node.
+fn kubectl_overrides(inv: &Invocation) -> Option<Grant> {
+    if !matches!(inv.program.as_str(), "kubectl" | "oc") || !inv.argv().any(|a| a == "run") {
+        return None;
+    }
+    let args: Vec<&str> = inv.argv().collect();
+    let json = args
+        .windows(2)
+        .find(|w| w.first() == Some(&"--overrides"))
+        .and_then(|w| w.get(1).copied())
+        .or_else(|| args.iter().find_map(|a| a.strip_prefix("--overrides=")))?;
+    let compact: String = json.chars().filter(|c| !c.is_whitespace()).collect();
+    let privileged = compact.contains("\"privileged\":true");
+    let host_ns = [
+        "\"hostPID\":true",
+        "\"hostNetwork\":true",
+        "\"hostIPC\":true",
+    ]
+    .iter()
+    .any(|k| compact.contains(k));
+    let host_path = compact.contains("\"hostPath\"");
+    Some(Grant {
+        root: privileged && (host_ns || host_path),
+        access: privileged || host_ns || host_path,
+    })
+}
+
 fn grants(cx: &Ctx<'_>, inv: &Invocation) -> Option<Grant> {
+    if let Some(g) = kubectl_overrides(inv) {
+        return Some(g);
+    }
     if !matches!(inv.program.as_str(), "docker" | "podman" | "nerdctl") {
         return None;
     }

@@ -37,6 +37,10 @@ pub const GIT_HOOK: Reason = Reason::new(
     "Writes Git hooks or Git settings that run commands.",
 );
 pub const SYSTEM_WRITE: Reason = Reason::new("system_write", "Changes operating-system files.");
+pub const SETUID_GRANT: Reason = Reason::new(
+    "setuid_grant",
+    "Lets a program run with administrator rights for anyone (setuid or file capabilities).",
+);
 pub const PRIVILEGE_FILE: Reason = Reason::new(
     "privilege_file_write",
     "Changes who may log in or run as administrator.",
@@ -83,6 +87,51 @@ fn path_first_entry_risky(value: &str) -> bool {
         || first.starts_with("/dev/shm")
 }
 
+/// `export PATH="$HOME/go/bin:$PATH"` / `PATH=~/.local/bin:$PATH`: the home's own tool
+/// folders put on `PATH`, the old value kept.
+fn path_line_in_home(line: &str) -> bool {
+    let l = line.strip_prefix("export ").unwrap_or(line);
+    let Some(v) = l.strip_prefix("PATH=") else {
+        return false;
+    };
+    let v = v.trim_matches(['"', '\'']);
+    let parts: Vec<&str> = v.split(':').collect();
+    parts.iter().any(|p| *p == "$PATH" || *p == "${PATH}")
+        && parts
+            .iter()
+            .filter(|p| !matches!(**p, "$PATH" | "${PATH}"))
+            .all(|p| {
+                let rel = p
+                    .strip_prefix("$HOME/")
+                    .or_else(|| p.strip_prefix("${HOME}/"))
+                    .or_else(|| p.strip_prefix("~/"))
+                    .unwrap_or("")
+                    .trim_end_matches('/');
+                // The conventional folders toolchains install into.
+                matches!(
+                    rel,
+                    ".local/bin"
+                        | "bin"
+                        | "go/bin"
+                        | ".cargo/bin"
+                        | ".deno/bin"
+                        | ".bun/bin"
+                        | ".npm-global/bin"
+                        | ".yarn/bin"
+                        | ".pyenv/bin"
+                        | ".pyenv/shims"
+                        | ".rbenv/bin"
+                        | ".rbenv/shims"
+                        | ".poetry/bin"
+                        | ".dotnet/tools"
+                        | ".krew/bin"
+                        | ".volta/bin"
+                        | "flutter/bin"
+                        | ".pub-cache/bin"
+                )
+            })
+}
+
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     let mode = cx.mode();
     let home = cx.home();
@@ -122,10 +171,36 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             };
             out.push(Finding::new(PERSISTENCE, mode.pick(by)));
         } else if paths::is_shell_rc(p, home) {
-            out.push(Finding::new(
-                SHELL_RC,
-                mode.pick([Auth, Auth, Block, Block]),
-            ));
+            // Only putting a folder of the home's own tools on `PATH` (`export
+            // PATH="$HOME/go/bin:$PATH"`): asked about, never refused.
+            let written: Option<&str> = match &cx.action.op {
+                crate::action::Operation::FileWrite { content, .. } => Some(content),
+                _ => cx.shell.and_then(|sa| {
+                    sa.file_writes
+                        .iter()
+                        .find(|(path, _, _)| path == p)
+                        .map(|(_, t, _)| t.as_str())
+                }),
+            };
+            // …and nothing this session wrote is in a `bin` folder there (a shim put first).
+            let shims = cx.session.written_files.keys().any(|f| {
+                paths::home_relative(f, home).is_some_and(|r| {
+                    r.starts_with("bin/") || r.contains("/bin/") || r.contains("/shims/")
+                })
+            });
+            let path_only = !shims
+                && written.is_some_and(|content| {
+                    content.lines().all(|l| {
+                        let l = l.trim();
+                        l.is_empty() || l.starts_with('#') || path_line_in_home(l)
+                    }) && content.lines().any(|l| path_line_in_home(l.trim()))
+                });
+            let by = if path_only {
+                [Auth, Auth, Auth, Auth]
+            } else {
+                [Auth, Auth, Block, Block]
+            };
+            out.push(Finding::new(SHELL_RC, mode.pick(by)));
         } else if paths::is_git_hook(p) {
             out.push(Finding::new(GIT_HOOK, Auth));
         } else if paths::is_system_path(p) && !p.starts_with("/dev/") {
@@ -174,6 +249,50 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                 out.push(Finding::new(PERSISTENCE, Auth));
             }
             "at" | "batch" => out.push(Finding::new(PERSISTENCE, Auth)),
+            // `chmod u+s`, `chmod 4755`, `setcap cap_setuid+ep`: a standing way to root.
+            "chmod"
+                if args
+                    .iter()
+                    .filter(|a| !a.starts_with("--"))
+                    .take(2)
+                    .any(|m| {
+                        let m = m.trim_start_matches('-');
+                        (m.contains('s')
+                            && m.contains(['+', '='])
+                            && m.chars().all(|c| "ugoa+-=rwxXst,".contains(c)))
+                            || (m.len() == 4
+                                && m.chars().all(|c| c.is_ascii_digit() && c < '8')
+                                && m.starts_with(['2', '4', '6']))
+                    }) =>
+            {
+                out.push(Finding::new(
+                    SETUID_GRANT,
+                    mode.pick([Auth, Block, Block, Block]),
+                ));
+            }
+            "setcap"
+                if args.iter().any(|a| {
+                    let l = a.to_ascii_lowercase();
+                    [
+                        "cap_setuid",
+                        "cap_setgid",
+                        "cap_sys_admin",
+                        "cap_dac_override",
+                        "cap_dac_read_search",
+                        "cap_sys_ptrace",
+                        "cap_sys_module",
+                        "=ep",
+                        "all",
+                    ]
+                    .iter()
+                    .any(|c| l.contains(c))
+                }) =>
+            {
+                out.push(Finding::new(
+                    SETUID_GRANT,
+                    mode.pick([Auth, Block, Block, Block]),
+                ));
+            }
             // Unpacking an archive over the home folder itself (`unzip -o x.zip -d ~`, `cpio -i
             // -D ~`, `tar -xf x -C ~`) can replace its start-up files, keys and configs unseen.
             "unzip" | "cpio" | "tar" | "bsdtar" | "gtar" | "7z" | "7za"
@@ -316,6 +435,37 @@ mod tests {
     use crate::rules::testutil::table;
 
     #[test]
+    fn a_home_tool_folder_on_path_is_asked_about_even_in_strict() {
+        use crate::rules::testutil::table;
+        table(
+            Mode::Strict,
+            &[
+                (
+                    "echo 'export PATH=\"$HOME/go/bin:$PATH\"' >> ~/.bashrc",
+                    Auth,
+                    "shell_rc_write",
+                ),
+                (
+                    "echo 'export PATH=\"/tmp/x:$PATH\"' >> ~/.bashrc",
+                    Block,
+                    "shell_rc_write",
+                ),
+                (
+                    "echo 'alias gs=\"git status\"' >> ~/.bashrc",
+                    Block,
+                    "shell_rc_write",
+                ),
+                // An unusual folder (where a shim could hide) is not a toolchain's.
+                (
+                    "echo 'export PATH=$HOME/.local/share/.bin:$PATH' >> ~/.zshrc",
+                    Block,
+                    "shell_rc_write",
+                ),
+            ],
+        );
+    }
+
+    #[test]
     fn poisoning_table() {
         table(
             Mode::Balanced,
@@ -367,6 +517,20 @@ mod tests {
                 ("export PATH=$PATH:/usr/local/go/bin", Pass, ""),
                 ("export NODE_ENV=production", Pass, ""),
                 ("crontab -l", Pass, ""),
+                (
+                    "sudo chmod u+s $(readlink -f $(which python3))",
+                    Block,
+                    "setuid_grant",
+                ),
+                ("sudo chmod 4755 /tmp/.bd", Block, "setuid_grant"),
+                (
+                    "sudo setcap cap_setuid,cap_dac_override+ep /usr/bin/node",
+                    Block,
+                    "setuid_grant",
+                ),
+                ("chmod +x scripts/build.sh", Pass, ""),
+                ("chmod 0755 bin/tool", Pass, ""),
+                ("chmod -R u+rwX,go+rX public", Pass, ""),
                 ("unzip -o theme-pack.zip -d ~", Auth, "persistence"),
                 (
                     "cpio -idmu -D /home/dev < dotfiles.cpio",

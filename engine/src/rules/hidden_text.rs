@@ -104,8 +104,32 @@ pub fn scan(text: &str) -> Hidden {
     h
 }
 
+/// A word of a URL that mixes Latin letters with look-alikes from another script
+/// (`github.com/acme/webаpp` with a Cyrillic `а`): the repository or package a reader
+/// thinks it is, and is not.
+fn mixed_script_url(text: &str) -> bool {
+    text.match_indices("://").take(64).any(|(i, m)| {
+        let rest = text.get(i + m.len()..).unwrap_or("");
+        let url: String = rest
+            .chars()
+            .take_while(|c| !c.is_whitespace() && !matches!(c, '\'' | '"'))
+            .collect();
+        url.split(|c: char| !c.is_alphanumeric()).any(|w| {
+            let latin = w.chars().any(|c| c.is_ascii_alphabetic());
+            let lookalike = w.chars().any(|c| {
+                let u = c as u32;
+                (0x0370..=0x03FF).contains(&u) || (0x0400..=0x04FF).contains(&u)
+            });
+            latin && lookalike
+        })
+    })
+}
+
 /// Host names in `text` (after `://`) that use non-ASCII letters or punycode labels.
 pub fn homoglyph_hosts(text: &str) -> bool {
+    if mixed_script_url(text) {
+        return true;
+    }
     if text.is_ascii() && !text.contains("xn--") {
         return false;
     }
@@ -214,7 +238,7 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     if homoglyph {
         out.push(Finding::new(HOMOGLYPH_DOMAIN, Verdict::Auth));
     }
-    if written.is_some_and(decodes_and_executes) {
+    if written.is_some_and(decodes_and_executes) && !super::planted_instructions::test_data(cx) {
         out.push(Finding::new(ENCODED_PAYLOAD, Verdict::Auth));
     }
 }

@@ -109,8 +109,16 @@ fn words(tool: &str) -> Vec<String> {
 fn collaborative(tool: &str) -> bool {
     let w = words(tool);
     let has = |xs: &[&str]| w.iter().any(|t| xs.contains(&t.as_str()));
-    has(&["create", "add", "reply", "comment"])
-        && has(&["issue", "comment", "pull", "pr", "review", "discussion"])
+    has(&[
+        "create",
+        "add",
+        "reply",
+        "comment",
+        "update",
+        "move",
+        "transition",
+        "label",
+    ]) && has(&["issue", "comment", "pull", "pr", "review", "discussion"])
         && !has(&[
             "delete",
             "remove",
@@ -209,6 +217,7 @@ mod tests {
             "createPullRequestReview",
             "create_comment",
             "reply_to_review_comment",
+            "update_issue",
         ] {
             assert!(collaborative(t), "{t}");
         }

@@ -56,7 +56,7 @@ fn planted(text: &str) -> Option<bool> {
 }
 
 /// Test data: a detector's samples and tests hold injections on purpose.
-fn test_data(cx: &Ctx<'_>) -> bool {
+pub(crate) fn test_data(cx: &Ctx<'_>) -> bool {
     let Operation::FileWrite { path, .. } = &cx.action.op else {
         return false;
     };

@@ -114,10 +114,29 @@ pub fn is_keychain_access(program: &str, args: &[&str]) -> bool {
             }) || (args.contains(&"ssm") && args.contains(&"--with-decryption"))
         }
         "kubectl" => {
+            // Listing secrets shows names only; their values come with an output format
+            // (`-o yaml|json|jsonpath=…`) or through `describe`'s sizes (names again).
+            let values_out = args.iter().any(|a| {
+                let v = a
+                    .strip_prefix("-o")
+                    .or_else(|| a.strip_prefix("--output"))
+                    .unwrap_or("");
+                let v = v.trim_start_matches(['=', ' ']);
+                v.starts_with("yaml")
+                    || v.starts_with("json")
+                    || v.starts_with("go-template")
+                    || v.starts_with("template")
+                    || v.contains(".data")
+            }) || args.windows(2).any(|w| {
+                matches!(w.first(), Some(&("-o" | "--output")))
+                    && w.get(1)
+                        .is_some_and(|v| !v.starts_with("name") && !v.starts_with("wide"))
+            });
             args.contains(&"--raw")
-                || args
+                || (args
                     .windows(2)
                     .any(|w| matches!(w, ["get", "secret"] | ["get", "secrets"]))
+                    && (values_out || args.iter().any(|a| a.starts_with("secret/"))))
         }
         "gpg" | "gpg2" => args.iter().any(|a| a.starts_with("--export-secret")),
         "vault" => matches!(first, "read" | "kv"),
@@ -150,6 +169,51 @@ fn quiet_dotenv_use(cx: &Ctx<'_>, program: &str, path: &str) -> bool {
         | "shasum" | "b2sum" | "cksum" | "dotenv" | "dotenvx" | "env-cmd" => true,
         // An in-place edit writes the file back and prints nothing.
         "sed" | "gsed" => quiet_flag(program, &["-i", "--in-place"]),
+        // `node --env-file=.env app.js`: loaded into the process, not printed.
+        "node" | "bun" | "deno" => cx.shell.is_some_and(|sa| {
+            sa.invocations.iter().any(|i| {
+                i.program == program
+                    && i.argv()
+                        .any(|a| a.starts_with("--env-file") || a.starts_with("--env"))
+            })
+        }),
+        // `cut -d= -f1 .env`: the names only.
+        "cut" => cx.shell.is_some_and(|sa| {
+            sa.invocations
+                .iter()
+                .filter(|i| i.program == "cut")
+                .all(|i| {
+                    let a: Vec<&str> = i.argv().collect();
+                    let eq = a
+                        .iter()
+                        .any(|x| matches!(*x, "-d=" | "-d'='" | "--delimiter=="))
+                        || a.windows(2)
+                            .any(|w| matches!(w.first(), Some(&"-d")) && w.get(1) == Some(&"="));
+                    let first = a.iter().any(|x| matches!(*x, "-f1" | "--fields=1"))
+                        || a.windows(2)
+                            .any(|w| matches!(w.first(), Some(&"-f")) && w.get(1) == Some(&"1"));
+                    eq && first
+                })
+        }),
+        // `grep -o '^[A-Z_]*' .env`: only the matches — names, when the pattern cannot
+        // reach past the `=`.
+        "grep" | "egrep" | "rg"
+            if cx.shell.is_some_and(|sa| {
+                sa.invocations
+                    .iter()
+                    .filter(|i| i.program == program)
+                    .all(|i| {
+                        let a: Vec<&str> = i.argv().collect();
+                        a.iter().any(|x| matches!(*x, "-o" | "--only-matching"))
+                            && a.iter()
+                                .filter(|x| !x.starts_with('-'))
+                                .take(1)
+                                .all(|pat| !pat.contains(['=', '.', '\\']) && !pat.contains("[^"))
+                    })
+            }) =>
+        {
+            true
+        }
         "grep" | "egrep" | "rg" => quiet_flag(
             program,
             &[
@@ -187,6 +251,43 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             let (reason, by_mode) = read_finding(kind);
             out.push(Finding::new(reason, cx.mode().pick(by_mode)));
         }
+    }
+    // Instance metadata services hand out the machine's cloud credentials.
+    if cx.fx.egress.iter().any(|e| {
+        e.dest.as_ref().is_some_and(|d| {
+            matches!(
+                d.host.as_str(),
+                "169.254.169.254"
+                    | "metadata.google.internal"
+                    | "100.100.100.200"
+                    | "fd00:ec2::254"
+            )
+        })
+    }) && cx.shell.is_some_and(|sa| {
+        sa.invocations.iter().any(|i| {
+            i.argv().any(|a| {
+                let l = a.to_ascii_lowercase();
+                (l.contains("169.254.169.254")
+                    || l.contains("metadata.google.internal")
+                    || l.contains("100.100.100.200"))
+                    && [
+                        "credentials",
+                        "token",
+                        "identity",
+                        "security",
+                        "keys",
+                        "secret",
+                        "password",
+                    ]
+                    .iter()
+                    .any(|k| l.contains(k))
+            })
+        })
+    }) {
+        out.push(Finding::new(
+            SECRET_READ_CREDENTIALS,
+            cx.mode().pick([Auth, Auth, Auth, Block]),
+        ));
     }
     if cx.fx.env_dump {
         out.push(Finding::new(
@@ -229,6 +330,15 @@ mod tests {
                     "",
                 ),
                 ("grep -c '=' .env", Pass, ""),
+                ("node --env-file=.env server.js", Pass, ""),
+                (
+                    "diff <(cut -d= -f1 .env | sort) <(cut -d= -f1 .env.example | sort)",
+                    Pass,
+                    "",
+                ),
+                ("cut -d= -f2 .env", Auth, "secret_read_dotenv"),
+                ("grep -o '^[A-Z_]*' .env | sort", Pass, ""),
+                ("grep -o 'TOKEN=.*' .env", Auth, "secret_read_dotenv"),
                 ("grep -q '^DATABASE_URL=' .env && echo set", Pass, ""),
                 ("grep DATABASE_URL .env", Auth, "secret_read_dotenv"),
                 ("cp .env /tmp/e", Auth, "secret_read_dotenv"),
@@ -260,6 +370,28 @@ mod tests {
                 ("grep -r AWS_SECRET ~", Auth, "secret_read_credentials"),
                 ("cat /etc/shadow", Block, "secret_read_system"),
                 ("env", Auth, "env_dump"),
+                ("kubectl -n staging get secrets", Pass, ""),
+                (
+                    "kubectl -n staging get secret db -o yaml",
+                    Auth,
+                    "keychain_access",
+                ),
+                (
+                    "kubectl get secret db -o jsonpath='{.data.password}'",
+                    Auth,
+                    "keychain_access",
+                ),
+                (
+                    "curl -s http://169.254.169.254/latest/meta-data/iam/security-credentials/web",
+                    Auth,
+                    "secret_read_credentials",
+                ),
+                (
+                    "curl -s http://169.254.169.254/latest/meta-data/instance-id",
+                    Pass,
+                    "",
+                ),
+                ("env | grep -i ^npm_config_", Pass, ""),
                 ("jq -n '$ENV | {GITHUB_TOKEN, NPM_TOKEN}'", Auth, "env_dump"),
                 ("jq -n '$ENV.CI // \"local\"'", Pass, ""),
                 ("printenv", Auth, "env_dump"),

@@ -14,10 +14,14 @@ use std::str::FromStr;
 use crate::action::Operation;
 use crate::paths;
 use crate::policy::{Enforcement, Mode};
-use crate::verdict::{Finding, Reason};
+use crate::verdict::{Finding, Reason, Verdict};
 
 use super::Ctx;
 
+pub const PROJECT_HOOKS: Reason = Reason::new(
+    "project_hooks_write",
+    "Adds hooks to this project's agent settings: commands that run on every tool call.",
+);
 pub const TAMPER: Reason = Reason::new(
     "self_protection",
     "Tries to change, remove or switch off Airlock itself; only the user can do that.",
@@ -53,6 +57,40 @@ pub fn weakens(args: &[&str], mode: Mode, enforcement: Enforcement) -> bool {
 /// settings can unwire an agent and its terminal, task and shell settings run commands. A
 /// whole write or an edit whose new text names none of them (and is not empty: an edit that
 /// only removes text could remove them) is the editor's.
+/// A whole write of a project's own agent settings (`<project>/.claude/settings.json`,
+/// `.cursor/hooks.json`) that adds hooks but cannot switch any off: Airlock is never wired
+/// there (its hooks live in the user's or the managed settings), so the only way such a
+/// file unwires it is a disabling key, or an edit that removes text.
+fn project_hooks_added(cx: &Ctx<'_>, path: &str) -> bool {
+    let lower = path.to_ascii_lowercase();
+    let project_file = [
+        ".claude/settings.json",
+        ".claude/settings.local.json",
+        ".cursor/hooks.json",
+    ]
+    .iter()
+    .any(|f| lower.ends_with(&format!("/{f}")))
+        && paths::home_relative(path, cx.home()).is_none_or(|r| {
+            r.contains('/') && !r.starts_with(".claude/") && !r.starts_with(".cursor/")
+        });
+    let Operation::FileWrite { content, .. } = &cx.action.op else {
+        return false;
+    };
+    let c = content.to_ascii_lowercase();
+    project_file
+        && cx.action.tool == "Write"
+        && !c.trim().is_empty()
+        && ![
+            "disable",
+            "airlock",
+            "allowmanagedhooksonly",
+            "\"enabled\": false",
+            "bypass",
+        ]
+        .iter()
+        .any(|k| c.contains(k))
+}
+
 fn editor_preferences_only(cx: &Ctx<'_>, path: &str) -> bool {
     let lower = path.to_ascii_lowercase();
     if !lower.ends_with("/.vscode/settings.json") {
@@ -85,15 +123,23 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     let home = cx.home();
     let protected = &cx.policy.protected_paths;
     let touches = |p: &str| paths::is_protected(p, home, protected);
+    if cx.fx.writes.iter().any(|w| {
+        touches(&w.path)
+            && !editor_preferences_only(cx, &w.path)
+            && !project_hooks_added(cx, &w.path)
+    }) || cx.fx.deletes.iter().any(|d| touches(&d.path))
+    {
+        out.push(Finding::hard_block(TAMPER));
+        return;
+    }
     if cx
         .fx
         .writes
         .iter()
-        .any(|w| touches(&w.path) && !editor_preferences_only(cx, &w.path))
-        || cx.fx.deletes.iter().any(|d| touches(&d.path))
+        .any(|w| project_hooks_added(cx, &w.path))
     {
-        out.push(Finding::hard_block(TAMPER));
-        return;
+        // Hooks run a command on every tool call: asked about, as persistence is.
+        out.push(Finding::new(PROJECT_HOOKS, Verdict::Auth));
     }
     let Some(sa) = cx.shell else {
         return;
@@ -244,6 +290,39 @@ mod tests {
         );
         // An edit that only removes text may remove the wiring.
         assert_eq!(write(""), Block);
+    }
+
+    #[test]
+    fn a_projects_own_agent_hooks_are_asked_about_and_switching_hooks_off_is_not_allowed() {
+        use crate::action::{Action, Host, Operation, Provenance};
+        use crate::rules::testutil::{CWD, engine};
+        use crate::session::SessionState;
+        let write = |path: &str, content: &str| {
+            let a = Action {
+                host: Host::ClaudeCode,
+                tool: "Write".into(),
+                op: Operation::FileWrite {
+                    path: path.into(),
+                    content: content.into(),
+                },
+                cwd: Some(CWD.into()),
+                provenance: Provenance::User,
+                session_id: None,
+            };
+            engine(Mode::Balanced).decide(&a, &SessionState::default())
+        };
+        let hooks = "{\"hooks\": {\"PostToolUse\": [{\"matcher\": \"Edit\", \"hooks\": [{\"type\": \"command\", \"command\": \"npx prettier --write .\"}]}]}}";
+        let d = write(&format!("{CWD}/.claude/settings.json"), hooks);
+        assert_eq!(d.verdict, Auth, "{:?}", d.codes());
+        assert!(d.codes().contains(&"project_hooks_write"));
+        let off = write(
+            &format!("{CWD}/.claude/settings.json"),
+            "{\"disableAllHooks\": true}",
+        );
+        assert_eq!(off.verdict, Block);
+        // The user's own settings stay Airlock's wiring.
+        let user = write("/home/dev/.claude/settings.json", hooks);
+        assert_eq!(user.verdict, Block);
     }
 
     #[test]

@@ -1360,6 +1360,11 @@ fn replace_var(body: &str, var: &str, value: &str) -> String {
     out
 }
 
+/// Quote a literal so it is one word when the text is parsed again as shell.
+pub fn quote_word(s: &str) -> String {
+    inline::shell_quote(s)
+}
+
 /// Basename of a command word, lower-cased, without a Windows `.exe`.
 pub fn program_name(word: &str) -> String {
     let base = word.replace('\\', "/");
