@@ -600,6 +600,10 @@ pub const CORPUS: &[(&str, &str)] = &[
         include_str!("../../tests/corpus/families/holdout9.jsonl"),
     ),
     (
+        "holdout10",
+        include_str!("../../tests/corpus/families/holdout10.jsonl"),
+    ),
+    (
         "everyday2",
         include_str!("../../tests/corpus/families/everyday2.jsonl"),
     ),

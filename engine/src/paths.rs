@@ -173,6 +173,33 @@ const HOME_SECRETS: &[(&str, SecretKind)] = &[
     ("Library/Cookies", SecretKind::Credentials),
     // macOS personal data stores: messages, mail, browser history, notes, contacts, and the
     // privacy-permission database.
+    // Windows: CLI tokens, browser profiles, the credential and key stores.
+    ("AppData/Roaming/GitHub CLI", SecretKind::Credentials),
+    (
+        "AppData/Local/Google/Chrome/User Data",
+        SecretKind::Credentials,
+    ),
+    (
+        "AppData/Local/Microsoft/Edge/User Data",
+        SecretKind::Credentials,
+    ),
+    ("AppData/Local/BraveSoftware", SecretKind::Credentials),
+    ("AppData/Roaming/Mozilla/Firefox", SecretKind::Credentials),
+    (
+        "AppData/Roaming/Microsoft/Credentials",
+        SecretKind::Credentials,
+    ),
+    (
+        "AppData/Local/Microsoft/Credentials",
+        SecretKind::Credentials,
+    ),
+    ("AppData/Roaming/Microsoft/Protect", SecretKind::Credentials),
+    ("AppData/Roaming/npm/etc/npmrc", SecretKind::Credentials),
+    (
+        "AppData/Roaming/Docker/config.json",
+        SecretKind::Credentials,
+    ),
+    (".azure", SecretKind::Credentials),
     ("Library/Messages", SecretKind::Credentials),
     ("Library/Mail", SecretKind::Credentials),
     ("Library/Safari", SecretKind::Credentials),
@@ -461,7 +488,10 @@ pub fn is_shell_rc(path: &str, home: Option<&str>) -> bool {
             || rel.starts_with(".config/fish/functions/")
             || rel.starts_with(".zfunc/")
             || rel.starts_with(".oh-my-zsh/custom/")
-            || rel.starts_with(".profile.d/");
+            || rel.starts_with(".profile.d/")
+            // PowerShell's profile scripts run in every session.
+            || rel.starts_with("Documents/PowerShell/") && rel.ends_with("profile.ps1")
+            || rel.starts_with("Documents/WindowsPowerShell/") && rel.ends_with("profile.ps1");
     }
     matches!(
         path,
@@ -483,7 +513,9 @@ pub fn is_persistence(path: &str, home: Option<&str>) -> bool {
             || rel == ".xprofile"
             // The user session's environment (a `PATH` put first here shadows every program).
             || rel.starts_with(".config/environment.d/")
-            || rel == ".pam_environment";
+            || rel == ".pam_environment"
+            // Windows: what starts at log-on.
+            || rel.starts_with("AppData/Roaming/Microsoft/Windows/Start Menu/Programs/Startup");
     }
     path.starts_with("/etc/cron")
         || path.starts_with("/var/spool/cron")

@@ -13,6 +13,7 @@
 
 mod exec;
 mod inline;
+pub mod windows;
 mod words;
 
 use std::collections::BTreeMap;
@@ -235,7 +236,14 @@ pub fn analyze(command: &str, env: ShellEnv<'_>) -> ShellAnalysis {
         w.issue(ShellIssue::Unparseable);
         return w.out;
     }
-    w.script(command, 0, None);
+    // PowerShell and `cmd.exe` lines are judged as the POSIX lines they amount to.
+    match windows::looks_windows(command)
+        .then(|| windows::translate(command))
+        .flatten()
+    {
+        Some(posix) => w.script(&posix, 0, None),
+        None => w.script(command, 0, None),
+    }
     w.out
 }
 
