@@ -239,6 +239,10 @@ pub async fn serve(a: ServeArgs) -> Result<i32> {
     // the password): `airlock setup` makes it.
     let store = paths.open_existing_store()?;
     let guard = Arc::new(Guard::new(paths, store, &server, &session_id)?);
+    // The stop signals are caught before the server starts: a SIGTERM arriving between the
+    // spawn and the first wait would otherwise kill this process by default and leave the
+    // server running behind it.
+    let stop = StopSignals::install();
     let mut child = tokio::process::Command::new(program)
         .args(args)
         .stdin(Stdio::piped())
@@ -272,7 +276,7 @@ pub async fn serve(a: ServeArgs) -> Result<i32> {
     // so no MCP server is left running behind a proxy that is gone.
     let ended = tokio::select! {
         e = run => e,
-        sig = terminated() => {
+        sig = stop.wait() => {
             tracing::info!(signal = sig, "stopping: the MCP server is stopped too");
             let _ = child.kill().await;
             return Ok(143);
@@ -471,29 +475,58 @@ pub fn pins_pin_all(
     Ok(results.iter().all(|r| r.pinned))
 }
 
-/// Resolves when the process is asked to stop (SIGTERM, SIGINT or SIGHUP); names the signal.
-async fn terminated() -> &'static str {
+/// The signals that ask the process to stop (SIGTERM, SIGINT, SIGHUP), caught from the
+/// moment they are installed.
+struct StopSignals {
     #[cfg(unix)]
-    {
-        use tokio::signal::unix::{SignalKind, signal};
-        let (Ok(mut term), Ok(mut int), Ok(mut hup)) = (
-            signal(SignalKind::terminate()),
-            signal(SignalKind::interrupt()),
-            signal(SignalKind::hangup()),
-        ) else {
-            // Without handlers the default actions still stop the process.
-            return std::future::pending().await;
-        };
-        tokio::select! {
-            _ = term.recv() => "SIGTERM",
-            _ = int.recv() => "SIGINT",
-            _ = hup.recv() => "SIGHUP",
+    signals: Option<(
+        tokio::signal::unix::Signal,
+        tokio::signal::unix::Signal,
+        tokio::signal::unix::Signal,
+    )>,
+}
+
+impl StopSignals {
+    fn install() -> StopSignals {
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{SignalKind, signal};
+            let signals = match (
+                signal(SignalKind::terminate()),
+                signal(SignalKind::interrupt()),
+                signal(SignalKind::hangup()),
+            ) {
+                (Ok(t), Ok(i), Ok(h)) => Some((t, i, h)),
+                // Without handlers the default actions still stop the process.
+                _ => None,
+            };
+            StopSignals { signals }
+        }
+        #[cfg(not(unix))]
+        {
+            StopSignals {}
         }
     }
-    #[cfg(not(unix))]
-    {
-        let _ = tokio::signal::ctrl_c().await;
-        "ctrl-c"
+
+    /// Resolves when one arrives; names it.
+    async fn wait(mut self) -> &'static str {
+        #[cfg(unix)]
+        {
+            let Some((term, int, hup)) = self.signals.as_mut() else {
+                return std::future::pending().await;
+            };
+            tokio::select! {
+                _ = term.recv() => "SIGTERM",
+                _ = int.recv() => "SIGINT",
+                _ = hup.recv() => "SIGHUP",
+            }
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = &mut self;
+            let _ = tokio::signal::ctrl_c().await;
+            "ctrl-c"
+        }
     }
 }
 
