@@ -579,10 +579,25 @@ pub(crate) fn analyze(lang: &str, code: &str) -> InlineFindings {
 
 /// The first top-level argument of a call's argument text.
 fn first_arg(seg: &str) -> &str {
+    match scan_top_level(seg, &['\'', '"', '`'], |c, depth| c == ',' && depth == 0) {
+        Some(i) => seg.get(..i).unwrap_or(seg),
+        None => seg,
+    }
+}
+
+/// Walk `s` outside quoted text (`quotes` open and close a literal; a backslash escapes
+/// inside one), tracking bracket depth; `stop(c, depth)` sees each character outside a
+/// literal (an opening quote included) with the depth after it. The index of the first
+/// character it stops at.
+fn scan_top_level(
+    s: &str,
+    quotes: &[char],
+    mut stop: impl FnMut(char, i32) -> bool,
+) -> Option<usize> {
     let mut depth = 0i32;
     let mut quote: Option<char> = None;
     let mut escaped = false;
-    for (i, c) in seg.char_indices() {
+    for (i, c) in s.char_indices() {
         if let Some(q) = quote {
             if escaped {
                 escaped = false;
@@ -593,15 +608,20 @@ fn first_arg(seg: &str) -> &str {
             }
             continue;
         }
-        match c {
-            '\'' | '"' | '`' => quote = Some(c),
-            '(' | '[' | '{' => depth += 1,
-            ')' | ']' | '}' => depth -= 1,
-            ',' if depth == 0 => return seg.get(..i).unwrap_or(seg),
-            _ => {}
+        if quotes.contains(&c) {
+            quote = Some(c);
+        } else {
+            match c {
+                '(' | '[' | '{' => depth += 1,
+                ')' | ']' | '}' => depth -= 1,
+                _ => {}
+            }
+        }
+        if stop(c, depth) {
+            return Some(i);
         }
     }
-    seg
+    None
 }
 
 /// Is the first argument of a call a path built from the script's own folder
@@ -759,31 +779,13 @@ fn is_home_expr(arg: &str) -> bool {
 
 /// Are all top-level arguments of an argument-vector call string literals?
 fn argv_literal_only(seg: &str) -> bool {
-    let mut depth = 0i32;
-    let mut quote: Option<char> = None;
-    let mut escaped = false;
     let mut outside = String::new();
-    for c in seg.chars() {
-        if let Some(q) = quote {
-            if escaped {
-                escaped = false;
-            } else if c == '\\' {
-                escaped = true;
-            } else if c == q {
-                quote = None;
-            }
-            continue;
-        }
-        match c {
-            '\'' | '"' | '`' => quote = Some(c),
-            '(' | '[' | '{' => depth += 1,
-            ')' | ']' | '}' => depth -= 1,
-            _ => {}
-        }
+    scan_top_level(seg, &['\'', '"', '`'], |c, depth| {
         if depth >= 0 {
             outside.push(c);
         }
-    }
+        false
+    });
     // What is left outside string literals: separators, brackets and option keys only.
     outside
         .split([
@@ -916,36 +918,10 @@ fn builder_statements<'a>(code: &'a str, marker: &str) -> Vec<&'a str> {
     let mut out = Vec::new();
     for (pos, _) in code.match_indices(marker).take(64) {
         let rest = code.get(pos + marker.len()..).unwrap_or("");
-        let mut depth = 0i32;
-        let mut quote: Option<char> = None;
-        let mut escaped = false;
-        let mut end = rest.len();
-        for (i, c) in rest.char_indices() {
-            if let Some(q) = quote {
-                if escaped {
-                    escaped = false;
-                } else if c == '\\' {
-                    escaped = true;
-                } else if c == q {
-                    quote = None;
-                }
-                continue;
-            }
-            match c {
-                '"' | '\'' => quote = Some(c),
-                '(' | '[' | '{' => depth += 1,
-                ')' | ']' | '}' => depth -= 1,
-                ';' if depth <= 0 => {
-                    end = i;
-                    break;
-                }
-                _ => {}
-            }
-            if depth < -1 {
-                end = i;
-                break;
-            }
-        }
+        let end = scan_top_level(rest, &['"', '\''], |c, depth| {
+            (c == ';' && depth <= 0) || depth < -1
+        })
+        .unwrap_or(rest.len());
         out.push(rest.get(..end).unwrap_or(rest));
     }
     out
