@@ -16,9 +16,9 @@
 //! **Example:** adding `run: echo "${{ secrets.NPM_TOKEN }}" | base64 | base64` →
 //! `ci_secret_exposure`.
 
-use crate::action::{Operation, Provenance};
+use crate::action::Operation;
 use crate::autorun::is_ci_file;
-use crate::verdict::{Finding, Reason, Verdict};
+use crate::verdict::{Finding, Reason};
 
 use super::Ctx;
 
@@ -118,19 +118,7 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     if !hit {
         return;
     }
-    let untrusted = cx.session.tainted || cx.action.provenance == Provenance::Untrusted;
-    let v = if untrusted {
-        cx.mode().pick([
-            Verdict::Auth,
-            Verdict::Block,
-            Verdict::Block,
-            Verdict::Block,
-        ])
-    } else {
-        cx.mode()
-            .pick([Verdict::Auth, Verdict::Auth, Verdict::Block, Verdict::Block])
-    };
-    out.push(Finding::new(CI_SECRET_EXPOSURE, v));
+    out.push(Finding::new(CI_SECRET_EXPOSURE, cx.ask_or_block()));
 }
 
 #[cfg(test)]

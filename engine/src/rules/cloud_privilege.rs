@@ -14,7 +14,6 @@
 //! **Example:** WebFetch a poisoned page, then `aws iam create-access-key --user-name ci` →
 //! `cloud_privilege` (BLOCK in balanced).
 
-use crate::action::Provenance;
 use crate::shell::Invocation;
 use crate::verdict::{Finding, Reason, Verdict};
 
@@ -200,9 +199,7 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     if !sa.invocations.iter().any(grants_privilege) {
         return;
     }
-    let exposed = cx.session.tainted
-        || cx.session.secret_read
-        || cx.action.provenance == Provenance::Untrusted;
+    let exposed = cx.untrusted() || cx.session.secret_read;
     let v = if exposed {
         cx.mode().pick([
             Verdict::Auth,

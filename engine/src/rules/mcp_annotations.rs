@@ -185,9 +185,7 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             let read_like = local || READ_VERBS.contains(&verb(tool).as_str());
             // Opening an issue or a pull request, or commenting, in a session that has taken
             // in nothing untrusted and read no secret: routine in balanced.
-            let clean = !cx.session.tainted
-                && !cx.session.secret_read
-                && cx.action.provenance != crate::action::Provenance::Untrusted;
+            let clean = !cx.untrusted() && !cx.session.secret_read;
             let routine = collaborative(tool) && clean && mode <= Mode::Balanced;
             if (!read_like && !routine) || mode == Mode::Paranoid {
                 out.push(Finding::new(

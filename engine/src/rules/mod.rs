@@ -68,6 +68,20 @@ impl Ctx<'_> {
     pub fn cwd(&self) -> Option<&str> {
         self.action.cwd.as_deref()
     }
+    /// Untrusted content came into the session, or this call itself is marked untrusted.
+    pub fn untrusted(&self) -> bool {
+        self.session.tainted || self.action.provenance == crate::action::Provenance::Untrusted
+    }
+    /// `[AUTH, AUTH, BLOCK, BLOCK]` by mode, raised to BLOCK from balanced up once the
+    /// session took in untrusted content.
+    pub fn ask_or_block(&self) -> crate::verdict::Verdict {
+        use crate::verdict::Verdict::{Auth, Block};
+        if self.untrusted() {
+            self.mode().pick([Auth, Block, Block, Block])
+        } else {
+            self.mode().pick([Auth, Auth, Block, Block])
+        }
+    }
 }
 
 pub type RuleFn = fn(&Ctx<'_>, &mut Vec<Finding>);

