@@ -278,21 +278,10 @@ mod tests {
 
     #[test]
     fn writes_are_judged() {
-        use crate::action::{Action, Host, Operation, Provenance};
         use crate::policy::Mode;
-        use crate::rules::testutil::{CWD, engine};
+        use crate::rules::testutil::{engine, file_write};
         use crate::{SessionState, Verdict};
-        let w = |content: &str| Action {
-            host: Host::ClaudeCode,
-            tool: "Write".into(),
-            op: Operation::FileWrite {
-                path: "src/a.py".into(),
-                content: content.into(),
-            },
-            cwd: Some(CWD.into()),
-            provenance: Provenance::User,
-            session_id: None,
-        };
+        let w = |content: &str| file_write("Write", "src/a.py", content);
         let e = engine(Mode::Balanced);
         let s = SessionState::default();
         let d = e.decide(&w("x = 'admin\u{202e}'\n"), &s);

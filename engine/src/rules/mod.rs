@@ -144,6 +144,21 @@ pub(crate) mod testutil {
         base.with_policy(base.policy().clone().with_mode(mode))
     }
 
+    /// A file tool's write (`tool` is `Write` or `Edit`) from the project folder.
+    pub fn file_write(tool: &str, path: &str, content: &str) -> Action {
+        Action {
+            host: Host::ClaudeCode,
+            tool: tool.into(),
+            op: crate::action::Operation::FileWrite {
+                path: path.into(),
+                content: content.into(),
+            },
+            cwd: Some(CWD.into()),
+            provenance: crate::action::Provenance::User,
+            session_id: None,
+        }
+    }
+
     pub fn decide_shell(mode: Mode, cmd: &str) -> Decision {
         engine(mode).decide(
             &Action::shell(Host::ClaudeCode, cmd, Some(CWD)),

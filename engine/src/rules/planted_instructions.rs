@@ -103,25 +103,17 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::action::{Action, Host, Operation, Provenance};
     use crate::policy::Mode;
+    use crate::rules::testutil::file_write;
     use crate::rules::testutil::{CWD, engine, table};
     use crate::session::SessionState;
     use crate::{Decision, Verdict};
 
     fn write(mode: Mode, path: &str, content: &str) -> Decision {
-        let action = Action {
-            host: Host::ClaudeCode,
-            tool: "Write".into(),
-            op: Operation::FileWrite {
-                path: path.into(),
-                content: content.into(),
-            },
-            cwd: Some(CWD.into()),
-            provenance: Provenance::User,
-            session_id: None,
-        };
-        engine(mode).decide(&action, &SessionState::default())
+        engine(mode).decide(
+            &file_write("Write", path, content),
+            &SessionState::default(),
+        )
     }
 
     #[test]

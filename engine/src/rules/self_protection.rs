@@ -262,21 +262,10 @@ mod tests {
 
     #[test]
     fn a_projects_editor_settings_are_the_editors_unless_they_touch_chat_or_hooks() {
-        use crate::action::{Action, Host, Operation, Provenance};
-        use crate::rules::testutil::{CWD, engine};
+        use crate::rules::testutil::{CWD, engine, file_write};
         use crate::session::SessionState;
         let write = |content: &str| {
-            let a = Action {
-                host: Host::ClaudeCode,
-                tool: "Edit".into(),
-                op: Operation::FileWrite {
-                    path: format!("{CWD}/.vscode/settings.json"),
-                    content: content.into(),
-                },
-                cwd: Some(CWD.into()),
-                provenance: Provenance::User,
-                session_id: None,
-            };
+            let a = file_write("Edit", &format!("{CWD}/.vscode/settings.json"), content);
             engine(Mode::Balanced)
                 .decide(&a, &SessionState::default())
                 .verdict
@@ -294,22 +283,13 @@ mod tests {
 
     #[test]
     fn a_projects_own_agent_hooks_are_asked_about_and_switching_hooks_off_is_not_allowed() {
-        use crate::action::{Action, Host, Operation, Provenance};
-        use crate::rules::testutil::{CWD, engine};
+        use crate::rules::testutil::{CWD, engine, file_write};
         use crate::session::SessionState;
         let write = |path: &str, content: &str| {
-            let a = Action {
-                host: Host::ClaudeCode,
-                tool: "Write".into(),
-                op: Operation::FileWrite {
-                    path: path.into(),
-                    content: content.into(),
-                },
-                cwd: Some(CWD.into()),
-                provenance: Provenance::User,
-                session_id: None,
-            };
-            engine(Mode::Balanced).decide(&a, &SessionState::default())
+            engine(Mode::Balanced).decide(
+                &file_write("Write", path, content),
+                &SessionState::default(),
+            )
         };
         let hooks = "{\"hooks\": {\"PostToolUse\": [{\"matcher\": \"Edit\", \"hooks\": [{\"type\": \"command\", \"command\": \"npx prettier --write .\"}]}]}}";
         let d = write(&format!("{CWD}/.claude/settings.json"), hooks);
