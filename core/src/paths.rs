@@ -101,6 +101,20 @@ impl Paths {
         })
     }
 
+    /// What a client running as the user sees at system level (the MCP proxy): the root-owned
+    /// policy file and the system socket. `db` names the service's state, which such a client
+    /// cannot open (the service judges and records for it).
+    pub fn system_client() -> Result<Paths, CoreError> {
+        let home = std::env::var_os("HOME").map(PathBuf::from);
+        Ok(Paths {
+            level: Level::System,
+            db: PathBuf::from(SYSTEM_STATE_DIR).join(airlock_store::DB_FILE_NAME),
+            config_dir: PathBuf::from(SYSTEM_CONFIG_DIR),
+            home,
+            socket: PathBuf::from(SYSTEM_SOCKET),
+        })
+    }
+
     /// One user's paths at system level, as the service sees them: the store under
     /// `<state>/users/<uid>/`, the root-owned config, the system socket.
     pub fn system_for_user(state_dir: &Path, uid: u32, home: Option<PathBuf>) -> Paths {

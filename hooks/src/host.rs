@@ -249,9 +249,11 @@ pub fn can_flag(host: Host, event_name: &str) -> bool {
 /// Whether this host can replace a tool result so the model never sees it: Gemini `AfterTool`
 /// (`decision: "deny"` replaces the result with the reason) for every tool, OpenCode's
 /// `tool.execute.after` (the plugin replaces `output.output`) for every tool, and Claude Code's
-/// and Codex's `PostToolUse` for MCP tools (`updatedMCPToolOutput`).
+/// and Codex's `PostToolUse` for MCP tools (`updatedMCPToolOutput`). Airlock's own MCP proxy
+/// replaces a result itself, whatever the event is called.
 pub fn can_withhold(host: Host, event_name: &str, tool: &str) -> bool {
     match host {
+        Host::McpProxy => true,
         Host::Gemini => event_name == "AfterTool",
         Host::OpenCode => event_name == hosts::opencode::AFTER,
         Host::ClaudeCode | Host::Codex => event_name == "PostToolUse" && tool.starts_with("mcp__"),

@@ -84,8 +84,7 @@ pub async fn gateway(
 ) -> Result<i32> {
     let cfg = Arc::new(crate::config::GatewayConfig::load(&a.config)?);
     // Fail closed: no store or policy → refuse to start.
-    let paths = Paths::discover()?;
-    drop(paths.open_existing_store()?);
+    drop(Guard::open("gateway", "startup-check")?);
     let timeout = a.approval_timeout;
     match listen {
         None => {
@@ -158,13 +157,11 @@ where
     CR: tokio::io::AsyncRead + Unpin + Send + 'static,
     CW: tokio::io::AsyncWrite + Unpin + Send + 'static,
 {
-    let paths = Paths::discover()?;
     let mut upstreams = Vec::new();
     let mut sessions = Vec::new();
     let mut children = Vec::new();
     for s in &cfg.servers {
-        let store = paths.open_existing_store()?;
-        let guard = Arc::new(Guard::new(paths.clone(), store, &s.name, session_id)?);
+        let guard = Arc::new(Guard::open(&s.name, session_id)?);
         // The gateway file's own limits first, then the policy file's `[mcp]` rates.
         let limits = s
             .limits
@@ -234,11 +231,9 @@ pub async fn serve(a: ServeArgs) -> Result<i32> {
     }
     let session_id = a.session_id.unwrap_or_else(|| process_session_id(&server));
     // Fail closed: without the store and policy nothing could be judged, so refuse to start.
-    let paths = Paths::discover()?;
     // A missing store is never silently recreated (it would forget the mode, the ledger and
-    // the password): `airlock setup` makes it.
-    let store = paths.open_existing_store()?;
-    let guard = Arc::new(Guard::new(paths, store, &server, &session_id)?);
+    // the password): `airlock setup` makes it. At the system level the guard service judges.
+    let guard = Arc::new(Guard::open(&server, &session_id)?);
     // The stop signals are caught before the server starts: a SIGTERM arriving between the
     // spawn and the first wait would otherwise kill this process by default and leave the
     // server running behind it.

@@ -99,7 +99,20 @@ pub struct Guard {
     baselines: Mutex<Baselines>,
     redactor: redact::Redactor,
     pin_policy: pins::PinPolicy,
+    /// System level: the guard service judges, asks and records every call and observes every
+    /// result (this process runs as the user and cannot reach the service's store); `store`
+    /// then only keeps this run's own bookkeeping (tool pins, rate of calls) in memory.
+    #[cfg(unix)]
+    service: Option<airlock_service::Endpoint>,
 }
+
+/// How long the service may take to answer a call before a human is asked.
+#[cfg(unix)]
+const SERVICE_BUDGET: std::time::Duration = std::time::Duration::from_secs(20);
+/// How long a human may take once the service says one is being asked (its own wait is 110 s).
+#[cfg(unix)]
+const SERVICE_APPROVAL_BUDGET: std::time::Duration = std::time::Duration::from_secs(118);
+const SERVICE_UNAVAILABLE: &str = "proxy_service_unavailable";
 
 impl Drop for Guard {
     fn drop(&mut self) {
@@ -121,6 +134,32 @@ impl std::fmt::Debug for Guard {
 }
 
 impl Guard {
+    /// The guard for this machine's protection level. User level: the user's store (never
+    /// recreated when missing: `airlock setup` makes it). System level: the guard service
+    /// judges and records (see [`Guard::service`]); the root-owned policy file gives the
+    /// redaction and pin options, and pins are kept in memory for this run.
+    pub fn open(server: &str, session_id: &str) -> Result<Guard> {
+        #[cfg(unix)]
+        if airlock_core::Level::installed() == airlock_core::Level::System {
+            let paths = Paths::system_client()?;
+            let store = Store::open_in_memory().context("opening the proxy's in-memory pins")?;
+            let mut g = Guard::new(paths, store, server, session_id)?;
+            g.service = Some(airlock_service::Endpoint::discover(None)?);
+            return Ok(g);
+        }
+        let paths = Paths::discover()?;
+        let store = paths.open_existing_store()?;
+        Guard::new(paths, store, server, session_id)
+    }
+
+    /// Whether the guard service judges this proxy's calls (system level).
+    pub fn through_service(&self) -> bool {
+        #[cfg(unix)]
+        return self.service.is_some();
+        #[cfg(not(unix))]
+        false
+    }
+
     pub fn new(paths: Paths, store: Store, server: &str, session_id: &str) -> Result<Guard> {
         airlock_core::export::set_protection_level(match paths.level {
             airlock_core::Level::User => "user",
@@ -144,6 +183,8 @@ impl Guard {
             baselines: Mutex::new(Baselines::new()),
             redactor,
             pin_policy,
+            #[cfg(unix)]
+            service: None,
         })
     }
 
@@ -238,6 +279,12 @@ impl Guard {
     /// trip to the blocking pool instead of two. The flag says whether the record landed
     /// (`None` for AUTH, recorded once the approval ends).
     pub fn judge_and_settle(&self, call: &Call) -> (Judgement, Option<bool>) {
+        #[cfg(unix)]
+        if let Some(ep) = &self.service {
+            let action = self.action(call);
+            let raises = self.local_raises(call.def.as_ref(), call.rate_limited);
+            return (self.judge_by_service(ep, action, raises), Some(true));
+        }
         let j = self.judge(call);
         let outcome = match j.decision.effective {
             Verdict::Pass => Outcome::Passed,
@@ -286,6 +333,12 @@ impl Guard {
 
     /// Judge a `resources/read`. Never fails: any error is a BLOCK.
     pub fn judge_resource(&self, uri: &str) -> Judgement {
+        #[cfg(unix)]
+        if let Some(ep) = &self.service {
+            let mut j = self.judge_by_service(ep, self.resource_action(uri), Vec::new());
+            j.rpc_error = true;
+            return j;
+        }
         let mut j = self.judge_action(self.resource_action(uri), None, false);
         j.rpc_error = true;
         j
@@ -423,6 +476,13 @@ impl Guard {
 
     /// Record the decision (audit log, no payload) and its effect on the session.
     pub fn record(&self, j: &Judgement, outcome: Outcome) -> Result<()> {
+        if self.through_service() {
+            // The service recorded it when it answered; nothing here may write an audit row
+            // of its own (and a verdict it did not give cannot be recorded).
+            return Err(anyhow!(
+                "at the system level the guard service records every call"
+            ));
+        }
         self.with_store(|store| {
             let engine = &self.base;
             let mut reasons: Vec<String> =
@@ -512,6 +572,26 @@ impl Guard {
     /// what screening did.
     pub fn observe(&self, action: &Action, result: &mut Value) -> Result<(usize, ResultScreen)> {
         let text = redact::result_text(result);
+        #[cfg(unix)]
+        if let Some(ep) = &self.service {
+            let screen = match airlock_service::client::mcp(
+                ep,
+                action,
+                Some(text),
+                Vec::new(),
+                SERVICE_BUDGET,
+                SERVICE_APPROVAL_BUDGET,
+            )? {
+                airlock_service::McpOutcome::Screened { screen } => screen,
+                airlock_service::McpOutcome::Forward => {
+                    return Err(anyhow!("the guard service did not screen the result"));
+                }
+                airlock_service::McpOutcome::Deny { .. } => {
+                    return Err(anyhow!("the guard service refused to record the result"));
+                }
+            };
+            return Ok(self.finish_result(result, screen));
+        }
         let screen = self
             .with_store(|store| {
                 // The engine the call was judged under (observation only ever raises the
@@ -536,13 +616,134 @@ impl Guard {
                 )?)
             })
             .context("updating the session")?;
+        Ok(self.finish_result(result, screen))
+    }
+
+    /// Redact the result and act on its screening: a note in front, or the result withheld.
+    fn finish_result(&self, result: &mut Value, screen: ResultScreen) -> (usize, ResultScreen) {
         let n = redact::redact_result(&self.redactor, result);
         match screen.action {
             ScreenAction::Off => {}
             ScreenAction::Flag => redact::add_note(result, &screen.note()),
             ScreenAction::Block => redact::withhold(result, &screen.note()),
         }
-        Ok((n, screen))
+        (n, screen)
+    }
+
+    /// The proxy's own findings on a call (a changed tool definition, an exhausted rate
+    /// limit), as reasons that only ever raise the verdict.
+    fn local_raises(&self, def: Option<&ToolDef>, rate_limited: bool) -> Vec<ReasonReport> {
+        let mut out = Vec::new();
+        if let Some(def) = def {
+            let pin = self.with_store(|store| {
+                Ok(pins::status_with(
+                    store,
+                    &self.server,
+                    def,
+                    self.pin_policy,
+                )?)
+            });
+            match pin {
+                Ok(st) => {
+                    if let Some((reason, block)) = st.raise(self.pin_policy) {
+                        out.push(ReasonReport {
+                            code: reason.code.to_owned(),
+                            message: reason.message.to_owned(),
+                            verdict: if block { Verdict::Block } else { Verdict::Auth },
+                            hard: block,
+                        });
+                    }
+                }
+                Err(e) => {
+                    tracing::error!(error = %format!("{e:#}"), "tool pin unreadable; denying");
+                    out.push(ReasonReport {
+                        code: STORE_UNAVAILABLE.to_owned(),
+                        message: STORE_UNAVAILABLE_MSG.to_owned(),
+                        verdict: Verdict::Block,
+                        hard: true,
+                    });
+                }
+            }
+        }
+        if rate_limited {
+            out.push(ReasonReport {
+                code: RATE_LIMITED.to_owned(),
+                message: RATE_LIMITED_MSG.to_owned(),
+                verdict: Verdict::Block,
+                hard: false,
+            });
+        }
+        out
+    }
+
+    /// System level: the guard service judges the call (asking a human in the app for AUTH)
+    /// and records it. Anything but its "forward" is a denial, and so is an unreachable
+    /// service.
+    #[cfg(unix)]
+    fn judge_by_service(
+        &self,
+        ep: &airlock_service::Endpoint,
+        action: Action,
+        raises: Vec<ReasonReport>,
+    ) -> Judgement {
+        let answer = airlock_service::client::mcp(
+            ep,
+            &action,
+            None,
+            raises,
+            SERVICE_BUDGET,
+            SERVICE_APPROVAL_BUDGET,
+        );
+        let (verdict, code, message) = match answer {
+            Ok(airlock_service::McpOutcome::Forward) => (Verdict::Pass, None, String::new()),
+            Ok(airlock_service::McpOutcome::Deny { reason }) => (
+                Verdict::Block,
+                Some("denied_by_service"),
+                reason
+                    .strip_prefix("Blocked by Airlock: ")
+                    .unwrap_or(&reason)
+                    .to_owned(),
+            ),
+            Ok(airlock_service::McpOutcome::Screened { .. }) => (
+                Verdict::Block,
+                Some(SERVICE_UNAVAILABLE),
+                "Airlock's guard service answered something unexpected, so the call is denied."
+                    .to_owned(),
+            ),
+            Err(e) => {
+                tracing::error!(error = %e, "the guard service could not judge a call; denying");
+                (
+                    Verdict::Block,
+                    Some(SERVICE_UNAVAILABLE),
+                    format!("{e}, so the call is denied."),
+                )
+            }
+        };
+        Judgement {
+            args_hash: self.base.action_fingerprint(&action),
+            action,
+            decision: Decision {
+                verdict,
+                effective: verdict,
+                reasons: code
+                    .map(|c| ReasonReport {
+                        code: c.to_owned(),
+                        message,
+                        verdict: Verdict::Block,
+                        hard: true,
+                    })
+                    .into_iter()
+                    .collect(),
+                high_risk: false,
+                untrusted_sources: Vec::new(),
+            },
+            mode: String::new(),
+            approved_via: APPROVED_BY_ELICITATION,
+            rpc_error: false,
+            observation: None,
+            consequences: Vec::new(),
+            rule_choices: Vec::new(),
+        }
     }
 
     /// Judge a page of listed tools against their pins (pinning new clean ones).

@@ -8,7 +8,6 @@ use std::process::Stdio;
 use std::sync::Arc;
 use std::time::Duration;
 
-use airlock_core::Paths;
 use anyhow::{Context, Result, bail};
 use tokio::io::DuplexStream;
 
@@ -62,8 +61,7 @@ pub async fn serve_http(a: ServeArgs, listen: &str, allow_origin: Vec<String>) -
     check_origins(&allow_origin)?;
     // Fail closed: without the store and policy nothing could be judged, so refuse to start
     // (each session opens its own handle later).
-    let paths = Paths::discover()?;
-    drop(paths.open_existing_store()?);
+    drop(Guard::open(&server, "startup-check")?);
     let cfg = Arc::new(SessionConfig {
         server: server.clone(),
         program: program.clone(),
@@ -150,13 +148,10 @@ async fn shutdown() {
 async fn run_session(cfg: &SessionConfig, sid: &str, duplex: DuplexStream) -> Result<()> {
     let server = cfg.server.clone();
     let session = sid.to_owned();
-    let guard = tokio::task::spawn_blocking(move || -> Result<Guard> {
-        let paths = Paths::discover()?;
-        let store = paths.open_existing_store()?;
-        Guard::new(paths, store, &server, &session)
-    })
-    .await
-    .context("opening the store")??;
+    let guard =
+        tokio::task::spawn_blocking(move || -> Result<Guard> { Guard::open(&server, &session) })
+            .await
+            .context("opening the store")??;
     let guard = Arc::new(guard);
     let mut child = tokio::process::Command::new(&cfg.program)
         .args(&cfg.args)

@@ -83,7 +83,7 @@ impl Endpoint {
         let server = peer::peer(&s)?;
         let expected = match self.level {
             Level::User => Some(peer::my_uid()),
-            Level::System => peer::uid_of(SYSTEM_USER),
+            Level::System => peer::passwd_uid(SYSTEM_USER),
         };
         if expected != Some(server.uid) {
             return Err(ClientError::Impostor(self.socket.clone()));
@@ -163,6 +163,48 @@ pub fn call(ep: &Endpoint, req: &Request, timeout: Duration) -> Result<Response,
     match receive(&mut reader)? {
         Response::Error { code, message } => Err(ClientError::Service { code, message }),
         r => Ok(r),
+    }
+}
+
+/// Sends one MCP message to the service ([`Request::Mcp`]) and waits for what to do with it:
+/// the files it asks for are read as this process's user sees them; once it says a human is
+/// being asked, the wait becomes `wait_budget`. `budget` bounds the connection and the first
+/// answer.
+pub fn mcp(
+    ep: &Endpoint,
+    action: &airlock_engine::Action,
+    result: Option<String>,
+    raises: Vec<airlock_engine::ReasonReport>,
+    budget: Duration,
+    wait_budget: Duration,
+) -> Result<crate::protocol::McpOutcome, ClientError> {
+    let mut s = ep.connect()?;
+    s.set_read_timeout(Some(budget))?;
+    s.set_write_timeout(Some(budget))?;
+    send(
+        &mut s,
+        &Request::Mcp {
+            action: Box::new(action.clone()),
+            result,
+            raises,
+        },
+    )?;
+    let mut reader = BufReader::new(s);
+    loop {
+        match receive(&mut reader)? {
+            Response::NeedFiles { paths } => {
+                let facts = read_files(&paths);
+                send(reader.get_mut(), &Request::Files { facts })?;
+            }
+            Response::Waiting { .. } => {
+                reader.get_ref().set_read_timeout(Some(wait_budget))?;
+            }
+            Response::Mcp { outcome } => return Ok(outcome),
+            Response::Error { code, message } => {
+                return Err(ClientError::Service { code, message });
+            }
+            _ => return Err(ClientError::BadAnswer),
+        }
     }
 }
 
@@ -342,7 +384,16 @@ pub fn read_files(paths: &[String]) -> airlock_engine::CallFacts {
                 continue;
             }
         };
-        let view = match std::fs::File::open(&target) {
+        // Non-blocking open: a FIFO planted where a script was expected must not hang the hook
+        // (a hook that runs past the host's limit lets the call through on some hosts).
+        let opened = {
+            use std::os::unix::fs::OpenOptionsExt;
+            std::fs::OpenOptions::new()
+                .read(true)
+                .custom_flags(nix::fcntl::OFlag::O_NONBLOCK.bits())
+                .open(&target)
+        };
+        let view = match opened {
             Ok(f) if f.metadata().is_ok_and(|m| m.is_file()) => {
                 let mut buf = Vec::new();
                 match f
@@ -383,4 +434,46 @@ fn is_binary(buf: &[u8]) -> bool {
         b"\0asm",
     ];
     MAGIC.iter().any(|m| buf.starts_with(m)) || buf.iter().take(8192).any(|b| *b == 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use airlock_engine::FileView;
+
+    #[test]
+    fn a_fifo_where_a_script_was_expected_is_unreadable_without_hanging() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("cleanup.sh");
+        nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::S_IRWXU).unwrap();
+        let path = fifo.to_string_lossy().into_owned();
+        let (tx, rx) = std::sync::mpsc::channel();
+        let asked = vec![path.clone()];
+        std::thread::spawn(move || {
+            let _ = tx.send(read_files(&asked));
+        });
+        // A blocking open would wait for a writer forever.
+        let facts = rx
+            .recv_timeout(Duration::from_secs(10))
+            .expect("reading a FIFO hung");
+        assert_eq!(facts.files.get(&path), Some(&FileView::Unreadable));
+    }
+
+    #[test]
+    fn regular_files_and_missing_ones_are_told_apart() {
+        let dir = tempfile::tempdir().unwrap();
+        let script = dir.path().join("x.sh");
+        std::fs::write(&script, "echo hi\n").unwrap();
+        let missing = dir.path().join("gone.sh");
+        let asked = vec![
+            script.to_string_lossy().into_owned(),
+            missing.to_string_lossy().into_owned(),
+        ];
+        let facts = read_files(&asked);
+        assert_eq!(
+            facts.files.get(&asked[0]),
+            Some(&FileView::Content("echo hi\n".into()))
+        );
+        assert_eq!(facts.files.get(&asked[1]), Some(&FileView::Missing));
+    }
 }

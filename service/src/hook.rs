@@ -11,7 +11,10 @@ use std::time::Duration;
 
 use airlock_core::baselines::Baselines;
 use airlock_core::{Level, clock, pipeline};
-use airlock_engine::{Action, CallFacts, Decision, Engine, Host, HostFacts, ScreenAction, Verdict};
+use airlock_engine::{
+    Action, CallFacts, Decision, Engine, Host, HostFacts, ReasonReport, ResultScreen, ScreenAction,
+    Verdict,
+};
 use airlock_hooks::Event;
 use airlock_hooks::{HookAnswer, HookCall, HookOutcome};
 use airlock_store::Outcome;
@@ -68,21 +71,8 @@ pub(crate) trait Line {
     fn gone(&self) -> Arc<AtomicBool>;
 }
 
-fn deny(call: &HookCall, reason: &str) -> HookAnswer {
-    airlock_hooks::render(
-        call.host,
-        &call.event_name,
-        &HookOutcome::Deny {
-            reason: deny_text(reason),
-        },
-    )
-}
-
 fn internal_error(call: &HookCall, session: Option<(String, String)>) -> Judged {
-    Judged {
-        answer: deny(call, "Airlock's service hit an internal error."),
-        session,
-    }
+    Judged::denied(call, "Airlock's service hit an internal error.", session)
 }
 
 /// What was judged, so the connection can mark the session bypassed if the hook dies before
@@ -90,6 +80,31 @@ fn internal_error(call: &HookCall, session: Option<(String, String)>) -> Judged 
 pub(crate) struct Judged {
     pub answer: HookAnswer,
     pub session: Option<(String, String)>,
+    /// The answer before it was rendered for the host (what the MCP proxy is told).
+    pub outcome: HookOutcome,
+    /// What screening a tool result found (observed results only).
+    pub screen: Option<ResultScreen>,
+}
+
+impl Judged {
+    fn new(call: &HookCall, outcome: HookOutcome, session: Option<(String, String)>) -> Judged {
+        Judged {
+            answer: airlock_hooks::render(call.host, &call.event_name, &outcome),
+            session,
+            outcome,
+            screen: None,
+        }
+    }
+
+    fn denied(call: &HookCall, reason: &str, session: Option<(String, String)>) -> Judged {
+        Judged::new(
+            call,
+            HookOutcome::Deny {
+                reason: deny_text(reason),
+            },
+            session,
+        )
+    }
 }
 
 pub(crate) fn handle(
@@ -100,15 +115,18 @@ pub(crate) fn handle(
     line: &mut dyn Line,
 ) -> Judged {
     let Some(hint) = parse_host(host_name) else {
+        let reason = deny_text("unknown host name given to `airlock hook`.");
         return Judged {
             answer: airlock_hooks::render(
                 Host::ClaudeCode,
                 "",
                 &HookOutcome::Deny {
-                    reason: deny_text("unknown host name given to `airlock hook`."),
+                    reason: reason.clone(),
                 },
             ),
             session: None,
+            outcome: HookOutcome::Deny { reason },
+            screen: None,
         };
     };
     let call = match airlock_hooks::parse_call(hint, payload.as_bytes()) {
@@ -118,30 +136,39 @@ pub(crate) fn handle(
             return Judged {
                 answer: airlock_hooks::render_parse_failure(hint, &e),
                 session: None,
+                outcome: HookOutcome::Deny {
+                    reason: deny_text("the hook input could not be read."),
+                },
+                screen: None,
             };
         }
     };
+    handle_call(level, user, &call, payload, &[], line)
+}
+
+/// One parsed event (a host's hook, or an MCP message the proxy sent): judged or observed,
+/// asked, recorded. `raises` are a client's own findings (the proxy's pins and rate limits):
+/// they only ever raise the verdict.
+pub(crate) fn handle_call(
+    level: Level,
+    user: &Mutex<UserState>,
+    call: &HookCall,
+    payload: &str,
+    raises: &[ReasonReport],
+    line: &mut dyn Line,
+) -> Judged {
     let host = call.host.as_str().to_owned();
     let (action, observed) = match &call.event {
         Event::Ignore(name) => {
             if airlock_hooks::is_known_event(call.host, name) {
-                return Judged {
-                    answer: airlock_hooks::render(
-                        call.host,
-                        &call.event_name,
-                        &HookOutcome::NoOpinion,
-                    ),
-                    session: None,
-                };
+                return Judged::new(call, HookOutcome::NoOpinion, None);
             }
             tracing::warn!(host = %host, "unknown hook event; denying");
-            return Judged {
-                answer: deny(
-                    &call,
-                    "this hook event is unknown to Airlock, so it is denied (update Airlock).",
-                ),
-                session: None,
-            };
+            return Judged::denied(
+                call,
+                "this hook event is unknown to Airlock, so it is denied (update Airlock).",
+                None,
+            );
         }
         Event::Observe { action, result } => (action, Some(result)),
         Event::Judge(action) => (action, None),
@@ -149,7 +176,7 @@ pub(crate) fn handle(
     let sid = pipeline::session_key(action);
     let session = Some((host.clone(), sid.clone()));
     let Ok(mut st) = user.lock() else {
-        return internal_error(&call, session);
+        return internal_error(call, session);
     };
     let (engine, custom, rules) = match st.ready() {
         Ok((_, c)) => (
@@ -158,10 +185,7 @@ pub(crate) fn handle(
             Arc::clone(&c.rules),
         ),
         Err(e) => {
-            return Judged {
-                answer: deny(&call, &e.0),
-                session,
-            };
+            return Judged::denied(call, &e.0, session);
         }
     };
     let home = st
@@ -170,13 +194,11 @@ pub(crate) fn handle(
         .as_ref()
         .map(|h| h.to_string_lossy().into_owned());
     if st.is_bypassed(&host, &sid) {
-        return Judged {
-            answer: deny(
-                &call,
-                "an earlier Airlock hook in this session was killed before it answered, so the session is held until you release it (`airlock release`).",
-            ),
+        return Judged::denied(
+            call,
+            "an earlier Airlock hook in this session was killed before it answered, so the session is held until you release it (`airlock release`).",
             session,
-        };
+        );
     }
     let before = st.session(&host, &sid);
 
@@ -230,10 +252,9 @@ pub(crate) fn handle(
                 }
             }
         };
-        return Judged {
-            answer: airlock_hooks::render(call.host, &call.event_name, &outcome),
-            session,
-        };
+        let mut judged = Judged::new(call, outcome, session);
+        judged.screen = Some(screen);
+        return judged;
     }
 
     // What the call executes or reads, as the hook's user sees it: asked of the client
@@ -259,7 +280,7 @@ pub(crate) fn handle(
         });
         st = match user.lock() {
             Ok(g) => g,
-            Err(_) => return internal_error(&call, session),
+            Err(_) => return internal_error(call, session),
         };
         f
     };
@@ -278,7 +299,10 @@ pub(crate) fn handle(
     if let Some(o) = &observation {
         st.score_baseline(o, &mut facts);
     }
-    let d = pipeline::judge_with(&engine, &custom, &rules, action, &before, &facts);
+    let mut d = pipeline::judge_with(&engine, &custom, &rules, action, &before, &facts);
+    for r in raises {
+        pipeline::raise(&mut d, r.clone(), engine.policy().enforcement);
+    }
     // A user turn on a host that ignores the prompt hook's answer (Copilot CLI) goes ahead
     // whatever Airlock says: it is recorded as flagged, and its flags raise what follows.
     let unstoppable = action.tool == airlock_engine::PROMPT_TOOL
@@ -321,7 +345,7 @@ pub(crate) fn handle(
         );
         st = match user.lock() {
             Ok(g) => g,
-            Err(_) => return internal_error(&call, session),
+            Err(_) => return internal_error(call, session),
         };
         match asked {
             Some(Asked::Approved {
@@ -368,9 +392,9 @@ pub(crate) fn handle(
             Some(Asked::Answered(o, h)) => (o, h),
             Some(Asked::Withdrawn) => {
                 withdrawn = true;
-                outcome_without_app(&d, &call)
+                outcome_without_app(&d, call)
             }
-            None => outcome_without_app(&d, &call),
+            None => outcome_without_app(&d, call),
         }
     } else {
         outcome_for(&d)
@@ -410,20 +434,15 @@ pub(crate) fn handle(
                 st.learn_baseline(o);
             }
             st.wrote();
-            Judged {
-                answer: airlock_hooks::render(call.host, &call.event_name, &hook_outcome),
-                session,
-            }
+            Judged::new(call, hook_outcome, session)
         }
         Err(e) => {
             tracing::error!(error = %e, "decision could not be recorded; denying");
-            Judged {
-                answer: deny(
-                    &call,
-                    "Airlock could not record this call, so it is denied.",
-                ),
+            Judged::denied(
+                call,
+                "Airlock could not record this call, so it is denied.",
                 session,
-            }
+            )
         }
     }
 }

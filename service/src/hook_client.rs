@@ -33,6 +33,9 @@ pub const WATCHDOG: Duration = Duration::from_secs(20);
 /// approval wait is 110 s; wiring gives hosts a longer timeout).
 pub const APPROVAL_BUDGET: Duration = Duration::from_secs(118);
 
+/// The watchdog thread's stack: it sleeps, reads an atomic and renders one denial.
+const WATCHDOG_STACK: usize = 64 * 1024;
+
 /// Print the answer once (the watchdog and the main path race for it).
 struct Responder {
     answered: AtomicBool,
@@ -97,20 +100,30 @@ pub fn run(host_name: &str, autostart: Option<PathBuf>) -> ! {
     }));
     {
         let r = Arc::clone(&responder);
-        std::thread::spawn(move || {
-            let start = Instant::now();
-            loop {
-                std::thread::sleep(Duration::from_millis(50));
-                let elapsed = u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX);
-                if elapsed >= r.deadline_ms.load(Ordering::SeqCst) {
-                    break;
+        // A small stack: the thread only sleeps, and a full 2 MiB one is measurable on the
+        // hot path. If it cannot be started, nothing bounds the call: deny now.
+        let spawned = std::thread::Builder::new()
+            .stack_size(WATCHDOG_STACK)
+            .spawn(move || {
+                let start = Instant::now();
+                loop {
+                    std::thread::sleep(Duration::from_millis(50));
+                    let elapsed = u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX);
+                    if elapsed >= r.deadline_ms.load(Ordering::SeqCst) {
+                        break;
+                    }
                 }
-            }
-            r.answer_and_exit(&local_deny(
+                r.answer_and_exit(&local_deny(
+                    hint,
+                    "Airlock ran out of time judging this call.",
+                ));
+            });
+        if spawned.is_err() {
+            responder.answer_and_exit(&local_deny(
                 hint,
-                "Airlock ran out of time judging this call.",
+                "Airlock could not start its time limit for this call.",
             ));
-        });
+        }
     }
     if parse_host(host_name).is_none() {
         responder.answer_and_exit(&local_deny(

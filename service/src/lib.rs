@@ -22,5 +22,5 @@ pub mod shell_client;
 mod state;
 
 pub use client::{ClientError, Endpoint, HookExchange, HookReply};
-pub use protocol::{AgentDecision, Request, Response, Status, TranscriptCall};
+pub use protocol::{AgentDecision, McpOutcome, Request, Response, Status, TranscriptCall};
 pub use server::{ServiceConfig, ServiceError, serve};

@@ -47,10 +47,55 @@ pub fn uid_of(name: &str) -> Option<u32> {
         .map(|u| u.uid.as_raw())
 }
 
+/// The user id of a named user as `/etc/passwd` lists it, without NSS: where `useradd --system`
+/// puts the service's user, and what the statically linked hook client can read (a static
+/// binary cannot load NSS modules safely).
+pub fn passwd_uid(name: &str) -> Option<u32> {
+    let text = std::fs::read_to_string("/etc/passwd").ok()?;
+    passwd_lookup(&text, name)
+}
+
+/// `name`'s uid in `/etc/passwd`-formatted `text` (`name:x:uid:gid:…`); the first entry wins.
+fn passwd_lookup(text: &str, name: &str) -> Option<u32> {
+    text.lines().find_map(|line| {
+        let mut fields = line.split(':');
+        if fields.next()? != name {
+            return None;
+        }
+        fields.nth(1)?.parse().ok()
+    })
+}
+
 /// The home directory of a user id, if known.
 pub fn home_of(uid: u32) -> Option<std::path::PathBuf> {
     nix::unistd::User::from_uid(nix::unistd::Uid::from_raw(uid))
         .ok()
         .flatten()
         .map(|u| u.dir)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn passwd_lines_are_read_by_exact_name() {
+        let text = "root:x:0:0:root:/root:/bin/bash\nairlock-x:x:5:5::/:/bin/false\n\
+                    airlock:x:998:997:Airlock:/var/lib/airlock:/usr/sbin/nologin\n\
+                    airlock:x:12:12:dup:/:/bin/false\n";
+        assert_eq!(passwd_lookup(text, "airlock"), Some(998));
+        assert_eq!(passwd_lookup(text, "root"), Some(0));
+        assert_eq!(passwd_lookup(text, "airloc"), None);
+        assert_eq!(
+            passwd_lookup("airlock:x:notanumber:1::/:\n", "airlock"),
+            None
+        );
+        assert_eq!(passwd_lookup("", "airlock"), None);
+    }
+
+    #[test]
+    fn the_real_passwd_agrees_with_nss_for_root() {
+        assert_eq!(passwd_uid("root"), Some(0));
+        assert_eq!(uid_of("root"), Some(0));
+    }
 }

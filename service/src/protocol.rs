@@ -24,6 +24,21 @@ pub enum Request {
     /// Judge one hook event: `host` as named on the hook's command line, `payload` the exact
     /// stdin text the host gave the hook.
     Hook { host: String, payload: String },
+    /// One MCP message from the proxy, which at the system level cannot reach the store (it
+    /// runs as the user): a call or read before it is forwarded (`result: None`: judged,
+    /// asked, recorded), or what it returned (`result: Some`: screened and remembered in the
+    /// session). `raises` are the proxy's own findings (a changed tool definition, a rate
+    /// limit): they only ever raise the verdict. The host, provenance and session id are the
+    /// service's to set (see `server`). The exchange is [`Response::NeedFiles`] /
+    /// [`Response::Waiting`] as for a hook, then one [`Response::Mcp`]; no `Ack` (nothing
+    /// runs unless the proxy forwards it).
+    Mcp {
+        action: Box<airlock_engine::Action>,
+        #[serde(default)]
+        result: Option<String>,
+        #[serde(default)]
+        raises: Vec<airlock_engine::ReasonReport>,
+    },
     /// The hook printed the answer (last line of a hook exchange).
     Ack,
     /// The files the service asked for ([`Response::NeedFiles`]), as the hook's user sees
@@ -141,6 +156,10 @@ pub enum Response {
         stderr: String,
         exit_code: i32,
     },
+    /// The answer to [`Request::Mcp`].
+    Mcp {
+        outcome: McpOutcome,
+    },
     Status(Status),
     Changed(Changed),
     /// The allow rules after the request, and the rule it added or removed (none when the
@@ -184,6 +203,21 @@ pub enum Response {
     Error {
         code: String,
         message: String,
+    },
+}
+
+/// What the proxy does with an MCP message ([`Request::Mcp`]).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(tag = "do", rename_all = "snake_case")]
+pub enum McpOutcome {
+    /// Forward the call (it passed, or a human approved it in the popup); recorded.
+    Forward,
+    /// Do not forward it; `reason` is for the model (never the payload). Recorded.
+    Deny { reason: String },
+    /// A result, screened: `screen.action` says whether to pass it as is, flag it or
+    /// withhold it.
+    Screened {
+        screen: airlock_engine::ResultScreen,
     },
 }
 

@@ -380,9 +380,31 @@ fn connection(svc: &Service, mut stream: UnixStream) {
         return;
     };
     match req {
-        Request::Hook { host, payload } => {
-            hook_exchange(svc, &user, stream, reader, &host, &payload)
-        }
+        Request::Hook { host, payload } => hook_exchange(
+            svc,
+            &user,
+            stream,
+            reader,
+            Exchange::Hook {
+                host: &host,
+                payload: &payload,
+            },
+        ),
+        Request::Mcp {
+            action,
+            result,
+            raises,
+        } => hook_exchange(
+            svc,
+            &user,
+            stream,
+            reader,
+            Exchange::Mcp {
+                action,
+                result,
+                raises,
+            },
+        ),
         Request::AgentRegister { proof } => agent_session(svc, &user, stream, reader, proof),
         other => {
             let r = admin(svc, &user, who, other);
@@ -481,6 +503,61 @@ fn agent_session(
     tracing::info!("an approval agent went away");
 }
 
+/// What a judging connection carries: a host's hook event, or the MCP proxy's message.
+enum Exchange<'a> {
+    Hook {
+        host: &'a str,
+        payload: &'a str,
+    },
+    Mcp {
+        action: Box<airlock_engine::Action>,
+        result: Option<String>,
+        raises: Vec<airlock_engine::ReasonReport>,
+    },
+}
+
+/// The MCP proxy's message, judged (or, with `result`, observed) through the same pipeline
+/// as a hook. The service sets what is its to set: the host is the proxy, and a call without
+/// a session id is refused.
+fn mcp_message(
+    level: Level,
+    user: &Mutex<UserState>,
+    mut action: airlock_engine::Action,
+    result: Option<String>,
+    raises: &[airlock_engine::ReasonReport],
+    line: &mut dyn hook::Line,
+) -> crate::protocol::McpOutcome {
+    use crate::protocol::McpOutcome;
+    use airlock_hooks::{Event, HookCall, HookOutcome};
+    if action.session_id.as_deref().is_none_or(str::is_empty) {
+        return McpOutcome::Deny {
+            reason: hook::deny_text("the MCP message named no session, so it is denied."),
+        };
+    }
+    action.host = airlock_engine::Host::McpProxy;
+    let (event_name, event) = match result {
+        None => ("PreToolUse", Event::Judge(action)),
+        Some(result) => ("PostToolUse", Event::Observe { action, result }),
+    };
+    let call = HookCall {
+        host: airlock_engine::Host::McpProxy,
+        event_name: event_name.to_owned(),
+        event,
+        bypass_permissions: false,
+    };
+    let judged = hook::handle_call(level, user, &call, "", raises, line);
+    match (judged.outcome, judged.screen) {
+        (HookOutcome::Deny { reason } | HookOutcome::Ask { reason }, _) => {
+            McpOutcome::Deny { reason }
+        }
+        (_, Some(screen)) => McpOutcome::Screened { screen },
+        (HookOutcome::NoOpinion, None) => McpOutcome::Forward,
+        (HookOutcome::Screened { .. }, None) => McpOutcome::Deny {
+            reason: hook::deny_text("Airlock's service hit an internal error."),
+        },
+    }
+}
+
 /// One hook exchange: judge, answer, then wait for the client's acknowledgement. A client
 /// that dies before acknowledging may have let the call through without Airlock's answer:
 /// its session is marked bypassed.
@@ -489,8 +566,7 @@ fn hook_exchange(
     user: &Mutex<UserState>,
     stream: UnixStream,
     mut reader: BufReader<UnixStream>,
-    host: &str,
-    payload: &str,
+    input: Exchange<'_>,
 ) {
     let gone = Arc::new(AtomicBool::new(false));
     let (tx, rx) = mpsc::channel::<FromClient>();
@@ -526,6 +602,22 @@ fn hook_exchange(
         writer,
         gone: Arc::clone(&gone),
         rx,
+    };
+    let (host, payload) = match input {
+        Exchange::Hook { host, payload } => (host, payload),
+        Exchange::Mcp {
+            action,
+            result,
+            raises,
+        } => {
+            let outcome = mcp_message(svc.cfg.level, user, *action, result, &raises, &mut line);
+            let mut out = stream;
+            let _ = write_response(&mut out, &Response::Mcp { outcome });
+            // Nothing to acknowledge: the proxy forwards only what it was told to. Shut the
+            // socket so the reader thread ends.
+            let _ = out.shutdown(std::net::Shutdown::Both);
+            return;
+        }
     };
     let judged = hook::handle(svc.cfg.level, user, host, payload, &mut line);
     let mut out = stream;
@@ -818,6 +910,7 @@ fn admin(svc: &Service, user: &Mutex<UserState>, who: Peer, req: Request) -> Res
             }
         }
         Request::Hook { .. }
+        | Request::Mcp { .. }
         | Request::Ack
         | Request::Files { .. }
         | Request::AgentRegister { .. }
