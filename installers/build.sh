@@ -35,11 +35,21 @@ case "$profile" in
   *) echo "build.sh: AIRLOCK_PACKAGE_PROFILE is release or debug" >&2; exit 2 ;;
 esac
 cargo build "${cargo_profile[@]}" --locked --manifest-path "$root/Cargo.toml" --target-dir "$ws_target" \
-  -p airlock-cli --bin airlock -p airlock-hook --bin airlock-hook --bin airlock-sh -p airlock-proxy --bin airlock-proxy
+  -p airlock-cli --bin airlock -p airlock-proxy --bin airlock-proxy
+# The binaries agents run on every call, linked statically (glibc's static PIE): a dynamic
+# Rust binary spends about a quarter of a millisecond in the loader, a third of a hook call's
+# cost (BENCHMARKS.md). They use no NSS (the service's user is read from /etc/passwd). With
+# --target, RUSTFLAGS reach only the target's crates, never build scripts or proc macros.
+RUSTFLAGS="${RUSTFLAGS:-} -C target-feature=+crt-static" \
+  cargo build "${cargo_profile[@]}" --locked --manifest-path "$root/Cargo.toml" --target-dir "$ws_target" \
+  --target "$triple" -p airlock-hook --bin airlock-hook --bin airlock-sh
 mkdir -p "$root/src-tauri/binaries"
-for b in airlock airlock-hook airlock-sh airlock-proxy; do
+for b in airlock airlock-proxy; do
   # Stripped: the workspace release profile keeps line tables (debug = 1) for backtraces.
   install -s -m 0755 "$ws_target/$out_dir/$b" "$root/src-tauri/binaries/$b-$triple"
+done
+for b in airlock-hook airlock-sh; do
+  install -s -m 0755 "$ws_target/$triple/$out_dir/$b" "$root/src-tauri/binaries/$b-$triple"
 done
 
 # Generated inputs of the bundle (paths named in installers/tauri.bundle.json).

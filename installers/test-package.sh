@@ -44,6 +44,11 @@ id airlock >/dev/null || fail "no airlock system user"
 grep -q "User=airlock" /etc/systemd/system/airlock.service || fail "the unit does not run as airlock"
 grep -q "/usr/bin/airlock-hook claude-code" /etc/claude-code/managed-settings.json || fail "no managed hooks (running the small airlock-hook)"
 ok "service user, marker, state directory, unit and managed hooks are in place"
+for b in airlock-hook airlock-sh; do
+  ldd "/usr/bin/$b" 2>&1 | grep -Eq "statically linked|not a dynamic executable" \
+    || fail "/usr/bin/$b is not statically linked (it is on every call's path)"
+done
+ok "the hook binaries are statically linked"
 
 if [ -d /run/systemd/system ]; then
   systemctl is-active --quiet airlock || fail "the unit is not active"

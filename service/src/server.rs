@@ -73,6 +73,8 @@ struct Service {
     users: Mutex<HashMap<u32, Arc<Mutex<UserState>>>>,
     active: AtomicUsize,
     last_activity_ms: AtomicU64,
+    /// Reused threads for connections and their readers.
+    workers: crate::workers::Workers,
 }
 
 impl Service {
@@ -186,6 +188,7 @@ pub fn serve(cfg: ServiceConfig) -> Result<(), ServiceError> {
         users: Mutex::new(HashMap::new()),
         active: AtomicUsize::new(0),
         last_activity_ms: AtomicU64::new(0),
+        workers: crate::workers::Workers::default(),
     });
     {
         let svc = Arc::clone(&svc);
@@ -256,8 +259,9 @@ pub fn serve(cfg: ServiceConfig) -> Result<(), ServiceError> {
             continue;
         }
         svc.active.fetch_add(1, Ordering::SeqCst);
-        let svc = Arc::clone(&svc);
-        std::thread::spawn(move || {
+        let job_svc = Arc::clone(&svc);
+        let started = svc.workers.spawn(move || {
+            let svc = job_svc;
             let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 connection(&svc, stream);
             }));
@@ -267,6 +271,11 @@ pub fn serve(cfg: ServiceConfig) -> Result<(), ServiceError> {
             svc.active.fetch_sub(1, Ordering::SeqCst);
             svc.touch();
         });
+        if let Err(e) = started {
+            // The stream went with the job: its client sees the connection close and denies.
+            tracing::error!(error = %e, "no thread for a connection; its client denies");
+            svc.active.fetch_sub(1, Ordering::SeqCst);
+        }
     }
     Ok(())
 }
@@ -575,7 +584,7 @@ fn hook_exchange(
         // anything else means it died (or misbehaves): `gone`.
         let gone = Arc::clone(&gone);
         let _ = reader.get_ref().set_read_timeout(None);
-        std::thread::spawn(move || {
+        let started = svc.workers.spawn(move || {
             loop {
                 let msg = match read_line_bounded(&mut reader, MAX_REQUEST_LINE) {
                     Ok(Some(l)) => match serde_json::from_str::<Request>(&l) {
@@ -594,6 +603,10 @@ fn hook_exchange(
                 }
             }
         });
+        if started.is_err() {
+            tracing::error!("no thread to read a hook client; its client denies");
+            return;
+        }
     }
     let Ok(writer) = stream.try_clone() else {
         return;

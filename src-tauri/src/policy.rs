@@ -212,6 +212,23 @@ pub fn service_decisions(verdict: Option<String>) -> Result<Vec<airlock_store::D
     }
 }
 
+/// This user's newest decisions with that outcome (any when `None`), as the service keeps
+/// them (system level), newest first.
+pub fn service_decisions_where(
+    limit: usize,
+    outcome: Option<airlock_store::Outcome>,
+) -> Result<Vec<airlock_store::DecisionRow>> {
+    let query = airlock_service::protocol::DecisionQuery {
+        limit: limit.min(airlock_service::protocol::MAX_DECISIONS),
+        outcome,
+        ..Default::default()
+    };
+    match service_call(&airlock_service::Request::Decisions { query })? {
+        airlock_service::Response::Decisions { rows } => Ok(rows),
+        _ => bail!("the guard service answered something unexpected"),
+    }
+}
+
 pub fn service_ledger() -> Result<(Vec<airlock_store::LedgerRow>, airlock_store::LedgerStatus)> {
     match service_call(&airlock_service::Request::Ledger)? {
         airlock_service::Response::Ledger { rows, status } => Ok((rows, status)),

@@ -159,35 +159,84 @@ pub(crate) fn notify_block(d: &DecisionRow) {
         });
 }
 
-/// Follows the audit log for BLOCKs (recorded by hooks and the proxy in other processes).
+/// Where the audit log is read: the user's store, or (system level) the guard service, which
+/// keeps each user's decisions where the user cannot open them.
+enum AuditSource {
+    Store(airlock_store::Store),
+    Service,
+}
+
+impl AuditSource {
+    /// This user's newest decisions, newest first, narrowed by outcome.
+    fn newest(
+        &self,
+        limit: usize,
+        outcome: Option<DecisionOutcome>,
+    ) -> anyhow::Result<Vec<airlock_store::DecisionRow>> {
+        match self {
+            AuditSource::Store(store) => Ok(store.recent_decisions(&DecisionFilter {
+                limit,
+                outcome,
+                ..DecisionFilter::default()
+            })?),
+            AuditSource::Service => crate::policy::service_decisions_where(limit, outcome),
+        }
+    }
+
+    /// Decisions recorded after `last`, oldest first.
+    fn after(&self, last: i64) -> anyhow::Result<Vec<airlock_store::DecisionRow>> {
+        match self {
+            AuditSource::Store(store) => Ok(store.decisions_after(last, 200)?),
+            AuditSource::Service => {
+                let mut rows = self.newest(200, None)?;
+                rows.retain(|d| d.id > last);
+                rows.reverse();
+                Ok(rows)
+            }
+        }
+    }
+}
+
+/// Follows the audit log for BLOCKs (recorded by the service, hooks and the proxy in other
+/// processes): from the user's store, or through the guard service at the system level
+/// (where no user store exists and none is made).
 pub(crate) fn watch_blocks(app: AppHandle) {
     let shared = app.state::<Shared>();
-    let store = match shared.paths.open_store() {
-        Ok(s) => s,
-        Err(e) => {
-            tracing::warn!(error = %e, "cannot follow the audit log for blocks");
-            return;
+    let source = if shared.system {
+        AuditSource::Service
+    } else {
+        match shared.paths.open_existing_store() {
+            Ok(s) => AuditSource::Store(s),
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot follow the audit log for blocks");
+                return;
+            }
         }
     };
-    let newest = |filter: DecisionFilter| store.recent_decisions(&filter).unwrap_or_default();
-    let mut last = newest(DecisionFilter {
-        limit: 1,
-        ..DecisionFilter::default()
-    })
-    .first()
-    .map_or(0, |d| d.id);
-    *lock(&shared.blocks) = newest(DecisionFilter {
-        limit: RECENT_BLOCKS,
-        outcome: Some(DecisionOutcome::Blocked),
-        ..DecisionFilter::default()
-    })
-    .iter()
-    .map(block_label)
-    .collect();
-    refresh_blocks(&app);
+    // Until the first read works (the service may still be starting), nothing is shown as
+    // new: every row already there counts as seen.
+    let mut last: Option<i64> = None;
     loop {
+        let Some(seen) = last else {
+            match (
+                source.newest(1, None),
+                source.newest(RECENT_BLOCKS, Some(DecisionOutcome::Blocked)),
+            ) {
+                (Ok(newest), Ok(blocks)) => {
+                    last = Some(newest.first().map_or(0, |d| d.id));
+                    *lock(&shared.blocks) = blocks.iter().map(block_label).collect();
+                    refresh_blocks(&app);
+                    tracing::info!(system = shared.system, "following the audit log for blocks");
+                }
+                (Err(e), _) | (_, Err(e)) => {
+                    tracing::debug!(error = %e, "audit log not readable yet");
+                }
+            }
+            std::thread::sleep(Duration::from_secs(1));
+            continue;
+        };
         std::thread::sleep(Duration::from_secs(1));
-        let rows = match store.decisions_after(last, 200) {
+        let rows = match source.after(seen) {
             Ok(rows) => rows,
             Err(e) => {
                 tracing::debug!(error = %e, "audit log poll failed");
@@ -195,8 +244,9 @@ pub(crate) fn watch_blocks(app: AppHandle) {
             }
         };
         let mut changed = false;
+        let mut newest = seen;
         for d in rows {
-            last = last.max(d.id);
+            newest = newest.max(d.id);
             if d.outcome == DecisionOutcome::Blocked {
                 tracing::info!(id = d.id, host = %d.host, tool = %d.tool, "blocked call seen");
                 let mut list = lock(&shared.blocks);
@@ -206,6 +256,7 @@ pub(crate) fn watch_blocks(app: AppHandle) {
                 notify_block(&d);
             }
         }
+        last = Some(newest);
         if changed {
             refresh_blocks(&app);
         }

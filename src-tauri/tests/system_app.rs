@@ -189,6 +189,20 @@ fn at_the_system_level_the_unlocked_app_is_the_approval_agent() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stdout).contains("You denied it"));
 
+    // A BLOCK reaches the tray's recent blocks (and a notification) through the service: the
+    // app reads the service's audit log, not a store of its own.
+    let (code, _, _) = run_airlock_in(
+        s.home.path(),
+        &["hook", "claude-code"],
+        &claude_bash("sys-app-3", "rm -rf ~"),
+    );
+    assert_eq!(code, 2);
+    assert!(
+        s.wait_log("blocked call seen", 1, Duration::from_secs(15)),
+        "the app did not see the service's BLOCK; log:\n{}",
+        s.log_text()
+    );
+
     // The dashboard shows the decisions and the ledger the service keeps for this user (the
     // app's own store holds none of them): the host's prompt, the approval and the denial.
     let want = format!("dashboard rendered decisions={}", before + 2);

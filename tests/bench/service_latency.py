@@ -4,8 +4,10 @@ how it holds up with use.
 
 Usage:
     cargo build --release --bin airlock --bin airlock-hook
+    RUSTFLAGS="-C target-feature=+crt-static" cargo build --release -p airlock-hook \
+        --bin airlock-hook --target x86_64-unknown-linux-gnu     # what the package ships
     python3 tests/bench/service_latency.py --airlock target/release/airlock \
-        --runs 1000 --soak 100000
+        --hook target/x86_64-unknown-linux-gnu/release/airlock-hook --runs 1000 --soak 100000
 
 1. Spawn baseline: `/bin/true` fed the same payload on stdin, one fresh process each time.
 2. `airlock-hook claude-code` (what the wiring runs: the small hook binary next to `airlock`)
@@ -97,9 +99,17 @@ def main():
     ap.add_argument("--airlock", required=True)
     ap.add_argument("--runs", type=int, default=1000)
     ap.add_argument("--soak", type=int, default=100000)
+    ap.add_argument("--plain", action="store_true",
+                    help="only the payloads whose judging reads no file (ls, grep, cat): no "
+                    "round trip for the files a call runs or reads")
+    ap.add_argument("--hook", help="the airlock-hook binary to measure (default: next to "
+                    "--airlock; the package ships a statically linked one, see BENCHMARKS.md)")
     a = ap.parse_args()
+    if a.plain:
+        global COMMANDS
+        COMMANDS = ["ls -la src/", "grep -rn TODO src/ | head -20", "cat README.md"]
     airlock = os.path.abspath(a.airlock)
-    hook = os.path.join(os.path.dirname(airlock), "airlock-hook")
+    hook = os.path.abspath(a.hook) if a.hook else os.path.join(os.path.dirname(airlock), "airlock-hook")
     if not os.path.isfile(hook):
         raise SystemExit(f"no {hook}: cargo build --release --bin airlock-hook")
     home = tempfile.mkdtemp(prefix="airlock-bench-")
