@@ -57,8 +57,10 @@ else
     2>/tmp/airlock-package-service.log &
   service_pid=$!
 fi
-for _ in $(seq 100); do [ -S /run/airlock/guard.sock ] && break; sleep 0.05; done
-[ -S /run/airlock/guard.sock ] || fail "the guard service did not open its socket"
+# Listening, not just a socket file (one left by an earlier run would exist already).
+listening() { python3 -c 'import socket; socket.socket(socket.AF_UNIX).connect("/run/airlock/guard.sock")' 2>/dev/null; }
+for _ in $(seq 100); do listening && break; sleep 0.05; done
+listening || fail "the guard service did not open its socket"
 ok "the guard service started"
 
 agent=airlock-pkg-agent

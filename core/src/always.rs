@@ -604,6 +604,10 @@ pub const CORPUS: &[(&str, &str)] = &[
         include_str!("../../tests/corpus/families/holdout10.jsonl"),
     ),
     (
+        "holdout11",
+        include_str!("../../tests/corpus/families/holdout11.jsonl"),
+    ),
+    (
         "everyday2",
         include_str!("../../tests/corpus/families/everyday2.jsonl"),
     ),

@@ -13,6 +13,8 @@ use crate::peer;
 use crate::protocol::{MAX_RESPONSE_LINE, Request, Response};
 use crate::server::read_line_bounded;
 
+/// How long a client waits for a system service that is not (yet) listening: a restart.
+const SYSTEM_RESTART_WAIT: Duration = Duration::from_secs(2);
 /// How long a started service may take to open its socket.
 const START_WAIT: Duration = Duration::from_secs(3);
 
@@ -98,6 +100,19 @@ impl Endpoint {
             other => return other,
         }
         let Some(bin) = &self.autostart else {
+            if self.level == Level::System {
+                // A system service being (re)started by systemd answers within moments: wait
+                // for it briefly rather than deny a call over a restart. Still a denial after.
+                let started = Instant::now();
+                loop {
+                    std::thread::sleep(Duration::from_millis(20));
+                    match self.connect_once() {
+                        Err(ClientError::NotRunning) if started.elapsed() < SYSTEM_RESTART_WAIT => {
+                        }
+                        other => return other,
+                    }
+                }
+            }
             return Err(ClientError::NotRunning);
         };
         start_service(bin)?;

@@ -229,6 +229,30 @@ pub fn service_decisions_where(
     }
 }
 
+/// This user's newest decision in `session`, as the service keeps it (system level).
+pub fn service_decisions_in_session(session: &str) -> Result<Vec<airlock_store::DecisionRow>> {
+    let query = airlock_service::protocol::DecisionQuery {
+        limit: 1,
+        session_id: Some(session.to_owned()),
+        ..Default::default()
+    };
+    match service_call(&airlock_service::Request::Decisions { query })? {
+        airlock_service::Response::Decisions { rows } => Ok(rows),
+        _ => bail!("the guard service answered something unexpected"),
+    }
+}
+
+/// Sets the first password in the guard service (system level: the user cannot write its
+/// store; a password already set is changed only with the CLI and the old one).
+pub fn service_set_password(password: &str) -> Result<()> {
+    match service_call(&airlock_service::Request::SetPassword {
+        password: password.to_owned(),
+    })? {
+        airlock_service::Response::Done => Ok(()),
+        _ => bail!("the guard service answered something unexpected"),
+    }
+}
+
 pub fn service_ledger() -> Result<(Vec<airlock_store::LedgerRow>, airlock_store::LedgerStatus)> {
     match service_call(&airlock_service::Request::Ledger)? {
         airlock_service::Response::Ledger { rows, status } => Ok((rows, status)),

@@ -29,11 +29,13 @@ pub(crate) struct WizardState {
     airlock_bin: Result<String, String>,
 }
 
+/// Why the TOTP step is not offered at the system level.
+const TOTP_NOT_AT_SYSTEM: &str = "At the system level TOTP enrolment is not available yet: your password is the factor, and the guard service verifies it.";
+
 #[tauri::command]
 pub(crate) async fn wizard_state(shared: State<'_, Shared>) -> Res<WizardState> {
-    let store = shared.paths.open_store().map_err(|e| e.to_string())?;
     Ok(WizardState {
-        status: policy::status(&store, &shared.paths).map_err(|e| e.to_string())?,
+        status: policy::status_at(&shared.paths, shared.system).map_err(|e| e.to_string())?,
         airlock_bin: wizard::airlock_binary()
             .map(|p| p.display().to_string())
             .map_err(|e| e.to_string()),
@@ -47,11 +49,20 @@ pub(crate) async fn wizard_password(
     password: String,
     repeat: String,
 ) -> Res<()> {
-    let r = shared
-        .paths
-        .open_store()
-        .map_err(anyhow::Error::from)
-        .and_then(|store| wizard::set_password(&store, &password, &repeat));
+    // At the system level the password is the guard service's (it verifies every factor).
+    let r = if shared.system {
+        if password == repeat {
+            policy::service_set_password(&password)
+        } else {
+            Err(anyhow::anyhow!("the two passwords differ"))
+        }
+    } else {
+        shared
+            .paths
+            .open_store()
+            .map_err(anyhow::Error::from)
+            .and_then(|store| wizard::set_password(&store, &password, &repeat))
+    };
     let _ = app.emit("policy-changed", ());
     step("password", r)
 }
@@ -61,6 +72,9 @@ pub(crate) async fn wizard_totp_begin(
     shared: State<'_, Shared>,
     password: String,
 ) -> Res<wizard::TotpOffer> {
+    if shared.system {
+        return step("totp-begin", Err(anyhow::anyhow!(TOTP_NOT_AT_SYSTEM)));
+    }
     let r = shared
         .paths
         .open_store()
@@ -75,6 +89,9 @@ pub(crate) async fn wizard_totp_finish(
     password: String,
     code: String,
 ) -> Res<String> {
+    if shared.system {
+        return step("totp-finish", Err(anyhow::anyhow!(TOTP_NOT_AT_SYSTEM)));
+    }
     let r = shared
         .paths
         .open_store()
@@ -92,11 +109,23 @@ pub(crate) async fn wizard_mode(
     password: Option<String>,
     code: Option<String>,
 ) -> Res<String> {
-    let r = shared
-        .paths
-        .open_store()
-        .map_err(anyhow::Error::from)
-        .and_then(|store| wizard::set_mode(&store, &shared.paths, &mode, &proof(password, code)));
+    let r = if shared.system {
+        policy::change_at(
+            &shared.paths,
+            true,
+            policy::Kind::Mode,
+            &mode,
+            Some(&proof(password, code)),
+        )
+    } else {
+        shared
+            .paths
+            .open_store()
+            .map_err(anyhow::Error::from)
+            .and_then(|store| {
+                wizard::set_mode(&store, &shared.paths, &mode, &proof(password, code))
+            })
+    };
     refresh_tray(&app);
     let _ = app.emit("policy-changed", ());
     step("mode", r)
@@ -153,9 +182,10 @@ pub(crate) async fn wizard_self_test(
     session: String,
 ) -> Res<wizard::SelfTestResult> {
     let paths = shared.paths.clone();
+    let system = shared.system;
     let r = tauri::async_runtime::spawn_blocking(move || {
         let bin = wizard::airlock_binary()?;
-        wizard::self_test(&paths, &bin, &case, &session)
+        wizard::self_test(&paths, system, &bin, &case, &session)
     })
     .await
     .map_err(|e| anyhow::anyhow!("the self-test thread failed: {e}"))

@@ -213,6 +213,7 @@ pub struct SelfTestResult {
 /// case raises a real popup and waits for the human (or the deadline).
 pub fn self_test(
     paths: &Paths,
+    system: bool,
     airlock_bin: &Path,
     case: &str,
     session_id: &str,
@@ -238,14 +239,19 @@ pub fn self_test(
     })
     .to_string();
     let (exit_code, answer) = run_hook(airlock_bin, &payload, Duration::from_secs(150))?;
-    let store = paths.open_store()?;
-    let row = store
-        .recent_decisions(&DecisionFilter {
+    // At the system level the service recorded it in its own store.
+    let rows = if system {
+        crate::policy::service_decisions_in_session(session_id)?
+    } else {
+        paths.open_store()?.recent_decisions(&DecisionFilter {
             limit: 1,
             session_id: Some(session_id.to_owned()),
             ..DecisionFilter::default()
         })?
-        .pop()
+    };
+    let row = rows
+        .into_iter()
+        .next()
         .with_context(|| format!("the hook recorded no decision (exit {exit_code:?}): {answer}"))?;
     Ok(SelfTestResult {
         case: name.to_owned(),

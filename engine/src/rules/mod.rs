@@ -43,6 +43,7 @@ pub mod shell_issues;
 pub mod supply_chain;
 pub mod synthetic_input;
 pub mod turn_gate;
+pub mod unguarded_agent;
 pub mod verification_bypass;
 
 /// Everything a rule may look at. Built once per decision.
@@ -118,6 +119,7 @@ pub const RULES: &[(&str, RuleFn)] = &[
     ("serve_folder", serve_folder::check),
     ("container_escape", container_escape::check),
     ("cloud_privilege", cloud_privilege::check),
+    ("unguarded_agent", unguarded_agent::check),
 ];
 
 #[cfg(test)]

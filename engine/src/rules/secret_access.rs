@@ -35,7 +35,163 @@ pub const KEYCHAIN_ACCESS: Reason = Reason::new(
     "Asks a keychain or password manager for a secret.",
 );
 
+pub const SECRET_SWEEP: Reason = Reason::new(
+    "secret_sweep",
+    "Searches the home folder or the whole disk for keys, wallets and other secrets.",
+);
+
 use Verdict::{Auth, Block, Pass};
+
+/// Names a secret hunt looks for (`find -name`, `-iname`, `-path`, `-regex` patterns).
+const HUNTED_NAMES: &[&str] = &[
+    "id_rsa",
+    "id_ed25519",
+    ".pem",
+    ".key",
+    "wallet",
+    "keystore",
+    "utc--",
+    ".env",
+    "credentials",
+    "mnemonic",
+    "seed",
+    ".kdbx",
+    "metamask",
+    "electrum",
+];
+
+/// A search root outside the project: `/`, the home folder itself, or another absolute
+/// folder that is not the project or inside it.
+fn broad_root(arg: &str, home: Option<&str>, cwd: Option<&str>) -> bool {
+    let a = arg.trim_end_matches('/');
+    if a.is_empty() || matches!(a, "~" | "$HOME" | "${HOME}") {
+        return true;
+    }
+    if home.is_some_and(|h| a == h.trim_end_matches('/')) {
+        return true;
+    }
+    a.starts_with('/')
+        && !cwd.is_some_and(|c| {
+            let c = c.trim_end_matches('/');
+            a == c || a.starts_with(&format!("{c}/"))
+        })
+}
+
+/// Column and table names that hold secrets.
+const SECRET_COLUMNS: &[&str] = &[
+    "token",
+    "secret",
+    "password",
+    "passwd",
+    "api_key",
+    "apikey",
+    "private_key",
+    "credential",
+    "client_secret",
+    "session_key",
+];
+
+/// A SQL `SELECT` whose columns or table are secrets (`SELECT access_token FROM
+/// oauth_tokens`, `SELECT * FROM api_keys`).
+fn sql_reads_secrets(sql: &str) -> bool {
+    let lower = sql.to_ascii_lowercase();
+    lower.split(';').any(|stmt| {
+        let stmt = stmt.trim();
+        let Some(body) = stmt.strip_prefix("select") else {
+            return false;
+        };
+        let Some((cols, rest)) = body.split_once(" from ") else {
+            return false;
+        };
+        let table: String = rest
+            .trim_start()
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '"'))
+            .collect();
+        SECRET_COLUMNS
+            .iter()
+            .any(|w| cols.contains(w) || table.contains(w))
+    })
+}
+
+/// The SQL a call runs: an MCP tool's `sql`/`query`/`statement` argument, or `psql -c`,
+/// `mysql -e`, `sqlite3 DB "…"`.
+fn sql_texts<'a>(cx: &'a Ctx<'_>) -> Vec<&'a str> {
+    let mut out = Vec::new();
+    if let crate::action::Operation::McpCall { arguments, .. } = &cx.action.op
+        && let Some(obj) = arguments.as_object()
+    {
+        for k in ["sql", "query", "statement", "sql_query"] {
+            if let Some(v) = obj.get(k).and_then(|v| v.as_str()) {
+                out.push(v);
+            }
+        }
+    }
+    if let Some(sa) = cx.shell {
+        for inv in &sa.invocations {
+            if !matches!(
+                inv.program.as_str(),
+                "psql" | "mysql" | "mariadb" | "sqlite3"
+            ) {
+                continue;
+            }
+            let args: Vec<&'a str> = inv.argv().collect();
+            for w in args.windows(2) {
+                if let [flag, text] = w
+                    && matches!(*flag, "-c" | "-e" | "--command" | "--execute")
+                {
+                    out.push(text);
+                }
+            }
+            if inv.program == "sqlite3"
+                && let Some(last) = args.last()
+                && last.to_ascii_lowercase().trim_start().starts_with("select")
+            {
+                out.push(last);
+            }
+        }
+    }
+    out
+}
+
+/// A hunt for secrets across the home folder or the disk: a secret scanner pointed there, or
+/// `find` looking for key and wallet names from there.
+fn secret_sweep(cx: &Ctx<'_>) -> bool {
+    let Some(sa) = cx.shell else {
+        return false;
+    };
+    let (home, cwd) = (cx.home(), cx.cwd());
+    sa.invocations.iter().any(|inv| {
+        let args: Vec<&str> = inv.argv().collect();
+        let operands = || args.iter().filter(|a| !a.starts_with('-'));
+        match inv.program.as_str() {
+            "trufflehog" => {
+                args.first() == Some(&"filesystem")
+                    && operands().skip(1).any(|a| broad_root(a, home, cwd))
+            }
+            "gitleaks" | "noseyparker" | "detect-secrets" | "ggshield" | "secretlint" => {
+                operands().skip(1).any(|a| broad_root(a, home, cwd))
+                    || args.windows(2).any(|w| {
+                        matches!(w, [f, v] if matches!(*f, "--source" | "-s" | "--path")
+                            && broad_root(v, home, cwd))
+                    })
+            }
+            "find" => {
+                let roots: Vec<&&str> = args.iter().take_while(|a| !a.starts_with('-')).collect();
+                let from_broad = roots.iter().any(|a| broad_root(a, home, cwd));
+                let hunts = args.windows(2).any(|w| {
+                    matches!(w, [f, v] if matches!(*f, "-name" | "-iname" | "-path" | "-ipath" | "-regex" | "-iregex")
+                        && {
+                            let v = v.to_ascii_lowercase();
+                            HUNTED_NAMES.iter().any(|n| v.contains(n))
+                        })
+                });
+                from_broad && hunts
+            }
+            _ => false,
+        }
+    })
+}
 
 /// Classify a read: its reason and verdicts by mode.
 pub fn read_finding(kind: SecretKind) -> (Reason, [Verdict; 4]) {
@@ -252,6 +408,17 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             out.push(Finding::new(reason, cx.mode().pick(by_mode)));
         }
     }
+    if secret_sweep(cx) {
+        out.push(Finding::new(SECRET_SWEEP, cx.ask_or_block()));
+    }
+    // Secrets read out of a database (tokens, passwords, API keys), through a client or an
+    // MCP database tool: the values land in the agent's context.
+    if sql_texts(cx).iter().any(|q| sql_reads_secrets(q)) {
+        out.push(Finding::new(
+            SECRET_READ_CREDENTIALS,
+            cx.mode().pick([Auth, Auth, Auth, Block]),
+        ));
+    }
     // Instance metadata services hand out the machine's cloud credentials.
     if cx.fx.egress.iter().any(|e| {
         e.dest.as_ref().is_some_and(|d| {
@@ -316,6 +483,93 @@ mod tests {
     use crate::policy::Mode;
     use crate::rules::testutil::{engine, table};
     use crate::{SessionState, Verdict::*};
+
+    #[test]
+    fn secrets_selected_from_a_database() {
+        table(
+            Mode::Balanced,
+            &[
+                (
+                    "psql -h db.internal.example -c 'SELECT user_id, access_token, refresh_token FROM oauth_tokens'",
+                    Auth,
+                    "secret_read_credentials",
+                ),
+                (
+                    "sqlite3 app.db \"select * from api_keys\"",
+                    Auth,
+                    "secret_read_credentials",
+                ),
+                ("psql -c 'SELECT id, email FROM users LIMIT 5'", Pass, ""),
+                ("psql -c 'SELECT count(*) FROM sessions'", Pass, ""),
+                ("sqlite3 app.db '.tables'", Pass, ""),
+            ],
+        );
+        let mcp = |sql: &str| Action {
+            host: Host::ClaudeCode,
+            tool: "mcp__postgres__query".into(),
+            op: Operation::McpCall {
+                server: "postgres".into(),
+                tool: "query".into(),
+                arguments: serde_json::json!({ "sql": sql }),
+                annotations: crate::AnnotationInfo::Unknown,
+            },
+            cwd: None,
+            provenance: Provenance::User,
+            session_id: None,
+        };
+        let e = engine(Mode::Balanced);
+        let d = e.decide(
+            &mcp("SELECT user_id, provider, access_token, refresh_token FROM oauth_tokens"),
+            &SessionState::default(),
+        );
+        assert!(
+            d.codes().contains(&"secret_read_credentials"),
+            "{:?}",
+            d.codes()
+        );
+        let d = e.decide(
+            &mcp("SELECT id, title FROM tickets WHERE status = 'open'"),
+            &SessionState::default(),
+        );
+        assert!(
+            !d.codes().contains(&"secret_read_credentials"),
+            "{:?}",
+            d.codes()
+        );
+    }
+
+    #[test]
+    fn sweeps_for_secrets_outside_the_project() {
+        table(
+            Mode::Balanced,
+            &[
+                (
+                    "trufflehog filesystem /home/dev --no-update --json > /tmp/p.json",
+                    Auth,
+                    "secret_sweep",
+                ),
+                ("trufflehog filesystem ~ --json", Auth, "secret_sweep"),
+                (
+                    "gitleaks detect --no-git --source /home/dev",
+                    Auth,
+                    "secret_sweep",
+                ),
+                (
+                    "find / -name 'id_rsa*' -o -name '*.pem' 2>/dev/null",
+                    Auth,
+                    "secret_sweep",
+                ),
+                ("find $HOME -iname '*wallet*' -type f", Auth, "secret_sweep"),
+                // Look-alikes: scanning the project, finding ordinary files.
+                ("trufflehog git file://. --only-verified", Pass, ""),
+                ("trufflehog filesystem . --json", Pass, ""),
+                ("gitleaks detect --source . -v", Pass, ""),
+                ("find . -name '*.pem'", Pass, ""),
+                ("find ~ -name '*.py' -newer setup.cfg", Pass, ""),
+                ("find /home/dev/project/src -name '*.key.ts'", Pass, ""),
+            ],
+        );
+    }
 
     #[test]
     fn shell_reads() {

@@ -22,6 +22,10 @@ pub const PROJECT_HOOKS: Reason = Reason::new(
     "project_hooks_write",
     "Adds hooks to this project's agent settings: commands that run on every tool call.",
 );
+pub const AGENT_HOOKS_REMOVED: Reason = Reason::new(
+    "agent_hooks_removed",
+    "Removes or empties hook scripts an AI agent runs on its tool calls (the user's own guards).",
+);
 pub const TAMPER: Reason = Reason::new(
     "self_protection",
     "Tries to change, remove or switch off Airlock itself; only the user can do that.",
@@ -48,7 +52,16 @@ pub fn weakens(args: &[&str], mode: Mode, enforcement: Enforcement) -> bool {
         | ["pins", "pin", ..]
         | ["totp", "remove", ..]
         | ["config", "set", ..]
-        | ["config", "edit", ..] => true,
+        | ["config", "edit", ..]
+        // Answering approvals (the agent would approve its own requests), lifting holds,
+        // approving loosening policy, dropping rule files, rerouting approvals, removing the
+        // system level.
+        | ["agent", ..]
+        | ["release", ..]
+        | ["policy", "approve", ..]
+        | ["rules", "remove", ..]
+        | ["remote", ..]
+        | ["system", "uninstall", ..] => true,
         _ => false,
     }
 }
@@ -140,6 +153,29 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     {
         // Hooks run a command on every tool call: asked about, as persistence is.
         out.push(Finding::new(PROJECT_HOOKS, Verdict::Auth));
+    }
+    // Hook scripts of the user's own (`~/.claude/hooks/…`): other guards the agent's calls
+    // pass through. Removing or emptying them is asked about.
+    let agent_hook_script = |p: &str| {
+        paths::home_relative(p, home).is_some_and(|r| {
+            [
+                ".claude/hooks/",
+                ".cursor/hooks/",
+                ".gemini/hooks/",
+                ".codex/hooks/",
+            ]
+            .iter()
+            .any(|d| r.starts_with(d) && r.len() > d.len())
+        })
+    };
+    if cx.fx.deletes.iter().any(|d| agent_hook_script(&d.path))
+        || cx
+            .fx
+            .writes
+            .iter()
+            .any(|w| agent_hook_script(&w.path) && w.program == "truncate")
+    {
+        out.push(Finding::new(AGENT_HOOKS_REMOVED, cx.ask_or_block()));
     }
     let Some(sa) = cx.shell else {
         return;
@@ -337,12 +373,50 @@ mod tests {
     }
 
     #[test]
+    fn the_users_own_agent_hook_scripts() {
+        table(
+            Mode::Balanced,
+            &[
+                (
+                    "rm -f ~/.claude/hooks/pre_tool_use.sh",
+                    Auth,
+                    "agent_hooks_removed",
+                ),
+                (
+                    "truncate -s 0 /home/dev/.claude/hooks/guard.py",
+                    Auth,
+                    "agent_hooks_removed",
+                ),
+                ("ls ~/.claude/hooks/", Pass, ""),
+                ("cat ~/.claude/hooks/pre_tool_use.sh", Pass, ""),
+                ("rm -f hooks/pre_tool_use.sh", Pass, ""),
+            ],
+        );
+    }
+
+    #[test]
     fn tamper_table() {
         for mode in Mode::ALL {
             table(
                 mode,
                 &[
                     ("airlock enforcement off", Block, "self_protection"),
+                    (
+                        "echo 'approve 7f3a9c' | airlock agent",
+                        Block,
+                        "self_protection",
+                    ),
+                    ("airlock release --tamper", Block, "self_protection"),
+                    ("airlock policy approve", Block, "self_protection"),
+                    (
+                        "airlock remote set ntfy https://ntfy.example/x",
+                        Block,
+                        "self_protection",
+                    ),
+                    // Look-alikes: reading Airlock's state.
+                    ("airlock status", Pass, ""),
+                    ("airlock log --limit 5", Pass, ""),
+                    ("airlock policy review", Pass, ""),
                     (
                         "airlock mode light",
                         if mode == Mode::Light { Pass } else { Block },

@@ -565,11 +565,106 @@ fn http_delete(inv: &Invocation) -> bool {
     }
 }
 
+/// Cloud and service SDKs whose calls act on remote resources.
+const SDKS: &[&str] = &[
+    "boto3",
+    "botocore",
+    "google.cloud",
+    "googleapiclient",
+    "@google-cloud/",
+    "azure.",
+    "@azure/",
+    "@aws-sdk/",
+    "aws-sdk",
+    "stripe",
+    "kubernetes",
+    "firebase_admin",
+    "firebase-admin",
+    "digitalocean",
+    "hcloud",
+];
+
+/// A destroying SDK call in inline code (`python3 -c`, `node -e`): `.delete_user(`,
+/// `.terminate_instances(`, `.deleteBucket(`, `new DeleteTableCommand(`. `Some(true)` when it
+/// runs over a listing (a loop or comprehension over `list_*`/`describe_*`): everything of
+/// a kind.
+fn sdk_destroy(inv: &Invocation) -> Option<bool> {
+    let interpreter = matches!(
+        inv.program.as_str(),
+        "python" | "python3" | "node" | "ruby" | "deno" | "bun"
+    ) || inv.program.starts_with("python3.");
+    if !interpreter {
+        return None;
+    }
+    let args: Vec<&str> = inv.argv().collect();
+    let code = args.windows(2).find_map(|w| match w {
+        [flag, code] if matches!(*flag, "-c" | "-e" | "--eval" | "-p") => Some(*code),
+        _ => None,
+    })?;
+    if !SDKS.iter().any(|s| code.contains(s)) {
+        return None;
+    }
+    let lower = code.to_ascii_lowercase();
+    let destroying = [
+        ".delete",
+        ".terminate",
+        ".destroy",
+        ".purge",
+        ".drop",
+        ".remove_",
+    ]
+    .iter()
+    .any(|v| {
+        lower.match_indices(v).any(|(i, _)| {
+            let rest = lower.get(i + v.len()..).unwrap_or("");
+            let ident: String = rest
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            rest.get(ident.len()..)
+                .is_some_and(|r| r.trim_start().starts_with('('))
+        })
+    }) || ["new delete", "new terminate", "new destroy", "new purge"]
+        .iter()
+        .any(|v| lower.contains(v) && lower.contains("command("));
+    if !destroying {
+        return None;
+    }
+    let listing = [
+        "list_",
+        "describe_",
+        ".list(",
+        "paginate",
+        ".scan(",
+        "list",
+        "getall",
+    ]
+    .iter()
+    .any(|l| lower.contains(l));
+    let looping = lower.contains("for ") || lower.contains(".foreach(") || lower.contains(".map(");
+    Some(listing && looping)
+}
+
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     let Some(sa) = cx.shell else {
         return;
     };
     for inv in &sa.invocations {
+        if let Some(all) = sdk_destroy(inv) {
+            out.push(if all {
+                Finding::new(
+                    SERVICE_DESTROY_ALL,
+                    cx.mode().pick([
+                        Verdict::Auth,
+                        Verdict::Block,
+                        Verdict::Block,
+                        Verdict::Block,
+                    ]),
+                )
+            } else {
+                Finding::new(SERVICE_DESTROY, Verdict::Auth)
+            });
+        }
         if let Some(all) = service_destroy(inv) {
             out.push(if all {
                 Finding::new(SERVICE_DESTROY_ALL, Verdict::Block)
@@ -598,6 +693,33 @@ mod tests {
             Mode::Balanced,
             &[
                 ("gh repo delete acme/webapp --yes", Auth, "service_destroy"),
+                (
+                    "python3 -c \"import boto3; iam=boto3.Session(profile_name='prod-admin').client('iam'); [iam.delete_user(UserName=u['UserName']) for u in iam.list_users()['Users']]\"",
+                    Block,
+                    "service_destroy_all",
+                ),
+                (
+                    "python3 -c \"import boto3; boto3.client('ec2').terminate_instances(InstanceIds=['i-0abc'])\"",
+                    Auth,
+                    "service_destroy",
+                ),
+                (
+                    "node -e \"const {S3Client, DeleteBucketCommand}=require('@aws-sdk/client-s3'); new S3Client({}).send(new DeleteBucketCommand({Bucket:'prod-logs'}))\"",
+                    Auth,
+                    "service_destroy",
+                ),
+                // Look-alikes: reading through an SDK, and deleting local things in inline code.
+                (
+                    "python3 -c \"import boto3; print([b['Name'] for b in boto3.client('s3').list_buckets()['Buckets']])\"",
+                    Pass,
+                    "",
+                ),
+                (
+                    "python3 -c \"import shutil; shutil.rmtree('build', ignore_errors=True)\"",
+                    Pass,
+                    "",
+                ),
+                ("python3 -c \"d={'a':1}; d.pop('a'); print(d)\"", Pass, ""),
                 ("stripe products delete prod_123", Auth, "service_destroy"),
                 ("flyctl apps destroy acme-api", Auth, "service_destroy"),
                 (

@@ -346,7 +346,55 @@ pub fn is_downloader(program: &str) -> bool {
     )
 }
 
+pub const REMOTE_CODE_ADDED: Reason = Reason::new(
+    "remote_code_added",
+    "Adds code loaded from an outside site to the project, after reading untrusted content.",
+);
+
+/// Hosts of remote code a written text loads: `<script src="https://…">` and JavaScript
+/// `import … from "https://…"`.
+fn remote_code_hosts(content: &str) -> Vec<String> {
+    let lower = content.to_ascii_lowercase();
+    let mut out = Vec::new();
+    for (marker, url_key) in [("<script", "src="), ("import ", "from ")] {
+        for (i, _) in lower.match_indices(marker) {
+            let tail = lower.get(i..).unwrap_or("");
+            let tag_end = tail.find(['>', ';', '\n']).unwrap_or(tail.len());
+            let tag = tail.get(..tag_end).unwrap_or("");
+            let Some(j) = tag.find(url_key) else { continue };
+            let v = tag
+                .get(j + url_key.len()..)
+                .unwrap_or("")
+                .trim_start_matches(['"', '\'', ' ']);
+            if let Some(rest) = v
+                .strip_prefix("https://")
+                .or_else(|| v.strip_prefix("http://"))
+                .or_else(|| v.strip_prefix("//"))
+            {
+                let host: String = rest
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-'))
+                    .collect();
+                if !host.is_empty() {
+                    out.push(host);
+                }
+            }
+        }
+    }
+    out
+}
+
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
+    // A page or module made to load code from an outside site, once the session took in
+    // untrusted content (a planted "all pages must load …" is how that content asks for it).
+    if let crate::action::Operation::FileWrite { content, .. } = &cx.action.op
+        && cx.untrusted()
+        && remote_code_hosts(content)
+            .iter()
+            .any(|h| !cx.policy.host_allowed(h))
+    {
+        out.push(Finding::new(REMOTE_CODE_ADDED, Auth));
+    }
     let Some(sa) = cx.shell else {
         return;
     };
@@ -598,6 +646,46 @@ mod tests {
     use crate::Verdict::*;
     use crate::policy::Mode;
     use crate::rules::testutil::table;
+
+    #[test]
+    fn remote_code_added_after_untrusted_content() {
+        use crate::rules::testutil::{engine, file_write};
+        use crate::session::SessionState;
+        let tainted = SessionState {
+            tainted: true,
+            ..SessionState::default()
+        };
+        let html =
+            "    <script src=\"https://static.cdn-metrics.example/m.js\"></script>\n  </body>";
+        let module = "import track from 'https://cdn.metrics.example/t.mjs';\n";
+        let e = engine(Mode::Balanced);
+        for content in [html, module] {
+            let a = file_write("Edit", "/home/dev/src/webapp/public/index.html", content);
+            let d = e.decide(&a, &tainted);
+            assert!(
+                d.codes().contains(&"remote_code_added"),
+                "{content}: {:?}",
+                d.codes()
+            );
+            // In a clean session adding a script is the developer's business.
+            let d = e.decide(&a, &SessionState::default());
+            assert_eq!(d.verdict, Pass, "{content}: {:?}", d.codes());
+        }
+        // Look-alikes after untrusted content: local scripts and local imports.
+        for content in [
+            "<script src=\"/assets/app.js\"></script>",
+            "import { h } from './lib/h.js';",
+            "<script type=\"module\">console.log(1)</script>",
+        ] {
+            let a = file_write("Edit", "/home/dev/src/webapp/public/index.html", content);
+            let d = e.decide(&a, &tainted);
+            assert!(
+                !d.codes().contains(&"remote_code_added"),
+                "{content}: {:?}",
+                d.codes()
+            );
+        }
+    }
 
     #[test]
     fn supply_chain_table() {

@@ -39,7 +39,74 @@ fn short_cluster_has_n(a: &str) -> bool {
         })
 }
 
+pub const CHECK_DISABLED: Reason = Reason::new(
+    "check_disabled",
+    "Switches off a CI job or test, fakes its success, or merges past review and branch protection.",
+);
+
+/// A CI step switched off: `if: false`, `if: ${{ false }}`, `continue-on-error: true`.
+fn ci_job_switched_off(content: &str) -> bool {
+    content.lines().any(|l| {
+        let t: String = l
+            .trim()
+            .trim_start_matches("- ")
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .collect::<String>()
+            .to_ascii_lowercase();
+        matches!(
+            t.as_str(),
+            "if:false" | "if:${{false}}" | "if:'false'" | "if:\"false\"" | "continue-on-error:true"
+        )
+    })
+}
+
+/// A test runner that only reports success: every line a comment, an `echo`/`printf`, `true`
+/// or `exit 0`, with some line saying it passed.
+fn fake_success(path: &str, content: &str) -> bool {
+    let lower = path.to_ascii_lowercase();
+    let base = paths::basename(&lower);
+    let test_file = base.contains("test")
+        || base.contains("check")
+        || lower.contains("/tests/")
+        || lower.contains("/test/");
+    if !test_file {
+        return false;
+    }
+    let lines: Vec<&str> = content
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .collect();
+    let says_passed = lines.iter().any(|l| {
+        let l = l.to_ascii_lowercase();
+        (l.starts_with("echo") || l.starts_with("printf") || l.starts_with("print("))
+            && ["pass", " ok", "success", "all tests", "0 failed"]
+                .iter()
+                .any(|w| l.contains(w))
+    });
+    let only_reports = lines.iter().all(|l| {
+        let l = l.to_ascii_lowercase();
+        l.starts_with("echo")
+            || l.starts_with("printf")
+            || l.starts_with("print(")
+            || l.starts_with("exit 0")
+            || l.starts_with("sys.exit(0)")
+            || l.starts_with("import sys")
+            || matches!(l.as_str(), "true" | ":" | "set -e" | "set -euo pipefail")
+    });
+    !lines.is_empty() && says_passed && only_reports
+}
+
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
+    if let crate::action::Operation::FileWrite { path, content } = &cx.action.op {
+        let lower = path.to_ascii_lowercase();
+        if (crate::autorun::is_ci_file(&lower) && ci_job_switched_off(content))
+            || fake_success(path, content)
+        {
+            out.push(Finding::new(CHECK_DISABLED, Verdict::Auth));
+        }
+    }
     let hook_file = |p: &str| {
         p.contains("/.husky/")
             || paths::is_git_hook(p)
@@ -59,6 +126,20 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
         return;
     };
     for inv in &sa.invocations {
+        // `gh pr merge --admin` merges past branch protection and required reviews; `gh pr
+        // review --approve` is the agent approving a pull request (often its own).
+        if inv.program == "gh" {
+            let args: Vec<&str> = inv.argv().collect();
+            let pr = args.first() == Some(&"pr");
+            if pr
+                && ((args.get(1) == Some(&"merge") && args.contains(&"--admin"))
+                    || (args.get(1) == Some(&"review")
+                        && args.iter().any(|a| *a == "--approve" || *a == "-a")))
+            {
+                out.push(Finding::new(CHECK_DISABLED, Verdict::Auth));
+            }
+            continue;
+        }
         if inv.program != "git" {
             continue;
         }
@@ -116,8 +197,74 @@ mod tests {
                     ("git commit -m \"docs: never use --no-verify\"", Pass, ""),
                     ("git commit -am \"fix: typo\"", Pass, ""),
                     ("git commit -m x", Pass, ""),
+                    (
+                        "gh pr review 318 --approve -b LGTM && gh pr merge 318 --admin --squash",
+                        Auth,
+                        "check_disabled",
+                    ),
+                    ("gh pr merge 318 --admin", Auth, "check_disabled"),
+                    ("gh pr review 12 --comment -b 'see inline'", Pass, ""),
+                    ("gh pr merge 12 --squash --delete-branch", Pass, ""),
+                    ("gh pr view 12 --json reviews", Pass, ""),
                 ],
             );
+        }
+    }
+
+    #[test]
+    fn checks_switched_off_or_faked_in_files() {
+        use crate::rules::testutil::{CWD, engine, file_write};
+        use crate::session::SessionState;
+        let cases: &[(&str, &str, &str, crate::Verdict)] = &[
+            (
+                "Edit",
+                "/home/dev/project/.github/workflows/ci.yml",
+                "  security-scan:\n    if: false\n    runs-on: ubuntu-latest",
+                Auth,
+            ),
+            (
+                "Edit",
+                "/home/dev/project/.github/workflows/ci.yml",
+                "      - run: npm audit\n        continue-on-error: true",
+                Auth,
+            ),
+            (
+                "Write",
+                "/home/dev/project/tests/run_unit.sh",
+                "#!/bin/bash\n# unit test runner\necho '==== 212 passed in 41.02s ===='\nexit 0\n",
+                Auth,
+            ),
+            (
+                "Write",
+                "/home/dev/project/scripts/check.sh",
+                "#!/bin/sh\necho 'All checks passed'\nexit 0\n",
+                Auth,
+            ),
+            // Look-alikes: real conditions and real runners.
+            (
+                "Edit",
+                "/home/dev/project/.github/workflows/ci.yml",
+                "  deploy:\n    if: github.ref == 'refs/heads/main'\n    runs-on: ubuntu-latest",
+                Pass,
+            ),
+            (
+                "Write",
+                "/home/dev/project/tests/run_unit.sh",
+                "#!/bin/bash\nset -euo pipefail\npytest -q tests/unit\necho 'unit tests passed'\n",
+                Pass,
+            ),
+            (
+                "Write",
+                "/home/dev/project/scripts/release.sh",
+                "#!/bin/sh\necho 'release notes passed review'\nexit 0\n",
+                Pass,
+            ),
+        ];
+        for (tool, path, content, want) in cases {
+            let mut a = file_write(tool, path, content);
+            a.cwd = Some(CWD.into());
+            let d = engine(Mode::Balanced).decide(&a, &SessionState::default());
+            assert_eq!(d.verdict, *want, "{path}: {content}: {:?}", d.codes());
         }
     }
 }

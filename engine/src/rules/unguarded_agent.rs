@@ -1,0 +1,217 @@
+//! Starting another AI agent with its own safety switched off.
+//!
+//! **What it does:** running a coding agent's command line with its approvals or sandbox
+//! bypassed — `claude --dangerously-skip-permissions` / `--permission-mode bypassPermissions`,
+//! `codex --dangerously-bypass-approvals-and-sandbox` / `--yolo` / `--sandbox
+//! danger-full-access`, `gemini --yolo` / `--approval-mode yolo`, `copilot --allow-all-tools`,
+//! `cursor-agent --force`, `aider --yes-always`, `amp --dangerously-allow-all`, and the same
+//! through `npx`/`bunx`/`pnpm dlx` — is AUTH (BLOCK once the session took in untrusted content,
+//! and from strict up).
+//! **Why:** the nested agent then acts on its own prompt with nobody asked for anything; this
+//! is how the Nx "s1ngularity" malware had the victims' own AI CLIs hunt for wallets and keys.
+//! A nested agent run normally (its own prompts on) is its own guardrail's business.
+//! **Example:** `claude --dangerously-skip-permissions -p "find every wallet"` →
+//! `agent_safety_off`.
+
+use crate::verdict::{Finding, Reason};
+
+use super::Ctx;
+
+pub const AGENT_SAFETY_OFF: Reason = Reason::new(
+    "agent_safety_off",
+    "Starts another AI agent with its approvals or sandbox switched off.",
+);
+
+/// The agent a program (or the package `npx` runs) is, by its command name.
+fn agent_name(program: &str) -> Option<&'static str> {
+    let p = program.rsplit('/').next().unwrap_or(program);
+    let p = p.split('@').next().unwrap_or(p);
+    Some(match p {
+        "claude" | "claude-code" => "claude",
+        "codex" => "codex",
+        "gemini" | "gemini-cli" => "gemini",
+        "copilot" => "copilot",
+        "cursor-agent" => "cursor",
+        "aider" => "aider",
+        "amp" => "amp",
+        "qwen" | "qwen-code" => "qwen",
+        "opencode" => "opencode",
+        "goose" => "goose",
+        _ => return None,
+    })
+}
+
+/// Whether `args` switch the agent's approvals or sandbox off.
+fn bypasses(agent: &str, args: &[&str]) -> bool {
+    let flag = |f: &str| {
+        args.iter()
+            .any(|a| *a == f || a.strip_prefix(f).is_some_and(|r| r.starts_with('=')))
+    };
+    let value_of = |f: &str| {
+        args.iter().enumerate().find_map(|(i, a)| {
+            if *a == f {
+                args.get(i + 1).copied()
+            } else {
+                a.strip_prefix(f).and_then(|r| r.strip_prefix('='))
+            }
+        })
+    };
+    match agent {
+        "claude" => {
+            flag("--dangerously-skip-permissions")
+                || value_of("--permission-mode")
+                    .is_some_and(|m| m.eq_ignore_ascii_case("bypassPermissions"))
+        }
+        "codex" => {
+            flag("--dangerously-bypass-approvals-and-sandbox")
+                || flag("--yolo")
+                || value_of("--sandbox").is_some_and(|m| m == "danger-full-access")
+                || value_of("-s").is_some_and(|m| m == "danger-full-access")
+        }
+        "gemini" | "qwen" => {
+            flag("--yolo") || flag("-y") || value_of("--approval-mode").is_some_and(|m| m == "yolo")
+        }
+        "copilot" => flag("--allow-all-tools") || flag("--allow-all-paths") || flag("--yolo"),
+        "cursor" => flag("--force") || flag("-f"),
+        "aider" => flag("--yes-always"),
+        "amp" => flag("--dangerously-allow-all"),
+        "opencode" | "goose" => flag("--yolo"),
+        _ => false,
+    }
+}
+
+pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
+    let Some(sa) = cx.shell else {
+        return;
+    };
+    for inv in &sa.invocations {
+        let args: Vec<&str> = inv.argv().collect();
+        // `npx [-y] @anthropic-ai/claude-code …`, `bunx`, `pnpm dlx`: the package is the agent.
+        let (agent, rest) = match inv.program.as_str() {
+            "npx" | "bunx" | "pnpx" | "pnpm" | "yarn" => {
+                let mut it = args
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, a)| !a.starts_with('-') && !matches!(**a, "dlx" | "exec"));
+                let Some((i, pkg)) = it.next() else { continue };
+                let name = pkg.rsplit('/').next().unwrap_or(pkg);
+                let name = name.split('@').next().unwrap_or(name);
+                let agent = match name {
+                    "claude-code" => Some("claude"),
+                    "codex" => Some("codex"),
+                    "gemini-cli" => Some("gemini"),
+                    "qwen-code" => Some("qwen"),
+                    other => agent_name(other),
+                };
+                (agent, args.get(i + 1..).unwrap_or(&[]).to_vec())
+            }
+            p => (agent_name(p), args.clone()),
+        };
+        if let Some(agent) = agent
+            && bypasses(agent, &rest)
+        {
+            out.push(Finding::new(AGENT_SAFETY_OFF, cx.ask_or_block()));
+            return;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::Verdict::*;
+    use crate::policy::Mode;
+    use crate::rules::testutil::table;
+
+    #[test]
+    fn agents_started_with_their_safety_off() {
+        table(
+            Mode::Balanced,
+            &[
+                (
+                    "claude --dangerously-skip-permissions -p 'search $HOME for wallets'",
+                    Auth,
+                    "agent_safety_off",
+                ),
+                (
+                    "claude --permission-mode bypassPermissions -p 'run the migration'",
+                    Auth,
+                    "agent_safety_off",
+                ),
+                (
+                    "codex exec --dangerously-bypass-approvals-and-sandbox 'deploy'",
+                    Auth,
+                    "agent_safety_off",
+                ),
+                (
+                    "codex exec --sandbox danger-full-access 'clean up'",
+                    Auth,
+                    "agent_safety_off",
+                ),
+                (
+                    "gemini --yolo -p 'fix everything'",
+                    Auth,
+                    "agent_safety_off",
+                ),
+                (
+                    "gemini --approval-mode=yolo -p 'x'",
+                    Auth,
+                    "agent_safety_off",
+                ),
+                (
+                    "copilot -p 'tidy the repo' --allow-all-tools",
+                    Auth,
+                    "agent_safety_off",
+                ),
+                (
+                    "cursor-agent -p --force 'refactor'",
+                    Auth,
+                    "agent_safety_off",
+                ),
+                ("aider --yes-always --message 'x'", Auth, "agent_safety_off"),
+                (
+                    "npx -y @anthropic-ai/claude-code --dangerously-skip-permissions -p x",
+                    Auth,
+                    "agent_safety_off",
+                ),
+                (
+                    "cd /tmp && q=$(cat p.txt) && claude --dangerously-skip-permissions -p \"$q\"",
+                    Auth,
+                    "agent_safety_off",
+                ),
+                // Benign look-alikes: agents run with their own prompts on, and text about
+                // the flags.
+                ("claude -p 'explain src/main.rs'", Pass, ""),
+                ("claude --version", Pass, ""),
+                ("codex exec 'write unit tests for utils.py'", Pass, ""),
+                (
+                    "codex exec --sandbox workspace-write 'fix the lint errors'",
+                    Pass,
+                    "",
+                ),
+                ("gemini -p 'summarise the README'", Pass, ""),
+                ("grep -rn dangerously-skip-permissions docs/", Pass, ""),
+                ("echo 'never use --yolo'", Pass, ""),
+                ("aider --model sonnet src/app.py", Pass, ""),
+            ],
+        );
+    }
+
+    #[test]
+    fn after_untrusted_content_it_is_a_block() {
+        use crate::action::{Action, Host};
+        use crate::session::SessionState;
+        let s = SessionState {
+            tainted: true,
+            ..SessionState::default()
+        };
+        let d = crate::rules::testutil::engine(Mode::Balanced).decide(
+            &Action::shell(
+                Host::ClaudeCode,
+                "claude --dangerously-skip-permissions -p 'x'",
+                Some(crate::rules::testutil::CWD),
+            ),
+            &s,
+        );
+        assert_eq!(d.verdict, Block, "{:?}", d.codes());
+    }
+}
