@@ -503,6 +503,10 @@ fn an_unprivileged_agent_cannot_lower_read_answer_or_unwire() {
     //     records and screens for it (no user-level store is made or read).
     mcp_proxy_judged_by_the_service();
 
+    // 7f. TOTP, enrolled through the service (it keeps the secret, sealed under the password:
+    //     a system user has no keyring); then lowering needs the password and a code.
+    totp_through_the_service();
+
     // 8. A killed hook (no acknowledgement) holds its session, as at user level.
     {
         let req = serde_json::json!({"type": "hook", "host": "claude-code", "payload": claude_bash("s9", "rm -rf ~")});
@@ -721,4 +725,71 @@ fn mcp_proxy_judged_by_the_service() {
     );
     // No user-level store was made or read by the proxy.
     assert!(!user_db.exists(), "the proxy made a user-level store");
+}
+
+fn totp_through_the_service() {
+    const OTHER_PW: &str = "another password!\n";
+    let now = || {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_secs()
+    };
+    let (code, out, err) = as_user(OTHER, &["totp", "enroll", "--password-stdin"], OTHER_PW);
+    assert_eq!(code, 0, "{out} {err}");
+    let uri = out
+        .lines()
+        .find(|l| l.starts_with("otpauth://"))
+        .unwrap_or_else(|| panic!("no otpauth URI: {out}"))
+        .to_owned();
+    // A wrong password starts nothing; a wrong code enrols nothing.
+    let (code, _, _) = as_user(OTHER, &["totp", "enroll", "--password-stdin"], "wrong\n");
+    assert_ne!(code, 0);
+    let right = airlock_core::factors::current_code_for_uri(&uri, now()).unwrap();
+    let wrong = format!(
+        "{:06}",
+        (right.parse::<u32>().unwrap() + 500_000) % 1_000_000
+    );
+    let (code, _, _) = as_user(
+        OTHER,
+        &["totp", "enroll", "--verify", &wrong, "--password-stdin"],
+        OTHER_PW,
+    );
+    assert_ne!(code, 0);
+    assert_eq!(status_json(OTHER)["factor"]["totp"], false);
+    let (code, out, err) = as_user(
+        OTHER,
+        &["totp", "enroll", "--verify", &right, "--password-stdin"],
+        OTHER_PW,
+    );
+    assert_eq!(code, 0, "{out} {err}");
+    assert_eq!(status_json(OTHER)["factor"]["totp"], true);
+
+    // The password alone no longer lowers anything.
+    let (code, _, _) = as_user(OTHER, &["mode", "balanced", "--password-stdin"], OTHER_PW);
+    assert_ne!(code, 0, "lowered with the password alone after TOTP");
+    assert_eq!(status_json(OTHER)["mode"], "strict");
+    let c1 = airlock_core::factors::current_code_for_uri(&uri, now()).unwrap();
+    let (code, out, err) = as_user(
+        OTHER,
+        &["mode", "balanced", "--password-stdin", "--code", &c1],
+        OTHER_PW,
+    );
+    assert_eq!(code, 0, "{out} {err}");
+    assert_eq!(status_json(OTHER)["mode"], "balanced");
+    // Removing TOTP is a weakening too (the next time step's code: each is single use).
+    let c2 = airlock_core::factors::current_code_for_uri(&uri, now() + 30).unwrap();
+    let (code, out, err) = as_user(
+        OTHER,
+        &["totp", "remove", "--password-stdin", "--code", &c2],
+        OTHER_PW,
+    );
+    assert_eq!(code, 0, "{out} {err}");
+    assert_eq!(status_json(OTHER)["factor"]["totp"], false);
+    // Back to strict for the sections after this one (raising needs nothing).
+    let (code, _, _) = as_user(OTHER, &["mode", "strict"], "");
+    assert_eq!(code, 0);
+    let (code, hist, _) = as_user(OTHER, &["policy-history"], "");
+    assert_eq!(code, 0);
+    assert!(hist.contains("totp"), "{hist}");
 }

@@ -26,7 +26,7 @@ pub struct FactorArgs {
     pub code: Option<String>,
 }
 
-fn read_line_stdin() -> Result<String> {
+pub(crate) fn read_line_stdin() -> Result<String> {
     let mut line = String::new();
     std::io::stdin()
         .lock()
@@ -143,7 +143,7 @@ pub fn screening(
 
 /// Asks for a secret on the terminal; without one, says how to pass it instead (never a
 /// misleading "wrong password").
-fn prompt_secret(label: &str) -> Result<String> {
+pub(crate) fn prompt_secret(label: &str) -> Result<String> {
     if !std::io::stdin().is_terminal() {
         bail!("no terminal to ask for a password: pass --password-stdin");
     }

@@ -583,6 +583,18 @@ fn run(cli: Cli) -> Result<ExitCode> {
                         Command::Password {
                             action: PasswordCmd::Set { password_stdin },
                         } => service_cmd::password_set(password_stdin),
+                        Command::Totp {
+                            action:
+                                TotpCmd::Enroll {
+                                    verify,
+                                    qr,
+                                    password_stdin,
+                                    ..
+                                },
+                        } => service_cmd::totp_enroll(verify, qr, password_stdin),
+                        Command::Totp {
+                            action: TotpCmd::Remove { factor },
+                        } => service_cmd::totp_remove(&factor),
                         Command::Setup {
                             password_stdin,
                             mode,
@@ -686,6 +698,12 @@ fn other_name(c: &Command) -> &'static str {
         Command::Password {
             action: PasswordCmd::Set { .. },
         } => "password set",
+        Command::Totp {
+            action: TotpCmd::Enroll { .. },
+        } => "totp enroll",
+        Command::Totp {
+            action: TotpCmd::Remove { .. },
+        } => "totp remove",
         Command::Setup { .. } => "setup",
         Command::Wire { .. } => "wire",
         Command::Doctor { .. } => "doctor",

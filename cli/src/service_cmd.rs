@@ -9,6 +9,7 @@ use airlock_core::paths::{
 };
 use airlock_core::{Level, Paths, factors};
 use airlock_service::{Endpoint, Request, Response, ServiceConfig, client};
+
 use anyhow::{Context, Result, bail};
 use clap::Subcommand;
 
@@ -297,7 +298,7 @@ pub fn system_level_command(
 ) -> Result<ExitCode> {
     if name.is_empty() {
         bail!(
-            "this command is not available at the system level yet: the guard service owns the store (available: status, mode, enforcement, turn-gate, screening, allow, log, policy-history, agent, password set, setup, release, wire, doctor, scan, init)"
+            "this command is not available at the system level yet: the guard service owns the store (available: status, mode, enforcement, turn-gate, screening, allow, log, policy-history, agent, password set, totp enroll, totp remove, setup, release, wire, doctor, scan, init)"
         );
     }
     run()
@@ -364,6 +365,65 @@ pub fn password_set(from_stdin: bool) -> Result<ExitCode> {
     let password = cmd::read_new_password(from_stdin)?;
     client::call(&ep, &Request::SetPassword { password }, ADMIN_TIMEOUT)?;
     println!("password set");
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `airlock totp enroll` at system level: the service makes and keeps the secret (sealed
+/// under the password: a system user has no keyring), this command shows the URI (and writes
+/// the QR code when asked); `--verify CODE` finishes it.
+pub fn totp_enroll(
+    verify: Option<String>,
+    qr: Option<PathBuf>,
+    from_stdin: bool,
+) -> Result<ExitCode> {
+    let ep = endpoint()?;
+    let password = if from_stdin {
+        cmd::read_line_stdin()?
+    } else {
+        cmd::prompt_secret("Airlock password: ")?
+    };
+    match verify {
+        None => {
+            let Response::TotpOffer { uri } =
+                client::call(&ep, &Request::TotpBegin { password }, ADMIN_TIMEOUT)?
+            else {
+                bail!("the guard service answered something unexpected");
+            };
+            println!(
+                "Add this to your authenticator app, then run `airlock totp enroll --verify CODE`:"
+            );
+            println!("{uri}");
+            if let Some(path) = qr {
+                let png =
+                    airlock_core::factors::qr_png(&uri).map_err(|e| anyhow::anyhow!("{e}"))?;
+                std::fs::write(&path, png)
+                    .with_context(|| format!("writing {}", path.display()))?;
+                println!("QR code written to {}", path.display());
+            }
+        }
+        Some(code) => {
+            client::call(&ep, &Request::TotpFinish { password, code }, ADMIN_TIMEOUT)?;
+            println!(
+                "TOTP enrolled. The guard service keeps the secret sealed under your password, so weakening will ask for both."
+            );
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `airlock totp remove` at system level: a weakening, verified in the service.
+pub fn totp_remove(f: &FactorArgs) -> Result<ExitCode> {
+    let ep = endpoint()?;
+    let Response::Status(s) = client::call(&ep, &Request::Status, ADMIN_TIMEOUT)? else {
+        bail!("the guard service answered something unexpected");
+    };
+    let proof = factors::gather_proof(s.factor, f.password_stdin, f.code.clone())?;
+    client::call(
+        &ep,
+        &Request::TotpRemove { proof: Some(proof) },
+        ADMIN_TIMEOUT,
+    )?;
+    println!("TOTP removed; the password is the factor again");
     Ok(ExitCode::SUCCESS)
 }
 

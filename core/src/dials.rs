@@ -162,6 +162,17 @@ pub fn ledger_applied(
     Ok(())
 }
 
+/// Records a refused change (a wrong factor, a wrong code) in the ledger.
+pub fn ledger_refused(
+    store: &Store,
+    kind: &str,
+    detail: Value,
+    actor: &str,
+) -> Result<(), CoreError> {
+    store.append_ledger(&entry(kind, detail, actor, "none", "refused"))?;
+    Ok(())
+}
+
 /// Moves a dial to `to` (its text form). Raising applies; lowering needs `proof`.
 pub fn change(
     store: &Store,

@@ -253,6 +253,14 @@ pub fn begin_totp_enroll(store: &Store, password: &str) -> Result<(String, Vec<u
     Ok((totp.get_url(), png))
 }
 
+/// A QR code (PNG) of an `otpauth://` URI, for a client to show what the service offered.
+pub fn qr_png(uri: &str) -> Result<Vec<u8>, FactorError> {
+    TOTP::from_url(uri)
+        .map_err(|e| FactorError::Crypto(e.to_string()))?
+        .get_qr_png()
+        .map_err(FactorError::Crypto)
+}
+
 /// Finish enrolment: the code proves the authenticator has the secret. Only then does TOTP
 /// take effect. Returns where the secret is kept ("keyring" or "encrypted").
 pub fn finish_totp_enroll(

@@ -64,6 +64,15 @@ pub enum Request {
     AllowRemove { id: String },
     /// Set the first password (system level: the user cannot write the store).
     SetPassword { password: String },
+    /// Start TOTP enrolment (system level: the service keeps the secret, sealed under the
+    /// password, since it has no keyring). Needs the password; refused while TOTP is enrolled.
+    /// Answered by [`Response::TotpOffer`].
+    TotpBegin { password: String },
+    /// Finish TOTP enrolment with a code from the authenticator: only then does TOTP take
+    /// effect. Ledgered either way.
+    TotpFinish { password: String, code: String },
+    /// Remove TOTP (a weakening: needs `proof`, the password and a code). Ledgered.
+    TotpRemove { proof: Option<Proof> },
     /// Release a session marked bypassed (a weakening: needs `proof`).
     Release {
         host: String,
@@ -155,6 +164,11 @@ pub enum Response {
         stdout: String,
         stderr: String,
         exit_code: i32,
+    },
+    /// The `otpauth://` URI to add to an authenticator app (its QR code is drawn by the
+    /// client: `airlock_core::factors::qr_png`).
+    TotpOffer {
+        uri: String,
     },
     /// The answer to [`Request::Mcp`].
     Mcp {

@@ -800,6 +800,79 @@ fn admin(svc: &Service, user: &Mutex<UserState>, who: Peer, req: Request) -> Res
                 changed: changed.map(Into::into),
             }
         }
+        Request::TotpBegin { password } => {
+            let store = match st.store_for_admin() {
+                Ok(s) => s,
+                Err(e) => return error("not_ready", e.0),
+            };
+            if factors::totp_enrolled(store).unwrap_or(true) {
+                return error(
+                    "refused",
+                    "TOTP is already enrolled: remove it first (`airlock totp remove`).",
+                );
+            }
+            // Through the throttled check: a password guess here counts like any other.
+            let proof = factors::Proof {
+                password: Some(password.clone()),
+                code: None,
+            };
+            if let Err(e) = factors::verify(store, &proof, clock::now_unix()) {
+                return error("refused", e.to_string());
+            }
+            match factors::begin_totp_enroll(store, &password) {
+                Ok((uri, _png)) => {
+                    st.wrote();
+                    Response::TotpOffer { uri }
+                }
+                Err(e) => error("refused", e.to_string()),
+            }
+        }
+        Request::TotpFinish { password, code } => {
+            let store = match st.store_for_admin() {
+                Ok(s) => s,
+                Err(e) => return error("not_ready", e.0),
+            };
+            let proof = factors::Proof {
+                password: Some(password.clone()),
+                code: None,
+            };
+            if let Err(e) = factors::verify(store, &proof, clock::now_unix()) {
+                return error("refused", e.to_string());
+            }
+            let detail = serde_json::json!({"action": "enroll"});
+            // No keyring for a system user: the secret stays sealed under the password, so a
+            // weakening then needs both.
+            match factors::finish_totp_enroll(store, &password, &code, clock::now_unix(), false) {
+                Ok(_) => {
+                    let _ = dials::ledger_applied(store, "totp", detail, &actor, "password+totp");
+                    st.wrote();
+                    Response::Done
+                }
+                Err(e) => {
+                    let _ = dials::ledger_refused(store, "totp", detail, &actor);
+                    error("refused", e.to_string())
+                }
+            }
+        }
+        Request::TotpRemove { proof } => {
+            let store = match st.store_for_admin() {
+                Ok(s) => s,
+                Err(e) => return error("not_ready", e.0),
+            };
+            let detail = serde_json::json!({"action": "remove"});
+            let empty = factors::Proof::default();
+            match factors::remove_totp(store, proof.as_ref().unwrap_or(&empty), clock::now_unix()) {
+                Ok(()) => {
+                    let _ = dials::ledger_applied(store, "totp", detail, &actor, "password+totp");
+                    st.wrote();
+                    Response::Done
+                }
+                Err(e) => {
+                    let _ = dials::ledger_refused(store, "totp", detail, &actor);
+                    error("refused", e.to_string())
+                }
+            }
+        }
         Request::SetPassword { password } => {
             let store = match st.store_for_admin() {
                 Ok(s) => s,

@@ -253,6 +253,27 @@ pub fn service_set_password(password: &str) -> Result<()> {
     }
 }
 
+/// Starts TOTP enrolment in the guard service (system level); the `otpauth://` URI.
+pub fn service_totp_begin(password: &str) -> Result<String> {
+    match service_call(&airlock_service::Request::TotpBegin {
+        password: password.to_owned(),
+    })? {
+        airlock_service::Response::TotpOffer { uri } => Ok(uri),
+        _ => bail!("the guard service answered something unexpected"),
+    }
+}
+
+/// Finishes TOTP enrolment in the guard service with a code from the authenticator.
+pub fn service_totp_finish(password: &str, code: &str) -> Result<()> {
+    match service_call(&airlock_service::Request::TotpFinish {
+        password: password.to_owned(),
+        code: code.to_owned(),
+    })? {
+        airlock_service::Response::Done => Ok(()),
+        _ => bail!("the guard service answered something unexpected"),
+    }
+}
+
 pub fn service_ledger() -> Result<(Vec<airlock_store::LedgerRow>, airlock_store::LedgerStatus)> {
     match service_call(&airlock_service::Request::Ledger)? {
         airlock_service::Response::Ledger { rows, status } => Ok((rows, status)),

@@ -29,9 +29,6 @@ pub(crate) struct WizardState {
     airlock_bin: Result<String, String>,
 }
 
-/// Why the TOTP step is not offered at the system level.
-const TOTP_NOT_AT_SYSTEM: &str = "At the system level TOTP enrolment is not available yet: your password is the factor, and the guard service verifies it.";
-
 #[tauri::command]
 pub(crate) async fn wizard_state(shared: State<'_, Shared>) -> Res<WizardState> {
     Ok(WizardState {
@@ -73,7 +70,12 @@ pub(crate) async fn wizard_totp_begin(
     password: String,
 ) -> Res<wizard::TotpOffer> {
     if shared.system {
-        return step("totp-begin", Err(anyhow::anyhow!(TOTP_NOT_AT_SYSTEM)));
+        // The service makes and keeps the secret; the QR code is drawn here.
+        let r = policy::service_totp_begin(&password).and_then(|uri| {
+            let png = airlock_core::factors::qr_png(&uri).map_err(|e| anyhow::anyhow!("{e}"))?;
+            Ok(wizard::totp_offer(&uri, &png))
+        });
+        return step("totp-begin", r);
     }
     let r = shared
         .paths
@@ -90,7 +92,9 @@ pub(crate) async fn wizard_totp_finish(
     code: String,
 ) -> Res<String> {
     if shared.system {
-        return step("totp-finish", Err(anyhow::anyhow!(TOTP_NOT_AT_SYSTEM)));
+        // A system user has no keyring: the secret stays sealed under the password.
+        let r = policy::service_totp_finish(&password, &code).map(|()| "encrypted".to_owned());
+        return step("totp-finish", r);
     }
     let r = shared
         .paths

@@ -72,6 +72,11 @@ pub struct TotpOffer {
 pub fn totp_begin(store: &Store, password: &str) -> Result<TotpOffer> {
     let (uri, png) =
         factors::begin_totp_enroll(store, password).map_err(|e| anyhow::anyhow!("{e}"))?;
+    Ok(totp_offer(&uri, &png))
+}
+
+/// What the TOTP step shows for an `otpauth://` URI and its QR code.
+pub fn totp_offer(uri: &str, png: &[u8]) -> TotpOffer {
     let secret = uri
         .split_once('?')
         .map(|(_, q)| q)
@@ -80,13 +85,13 @@ pub fn totp_begin(store: &Store, password: &str) -> Result<TotpOffer> {
         .find_map(|kv| kv.strip_prefix("secret="))
         .unwrap_or_default()
         .to_owned();
-    Ok(TotpOffer {
+    TotpOffer {
         qr: format!(
             "data:image/png;base64,{}",
             base64::engine::general_purpose::STANDARD.encode(png)
         ),
         secret,
-    })
+    }
 }
 
 /// Step 2b: the code from the authenticator; only now does TOTP take effect. Returns where
