@@ -789,7 +789,28 @@ fn totp_through_the_service() {
     // Back to strict for the sections after this one (raising needs nothing).
     let (code, _, _) = as_user(OTHER, &["mode", "strict"], "");
     assert_eq!(code, 0);
+    // The password is changed through the service too: the current one is checked there.
+    let (code, _, _) = as_user(
+        OTHER,
+        &["password", "change", "--password-stdin"],
+        "not it\nyet another passphrase\n",
+    );
+    assert_ne!(code, 0, "changed with a wrong current password");
+    let (code, out, err) = as_user(
+        OTHER,
+        &["password", "change", "--password-stdin"],
+        "another password!\nyet another passphrase\n",
+    );
+    assert_eq!(code, 0, "{out} {err}");
+    let (code, _, _) = as_user(OTHER, &["mode", "balanced", "--password-stdin"], OTHER_PW);
+    assert_ne!(code, 0, "the old password still lowers");
+    let (code, out, err) = as_user(
+        OTHER,
+        &["password", "change", "--password-stdin"],
+        "yet another passphrase\nanother password!\n",
+    );
+    assert_eq!(code, 0, "{out} {err}");
     let (code, hist, _) = as_user(OTHER, &["policy-history"], "");
     assert_eq!(code, 0);
-    assert!(hist.contains("totp"), "{hist}");
+    assert!(hist.contains("totp") && hist.contains("password"), "{hist}");
 }

@@ -352,6 +352,9 @@ enum PasswordCmd {
     Change {
         #[arg(long)]
         password_stdin: bool,
+        /// Current TOTP code (at the system level, once TOTP is enrolled).
+        #[arg(long, value_name = "CODE")]
+        code: Option<String>,
     },
 }
 
@@ -595,6 +598,13 @@ fn run(cli: Cli) -> Result<ExitCode> {
                         Command::Totp {
                             action: TotpCmd::Remove { factor },
                         } => service_cmd::totp_remove(&factor),
+                        Command::Password {
+                            action:
+                                PasswordCmd::Change {
+                                    password_stdin,
+                                    code,
+                                },
+                        } => service_cmd::password_change(password_stdin, code),
                         Command::Setup {
                             password_stdin,
                             mode,
@@ -627,7 +637,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     action: PasswordCmd::Set { password_stdin },
                 } => cmd::password_set(&paths, password_stdin),
                 Command::Password {
-                    action: PasswordCmd::Change { password_stdin },
+                    action: PasswordCmd::Change { password_stdin, .. },
                 } => cmd::password_change(&paths, password_stdin),
                 Command::Totp {
                     action:
@@ -701,6 +711,9 @@ fn other_name(c: &Command) -> &'static str {
         Command::Totp {
             action: TotpCmd::Enroll { .. },
         } => "totp enroll",
+        Command::Password {
+            action: PasswordCmd::Change { .. },
+        } => "password change",
         Command::Totp {
             action: TotpCmd::Remove { .. },
         } => "totp remove",

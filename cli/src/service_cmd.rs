@@ -298,7 +298,7 @@ pub fn system_level_command(
 ) -> Result<ExitCode> {
     if name.is_empty() {
         bail!(
-            "this command is not available at the system level yet: the guard service owns the store (available: status, mode, enforcement, turn-gate, screening, allow, log, policy-history, agent, password set, totp enroll, totp remove, setup, release, wire, doctor, scan, init)"
+            "this command is not available at the system level yet: the guard service owns the store (available: status, mode, enforcement, turn-gate, screening, allow, log, policy-history, agent, password set, password change, totp enroll, totp remove, setup, release, wire, doctor, scan, init)"
         );
     }
     run()
@@ -408,6 +408,27 @@ pub fn totp_enroll(
             );
         }
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `airlock password change` at system level: verified and applied in the service.
+pub fn password_change(from_stdin: bool, code: Option<String>) -> Result<ExitCode> {
+    let ep = endpoint()?;
+    // With --password-stdin: first line current, second line new.
+    let (current, new) = if from_stdin {
+        (cmd::read_line_stdin()?, cmd::read_line_stdin()?)
+    } else {
+        (
+            cmd::prompt_secret("Current Airlock password: ")?,
+            cmd::read_new_password(false)?,
+        )
+    };
+    let proof = factors::Proof {
+        password: Some(current),
+        code,
+    };
+    client::call(&ep, &Request::PasswordChange { proof, new }, ADMIN_TIMEOUT)?;
+    println!("password changed");
     Ok(ExitCode::SUCCESS)
 }
 

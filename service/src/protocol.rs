@@ -71,6 +71,9 @@ pub enum Request {
     /// Finish TOTP enrolment with a code from the authenticator: only then does TOTP take
     /// effect. Ledgered either way.
     TotpFinish { password: String, code: String },
+    /// Change the password: `proof` is the current one (and a TOTP code once enrolled). An
+    /// encrypted TOTP secret is re-sealed under the new one. Ledgered either way.
+    PasswordChange { proof: Proof, new: String },
     /// Remove TOTP (a weakening: needs `proof`, the password and a code). Ledgered.
     TotpRemove { proof: Option<Proof> },
     /// Release a session marked bypassed (a weakening: needs `proof`).

@@ -854,6 +854,31 @@ fn admin(svc: &Service, user: &Mutex<UserState>, who: Peer, req: Request) -> Res
                 }
             }
         }
+        Request::PasswordChange { proof, new } => {
+            let store = match st.store_for_admin() {
+                Ok(s) => s,
+                Err(e) => return error("not_ready", e.0),
+            };
+            let detail = serde_json::json!({"action": "change"});
+            let checked =
+                factors::verify(store, &proof, clock::now_unix()).and_then(|_| {
+                    match proof.password.as_deref() {
+                        Some(current) => factors::change_password(store, current, &new),
+                        None => Err(factors::FactorError::WrongPassword),
+                    }
+                });
+            match checked {
+                Ok(()) => {
+                    let _ = dials::ledger_applied(store, "password", detail, &actor, "password");
+                    st.wrote();
+                    Response::Done
+                }
+                Err(e) => {
+                    let _ = dials::ledger_refused(store, "password", detail, &actor);
+                    error("refused", e.to_string())
+                }
+            }
+        }
         Request::TotpRemove { proof } => {
             let store = match st.store_for_admin() {
                 Ok(s) => s,
