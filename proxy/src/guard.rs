@@ -367,28 +367,11 @@ impl Guard {
             Ok(j) => j,
             Err(e) => {
                 tracing::error!(error = %format!("{e:#}"), "judging failed; denying");
-                Judgement {
-                    args_hash: self.base.action_fingerprint(&action),
+                self.settled(
                     action,
-                    decision: Decision {
-                        verdict: Verdict::Block,
-                        effective: Verdict::Block,
-                        reasons: vec![ReasonReport {
-                            code: STORE_UNAVAILABLE.to_owned(),
-                            message: STORE_UNAVAILABLE_MSG.to_owned(),
-                            verdict: Verdict::Block,
-                            hard: true,
-                        }],
-                        high_risk: false,
-                        untrusted_sources: Vec::new(),
-                    },
-                    mode: String::new(),
-                    approved_via: APPROVED_BY_ELICITATION,
-                    rpc_error: false,
-                    observation: None,
-                    consequences: Vec::new(),
-                    rule_choices: Vec::new(),
-                }
+                    Verdict::Block,
+                    Some((STORE_UNAVAILABLE, STORE_UNAVAILABLE_MSG.to_owned())),
+                )
             }
         }
     }
@@ -719,15 +702,26 @@ impl Guard {
                 )
             }
         };
+        self.settled(action, verdict, code.map(|c| (c, message)))
+    }
+
+    /// A verdict the proxy did not reach through the engine (a store or service that could not
+    /// judge, the service's own answer): one hard reason when it is a denial.
+    fn settled(
+        &self,
+        action: Action,
+        verdict: Verdict,
+        reason: Option<(&str, String)>,
+    ) -> Judgement {
         Judgement {
             args_hash: self.base.action_fingerprint(&action),
             action,
             decision: Decision {
                 verdict,
                 effective: verdict,
-                reasons: code
-                    .map(|c| ReasonReport {
-                        code: c.to_owned(),
+                reasons: reason
+                    .map(|(code, message)| ReasonReport {
+                        code: code.to_owned(),
                         message,
                         verdict: Verdict::Block,
                         hard: true,

@@ -743,6 +743,32 @@ fn status(svc: &Service, st: &mut UserState) -> Response {
     })
 }
 
+/// Ledgers a factor change the service applied or refused and answers; `true` when the store
+/// was written.
+fn ledgered(
+    store: &airlock_store::Store,
+    kind: &str,
+    detail: serde_json::Value,
+    actor: &str,
+    factor: &str,
+    result: Result<(), factors::FactorError>,
+) -> (Response, bool) {
+    match result {
+        Ok(()) => {
+            if let Err(e) = dials::ledger_applied(store, kind, detail, actor, factor) {
+                tracing::error!(kind, error = %e, "an applied factor change could not be ledgered");
+            }
+            (Response::Done, true)
+        }
+        Err(e) => {
+            if let Err(le) = dials::ledger_refused(store, kind, detail, actor) {
+                tracing::error!(kind, error = %le, "a refused factor change could not be ledgered");
+            }
+            (error("refused", e.to_string()), false)
+        }
+    }
+}
+
 fn admin(svc: &Service, user: &Mutex<UserState>, who: Peer, req: Request) -> Response {
     let Ok(mut st) = user.lock() else {
         return error("internal", "Airlock's service hit an internal error.");
@@ -842,17 +868,14 @@ fn admin(svc: &Service, user: &Mutex<UserState>, who: Peer, req: Request) -> Res
             let detail = serde_json::json!({"action": "enroll"});
             // No keyring for a system user: the secret stays sealed under the password, so a
             // weakening then needs both.
-            match factors::finish_totp_enroll(store, &password, &code, clock::now_unix(), false) {
-                Ok(_) => {
-                    let _ = dials::ledger_applied(store, "totp", detail, &actor, "password+totp");
-                    st.wrote();
-                    Response::Done
-                }
-                Err(e) => {
-                    let _ = dials::ledger_refused(store, "totp", detail, &actor);
-                    error("refused", e.to_string())
-                }
+            let enrolled =
+                factors::finish_totp_enroll(store, &password, &code, clock::now_unix(), false)
+                    .map(|_| ());
+            let (r, wrote) = ledgered(store, "totp", detail, &actor, "password+totp", enrolled);
+            if wrote {
+                st.wrote();
             }
+            r
         }
         Request::PasswordChange { proof, new } => {
             let store = match st.store_for_admin() {
@@ -867,17 +890,11 @@ fn admin(svc: &Service, user: &Mutex<UserState>, who: Peer, req: Request) -> Res
                         None => Err(factors::FactorError::WrongPassword),
                     }
                 });
-            match checked {
-                Ok(()) => {
-                    let _ = dials::ledger_applied(store, "password", detail, &actor, "password");
-                    st.wrote();
-                    Response::Done
-                }
-                Err(e) => {
-                    let _ = dials::ledger_refused(store, "password", detail, &actor);
-                    error("refused", e.to_string())
-                }
+            let (r, wrote) = ledgered(store, "password", detail, &actor, "password", checked);
+            if wrote {
+                st.wrote();
             }
+            r
         }
         Request::TotpRemove { proof } => {
             let store = match st.store_for_admin() {
@@ -886,17 +903,13 @@ fn admin(svc: &Service, user: &Mutex<UserState>, who: Peer, req: Request) -> Res
             };
             let detail = serde_json::json!({"action": "remove"});
             let empty = factors::Proof::default();
-            match factors::remove_totp(store, proof.as_ref().unwrap_or(&empty), clock::now_unix()) {
-                Ok(()) => {
-                    let _ = dials::ledger_applied(store, "totp", detail, &actor, "password+totp");
-                    st.wrote();
-                    Response::Done
-                }
-                Err(e) => {
-                    let _ = dials::ledger_refused(store, "totp", detail, &actor);
-                    error("refused", e.to_string())
-                }
+            let removed =
+                factors::remove_totp(store, proof.as_ref().unwrap_or(&empty), clock::now_unix());
+            let (r, wrote) = ledgered(store, "totp", detail, &actor, "password+totp", removed);
+            if wrote {
+                st.wrote();
             }
+            r
         }
         Request::SetPassword { password } => {
             let store = match st.store_for_admin() {
