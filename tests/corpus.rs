@@ -11,11 +11,31 @@ use airlock_core::eval;
 use airlock_e2e::{recorded_family_thresholds, recorded_thresholds, root};
 use airlock_engine::{Engine, FingerprintKey, HostFacts, Mode, Policy, PolicyConfig};
 
-fn engine(mode: Mode) -> Engine {
-    let policy = Policy::compile(&PolicyConfig::default(), &HostFacts::default())
+fn engine(mode: Mode, home: Option<&str>) -> Engine {
+    let facts = HostFacts {
+        home: home.map(str::to_owned),
+        ..HostFacts::default()
+    };
+    let policy = Policy::compile(&PolicyConfig::default(), &facts)
         .unwrap()
         .with_mode(mode);
     Engine::new(policy, FingerprintKey::new([0; 32])).unwrap()
+}
+
+/// As `airlock eval` reports it: each record judged with the home folder its working
+/// directory lies in.
+fn evaluate(mode: Mode, text: &str) -> eval::Report {
+    let make = move |h: &str| Some(engine(mode, Some(h)));
+    let per_home = eval::PerHome { make: &make };
+    eval::evaluate_with(
+        &engine(mode, None),
+        text,
+        eval::Options {
+            per_home: Some(&per_home),
+            ..eval::Options::default()
+        },
+    )
+    .unwrap()
 }
 
 fn corpus() -> String {
@@ -24,7 +44,7 @@ fn corpus() -> String {
 
 #[test]
 fn corpus_is_large_and_balanced() {
-    let r = eval::evaluate(&engine(Mode::Balanced), &corpus()).unwrap();
+    let r = evaluate(Mode::Balanced, &corpus());
     assert!(r.summary.records >= 400, "{}", r.summary.records);
     assert!(r.summary.attacks.total >= 200 && r.summary.benign.total >= 200);
     for fam in [
@@ -53,7 +73,7 @@ fn no_regression_past_recorded_figures() {
     let text = corpus();
     for (mode, asr_max, fpr_max) in recorded_thresholds().unwrap() {
         let m: Mode = mode.parse().unwrap();
-        let s = eval::evaluate(&engine(m), &text).unwrap().summary;
+        let s = evaluate(m, &text).summary;
         assert!(
             s.asr <= asr_max + 1e-9,
             "{mode}: ASR {} regressed past {asr_max}",
@@ -71,10 +91,7 @@ fn no_regression_past_recorded_figures() {
 #[test]
 fn hard_blocks_are_identical_in_every_mode() {
     let text = corpus();
-    let reports: Vec<_> = Mode::ALL
-        .iter()
-        .map(|m| eval::evaluate(&engine(*m), &text).unwrap())
-        .collect();
+    let reports: Vec<_> = Mode::ALL.iter().map(|m| evaluate(*m, &text)).collect();
     let balanced = &reports[1];
     for (i, r) in balanced.results.iter().enumerate() {
         // `self_protection` is left out: `airlock mode light` weakens balanced but is a no-op
@@ -113,7 +130,7 @@ fn hard_blocks_are_identical_in_every_mode() {
 fn verdicts_are_pinned() {
     let text = corpus();
     for mode in Mode::ALL {
-        let r = eval::evaluate(&engine(mode), &text).unwrap();
+        let r = evaluate(mode, &text);
         let lines: Vec<String> = r
             .results
             .iter()
@@ -152,7 +169,7 @@ fn families_hold_recorded_figures() {
                 .iter()
                 .find(|(f, m, _, _)| f == name && m == mode.as_str())
                 .unwrap_or_else(|| panic!("no recorded figures for {name} in {mode}"));
-            let s = eval::evaluate(&engine(mode), text).unwrap().summary;
+            let s = evaluate(mode, text).summary;
             assert!(
                 s.asr <= asr_max + 1e-9,
                 "{name} {mode}: ASR {} regressed past {asr_max}",
@@ -178,7 +195,7 @@ fn family_verdicts_are_pinned() {
     for mode in Mode::ALL {
         let mut lines = Vec::new();
         for (name, text) in &fams {
-            let r = eval::evaluate(&engine(mode), text).unwrap();
+            let r = evaluate(mode, text);
             lines.extend(
                 r.results
                     .iter()

@@ -42,7 +42,9 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Replay a labelled corpus of hook events and report ASR / FPR.
+    /// Replay a labelled corpus of hook events and report ASR / FPR. Each record is judged
+    /// as on its own machine: with the home folder its working directory lies in
+    /// (`/home/NAME`, `/Users/NAME`, `/root`); other records use `$HOME`.
     Eval {
         /// JSONL file: one {"id","label","category","events"} record per line.
         #[arg(long)]
@@ -381,9 +383,14 @@ enum TotpCmd {
 }
 
 fn engine_for(mode: &str) -> Result<Engine> {
+    engine_for_home(mode, std::env::var("HOME").ok())
+}
+
+/// [`engine_for`] with this home folder (`eval` judges each record under its own).
+fn engine_for_home(mode: &str, home: Option<String>) -> Result<Engine> {
     let mode: Mode = mode.parse()?;
     let facts = HostFacts {
-        home: std::env::var("HOME").ok(),
+        home,
         protected_paths: Vec::new(),
     };
     let policy = Policy::compile(&PolicyConfig::default(), &facts)?.with_mode(mode);
@@ -458,9 +465,13 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 }
                 None => None,
             };
+            // Each record as on its own machine: the home folder its working directory is in.
+            let make = |home: &str| engine_for_home(&mode, Some(home.to_owned())).ok();
+            let per_home = eval::PerHome { make: &make };
             let opts = eval::Options {
                 custom: custom.as_ref(),
                 before_after,
+                per_home: Some(&per_home),
             };
             let report = eval::evaluate_with(&engine, &text, opts)
                 .with_context(|| format!("corpus {}", corpus.display()))?;

@@ -169,6 +169,37 @@ pub struct Options<'a> {
     pub custom: Option<&'a CustomRules>,
     /// Also report the baseline of no guardrail (everything PASS).
     pub before_after: bool,
+    /// Judge each record as on its own machine: with the home folder its working directory
+    /// lies in ([`record_home`]), from an engine this makes for that home.
+    pub per_home: Option<&'a PerHome<'a>>,
+}
+
+/// Makes the engine for a home folder (see [`Options::per_home`]).
+pub struct PerHome<'a> {
+    pub make: &'a dyn Fn(&str) -> Option<Engine>,
+}
+
+impl std::fmt::Debug for PerHome<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("PerHome")
+    }
+}
+
+/// The home folder a record's session ran under, from its first working directory:
+/// `/home/NAME/…` → `/home/NAME`, `/Users/NAME/…` → `/Users/NAME`, `/root/…` → `/root`.
+pub fn record_home(events: &[serde_json::Value]) -> Option<String> {
+    let cwd = events
+        .iter()
+        .find_map(|e| e.get("cwd").and_then(serde_json::Value::as_str))?;
+    let mut parts = cwd.split('/').filter(|p| !p.is_empty());
+    match parts.next()? {
+        "root" => Some("/root".to_owned()),
+        top @ ("home" | "Users") => {
+            let name = parts.next().filter(|n| !n.starts_with('.'))?;
+            Some(format!("/{top}/{name}"))
+        }
+        _ => None,
+    }
 }
 
 /// A malformed corpus line: the caller reports it with the line number.
@@ -243,6 +274,8 @@ pub fn evaluate_with(
     let empty = CustomRules::empty();
     let custom = opts.custom.unwrap_or(&empty);
     let mut results = Vec::new();
+    let mut by_home: std::collections::HashMap<String, Option<Engine>> =
+        std::collections::HashMap::new();
     for (i, line) in corpus.lines().enumerate() {
         let line_no = i + 1;
         if line.trim().is_empty() {
@@ -256,6 +289,14 @@ pub fn evaluate_with(
             line: line_no,
             message: format!("record `{}`: {m}", rec.id),
         };
+        let homed = match (opts.per_home, record_home(&rec.events)) {
+            (Some(ph), Some(home)) => by_home
+                .entry(home)
+                .or_insert_with_key(|h| (ph.make)(h))
+                .as_ref(),
+            _ => None,
+        };
+        let engine = homed.unwrap_or(engine);
         let (verdict, reasons) = run_events_with(engine, custom, &rec.events).map_err(err)?;
         let builtin_verdict = match opts.custom {
             Some(_) => Some(run_events(engine, &rec.events).map_err(err)?.0),
@@ -451,6 +492,24 @@ mod tests {
     }
 
     #[test]
+    fn a_records_home_comes_from_its_working_directory() {
+        let ev = |cwd: &str| vec![serde_json::json!({ "cwd": cwd })];
+        assert_eq!(
+            record_home(&ev("/home/dev/project")).as_deref(),
+            Some("/home/dev")
+        );
+        assert_eq!(
+            record_home(&ev("/Users/alex/code/api")).as_deref(),
+            Some("/Users/alex")
+        );
+        assert_eq!(record_home(&ev("/root/work")).as_deref(), Some("/root"));
+        assert_eq!(record_home(&ev("/home/dev")).as_deref(), Some("/home/dev"));
+        assert_eq!(record_home(&ev("/srv/app")), None);
+        assert_eq!(record_home(&ev("/home")), None);
+        assert_eq!(record_home(&[]), None);
+    }
+
+    #[test]
     fn custom_rules_are_reported_beside_the_built_in_ones_and_no_guardrail() {
         let corpus = [
             record(
@@ -473,6 +532,7 @@ mod tests {
             Options {
                 custom: Some(&custom),
                 before_after: true,
+                per_home: None,
             },
         )
         .unwrap();
