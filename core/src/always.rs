@@ -608,6 +608,10 @@ pub const CORPUS: &[(&str, &str)] = &[
         include_str!("../../tests/corpus/families/holdout11.jsonl"),
     ),
     (
+        "holdout12",
+        include_str!("../../tests/corpus/families/holdout12.jsonl"),
+    ),
+    (
         "everyday2",
         include_str!("../../tests/corpus/families/everyday2.jsonl"),
     ),

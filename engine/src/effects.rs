@@ -824,7 +824,7 @@ fn invocation_effects(
             dynamic: w.dynamic,
         });
     }
-    egress_effects(inv, sa, fx);
+    egress_effects(inv, sa, &norm, fx);
 }
 
 /// Does this invocation read nothing (`</dev/null`, an empty here-string, `echo |`, `true |`)?
@@ -843,7 +843,12 @@ fn empty_input(inv: &Invocation, sa: &ShellAnalysis) -> bool {
     }
 }
 
-fn egress_effects(inv: &Invocation, sa: &ShellAnalysis, fx: &mut Effects) {
+fn egress_effects(
+    inv: &Invocation,
+    sa: &ShellAnalysis,
+    norm: &dyn Fn(&str) -> String,
+    fx: &mut Effects,
+) {
     let p = inv.program.as_str();
     let operands = inv.operands();
     let all_values = || -> Vec<String> {
@@ -1108,6 +1113,60 @@ fn egress_effects(inv: &Invocation, sa: &ShellAnalysis, fx: &mut Effects) {
                     let payload = p.starts_with("ping") && inv.has_flag('p', "--pattern");
                     push(Some(d), data_in_name || payload, false, true, None);
                 }
+            }
+        }
+        // Dataset and model hubs: `kaggle datasets create -p DIR`, `kaggle kernels push`,
+        // `huggingface-cli upload REPO PATH` send the folder's files; `wandb login --host URL
+        // KEY` sends the API key to that server.
+        "kaggle" | "huggingface-cli" | "hf" | "wandb" => {
+            let text: Vec<&str> = inv.argv().collect();
+            let (host, dir) = match p {
+                "kaggle" => {
+                    let publishes = text.windows(2).any(|w| {
+                        matches!(
+                            w,
+                            ["datasets", "create" | "version"]
+                                | ["kernels", "push"]
+                                | ["competitions", "submit"]
+                                | ["models", "create" | "update"]
+                        )
+                    });
+                    let dir = text
+                        .windows(2)
+                        .find(|w| matches!(w.first(), Some(&("-p" | "--path" | "-f" | "--file"))))
+                        .and_then(|w| w.get(1))
+                        .map(|d| (*d).to_owned())
+                        .or_else(|| publishes.then(|| ".".to_owned()));
+                    (publishes.then_some("www.kaggle.com".to_owned()), dir)
+                }
+                "huggingface-cli" | "hf" if text.first() == Some(&"upload") => (
+                    Some("huggingface.co".to_owned()),
+                    operands.get(2).map(|w| w.text.clone()),
+                ),
+                "wandb" if text.first() == Some(&"login") => (
+                    text.windows(2)
+                        .find(|w| w.first() == Some(&"--host"))
+                        .and_then(|w| w.get(1))
+                        .map(|h| (*h).to_owned())
+                        .or_else(|| {
+                            text.iter()
+                                .find_map(|a| a.strip_prefix("--host=").map(str::to_owned))
+                        }),
+                    None,
+                ),
+                _ => (None, None),
+            };
+            if let Some(host) = host {
+                if let Some(d) = dir {
+                    fx.reads.push(PathUse {
+                        path: norm(&d),
+                        program: p.to_owned(),
+                        dynamic: false,
+                        recursive: true,
+                    });
+                }
+                let dest = net::parse_url(&host).or_else(|| net::parse_destination(&host));
+                push(dest, true, false, false, None);
             }
         }
         "aws" | "gsutil" | "gcloud" | "az" => {

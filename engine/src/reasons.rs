@@ -51,6 +51,8 @@ const RULES: &[Reason] = &[
     crate::rules::verification_bypass::CHECK_DISABLED,
     crate::rules::secret_access::SECRET_SWEEP,
     crate::rules::supply_chain::REMOTE_CODE_ADDED,
+    crate::rules::evasion::SECURITY_OFF,
+    crate::rules::supply_chain::UNSAFE_DESERIALIZE,
     crate::rules::planted_instructions::GUARD_EVASION_GUIDANCE,
     crate::rules::destination::EXFIL_DESTINATION,
     crate::rules::destination::CREDENTIALS_IN_URL,

@@ -179,6 +179,26 @@ pub fn grants_privilege(inv: &Invocation) -> bool {
     {
         return true;
     }
+    // Vault: a root (or orphan, year-long) token minted; a policy granting everything.
+    if p == "vault" {
+        let op = |i: usize| ops.get(i).map(String::as_str);
+        if op(0) == Some("token") && op(1) == Some("create") {
+            return args
+                .iter()
+                .any(|a| *a == "-policy=root" || *a == "-orphan" || a.starts_with("-period="))
+                || args.windows(2).any(|w| w == ["-policy", "root"]);
+        }
+        if op(0) == Some("policy") && op(1) == Some("write") {
+            let text = match &inv.stdin {
+                crate::shell::Stdin::Text(t) => t.clone(),
+                _ => args.join(" "),
+            };
+            let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+            return compact.contains("path\"*\"") && compact.contains("\"sudo\"")
+                || compact
+                    .contains("path\"*\"{capabilities=[\"create\",\"read\",\"update\",\"delete\"");
+        }
+    }
     if p == "aws" {
         return ops.get(1).is_some_and(|op| AWS_OPS.contains(&op.as_str()));
     }
@@ -232,6 +252,23 @@ mod tests {
                     "cloud_privilege",
                 ),
                 ("gh api repos/acme/webapp/collaborators", Pass, ""),
+                (
+                    "vault token create -policy=root -orphan -ttl=8760h -display-name=ci-helper",
+                    Auth,
+                    "cloud_privilege",
+                ),
+                (
+                    "vault policy write default - <<'EOF'\npath \"*\" {\n  capabilities = [\"create\", \"read\", \"update\", \"delete\", \"list\", \"sudo\"]\n}\nEOF",
+                    Auth,
+                    "cloud_privilege",
+                ),
+                ("vault token create -policy=ci-read -ttl=1h", Pass, ""),
+                (
+                    "vault policy write ci-read - <<'EOF'\npath \"secret/data/ci/*\" {\n  capabilities = [\"read\"]\n}\nEOF",
+                    Pass,
+                    "",
+                ),
+                ("vault status", Pass, ""),
                 (
                     "gh repo edit acme/payments --visibility public --accept-visibility-change-consequences",
                     Auth,

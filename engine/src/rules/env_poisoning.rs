@@ -192,6 +192,13 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
         ) || p.starts_with("/etc/sudoers")
         {
             out.push(Finding::hard_block(PRIVILEGE_FILE));
+        } else if paths::home_relative(p, home).is_some_and(|r| {
+            r.starts_with(".gradle/init.d/")
+                || r == ".gradle/init.gradle"
+                || r == ".gradle/init.gradle.kts"
+        }) {
+            // A Gradle init script runs in every build of every project of this user.
+            out.push(Finding::new(PERSISTENCE, cx.ask_or_block()));
         } else if paths::is_persistence(p, home) {
             // `~/.ssh/config` runs commands only through a few directives; a plain `Host`
             // entry is a change to ask about, not persistence.

@@ -19,6 +19,10 @@ pub const HISTORY_TAMPERING: Reason = Reason::new(
     "history_tampering",
     "Clears or disables the shell history (hides what was run).",
 );
+pub const SECURITY_OFF: Reason = Reason::new(
+    "security_control_off",
+    "Switches off an operating-system protection (Gatekeeper, SIP, SELinux, a firewall, auditing).",
+);
 pub const ACCOUNT_CHANGE: Reason = Reason::new(
     "account_change",
     "Creates or changes user accounts, groups or passwords.",
@@ -56,7 +60,47 @@ fn is_history_file(path: &str, home: Option<&str>) -> bool {
     })
 }
 
+/// An operating-system protection switched off: `spctl --master-disable`, `csrutil disable`,
+/// `setenforce 0`, `ufw disable`, `auditctl -e 0`, a firewall or audit service stopped.
+fn security_off(inv: &crate::shell::Invocation) -> bool {
+    let args: Vec<&str> = inv.argv().collect();
+    let has = |w: &str| args.contains(&w);
+    match inv.program.as_str() {
+        "spctl" => has("--master-disable") || has("--global-disable") || has("--disable"),
+        "csrutil" => has("disable"),
+        "setenforce" => has("0") || args.iter().any(|a| a.eq_ignore_ascii_case("permissive")),
+        "ufw" => has("disable"),
+        "auditctl" => args.windows(2).any(|w| w == ["-e", "0"]),
+        "systemctl" | "service" => {
+            (has("stop") || has("disable") || has("mask"))
+                && args.iter().any(|a| {
+                    matches!(
+                        a.trim_end_matches(".service"),
+                        "firewalld"
+                            | "ufw"
+                            | "auditd"
+                            | "apparmor"
+                            | "nftables"
+                            | "iptables"
+                            | "fail2ban"
+                            | "clamav-daemon"
+                            | "falcon-sensor"
+                            | "osqueryd"
+                    )
+                })
+        }
+        "iptables" | "ip6tables" => has("-F") && !args.iter().any(|a| a.starts_with("-t")),
+        _ => false,
+    }
+}
+
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
+    if cx
+        .shell
+        .is_some_and(|sa| sa.invocations.iter().any(security_off))
+    {
+        out.push(Finding::new(SECURITY_OFF, cx.ask_or_block()));
+    }
     let home = cx.home();
     let mut tamper = false;
     let mut accounts = false;
@@ -137,6 +181,13 @@ mod tests {
                 ("sudo usermod -aG sudo dev2", Auth, "account_change"),
                 ("sudo passwd root", Auth, "account_change"),
                 // Benign look-alikes.
+                ("sudo spctl --master-disable", Auth, "security_control_off"),
+                ("sudo setenforce 0", Auth, "security_control_off"),
+                ("sudo ufw disable", Auth, "security_control_off"),
+                ("sudo systemctl stop auditd", Auth, "security_control_off"),
+                ("spctl --status", Pass, ""),
+                ("sudo ufw allow 8080/tcp", Pass, ""),
+                ("getenforce", Pass, ""),
                 ("history | grep docker", Pass, ""),
                 ("echo $HISTFILE", Pass, ""),
                 ("export HISTCONTROL=ignoredups", Pass, ""),

@@ -33,11 +33,12 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     if external.is_empty() {
         return;
     }
-    let reads_secret = cx
-        .fx
-        .reads
-        .iter()
-        .any(|r| secret_of_read(&r.path, r.recursive, home).is_some())
+    let reads_secret = super::secret_access::selects_secrets(cx)
+        || cx
+            .fx
+            .reads
+            .iter()
+            .any(|r| secret_of_read(&r.path, r.recursive, home).is_some())
         || cx.fx.env_dump
         || cx.shell.is_some_and(|sa| {
             sa.invocations

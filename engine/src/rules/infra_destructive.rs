@@ -145,6 +145,77 @@ fn local_database(inv: &crate::shell::Invocation, sa: &crate::shell::ShellAnalys
     has_host(inv) || named_dev
 }
 
+/// A Mongo shell talking to this machine: its connection operand (`localhost/app_test`,
+/// `mongodb://127.0.0.1:27017/app`, or none: the default is local) and any `--host` name
+/// this machine, and not run on another one.
+fn mongo_local(inv: &crate::shell::Invocation, sa: &crate::shell::ShellAnalysis) -> bool {
+    if !local_host_given(inv) || on_another_machine(sa) {
+        return false;
+    }
+    inv.operands().iter().all(|w| {
+        let t = w.text.as_str();
+        if w.dynamic {
+            return false;
+        }
+        let hostport = t
+            .split_once("://")
+            .map_or(t, |(_, rest)| rest.rsplit('@').next().unwrap_or(rest));
+        let host = hostport
+            .split(['/', '?'])
+            .next()
+            .unwrap_or("")
+            .split(':')
+            .next()
+            .unwrap_or("");
+        // A bare database name (no host part) is the default, local server.
+        !t.contains('/') && !t.contains("://")
+            || matches!(host, "localhost" | "127.0.0.1" | "::1" | "[::1]")
+            || host.ends_with(".localhost")
+    })
+}
+
+/// A database client run inside a local Compose service (`docker compose exec redis
+/// redis-cli …`) with no host of its own: this machine's development data.
+pub(crate) fn compose_local_client(
+    inv: &crate::shell::Invocation,
+    sa: &crate::shell::ShellAnalysis,
+) -> bool {
+    matches!(
+        inv.program.as_str(),
+        "redis-cli" | "psql" | "mysql" | "mariadb" | "mongosh" | "mongo"
+    ) && !has_host(inv)
+        && !on_another_machine(sa)
+        && sa.invocations.iter().any(|i| {
+            let a: Vec<&str> = i.argv().collect();
+            (matches!(i.program.as_str(), "docker" | "podman") && a.first() == Some(&"compose"))
+                || i.program == "docker-compose"
+        })
+}
+
+/// The line runs its clients on another machine or a remote daemon (`ssh`, `kubectl exec`,
+/// a Docker host or context); a local Compose service (`docker compose exec`) is this
+/// machine's.
+fn on_another_machine(sa: &crate::shell::ShellAnalysis) -> bool {
+    sa.invocations.iter().any(|i| {
+        let args: Vec<&str> = i.argv().collect();
+        let docker_remote = args.iter().any(|a| {
+            matches!(*a, "-H" | "--host" | "--context" | "-c")
+                || a.starts_with("--host=")
+                || a.starts_with("--context=")
+        }) || i.assignments.iter().any(|(k, _)| k == "DOCKER_HOST");
+        match i.program.as_str() {
+            "docker" | "podman" | "nerdctl" => {
+                !(args.first() == Some(&"compose") && args.get(1) == Some(&"exec")) || docker_remote
+            }
+            "docker-compose" | "podman-compose" => args.first() != Some(&"exec") || docker_remote,
+            "ssh" | "kubectl" | "oc" | "gcloud" | "az" | "aws" | "heroku" | "fly" | "flyctl" => {
+                true
+            }
+            _ => false,
+        }
+    })
+}
+
 /// A host is named and every host named is this machine (`-h localhost`, a loopback URL).
 pub(crate) fn explicitly_local(inv: &crate::shell::Invocation) -> bool {
     has_host(inv) && local_host_given(inv)
@@ -452,7 +523,9 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                     a.eq_ignore_ascii_case("flushall") || a.eq_ignore_ascii_case("flushdb")
                 }) =>
             {
-                if local_database(inv, sa) && has_host(inv) {
+                // A named local host, or a local Compose service's own client (`docker
+                // compose exec redis redis-cli FLUSHALL`).
+                if (local_database(inv, sa) && has_host(inv)) || compose_local_client(inv, sa) {
                     out.push(Finding::new(DATABASE_DROP, Verdict::Auth));
                 } else {
                     out.push(Finding::hard_block(DATABASE_DROP));
@@ -463,7 +536,22 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                     .iter()
                     .any(|a| a.contains("dropDatabase") || a.contains(".drop()")) =>
             {
-                out.push(Finding::hard_block(DATABASE_DROP));
+                if mongo_local(inv, sa) {
+                    out.push(Finding::new(DATABASE_DROP, Verdict::Auth));
+                } else {
+                    out.push(Finding::hard_block(DATABASE_DROP));
+                }
+            }
+            // `wrangler d1 execute DB --remote --command 'SQL'`: local only without `--remote`.
+            "wrangler" if args.first() == Some(&"d1") && args.contains(&"execute") => {
+                let local = !args.contains(&"--remote");
+                for w in args.windows(2) {
+                    if let [flag, sql] = w
+                        && matches!(*flag, "--command" | "-c")
+                    {
+                        push_sql_at(sql, local, out);
+                    }
+                }
             }
             "psql" | "mysql" | "mariadb" | "sqlite3" | "duckdb" | "clickhouse-client"
             | "cockroach" | "sqlcmd" => {
@@ -538,6 +626,51 @@ mod tests {
                     "",
                 ),
                 ("kubectl --context kind-local delete pod api-0", Pass, ""),
+                (
+                    "wrangler d1 execute acme-prod-db --remote --command 'DROP TABLE users; DROP TABLE sessions;'",
+                    Auth,
+                    "data_delete",
+                ),
+                (
+                    "wrangler d1 execute acme-db --remote --command 'DROP DATABASE app'",
+                    Block,
+                    "database_drop",
+                ),
+                (
+                    "wrangler d1 execute acme-db --local --command 'SELECT count(*) FROM users'",
+                    Pass,
+                    "",
+                ),
+                (
+                    "mongosh localhost/app_test --eval 'db.dropDatabase()'",
+                    Auth,
+                    "database_drop",
+                ),
+                (
+                    "mongosh mongodb://127.0.0.1:27017/app_dev --eval 'db.dropDatabase()'",
+                    Auth,
+                    "database_drop",
+                ),
+                (
+                    "mongosh mongodb+srv://prod.cluster0.example.net/app --eval 'db.dropDatabase()'",
+                    Block,
+                    "database_drop",
+                ),
+                (
+                    "docker compose exec redis redis-cli FLUSHALL",
+                    Auth,
+                    "database_drop",
+                ),
+                (
+                    "docker --context prod compose exec redis redis-cli FLUSHALL",
+                    Block,
+                    "database_drop",
+                ),
+                (
+                    "redis-cli -h cache.prod.example FLUSHALL",
+                    Block,
+                    "database_drop",
+                ),
                 ("kubectl delete po worker-1 -n ci", Pass, ""),
                 ("dropdb prod", Block, "database_drop"),
                 ("dropdb -h db.prod.example app", Block, "database_drop"),

@@ -96,10 +96,17 @@ const SECRET_COLUMNS: &[&str] = &[
 fn sql_reads_secrets(sql: &str) -> bool {
     let lower = sql.to_ascii_lowercase();
     lower.split(';').any(|stmt| {
-        let stmt = stmt.trim();
-        let Some(body) = stmt.strip_prefix("select") else {
+        // The statement's SELECT, also inside `COPY (SELECT …) TO …` / `\copy (select …)`.
+        let Some(at) = stmt.match_indices("select").map(|(i, _)| i).find(|i| {
+            *i == 0
+                || !stmt
+                    .as_bytes()
+                    .get(i - 1)
+                    .is_some_and(u8::is_ascii_alphanumeric)
+        }) else {
             return false;
         };
+        let body = stmt.get(at + "select".len()..).unwrap_or("");
         let Some((cols, rest)) = body.split_once(" from ") else {
             return false;
         };
@@ -112,6 +119,11 @@ fn sql_reads_secrets(sql: &str) -> bool {
             .iter()
             .any(|w| cols.contains(w) || table.contains(w))
     })
+}
+
+/// The call selects secrets out of a database (see [`sql_reads_secrets`]).
+pub(crate) fn selects_secrets(cx: &Ctx<'_>) -> bool {
+    sql_texts(cx).iter().any(|q| sql_reads_secrets(q))
 }
 
 /// The SQL a call runs: an MCP tool's `sql`/`query`/`statement` argument, or `psql -c`,
@@ -413,7 +425,7 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     }
     // Secrets read out of a database (tokens, passwords, API keys), through a client or an
     // MCP database tool: the values land in the agent's context.
-    if sql_texts(cx).iter().any(|q| sql_reads_secrets(q)) {
+    if selects_secrets(cx) {
         out.push(Finding::new(
             SECRET_READ_CREDENTIALS,
             cx.mode().pick([Auth, Auth, Auth, Block]),

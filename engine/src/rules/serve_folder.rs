@@ -88,10 +88,48 @@ fn served(inv: &Invocation) -> Option<(String, bool)> {
     None
 }
 
+/// A Jupyter server listening beyond this machine with its token or password emptied: anyone
+/// who reaches the port runs code as the user.
+fn open_notebook_server(inv: &crate::shell::Invocation) -> bool {
+    let args: Vec<String> = inv.argv().map(str::to_ascii_lowercase).collect();
+    let jupyter = matches!(
+        inv.program.as_str(),
+        "jupyter" | "jupyter-lab" | "jupyter-notebook"
+    ) || inv.program.starts_with("jupyter-");
+    let public = args.windows(2).any(|w| {
+        w.first().is_some_and(|f| f == "--ip")
+            && w.get(1)
+                .is_some_and(|v| matches!(v.as_str(), "0.0.0.0" | "*" | "::"))
+    }) || args.iter().any(|a| {
+        matches!(
+            a.as_str(),
+            "--ip=0.0.0.0" | "--ip=*" | "--ip=::" | "--ip='*'"
+        )
+    });
+    let no_auth = args.iter().any(|a| {
+        let a = a.replace(['\'', '"'], "");
+        a.ends_with(".token=")
+            || a.ends_with(".password=")
+            || a.ends_with("disable_check_xsrf=true")
+    });
+    jupyter && public && no_auth
+}
+
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     let Some(sa) = cx.shell else {
         return;
     };
+    if sa.invocations.iter().any(open_notebook_server) {
+        out.push(Finding::new(
+            SERVE_SECRETS,
+            cx.mode().pick([
+                Verdict::Auth,
+                Verdict::Block,
+                Verdict::Block,
+                Verdict::Block,
+            ]),
+        ));
+    }
     let home = cx.home();
     for inv in &sa.invocations {
         let Some((dir, loopback)) = served(inv) else {
@@ -132,6 +170,27 @@ mod tests {
     use crate::Verdict::*;
     use crate::policy::Mode;
     use crate::rules::testutil::table;
+
+    #[test]
+    fn notebook_servers_open_to_anyone() {
+        table(
+            Mode::Balanced,
+            &[
+                (
+                    "jupyter lab --ip=0.0.0.0 --port=8888 --no-browser --ServerApp.token='' --ServerApp.password='' --allow-root &",
+                    Block,
+                    "",
+                ),
+                ("jupyter lab --no-browser", Pass, ""),
+                ("jupyter lab --ip=0.0.0.0 --no-browser", Pass, ""),
+                (
+                    "jupyter notebook --ServerApp.token='' --port 8888",
+                    Pass,
+                    "",
+                ),
+            ],
+        );
+    }
 
     #[test]
     fn serve_table() {

@@ -302,14 +302,98 @@ fn names_production(inv: &Invocation) -> bool {
         let l = v.to_ascii_lowercase();
         l == "production" || l == "prod" || l.starts_with("prod-") || l.ends_with("-prod")
     };
-    inv.assignments
-        .iter()
-        .any(|(k, v)| k.ends_with("_ENV") && prod(&v.text))
-        || inv.argv().any(|a| {
-            prod(a)
-                || a.split_once('=')
-                    .is_some_and(|(k, v)| (k.ends_with("ENV") || k == "--env") && prod(v))
+    // A settings module, environment or database URL naming production
+    // (`config.settings.production`, `postgres://…@prod-db.acme.example/app`).
+    let names_prod = |v: &str| {
+        v.to_ascii_lowercase()
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .any(|t| t == "prod" || t == "production")
+    };
+    inv.assignments.iter().any(|(k, v)| {
+        (k.ends_with("_ENV") && prod(&v.text))
+            || ((k.contains("SETTINGS")
+                || k.contains("DATABASE")
+                || k.ends_with("_URL")
+                || k.ends_with("_ENV"))
+                && names_prod(&v.text))
+    }) || inv.argv().any(|a| {
+        prod(a)
+            || a.split_once('=').is_some_and(|(k, v)| {
+                ((k.ends_with("ENV") || k == "--env") && prod(v))
+                    || ((k.contains("settings") || k.contains("url") || k.contains("database"))
+                        && names_prod(v))
+            })
+            || (a.contains("://") && names_prod(a))
+    })
+}
+
+/// A migration or framework command that takes a database's schema or data back: `Some(true)`
+/// when it takes all of it (`prisma migrate reset`, `db push --force-reset`, `manage.py
+/// flush`, `migrate APP zero`, `alembic downgrade base`, `knex migrate:rollback --all`,
+/// `rails db:drop`/`db:reset`, `artisan migrate:fresh`, `flyway clean`), `Some(false)` for
+/// one step back.
+fn migration_step(inv: &Invocation) -> Option<bool> {
+    let p = inv.program.as_str();
+    let tool = inv
+        .operands()
+        .first()
+        .filter(|_| {
+            matches!(
+                p,
+                "python"
+                    | "python3"
+                    | "php"
+                    | "ruby"
+                    | "bundle"
+                    | "npx"
+                    | "node"
+                    | "pnpm"
+                    | "yarn"
+                    | "bunx"
+            )
         })
+        .map(|w| crate::paths::basename(&w.text).to_owned());
+    let is_tool = MIGRATION_TOOLS.contains(&p)
+        || tool
+            .as_deref()
+            .is_some_and(|t| MIGRATION_TOOLS.contains(&t) || t == "supabase");
+    if !is_tool {
+        return None;
+    }
+    let args: Vec<String> = inv.argv().map(str::to_ascii_lowercase).collect();
+    let has = |w: &str| args.iter().any(|a| a == w);
+    let all = has("flush")
+        || has("zero")
+        || has("base")
+        || has("--force-reset")
+        || has("--all")
+        || has("clean")
+        || has("dropall")
+        || has("drop-all")
+        || args.iter().any(|a| {
+            matches!(
+                a.as_str(),
+                "db:drop"
+                    | "db:reset"
+                    | "db:schema:load"
+                    | "db:wipe"
+                    | "migrate:fresh"
+                    | "migrate:reset"
+                    | "db:migrate:undo:all"
+                    | "schema:drop"
+            )
+        })
+        || (has("migrate") && has("reset"))
+        || (has("db") && has("reset"));
+    if all {
+        return Some(true);
+    }
+    let step = has("downgrade")
+        || has("rollback")
+        || args
+            .iter()
+            .any(|a| a.ends_with(":rollback") || a == "db:migrate:undo" || a == "migrate:down");
+    step.then_some(false)
 }
 
 /// Does this invocation destroy something on a service? `Some(all)` when it does.
@@ -650,6 +734,27 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
         return;
     };
     for inv in &sa.invocations {
+        // Schema and data taken back by a migration tool: against production always asked
+        // (BLOCK when it takes everything); elsewhere a full reset is routine development,
+        // unless the session read secrets or untrusted content first.
+        if let Some(all) = migration_step(inv) {
+            let prod = names_production(inv);
+            if prod && all {
+                out.push(Finding::new(SERVICE_DESTROY_ALL, Verdict::Block));
+            } else if prod || (all && (cx.untrusted() || cx.session.secret_read)) {
+                out.push(Finding::new(SERVICE_DESTROY, Verdict::Auth));
+            }
+        }
+        let argv: Vec<&str> = inv.argv().collect();
+        // `nomad job stop -purge` (the job and its history gone); `dvc gc --cloud` (data
+        // deleted from the shared remote).
+        if (inv.program == "nomad" && argv.contains(&"stop") && argv.contains(&"-purge"))
+            || (inv.program == "dvc"
+                && argv.first() == Some(&"gc")
+                && argv.iter().any(|a| matches!(*a, "-c" | "--cloud")))
+        {
+            out.push(Finding::new(SERVICE_DESTROY, Verdict::Auth));
+        }
         if let Some(all) = sdk_destroy(inv) {
             out.push(if all {
                 Finding::new(
@@ -665,7 +770,9 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                 Finding::new(SERVICE_DESTROY, Verdict::Auth)
             });
         }
-        if let Some(all) = service_destroy(inv) {
+        if let Some(all) = service_destroy(inv)
+            && !super::infra_destructive::compose_local_client(inv, sa)
+        {
             out.push(if all {
                 Finding::new(SERVICE_DESTROY_ALL, Verdict::Block)
             } else {
@@ -693,6 +800,57 @@ mod tests {
             Mode::Balanced,
             &[
                 ("gh repo delete acme/webapp --yes", Auth, "service_destroy"),
+                (
+                    "DATABASE_URL='postgresql://app_admin:pw@prod-db.acme.example:5432/app' npx prisma migrate reset --force --skip-seed",
+                    Block,
+                    "service_destroy_all",
+                ),
+                (
+                    "python manage.py flush --noinput --settings=config.settings.production",
+                    Block,
+                    "service_destroy_all",
+                ),
+                (
+                    "DJANGO_SETTINGS_MODULE=config.settings.production python manage.py migrate orders zero",
+                    Block,
+                    "service_destroy_all",
+                ),
+                (
+                    "ALEMBIC_ENV=prod alembic -x db_url=postgresql://app_admin@prod-db.acme.example/app downgrade base",
+                    Block,
+                    "service_destroy_all",
+                ),
+                (
+                    "NODE_ENV=production npx knex migrate:rollback --all --env production",
+                    Block,
+                    "service_destroy_all",
+                ),
+                (
+                    "RAILS_ENV=production bin/rails db:rollback",
+                    Auth,
+                    "service_destroy",
+                ),
+                // Look-alikes: the same against the development database.
+                ("npx prisma migrate reset --force", Pass, ""),
+                ("python manage.py flush --noinput", Pass, ""),
+                ("python manage.py migrate orders zero", Pass, ""),
+                ("alembic downgrade -1", Pass, ""),
+                ("npx knex migrate:rollback", Pass, ""),
+                ("bin/rails db:reset", Pass, ""),
+                ("npx prisma migrate dev --name add_users", Pass, ""),
+                (
+                    "nomad job stop -purge -yes api-prod",
+                    Auth,
+                    "service_destroy",
+                ),
+                (
+                    "dvc gc --workspace --cloud --force --remote storage",
+                    Auth,
+                    "service_destroy",
+                ),
+                ("dvc gc --workspace", Pass, ""),
+                ("nomad job status api", Pass, ""),
+                ("NODE_ENV=production npm run build", Pass, ""),
                 (
                     "python3 -c \"import boto3; iam=boto3.Session(profile_name='prod-admin').client('iam'); [iam.delete_user(UserName=u['UserName']) for u in iam.list_users()['Users']]\"",
                     Block,
