@@ -1169,6 +1169,23 @@ fn egress_effects(
                 push(dest, true, false, false, None);
             }
         }
+        // `dvc remote add NAME URL … && dvc push -r NAME`: the data goes where the line says.
+        "dvc" if operands.first().map(|w| w.text.as_str()) == Some("push") => {
+            let added: Vec<String> = sa
+                .invocations
+                .iter()
+                .filter(|i| i.program == "dvc")
+                .filter_map(|i| {
+                    let a: Vec<&str> = i.argv().filter(|x| !x.starts_with('-')).collect();
+                    (a.get(..2) == Some(&["remote", "add"]))
+                        .then(|| a.get(3).map(|u| (*u).to_owned()))
+                        .flatten()
+                })
+                .collect();
+            for url in added {
+                push(net::parse_url(&url), true, false, false, None);
+            }
+        }
         "aws" | "gsutil" | "gcloud" | "az" => {
             let text: Vec<&str> = inv.argv().collect();
             let upload = text.windows(2).any(|w| {

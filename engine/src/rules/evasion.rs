@@ -94,12 +94,36 @@ fn security_off(inv: &crate::shell::Invocation) -> bool {
     }
 }
 
+/// An administrator account made through a framework against production (`manage.py
+/// createsuperuser`, `create_superuser(…)` in `manage.py shell -c`, `rails runner
+/// "User.create!(admin: true …)"`).
+fn production_admin(inv: &crate::shell::Invocation) -> bool {
+    let text: String = inv
+        .argv()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_ascii_lowercase();
+    let admin = text.contains("createsuperuser")
+        || text.contains("create_superuser")
+        || (text.contains("admin: true")
+            || text.contains("admin=true")
+            || text.contains("is_superuser=true"))
+            && (text.contains("create") || text.contains("update"));
+    admin && super::service_destructive::names_production(inv)
+}
+
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     if cx
         .shell
         .is_some_and(|sa| sa.invocations.iter().any(security_off))
     {
         out.push(Finding::new(SECURITY_OFF, cx.ask_or_block()));
+    }
+    if cx
+        .shell
+        .is_some_and(|sa| sa.invocations.iter().any(production_admin))
+    {
+        out.push(Finding::new(ACCOUNT_CHANGE, cx.ask_or_block()));
     }
     let home = cx.home();
     let mut tamper = false;
@@ -185,6 +209,16 @@ mod tests {
                 ("sudo setenforce 0", Auth, "security_control_off"),
                 ("sudo ufw disable", Auth, "security_control_off"),
                 ("sudo systemctl stop auditd", Auth, "security_control_off"),
+                (
+                    "DJANGO_SETTINGS_MODULE=config.settings.production python manage.py shell -c \"from django.contrib.auth import get_user_model; get_user_model().objects.create_superuser('ops','ops@x.example','pw')\"",
+                    Auth,
+                    "account_change",
+                ),
+                (
+                    "python manage.py createsuperuser --noinput --username admin",
+                    Pass,
+                    "",
+                ),
                 ("spctl --status", Pass, ""),
                 ("sudo ufw allow 8080/tcp", Pass, ""),
                 ("getenforce", Pass, ""),

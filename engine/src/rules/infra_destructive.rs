@@ -531,6 +531,29 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                     out.push(Finding::hard_block(DATABASE_DROP));
                 }
             }
+            // Statements fed to a database client through a decoder (`echo … | base64 -d |
+            // mongosh`): hidden from whoever reads the command line.
+            "mongo" | "mongosh" | "psql" | "mysql" | "mariadb" | "redis-cli" | "sqlite3"
+                if sa.producer(inv).is_some_and(|p| {
+                    let pa: Vec<&str> = p.argv().collect();
+                    matches!(
+                        p.program.as_str(),
+                        "base64" | "base32" | "basenc" | "xxd" | "openssl"
+                    ) && pa
+                        .iter()
+                        .any(|a| matches!(*a, "-d" | "--decode" | "-D" | "-r"))
+                }) =>
+            {
+                out.push(Finding::new(
+                    super::shell_issues::OBFUSCATED_EXEC,
+                    cx.mode().pick([
+                        Verdict::Auth,
+                        Verdict::Block,
+                        Verdict::Block,
+                        Verdict::Block,
+                    ]),
+                ));
+            }
             "mongo" | "mongosh"
                 if args
                     .iter()
@@ -626,6 +649,12 @@ mod tests {
                     "",
                 ),
                 ("kubectl --context kind-local delete pod api-0", Pass, ""),
+                (
+                    "echo ZGIuZ2V0U2libGluZ0RCKCdhcHAnKS5kcm9wRGF0YWJhc2UoKQ== | base64 -d | mongosh \"$MONGO_URL\" --quiet",
+                    Block,
+                    "obfuscated_exec",
+                ),
+                ("cat seed.js | mongosh localhost/app_dev --quiet", Pass, ""),
                 (
                     "wrangler d1 execute acme-prod-db --remote --command 'DROP TABLE users; DROP TABLE sessions;'",
                     Auth,

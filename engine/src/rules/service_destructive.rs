@@ -297,7 +297,7 @@ const MIGRATION_TOOLS: &[&str] = &[
     "django-admin",
 ];
 
-fn names_production(inv: &Invocation) -> bool {
+pub(crate) fn names_production(inv: &Invocation) -> bool {
     let prod = |v: &str| {
         let l = v.to_ascii_lowercase();
         l == "production" || l == "prod" || l.starts_with("prod-") || l.ends_with("-prod")

