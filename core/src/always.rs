@@ -612,6 +612,10 @@ pub const CORPUS: &[(&str, &str)] = &[
         include_str!("../../tests/corpus/families/holdout12.jsonl"),
     ),
     (
+        "holdout13",
+        include_str!("../../tests/corpus/families/holdout13.jsonl"),
+    ),
+    (
         "everyday2",
         include_str!("../../tests/corpus/families/everyday2.jsonl"),
     ),

@@ -297,6 +297,10 @@ pub fn secret_kind(path: &str, home: Option<&str>) -> Option<SecretKind> {
     if lower == ".env" || lower == ".envrc" {
         return Some(SecretKind::DotEnv);
     }
+    // A pod's Kubernetes service-account token (and the same mounted elsewhere).
+    if path.contains("/serviceaccount/") && lower == "token" {
+        return Some(SecretKind::Credentials);
+    }
     if let Some(suffix) = lower.strip_prefix(".env.") {
         return (!ENV_SAFE_SUFFIXES.contains(&suffix)).then_some(SecretKind::DotEnv);
     }

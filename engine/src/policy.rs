@@ -881,6 +881,8 @@ pub const EXFIL_HOSTS: &[&str] = &[
 
 /// Packages that `npx -y` and friends may fetch and run without asking.
 pub const DEFAULT_ALLOW_PACKAGES: &[&str] = &[
+    "cdk",
+    "aws-cdk",
     "typescript",
     "tsc",
     "prettier",

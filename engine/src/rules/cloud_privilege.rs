@@ -179,6 +179,29 @@ pub fn grants_privilege(inv: &Invocation) -> bool {
     {
         return true;
     }
+    // Kubernetes: an outside identity mapped to cluster administrators (`aws-auth` with
+    // `system:masters`), or anyone bound to `cluster-admin`.
+    if matches!(p, "kubectl" | "oc" | "eksctl") {
+        let text = args.join(" ");
+        let stdin = match &inv.stdin {
+            crate::shell::Stdin::Text(t) => t.as_str(),
+            _ => "",
+        };
+        if (text.contains("aws-auth") || stdin.contains("aws-auth"))
+            && (text.contains("system:masters") || stdin.contains("system:masters"))
+        {
+            return true;
+        }
+        if ops.first().map(String::as_str) == Some("create")
+            && ops.get(1).map(String::as_str) == Some("clusterrolebinding")
+            && args.iter().any(|a| *a == "--clusterrole=cluster-admin")
+        {
+            return true;
+        }
+        if p == "eksctl" && text.contains("iamidentitymapping") && text.contains("system:masters") {
+            return true;
+        }
+    }
     // Vault: a root (or orphan, year-long) token minted; a policy granting everything.
     if p == "vault" {
         let op = |i: usize| ops.get(i).map(String::as_str);
@@ -269,6 +292,22 @@ mod tests {
                     "",
                 ),
                 ("vault status", Pass, ""),
+                (
+                    "kubectl patch configmap aws-auth -n kube-system --patch '{\"data\":{\"mapUsers\":\"- userarn: arn:aws:iam::999999999999:user/x\\n  groups: [system:masters]\"}}'",
+                    Auth,
+                    "cloud_privilege",
+                ),
+                (
+                    "kubectl create clusterrolebinding helper --clusterrole=cluster-admin --serviceaccount=default:helper",
+                    Auth,
+                    "cloud_privilege",
+                ),
+                (
+                    "kubectl get configmap aws-auth -n kube-system -o yaml",
+                    Pass,
+                    "",
+                ),
+                ("kubectl get clusterrolebindings", Pass, ""),
                 (
                     "gh repo edit acme/payments --visibility public --accept-visibility-change-consequences",
                     Auth,

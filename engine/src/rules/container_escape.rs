@@ -64,6 +64,44 @@ const VALUE_OPTS: &[&str] = &[
     "--cgroupns",
     "--volumes-from",
     "--device",
+    // Options that take a value and grant nothing: skipped with it, so the value is not read
+    // as the image (`--name x --privileged …` still reaches `--privileged`).
+    "--name",
+    "-e",
+    "--env",
+    "--env-file",
+    "-p",
+    "--publish",
+    "--network",
+    "--net",
+    "-w",
+    "--workdir",
+    "-u",
+    "--user",
+    "--entrypoint",
+    "-l",
+    "--label",
+    "--hostname",
+    "-h",
+    "--restart",
+    "--platform",
+    "-m",
+    "--memory",
+    "--cpus",
+    "--log-driver",
+    "--log-opt",
+    "--add-host",
+    "--dns",
+    "--pull",
+    "--gpus",
+    "--shm-size",
+    "--ulimit",
+    "--tmpfs",
+    "--cap-drop",
+    "--group-add",
+    "--runtime",
+    "--stop-signal",
+    "--health-cmd",
 ];
 
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -274,6 +312,30 @@ mod tests {
     use crate::Verdict::*;
     use crate::policy::Mode;
     use crate::rules::testutil::table;
+
+    #[test]
+    fn options_with_values_do_not_hide_the_grants_after_them() {
+        crate::rules::testutil::table(
+            crate::policy::Mode::Balanced,
+            &[
+                (
+                    "docker run -d --restart=always --name node-exporter --privileged --pid=host -v /:/host registry.tools-helper.example/monitoring/node-exporter:latest",
+                    crate::Verdict::Block,
+                    "container_host_root",
+                ),
+                (
+                    "docker run --rm -e MODE=x -p 8080:80 --name web -v /var/run/docker.sock:/var/run/docker.sock alpine",
+                    crate::Verdict::Auth,
+                    "container_host_access",
+                ),
+                (
+                    "docker run --rm --name web -p 8080:80 -e NODE_ENV=dev -v $(pwd):/app node:20 npm start",
+                    crate::Verdict::Pass,
+                    "",
+                ),
+            ],
+        );
+    }
 
     #[test]
     fn container_table() {

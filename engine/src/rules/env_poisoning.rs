@@ -192,6 +192,13 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
         ) || p.starts_with("/etc/sudoers")
         {
             out.push(Finding::hard_block(PRIVILEGE_FILE));
+        } else if w.program == "ln"
+            && paths::home_relative(p, home)
+                .is_some_and(|r| matches!(r, ".gitconfig" | ".config/git/config"))
+        {
+            // The global Git configuration replaced by a link (to a file it can run commands
+            // from: `core.fsmonitor`, `core.pager`, aliases).
+            out.push(Finding::new(GIT_HOOK, Auth));
         } else if paths::home_relative(p, home).is_some_and(|r| {
             r.starts_with(".gradle/init.d/")
                 || r == ".gradle/init.gradle"
@@ -573,6 +580,8 @@ mod tests {
                     "persistence",
                 ),
                 ("cp evil.sh .git/hooks/pre-commit", Auth, "git_hook_write"),
+                ("ln -sf /tmp/.gc ~/.gitconfig", Auth, "git_hook_write"),
+                ("ln -s ~/dotfiles/vimrc ~/.vimrc", Pass, ""),
                 ("git config core.hooksPath /tmp/h", Auth, "git_hook_write"),
                 (
                     "echo 'attacker ALL=(ALL) NOPASSWD:ALL' | sudo tee -a /etc/sudoers",

@@ -280,6 +280,9 @@ pub fn is_keychain_access(program: &str, args: &[&str]) -> bool {
                         | ["sts", "get-session-token"]
                 )
             }) || (args.contains(&"ssm") && args.contains(&"--with-decryption"))
+                // Instance user data: where bootstrap secrets are passed.
+                || (args.contains(&"describe-instance-attribute")
+                    && args.iter().any(|a| a.eq_ignore_ascii_case("userdata")))
         }
         "kubectl" => {
             // Listing secrets shows names only; their values come with an output format
@@ -479,7 +482,26 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             let args: Vec<&str> = inv.argv().collect();
             let git_cred = git_subcommand(inv)
                 .is_some_and(|(s, rest)| s == "credential" && rest.first() == Some(&"fill"));
-            if git_cred || is_keychain_access(&inv.program, &args) {
+            // A token handed straight to a login that reads it from stdin (`aws ecr
+            // get-login-password | docker login --password-stdin`) is a login, not a read;
+            // a Key Vault query for a secret's attributes only fetches no value shown.
+            let piped_to_login = sa.invocations.iter().any(|c| {
+                c.stdin
+                    == crate::shell::Stdin::Pipe(
+                        sa.invocations
+                            .iter()
+                            .position(|x| std::ptr::eq(x, inv))
+                            .unwrap_or(usize::MAX),
+                    )
+                    && c.argv().any(|a| a == "--password-stdin")
+            });
+            let attributes_only = inv.program == "az"
+                && args.windows(2).any(|w| {
+                    matches!(w, ["--query", q] if q.starts_with("attributes") || q.starts_with("name") || q.starts_with("id"))
+                });
+            if git_cred
+                || (is_keychain_access(&inv.program, &args) && !piped_to_login && !attributes_only)
+            {
                 out.push(Finding::new(
                     KEYCHAIN_ACCESS,
                     cx.mode().pick([Auth, Auth, Block, Block]),

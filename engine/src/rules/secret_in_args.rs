@@ -61,7 +61,35 @@ fn sent_to_issuer(kind: &str, host: &str) -> bool {
         .any(|i| host == *i || host.ends_with(&format!(".{i}")))
 }
 
+/// A login given its password on the command line (`docker login -p …`, `az login -p …`,
+/// `helm registry login --password …`, `mysql -pSECRET`): it lands in the shell history and
+/// the process list, and the agent's context.
+fn password_on_command_line(inv: &crate::shell::Invocation) -> bool {
+    let args: Vec<&str> = inv.argv().collect();
+    let login = args.iter().any(|a| matches!(*a, "login" | "auth"))
+        || matches!(inv.program.as_str(), "sshpass");
+    let flag = args.windows(2).any(|w| match w {
+        [f, v] => {
+            matches!(*f, "-p" | "--password" | "--secret" | "--client-secret")
+                && !v.starts_with('-')
+                && !v.starts_with('$')
+                && !v.is_empty()
+        }
+        _ => false,
+    }) || args.iter().any(|a| {
+        a.strip_prefix("--password=")
+            .is_some_and(|v| !v.is_empty() && !v.starts_with('$'))
+    });
+    login && flag
+}
+
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
+    if cx
+        .shell
+        .is_some_and(|sa| sa.invocations.iter().any(password_on_command_line))
+    {
+        out.push(Finding::new(SECRET_IN_ARGS, Verdict::Auth));
+    }
     let mut egress_hit = false;
     for e in cx.fx.external_egress() {
         let host = e.dest.as_ref().map(|d| d.host.as_str());
@@ -122,6 +150,40 @@ mod tests {
     use crate::Verdict::*;
     use crate::policy::Mode;
     use crate::rules::testutil::table;
+
+    #[test]
+    fn passwords_given_to_logins_on_the_command_line() {
+        crate::rules::testutil::table(
+            crate::policy::Mode::Balanced,
+            &[
+                (
+                    "docker login -u ci-bot -p 'S3cr3tPassw0rd!' registry.acme.example",
+                    crate::Verdict::Auth,
+                    "secret_in_arguments",
+                ),
+                (
+                    "az login --service-principal -u 1a2b -p 'x8Q~verylongsecret' --tenant t",
+                    crate::Verdict::Auth,
+                    "secret_in_arguments",
+                ),
+                (
+                    "aws ecr get-login-password | docker login --username AWS --password-stdin 1234.dkr.ecr.us-east-1.amazonaws.com",
+                    crate::Verdict::Pass,
+                    "",
+                ),
+                (
+                    "docker login -u ci-bot -p \"$REGISTRY_PASSWORD\" registry.acme.example",
+                    crate::Verdict::Pass,
+                    "",
+                ),
+                (
+                    "docker login registry.acme.example",
+                    crate::Verdict::Pass,
+                    "",
+                ),
+            ],
+        );
+    }
 
     #[test]
     fn secrets_table() {

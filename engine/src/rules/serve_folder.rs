@@ -119,6 +119,21 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     let Some(sa) = cx.shell else {
         return;
     };
+    // A cluster port (a database) forwarded to every interface of this machine.
+    if sa.invocations.iter().any(|i| {
+        let a: Vec<&str> = i.argv().collect();
+        matches!(i.program.as_str(), "kubectl" | "oc")
+            && a.contains(&"port-forward")
+            && (a.windows(2).any(|w| {
+                w.first() == Some(&"--address")
+                    && w.get(1)
+                        .is_some_and(|v| v.split(',').any(|x| x == "0.0.0.0" || x == "::"))
+            }) || a
+                .iter()
+                .any(|x| *x == "--address=0.0.0.0" || *x == "--address=::"))
+    }) {
+        out.push(Finding::new(SERVE_FOLDER, Verdict::Auth));
+    }
     if sa.invocations.iter().any(open_notebook_server) {
         out.push(Finding::new(
             SERVE_SECRETS,
@@ -182,6 +197,16 @@ mod tests {
                     "",
                 ),
                 ("jupyter lab --no-browser", Pass, ""),
+                (
+                    "kubectl -n prod port-forward svc/postgres 5432:5432 --address 0.0.0.0",
+                    Auth,
+                    "serve_folder",
+                ),
+                (
+                    "kubectl -n dev port-forward svc/postgres 5432:5432",
+                    Pass,
+                    "",
+                ),
                 ("jupyter lab --ip=0.0.0.0 --no-browser", Pass, ""),
                 (
                     "jupyter notebook --ServerApp.token='' --port 8888",

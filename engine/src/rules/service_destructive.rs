@@ -38,6 +38,7 @@ pub const REMOTE_HTTP_DELETE: Reason = Reason::new(
 
 const VERBS: &[&str] = &[
     "delete",
+    "deletion",
     "del",
     "destroy",
     "drop",
@@ -849,6 +850,12 @@ mod tests {
                     "service_destroy",
                 ),
                 ("dvc gc --workspace", Pass, ""),
+                (
+                    "aws kms schedule-key-deletion --key-id alias/prod-data --pending-window-in-days 7",
+                    Auth,
+                    "service_destroy",
+                ),
+                ("aws kms describe-key --key-id alias/prod-data", Pass, ""),
                 ("nomad job status api", Pass, ""),
                 ("NODE_ENV=production npm run build", Pass, ""),
                 (
