@@ -194,7 +194,7 @@ pub fn grants_privilege(inv: &Invocation) -> bool {
         }
         if ops.first().map(String::as_str) == Some("create")
             && ops.get(1).map(String::as_str) == Some("clusterrolebinding")
-            && args.iter().any(|a| *a == "--clusterrole=cluster-admin")
+            && args.contains(&"--clusterrole=cluster-admin")
         {
             return true;
         }
