@@ -52,6 +52,12 @@ cargo build --quiet --manifest-path "$root/Cargo.toml" --locked \
   -p airlock-cli --bin airlock -p airlock-hook --bin airlock-hook --target-dir "$ws_target"
 export AIRLOCK_TEST_CLI_BIN="$ws_target/debug/airlock"
 
+# A package build (installers/build.sh) leaves the bundled side binaries next to the app;
+# the app prefers an `airlock` beside itself, so stale ones would stand in for the CLI above.
+app_target="${CARGO_TARGET_DIR:-$root/src-tauri/target}"
+rm -f "$app_target"/debug/airlock "$app_target"/debug/airlock-hook \
+  "$app_target"/debug/airlock-sh "$app_target"/debug/airlock-proxy
+
 # --- build, then run under Xvfb ---------------------------------------------------------
 cargo test --quiet --manifest-path "$root/src-tauri/Cargo.toml" --locked --no-run
 dbus-run-session -- xvfb-run -a -s "-screen 0 1280x800x24" \
