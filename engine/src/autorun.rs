@@ -312,6 +312,20 @@ pub fn is_mcp_config(lower_path: &str) -> bool {
         || lower_path.ends_with("/.codex/config.toml")
 }
 
+/// One MCP server's `command` and `args` as a command line.
+fn server_line(server: &serde_json::Value) -> Option<String> {
+    let cmd = server.get("command").and_then(|c| c.as_str())?;
+    let mut line = vec![crate::shell::quote_word(cmd)];
+    if let Some(args) = server.get("args").and_then(|a| a.as_array()) {
+        line.extend(
+            args.iter()
+                .filter_map(|a| a.as_str())
+                .map(crate::shell::quote_word),
+        );
+    }
+    Some(line.join(" "))
+}
+
 /// `command` and `args` of every server in an MCP configuration, as command lines.
 fn mcp_server_commands(content: &str) -> String {
     let Ok(v) = serde_json::from_str::<serde_json::Value>(content) else {
@@ -340,17 +354,7 @@ fn mcp_server_commands(content: &str) -> String {
             let Ok(server) = serde_json::from_str::<serde_json::Value>(obj) else {
                 continue;
             };
-            if let Some(cmd) = server.get("command").and_then(|c| c.as_str()) {
-                let mut line = vec![crate::shell::quote_word(cmd)];
-                if let Some(args) = server.get("args").and_then(|a| a.as_array()) {
-                    line.extend(
-                        args.iter()
-                            .filter_map(|a| a.as_str())
-                            .map(crate::shell::quote_word),
-                    );
-                }
-                out.push(line.join(" "));
-            }
+            out.extend(server_line(&server));
         }
         if out.is_empty() {
             return json_values(content, &["command", "args"]).join("\n");
@@ -360,20 +364,7 @@ fn mcp_server_commands(content: &str) -> String {
     let mut out = Vec::new();
     for key in ["mcpServers", "servers", "mcp_servers", "context_servers"] {
         if let Some(servers) = v.get(key).and_then(|s| s.as_object()) {
-            for server in servers.values().take(64) {
-                let Some(cmd) = server.get("command").and_then(|c| c.as_str()) else {
-                    continue;
-                };
-                let mut line = vec![crate::shell::quote_word(cmd)];
-                if let Some(args) = server.get("args").and_then(|a| a.as_array()) {
-                    line.extend(
-                        args.iter()
-                            .filter_map(|a| a.as_str())
-                            .map(crate::shell::quote_word),
-                    );
-                }
-                out.push(line.join(" "));
-            }
+            out.extend(servers.values().take(64).filter_map(server_line));
         }
     }
     out.join("\n")

@@ -115,6 +115,16 @@ fn open_notebook_server(inv: &crate::shell::Invocation) -> bool {
     jupyter && public && no_auth
 }
 
+/// Serving secrets (or code execution) to the network: BLOCK from balanced up.
+fn serve_secrets_verdict(cx: &Ctx<'_>) -> Verdict {
+    cx.mode().pick([
+        Verdict::Auth,
+        Verdict::Block,
+        Verdict::Block,
+        Verdict::Block,
+    ])
+}
+
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     let Some(sa) = cx.shell else {
         return;
@@ -135,15 +145,7 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
         out.push(Finding::new(SERVE_FOLDER, Verdict::Auth));
     }
     if sa.invocations.iter().any(open_notebook_server) {
-        out.push(Finding::new(
-            SERVE_SECRETS,
-            cx.mode().pick([
-                Verdict::Auth,
-                Verdict::Block,
-                Verdict::Block,
-                Verdict::Block,
-            ]),
-        ));
+        out.push(Finding::new(SERVE_SECRETS, serve_secrets_verdict(cx)));
     }
     let home = cx.home();
     for inv in &sa.invocations {
@@ -161,15 +163,7 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                     .any(|s| r == *s || r.starts_with(&format!("{s}/")))
             });
         if is_home || above_home || secret {
-            out.push(Finding::new(
-                SERVE_SECRETS,
-                cx.mode().pick([
-                    Verdict::Auth,
-                    Verdict::Block,
-                    Verdict::Block,
-                    Verdict::Block,
-                ]),
-            ));
+            out.push(Finding::new(SERVE_SECRETS, serve_secrets_verdict(cx)));
         } else if !loopback {
             out.push(Finding::new(
                 SERVE_FOLDER,
