@@ -478,22 +478,15 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
         ));
     }
     if let Some(sa) = cx.shell {
-        for inv in &sa.invocations {
+        for (i, inv) in sa.invocations.iter().enumerate() {
             let args: Vec<&str> = inv.argv().collect();
             let git_cred = git_subcommand(inv)
                 .is_some_and(|(s, rest)| s == "credential" && rest.first() == Some(&"fill"));
             // A token handed straight to a login that reads it from stdin (`aws ecr
             // get-login-password | docker login --password-stdin`) is a login, not a read;
-            // a Key Vault query for a secret's attributes only fetches no value shown.
+            // a Key Vault query for a secret's attributes (or name, id) shows no value.
             let piped_to_login = sa.invocations.iter().any(|c| {
-                c.stdin
-                    == crate::shell::Stdin::Pipe(
-                        sa.invocations
-                            .iter()
-                            .position(|x| std::ptr::eq(x, inv))
-                            .unwrap_or(usize::MAX),
-                    )
-                    && c.argv().any(|a| a == "--password-stdin")
+                c.stdin == crate::shell::Stdin::Pipe(i) && c.argv().any(|a| a == "--password-stdin")
             });
             let attributes_only = inv.program == "az"
                 && args.windows(2).any(|w| {
