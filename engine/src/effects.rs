@@ -554,6 +554,21 @@ fn invocation_effects(
             }
         }
     }
+    // `docker build CONTEXT`: every file under the context goes to the daemon and can be
+    // copied into the image (`COPY . .`), so building from the home folder reads it all.
+    if matches!(p, "docker" | "podman" | "buildah")
+        && operands.first().map(|w| w.text.as_str()) == Some("build")
+        || (matches!(p, "docker" | "podman")
+            && operands.first().map(|w| w.text.as_str()) == Some("buildx")
+            && operands.get(1).map(|w| w.text.as_str()) == Some("build"))
+    {
+        if let Some(ctx) = operands
+            .last()
+            .filter(|w| !matches!(w.text.as_str(), "build" | "buildx"))
+        {
+            fx.reads.push(use_of(ctx, true));
+        }
+    }
     // Reads.
     let recursive =
         is_recursive(inv) || matches!(p, "tar" | "zip" | "7z" | "rsync" | "scp" | "rclone");
