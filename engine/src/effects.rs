@@ -556,18 +556,17 @@ fn invocation_effects(
     }
     // `docker build CONTEXT`: every file under the context goes to the daemon and can be
     // copied into the image (`COPY . .`), so building from the home folder reads it all.
-    if matches!(p, "docker" | "podman" | "buildah")
-        && operands.first().map(|w| w.text.as_str()) == Some("build")
+    let first = operands.first().map(|w| w.text.as_str());
+    let builds = (matches!(p, "docker" | "podman" | "buildah") && first == Some("build"))
         || (matches!(p, "docker" | "podman")
-            && operands.first().map(|w| w.text.as_str()) == Some("buildx")
-            && operands.get(1).map(|w| w.text.as_str()) == Some("build"))
-    {
-        if let Some(ctx) = operands
+            && first == Some("buildx")
+            && operands.get(1).map(|w| w.text.as_str()) == Some("build"));
+    if builds
+        && let Some(ctx) = operands
             .last()
             .filter(|w| !matches!(w.text.as_str(), "build" | "buildx"))
-        {
-            fx.reads.push(use_of(ctx, true));
-        }
+    {
+        fx.reads.push(use_of(ctx, true));
     }
     // Reads.
     let recursive =
