@@ -78,17 +78,9 @@ pub fn autorun_commands(path: &str, content: &str, home: Option<&str>) -> Option
         content
             .lines()
             .filter_map(|l| l.trim().trim_start_matches("- ").strip_prefix("entry:"))
-            .map(|v| {
-                let v = v.trim();
-                // A YAML-quoted value (`entry: "x y"`) loses its quotes; a command that only
-                // ends in one (`bash -c '…'`) keeps them.
-                match (v.chars().next(), v.chars().last()) {
-                    (Some(a), Some(b)) if a == b && matches!(a, '"' | '\'') && v.len() > 1 => {
-                        v.get(1..v.len() - 1).unwrap_or(v).to_owned()
-                    }
-                    _ => v.to_owned(),
-                }
-            })
+            // A YAML-quoted value (`entry: "x y"`) loses its quotes; a command that only ends
+            // in one (`bash -c '…'`) keeps them.
+            .map(|v| crate::shell::unquoted(v.trim()).to_owned())
             .collect::<Vec<_>>()
             .join("\n")
     } else if base.ends_with(".pbxproj") {
@@ -130,35 +122,46 @@ pub fn autorun_commands(path: &str, content: &str, home: Option<&str>) -> Option
 
 /// The `shellScript = "…";` values of an Xcode project, unescaped.
 fn pbxproj_scripts(content: &str) -> String {
+    quoted_values(content, "shellScript", '=')
+        .into_iter()
+        .map(|(v, _)| xcode_settings_as_paths(&v))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Every `NEEDLE SEP "value"` in `content` (`shellScript = "…"`, `"key": "…"`): the value with
+/// `\n`, `\t` and other backslash escapes undone, and whether its closing quote was found.
+fn quoted_values(content: &str, needle: &str, sep: char) -> Vec<(String, bool)> {
     let mut out = Vec::new();
-    for (i, _) in content.match_indices("shellScript") {
-        let rest = content
-            .get(i + "shellScript".len()..)
-            .unwrap_or("")
-            .trim_start();
-        let Some(rest) = rest.strip_prefix('=') else {
+    for (i, _) in content.match_indices(needle) {
+        let rest = content.get(i + needle.len()..).unwrap_or("").trim_start();
+        let Some(rest) = rest.strip_prefix(sep) else {
             continue;
         };
         let Some(body) = rest.trim_start().strip_prefix('"') else {
             continue;
         };
-        let mut v = String::new();
+        let mut value = String::new();
+        let mut closed = false;
         let mut chars = body.chars();
         while let Some(c) = chars.next() {
             match c {
-                '"' => break,
+                '"' => {
+                    closed = true;
+                    break;
+                }
                 '\\' => match chars.next() {
-                    Some('n') => v.push('\n'),
-                    Some('t') => v.push('\t'),
-                    Some(o) => v.push(o),
+                    Some('n') => value.push('\n'),
+                    Some('t') => value.push('\t'),
+                    Some(other) => value.push(other),
                     None => break,
                 },
-                c => v.push(c),
+                c => value.push(c),
             }
         }
-        out.push(xcode_settings_as_paths(&v));
+        out.push((value, closed));
     }
-    out.join("\n")
+    out
 }
 
 /// Xcode build settings (`${PODS_ROOT}`, `$(SRCROOT)`) stand for folders of the project: write
@@ -213,41 +216,11 @@ const NPM_LIFECYCLE: &[&str] = &[
 /// The string values of `"key": "…"` pairs in JSON text, whole or a fragment (an edit's new
 /// text): escapes undone, unterminated values left out.
 fn string_fields(content: &str, keys: &[&str]) -> Vec<String> {
-    let mut out = Vec::new();
-    for key in keys {
-        let needle = format!("\"{key}\"");
-        for (i, _) in content.match_indices(&needle) {
-            let rest = content.get(i + needle.len()..).unwrap_or("").trim_start();
-            let Some(rest) = rest.strip_prefix(':') else {
-                continue;
-            };
-            let Some(body) = rest.trim_start().strip_prefix('"') else {
-                continue;
-            };
-            let mut value = String::new();
-            let mut chars = body.chars();
-            let mut closed = false;
-            while let Some(c) = chars.next() {
-                match c {
-                    '"' => {
-                        closed = true;
-                        break;
-                    }
-                    '\\' => match chars.next() {
-                        Some('n') => value.push('\n'),
-                        Some('t') => value.push('\t'),
-                        Some(other) => value.push(other),
-                        None => break,
-                    },
-                    c => value.push(c),
-                }
-            }
-            if closed && !value.trim().is_empty() {
-                out.push(value);
-            }
-        }
-    }
-    out
+    keys.iter()
+        .flat_map(|key| quoted_values(content, &format!("\"{key}\""), ':'))
+        .filter(|(value, closed)| *closed && !value.trim().is_empty())
+        .map(|(value, _)| value)
+        .collect()
 }
 
 /// Vim/Neovim start-up files (they run on every start of the editor).

@@ -1145,10 +1145,8 @@ fn egress_effects(
                                 | ["models", "create" | "update"]
                         )
                     });
-                    let dir = text
-                        .windows(2)
-                        .find(|w| matches!(w.first(), Some(&("-p" | "--path" | "-f" | "--file"))))
-                        .and_then(|w| w.get(1))
+                    let dir = flag_value(inv, &["-p", "--path", "-f", "--file"])
+                        .first()
                         .map(|d| (*d).to_owned())
                         .or_else(|| publishes.then(|| ".".to_owned()));
                     (publishes.then_some("www.kaggle.com".to_owned()), dir)
@@ -1158,14 +1156,9 @@ fn egress_effects(
                     operands.get(2).map(|w| w.text.clone()),
                 ),
                 "wandb" if text.first() == Some(&"login") => (
-                    text.windows(2)
-                        .find(|w| w.first() == Some(&"--host"))
-                        .and_then(|w| w.get(1))
-                        .map(|h| (*h).to_owned())
-                        .or_else(|| {
-                            text.iter()
-                                .find_map(|a| a.strip_prefix("--host=").map(str::to_owned))
-                        }),
+                    flag_value(inv, &["--host"])
+                        .first()
+                        .map(|h| (*h).to_owned()),
                     None,
                 ),
                 _ => (None, None),

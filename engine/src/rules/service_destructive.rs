@@ -328,6 +328,17 @@ pub(crate) fn names_production(inv: &Invocation) -> bool {
     })
 }
 
+/// The tool an interpreter or package runner among `runners` starts (`python manage.py` →
+/// `manage.py`, `npx prisma` → `prisma`), by the file name of its first operand.
+fn runner_tool(inv: &Invocation, runners: &[&str]) -> Option<String> {
+    if !runners.contains(&inv.program.as_str()) {
+        return None;
+    }
+    inv.operands()
+        .first()
+        .map(|w| crate::paths::basename(&w.text).to_owned())
+}
+
 /// A migration or framework command that takes a database's schema or data back: `Some(true)`
 /// when it takes all of it (`prisma migrate reset`, `db push --force-reset`, `manage.py
 /// flush`, `migrate APP zero`, `alembic downgrade base`, `knex migrate:rollback --all`,
@@ -335,25 +346,12 @@ pub(crate) fn names_production(inv: &Invocation) -> bool {
 /// one step back.
 fn migration_step(inv: &Invocation) -> Option<bool> {
     let p = inv.program.as_str();
-    let tool = inv
-        .operands()
-        .first()
-        .filter(|_| {
-            matches!(
-                p,
-                "python"
-                    | "python3"
-                    | "php"
-                    | "ruby"
-                    | "bundle"
-                    | "npx"
-                    | "node"
-                    | "pnpm"
-                    | "yarn"
-                    | "bunx"
-            )
-        })
-        .map(|w| crate::paths::basename(&w.text).to_owned());
+    let tool = runner_tool(
+        inv,
+        &[
+            "python", "python3", "php", "ruby", "bundle", "npx", "node", "pnpm", "yarn", "bunx",
+        ],
+    );
     let is_tool = MIGRATION_TOOLS.contains(&p)
         || tool
             .as_deref()
@@ -430,16 +428,10 @@ pub fn service_destroy(inv: &Invocation) -> Option<bool> {
     }
     // `bin/rails …`, `php artisan …`, `python manage.py …`: the tool is the program itself or
     // the first operand of an interpreter or runner.
-    let tool = inv
-        .operands()
-        .first()
-        .filter(|_| {
-            matches!(
-                p,
-                "python" | "python3" | "php" | "ruby" | "bundle" | "npx" | "node"
-            )
-        })
-        .map(|w| crate::paths::basename(&w.text).to_owned());
+    let tool = runner_tool(
+        inv,
+        &["python", "python3", "php", "ruby", "bundle", "npx", "node"],
+    );
     let migration = MIGRATION_TOOLS.contains(&p)
         || tool
             .as_deref()

@@ -623,11 +623,8 @@ impl Walker<'_> {
                     && self.aliases.len() < 64
                 {
                     // (The parser may keep the value's quotes: `ll='rm -rf ~'`.)
-                    let unquoted = ['\'', '"']
-                        .iter()
-                        .find_map(|q| text.strip_prefix(*q).and_then(|t| t.strip_suffix(*q)))
-                        .unwrap_or(text);
-                    self.aliases.insert(name.to_owned(), unquoted.to_owned());
+                    self.aliases
+                        .insert(name.to_owned(), super::unquoted(text).to_owned());
                 }
             }
         } else if let Some(text) = self.aliases.get(cw).cloned() {
@@ -2382,13 +2379,7 @@ fn remote_command(inv: &Invocation) -> Option<String> {
                     )
                 })
                 // (The parser may keep the value's quotes: `cmd='…'`.)
-                .map(|(_, v)| {
-                    ['\'', '"']
-                        .iter()
-                        .find_map(|q| v.strip_prefix(*q).and_then(|t| t.strip_suffix(*q)))
-                        .unwrap_or(v)
-                        .to_owned()
-                })
+                .map(|(_, v)| super::unquoted(v).to_owned())
                 .collect();
             (!cmds.is_empty()).then(|| cmds.join("\n"))
         }

@@ -1369,6 +1369,15 @@ fn replace_var(body: &str, var: &str, value: &str) -> String {
 }
 
 /// Quote a literal so it is one word when the text is parsed again as shell.
+/// `s` without one pair of matching surrounding quotes (`'x y'` → `x y`); as it is otherwise
+/// (a lone quote, a command that only ends in one).
+pub(crate) fn unquoted(s: &str) -> &str {
+    ['\'', '"']
+        .iter()
+        .find_map(|q| s.strip_prefix(*q).and_then(|t| t.strip_suffix(*q)))
+        .unwrap_or(s)
+}
+
 pub fn quote_word(s: &str) -> String {
     inline::shell_quote(s)
 }
