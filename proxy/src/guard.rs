@@ -408,22 +408,8 @@ impl Guard {
         // The proxy's own findings (rug pull, poisoning, rate limit) only ever raise the
         // verdict.
         let enforcement = engine.policy().enforcement;
-        if let Some(def) = def
-            && let Some((reason, block)) =
-                pins::status_with(store, &self.server, def, self.pin_policy)?.raise(self.pin_policy)
-        {
-            let v = if block { Verdict::Block } else { Verdict::Auth };
-            raise(&mut d, reason.code, reason.message, v, block, enforcement);
-        }
-        if rate_limited {
-            raise(
-                &mut d,
-                RATE_LIMITED,
-                RATE_LIMITED_MSG,
-                Verdict::Block,
-                false,
-                enforcement,
-            );
+        for r in self.own_findings(store, def, rate_limited)? {
+            raise(&mut d, &r.code, &r.message, r.verdict, r.hard, enforcement);
         }
         let rules = settings::allow_rules(store)?;
         pipeline::apply_allow_rules(&rules, &mut d);
@@ -616,37 +602,37 @@ impl Guard {
     /// The proxy's own findings on a call (a changed tool definition, an exhausted rate
     /// limit), as reasons that only ever raise the verdict.
     fn local_raises(&self, def: Option<&ToolDef>, rate_limited: bool) -> Vec<ReasonReport> {
+        self.with_store(|store| self.own_findings(store, def, rate_limited))
+            .unwrap_or_else(|e| {
+                tracing::error!(error = %format!("{e:#}"), "tool pin unreadable; denying");
+                vec![ReasonReport {
+                    code: STORE_UNAVAILABLE.to_owned(),
+                    message: STORE_UNAVAILABLE_MSG.to_owned(),
+                    verdict: Verdict::Block,
+                    hard: true,
+                }]
+            })
+    }
+
+    /// The proxy's own findings on a call: a changed or poisoned tool definition (against its
+    /// pin in `store`) and an exhausted rate limit.
+    fn own_findings(
+        &self,
+        store: &Store,
+        def: Option<&ToolDef>,
+        rate_limited: bool,
+    ) -> Result<Vec<ReasonReport>> {
         let mut out = Vec::new();
-        if let Some(def) = def {
-            let pin = self.with_store(|store| {
-                Ok(pins::status_with(
-                    store,
-                    &self.server,
-                    def,
-                    self.pin_policy,
-                )?)
+        if let Some(def) = def
+            && let Some((reason, block)) =
+                pins::status_with(store, &self.server, def, self.pin_policy)?.raise(self.pin_policy)
+        {
+            out.push(ReasonReport {
+                code: reason.code.to_owned(),
+                message: reason.message.to_owned(),
+                verdict: if block { Verdict::Block } else { Verdict::Auth },
+                hard: block,
             });
-            match pin {
-                Ok(st) => {
-                    if let Some((reason, block)) = st.raise(self.pin_policy) {
-                        out.push(ReasonReport {
-                            code: reason.code.to_owned(),
-                            message: reason.message.to_owned(),
-                            verdict: if block { Verdict::Block } else { Verdict::Auth },
-                            hard: block,
-                        });
-                    }
-                }
-                Err(e) => {
-                    tracing::error!(error = %format!("{e:#}"), "tool pin unreadable; denying");
-                    out.push(ReasonReport {
-                        code: STORE_UNAVAILABLE.to_owned(),
-                        message: STORE_UNAVAILABLE_MSG.to_owned(),
-                        verdict: Verdict::Block,
-                        hard: true,
-                    });
-                }
-            }
         }
         if rate_limited {
             out.push(ReasonReport {
@@ -656,7 +642,7 @@ impl Guard {
                 hard: false,
             });
         }
-        out
+        Ok(out)
     }
 
     /// System level: the guard service judges the call (asking a human in the app for AUTH)
