@@ -199,43 +199,12 @@ pub fn change_at(
     }
 }
 
-/// This user's decisions and ledger as the service keeps them (system level).
-pub fn service_decisions(verdict: Option<String>) -> Result<Vec<airlock_store::DecisionRow>> {
-    let query = airlock_service::protocol::DecisionQuery {
-        limit: airlock_service::protocol::MAX_DECISIONS,
-        verdict,
-        ..Default::default()
-    };
-    match service_call(&airlock_service::Request::Decisions { query })? {
-        airlock_service::Response::Decisions { rows } => Ok(rows),
-        _ => bail!("the guard service answered something unexpected"),
-    }
-}
-
-/// This user's newest decisions with that outcome (any when `None`), as the service keeps
-/// them (system level), newest first.
-pub fn service_decisions_where(
-    limit: usize,
-    outcome: Option<airlock_store::Outcome>,
+/// This user's decisions as the service keeps them (system level), newest first, narrowed by
+/// `query` (at most [`airlock_service::protocol::MAX_DECISIONS`]).
+pub fn service_decisions(
+    mut query: airlock_service::protocol::DecisionQuery,
 ) -> Result<Vec<airlock_store::DecisionRow>> {
-    let query = airlock_service::protocol::DecisionQuery {
-        limit: limit.min(airlock_service::protocol::MAX_DECISIONS),
-        outcome,
-        ..Default::default()
-    };
-    match service_call(&airlock_service::Request::Decisions { query })? {
-        airlock_service::Response::Decisions { rows } => Ok(rows),
-        _ => bail!("the guard service answered something unexpected"),
-    }
-}
-
-/// This user's newest decision in `session`, as the service keeps it (system level).
-pub fn service_decisions_in_session(session: &str) -> Result<Vec<airlock_store::DecisionRow>> {
-    let query = airlock_service::protocol::DecisionQuery {
-        limit: 1,
-        session_id: Some(session.to_owned()),
-        ..Default::default()
-    };
+    query.limit = query.limit.min(airlock_service::protocol::MAX_DECISIONS);
     match service_call(&airlock_service::Request::Decisions { query })? {
         airlock_service::Response::Decisions { rows } => Ok(rows),
         _ => bail!("the guard service answered something unexpected"),

@@ -179,7 +179,13 @@ impl AuditSource {
                 outcome,
                 ..DecisionFilter::default()
             })?),
-            AuditSource::Service => crate::policy::service_decisions_where(limit, outcome),
+            AuditSource::Service => {
+                crate::policy::service_decisions(airlock_service::protocol::DecisionQuery {
+                    limit,
+                    outcome,
+                    ..Default::default()
+                })
+            }
         }
     }
 

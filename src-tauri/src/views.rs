@@ -69,7 +69,11 @@ pub fn decisions(store: &Store, q: &DecisionQuery) -> Result<Vec<DecisionView>> 
 /// The system level: the newest rows the guard service returns, filtered here.
 pub fn decisions_at_system(q: &DecisionQuery) -> Result<Vec<DecisionView>> {
     let verdict = q.verdict.trim().to_ascii_uppercase();
-    let rows = crate::policy::service_decisions((!verdict.is_empty()).then_some(verdict))?;
+    let rows = crate::policy::service_decisions(airlock_service::protocol::DecisionQuery {
+        limit: airlock_service::protocol::MAX_DECISIONS,
+        verdict: (!verdict.is_empty()).then_some(verdict),
+        ..Default::default()
+    })?;
     Ok(decisions_from(rows, q))
 }
 

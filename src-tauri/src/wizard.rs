@@ -246,7 +246,11 @@ pub fn self_test(
     let (exit_code, answer) = run_hook(airlock_bin, &payload, Duration::from_secs(150))?;
     // At the system level the service recorded it in its own store.
     let rows = if system {
-        crate::policy::service_decisions_in_session(session_id)?
+        crate::policy::service_decisions(airlock_service::protocol::DecisionQuery {
+            limit: 1,
+            session_id: Some(session_id.to_owned()),
+            ..Default::default()
+        })?
     } else {
         paths.open_store()?.recent_decisions(&DecisionFilter {
             limit: 1,
