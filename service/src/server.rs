@@ -743,6 +743,18 @@ fn status(svc: &Service, st: &mut UserState) -> Response {
     })
 }
 
+/// The password checked through the throttled factor check (a guess here counts like any
+/// other): the refusal to answer when it does not check out.
+fn password_refusal(store: &airlock_store::Store, password: &str) -> Option<Response> {
+    let proof = factors::Proof {
+        password: Some(password.to_owned()),
+        code: None,
+    };
+    factors::verify(store, &proof, clock::now_unix())
+        .err()
+        .map(|e| error("refused", e.to_string()))
+}
+
 /// Ledgers a factor change the service applied or refused and answers; `true` when the store
 /// was written.
 fn ledgered(
@@ -838,12 +850,8 @@ fn admin(svc: &Service, user: &Mutex<UserState>, who: Peer, req: Request) -> Res
                 );
             }
             // Through the throttled check: a password guess here counts like any other.
-            let proof = factors::Proof {
-                password: Some(password.clone()),
-                code: None,
-            };
-            if let Err(e) = factors::verify(store, &proof, clock::now_unix()) {
-                return error("refused", e.to_string());
+            if let Some(refused) = password_refusal(store, &password) {
+                return refused;
             }
             match factors::begin_totp_enroll(store, &password) {
                 Ok((uri, _png)) => {
@@ -858,12 +866,8 @@ fn admin(svc: &Service, user: &Mutex<UserState>, who: Peer, req: Request) -> Res
                 Ok(s) => s,
                 Err(e) => return error("not_ready", e.0),
             };
-            let proof = factors::Proof {
-                password: Some(password.clone()),
-                code: None,
-            };
-            if let Err(e) = factors::verify(store, &proof, clock::now_unix()) {
-                return error("refused", e.to_string());
+            if let Some(refused) = password_refusal(store, &password) {
+                return refused;
             }
             let detail = serde_json::json!({"action": "enroll"});
             // No keyring for a system user: the secret stays sealed under the password, so a
