@@ -293,6 +293,9 @@ pub fn finish_totp_enroll(
         &serde_json::to_string(&state).map_err(|e| FactorError::Crypto(e.to_string()))?,
     )?;
     store.delete_setting(TOTP_PENDING_KEY)?;
+    // A new secret: no code of it has been used yet. (The step a code of an earlier secret
+    // was last accepted for would otherwise refuse this one's codes for up to a minute.)
+    store.delete_setting(TOTP_LAST_STEP_KEY)?;
     Ok(where_)
 }
 
@@ -545,6 +548,34 @@ mod tests {
         verify(&s, &pw("correct horse"), at + 2 * FIRST_WAIT_SECS).unwrap();
         verify(&s, &pw("guess"), at + 2 * FIRST_WAIT_SECS + 1).unwrap_err();
         verify(&s, &pw("correct horse"), at + 2 * FIRST_WAIT_SECS + 2).unwrap();
+    }
+
+    #[test]
+    fn a_re_enrolled_secret_accepts_its_codes_at_once() {
+        let s = Store::open_in_memory().unwrap();
+        set_password(&s, "correct horse").unwrap();
+        let now = 1_800_000_000;
+        let enrol = |now: u64| {
+            let (uri, _) = begin_totp_enroll(&s, "correct horse").unwrap();
+            let code = current_code_for_uri(&uri, now).unwrap();
+            finish_totp_enroll(&s, "correct horse", &code, now, false).unwrap();
+            uri
+        };
+        let proof = |uri: &str, at: u64| Proof {
+            password: Some("correct horse".into()),
+            code: Some(current_code_for_uri(uri, at).unwrap()),
+        };
+        let uri = enrol(now);
+        // A code is used up: the same step is refused, the next one is not.
+        verify(&s, &proof(&uri, now), now).unwrap();
+        assert!(matches!(
+            verify(&s, &proof(&uri, now), now),
+            Err(FactorError::CodeReused)
+        ));
+        remove_totp(&s, &proof(&uri, now + 30), now).unwrap();
+        // Enrolled again within the same minute: the new secret's current code counts.
+        let uri = enrol(now + 5);
+        verify(&s, &proof(&uri, now + 5), now + 5).unwrap();
     }
 
     #[test]
