@@ -290,3 +290,54 @@ fn log_and_history_print_readable_times_under_a_header() {
         assert!(err.contains("--password-stdin"), "{args:?}: {err}");
     }
 }
+
+/// An edit is judged by what it takes away too: the real hook passes the replaced text to
+/// the guard service, so dropping a login guard from a route that stays is asked about, and
+/// the same route keeping its guard passes.
+#[test]
+fn an_edit_is_judged_by_the_text_it_replaces() {
+    let sb = Sandbox::new().unwrap();
+    let edit = |old: &str, new: &str| {
+        serde_json::json!({
+            "hook_event_name": "PreToolUse",
+            "session_id": "s-edit",
+            "cwd": "/home/dev/project",
+            "permission_mode": "default",
+            "tool_name": "Edit",
+            "tool_input": {
+                "file_path": "/home/dev/project/src/routes/users.js",
+                "old_string": old,
+                "new_string": new,
+            }
+        })
+        .to_string()
+    };
+    let guarded = "router.delete('/:id', requireAuth, requireAdmin, users.destroy);\n";
+    let (code, out, _) = sb.run(
+        &["hook", "claude-code"],
+        &edit(guarded, "router.delete('/:id', users.destroy);\n"),
+    );
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("\"ask\""),
+        "a dropped guard is asked about: {out}"
+    );
+    let (_, out, _) = sb.run(
+        &["hook", "claude-code"],
+        &edit(
+            guarded,
+            "router.delete('/:id', requireRole('admin'), users.destroy);\n",
+        ),
+    );
+    assert_eq!(
+        out.trim(),
+        "{}",
+        "a guard replaced by another passes: {out}"
+    );
+    let rows = log_json(&sb);
+    assert!(
+        rows.iter()
+            .any(|r| r.to_string().contains("weakens_security")),
+        "{rows:?}"
+    );
+}

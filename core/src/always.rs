@@ -616,6 +616,14 @@ pub const CORPUS: &[(&str, &str)] = &[
         include_str!("../../tests/corpus/families/holdout13.jsonl"),
     ),
     (
+        "holdout15",
+        include_str!("../../tests/corpus/families/holdout15.jsonl"),
+    ),
+    (
+        "everyday5",
+        include_str!("../../tests/corpus/families/everyday5.jsonl"),
+    ),
+    (
         "everyday2",
         include_str!("../../tests/corpus/families/everyday2.jsonl"),
     ),

@@ -71,7 +71,11 @@ fn build_session(
         let input = claude::parse(&bytes).map_err(|e| format!("event {i}: {e}"))?;
         match claude::event(&input) {
             claude::Event::Judge(action) => {
-                let d = pipeline::judge(engine, custom, &[], &action, &session);
+                let facts = airlock_engine::CallFacts {
+                    edits: edit_facts(&action, &bytes),
+                    ..airlock_engine::CallFacts::default()
+                };
+                let d = pipeline::judge_with(engine, custom, &[], &action, &session, &facts);
                 session = engine.record(&session, &action, &d);
             }
             claude::Event::Observe { action, result } => {
@@ -81,6 +85,14 @@ fn build_session(
         }
     }
     Ok(session)
+}
+
+/// An edit's replacements, read from its payload as the service reads them.
+fn edit_facts(action: &airlock_engine::Action, payload: &[u8]) -> Vec<airlock_engine::TextEdit> {
+    match action.op {
+        airlock_engine::Operation::FileWrite { .. } => airlock_hooks::text_edits(payload),
+        _ => Vec::new(),
+    }
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -256,7 +268,12 @@ pub fn run_events_with(
             return Err(format!("last event `{name}` is not a judged event"));
         }
     };
-    let d = pipeline::judge(engine, custom, &[], &action, &session);
+    // As the service does: an edit's replacements go in as facts.
+    let facts = airlock_engine::CallFacts {
+        edits: edit_facts(&action, &bytes),
+        ..airlock_engine::CallFacts::default()
+    };
+    let d = pipeline::judge_with(engine, custom, &[], &action, &session, &facts);
     Ok((d.verdict, d.reasons.into_iter().map(|r| r.code).collect()))
 }
 

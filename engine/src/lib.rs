@@ -12,6 +12,7 @@
 pub mod action;
 pub mod autorun;
 pub mod baseline;
+pub mod code;
 pub mod consequences;
 pub mod effects;
 pub mod injection;
@@ -302,6 +303,7 @@ impl Engine {
 
     fn decide_inner(&self, action: &Action, session: &SessionState, facts: &CallFacts) -> Decision {
         let (sa, fx) = self.understand(action, facts, session);
+        let planted = self.planted(action, session);
         let cx = Ctx {
             action,
             policy: &self.policy,
@@ -311,6 +313,7 @@ impl Engine {
             shell: sa.as_ref(),
             fx: &fx,
             facts,
+            planted,
         };
         let mut findings: Vec<Finding> = Vec::new();
         for (_, rule) in rules::RULES {
@@ -375,6 +378,30 @@ impl Engine {
                 Vec::new()
             },
         }
+    }
+
+    /// What the commands of a file that runs later (a script, a build recipe) would be
+    /// told if run now, in this session (their reasons); `None` for other writes (and for
+    /// files that run by themselves, which are judged as run already).
+    fn planted(&self, action: &Action, session: &SessionState) -> Option<Vec<ReasonReport>> {
+        let Operation::FileWrite { path, content } = &action.op else {
+            return None;
+        };
+        let home = self.policy.home();
+        let abs = paths::normalize(path, action.cwd.as_deref(), home);
+        if autorun::autorun_commands(&abs, content, home).is_some() {
+            return None;
+        }
+        let text = autorun::later_commands(&abs, content)?;
+        let inner = Action {
+            tool: "Bash".into(),
+            op: Operation::Shell { command: text },
+            ..action.clone()
+        };
+        Some(
+            self.decide_inner(&inner, session, &CallFacts::default())
+                .reasons,
+        )
     }
 
     /// Record a decision's outcome in the session (blocked actions are remembered by keyed

@@ -71,6 +71,11 @@ pub struct CallFacts {
     /// The project has a policy file that cannot be read or parsed: every call in it is AUTH.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub project_policy_invalid: bool,
+    /// An edit tool's replacements (`old_string` → `new_string`) as the host sent them: the
+    /// text an edit takes away, which [`crate::Operation::FileWrite`] (new text only) lacks.
+    /// Empty for a whole-file write or a host that sends none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub edits: Vec<crate::consequences::TextEdit>,
 }
 
 /// What a lookup of one path found.

@@ -84,6 +84,23 @@ pub fn home_relative<'a>(path: &'a str, home: Option<&str>) -> Option<&'a str> {
     if let Some(rest) = path.strip_prefix("/root/") {
         return Some(rest);
     }
+    // WSL sees a Windows home (`C:/Users/<u>`) as `/mnt/c/Users/<u>`.
+    if let Some(rest) = path.strip_prefix("/mnt/") {
+        let mut it = rest.splitn(3, '/');
+        let drive = it.next().unwrap_or("");
+        let users = it.next().unwrap_or("");
+        if drive.len() == 1
+            && drive.chars().all(|c| c.is_ascii_alphabetic())
+            && users.eq_ignore_ascii_case("users")
+            && let Some(after) = it.next()
+        {
+            let mut it = after.splitn(2, '/');
+            let user = it.next().unwrap_or("");
+            if !user.is_empty() && !user.contains(['*', '?']) {
+                return Some(it.next().unwrap_or(""));
+            }
+        }
+    }
     let lower_prefix = [
         "/home/",
         "/Users/",
@@ -739,6 +756,14 @@ mod tests {
         assert!(is_git_hook("/home/dev/project/.git/hooks/pre-commit"));
         assert!(!is_git_hook("/home/dev/project/scripts/hooks/pre-commit"));
         assert!(is_system_path("/etc/hosts"));
+        // WSL's view of a Windows home is a home, the rest of a mounted drive is not.
+        assert_eq!(
+            home_relative("/mnt/c/Users/raj/source/app/x.ts", None),
+            Some("source/app/x.ts")
+        );
+        assert!(!is_system_path("/mnt/c/Users/raj/source/app/x.ts"));
+        assert!(is_system_path("/mnt/c/Windows/System32/drivers/etc/hosts"));
+        assert!(is_system_path("/mnt/data/backups"));
         assert!(!is_system_path("/tmp/x"));
         assert!(!is_system_path("/home/dev/x"));
     }

@@ -286,6 +286,10 @@ pub(crate) fn handle_call(
     };
     let before = st.session(&host, &sid);
     let mut facts = facts;
+    // What an edit takes away (a removed auth check, say) is judged too.
+    if matches!(action.op, airlock_engine::Operation::FileWrite { .. }) {
+        facts.edits = airlock_hooks::text_edits(payload.as_bytes());
+    }
     // The project's own `.airlock/policy.toml` (only ever tightens).
     airlock_core::policy_file::add_project_rules(
         &mut facts,
@@ -327,7 +331,7 @@ pub(crate) fn handle_call(
         // The human is asked without holding the user's lock.
         let agent = st.agent.clone().filter(|a| a.is_open());
         drop(st);
-        let consequences = consequences(&engine, action, &before, &facts, &d, payload);
+        let consequences = consequences(&engine, action, &before, &facts, &d);
         let choices = airlock_core::always::proposals_for(&engine, action, &before, &facts, &d)
             .iter()
             .filter_map(|p| p.wire())
@@ -500,22 +504,15 @@ fn summary(engine: &Engine, action: &Action) -> String {
 }
 
 /// What the call will do, in plain words, for the popup (the engine's lines, carried as the
-/// broker's wire type; an edit's replacements are read from the payload for its diff).
+/// broker's wire type; an edit's replacements, in the facts, give its diff).
 fn consequences(
     engine: &Engine,
     action: &Action,
     session: &airlock_engine::SessionState,
     facts: &CallFacts,
     d: &Decision,
-    payload: &str,
 ) -> Vec<airlock_broker::Consequence> {
-    let edits = match action.op {
-        airlock_engine::Operation::FileWrite { .. } => {
-            airlock_hooks::text_edits(payload.as_bytes())
-        }
-        _ => Vec::new(),
-    };
-    to_wire(engine.consequences(action, session, facts, d, &edits))
+    to_wire(engine.consequences(action, session, facts, d, &facts.edits))
 }
 
 /// The engine's consequence lines as the broker's wire type.

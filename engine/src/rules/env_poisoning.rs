@@ -3,8 +3,10 @@
 //! **What it does:** library preloading (`LD_PRELOAD`, `DYLD_INSERT_LIBRARIES`, `BASH_ENV`,
 //! `NODE_OPTIONS=--require`) is BLOCK (AUTH in light); putting a temp or relative folder
 //! first on `PATH` is AUTH; appending to shell start-up files is AUTH (BLOCK in strict/
-//! paranoid); installing persistence (crontab, `authorized_keys`, systemd/launchd units) is
-//! BLOCK (AUTH in light); writing Git hooks or Git config that runs commands is AUTH; writes
+//! paranoid); installing persistence (crontab, `authorized_keys`, system units) is BLOCK
+//! (AUTH in light), a login item of the user's own session (systemd user unit, launchd agent,
+//! XDG autostart) AUTH in balanced until the session took in untrusted content (its command is
+//! judged as run: `autorun`); writing Git hooks or Git config that runs commands is AUTH; writes
 //! to `/etc/sudoers`, `/etc/passwd` and `/etc/ld.so.preload` are hard BLOCKs; other system
 //! files are AUTH (BLOCK in strict/paranoid).
 //! **Why:** these outlive the session: the next shell, commit or login runs the payload.
@@ -227,12 +229,33 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                     }
                     _ => false,
                 };
-            let by = if plain_ssh_config {
-                [Auth, Auth, Auth, Auth]
-            } else {
-                [Auth, Block, Block, Block]
+            // A login item of the user's own session (a systemd user unit, a launchd agent,
+            // an XDG autostart entry) is judged by what it runs (see `autorun`); installing
+            // one is asked about, and refused after untrusted content or from strict up.
+            // Only a written file whose command is known and not started from a temporary
+            // folder (`Exec=/tmp/.x/agent`); a copied one's content is unseen.
+            let login_item = paths::home_relative(p, home).is_some_and(|r| {
+                r.starts_with(".config/systemd/user/")
+                    || r.starts_with("Library/LaunchAgents/")
+                    || r.starts_with(".config/autostart/")
+            }) && match &cx.action.op {
+                crate::action::Operation::FileWrite { content, .. } => {
+                    crate::autorun::autorun_commands(p, content, home).is_some_and(|cmds| {
+                        !["/tmp/", "/var/tmp/", "/dev/shm/", "/private/tmp/"]
+                            .iter()
+                            .any(|t| cmds.contains(t))
+                    })
+                }
+                _ => false,
             };
-            out.push(Finding::new(PERSISTENCE, mode.pick(by)));
+            let v = if plain_ssh_config {
+                Auth
+            } else if login_item {
+                cx.ask_or_block()
+            } else {
+                mode.pick([Auth, Block, Block, Block])
+            };
+            out.push(Finding::new(PERSISTENCE, v));
         } else if paths::is_shell_rc(p, home) {
             // Only putting a folder of the home's own tools on `PATH` (`export
             // PATH="$HOME/go/bin:$PATH"`): asked about, never refused.

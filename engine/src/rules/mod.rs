@@ -19,17 +19,22 @@ pub mod behaviour;
 pub mod bulk_delete;
 pub mod ci_secrets;
 pub mod cloud_privilege;
+pub mod code_backdoor;
+pub mod code_exfiltration;
 pub mod container_escape;
 pub mod destination;
 pub mod destructive;
+pub mod destructive_code;
 pub mod env_poisoning;
 pub mod evasion;
 pub mod exfiltration;
 pub mod git_destructive;
 pub mod hidden_text;
 pub mod infra_destructive;
+pub mod manifest_dependencies;
 pub mod mcp_annotations;
 pub mod mcp_recipients;
+pub mod planted_command;
 pub mod planted_instructions;
 pub mod secret_access;
 pub mod secret_echo;
@@ -45,6 +50,7 @@ pub mod synthetic_input;
 pub mod turn_gate;
 pub mod unguarded_agent;
 pub mod verification_bypass;
+pub mod weakened_code;
 
 /// Everything a rule may look at. Built once per decision.
 pub struct Ctx<'a> {
@@ -57,6 +63,9 @@ pub struct Ctx<'a> {
     pub fx: &'a Effects,
     /// What the adapter supplied for this call (files, baseline p-values).
     pub facts: &'a CallFacts,
+    /// For a write of a file whose commands run later (a script, a build recipe: see
+    /// [`crate::autorun::later_commands`]), the reasons its commands get if run now.
+    pub planted: Option<Vec<crate::verdict::ReasonReport>>,
 }
 
 impl Ctx<'_> {
@@ -120,6 +129,12 @@ pub const RULES: &[(&str, RuleFn)] = &[
     ("container_escape", container_escape::check),
     ("cloud_privilege", cloud_privilege::check),
     ("unguarded_agent", unguarded_agent::check),
+    ("weakened_code", weakened_code::check),
+    ("code_backdoor", code_backdoor::check),
+    ("code_exfiltration", code_exfiltration::check),
+    ("manifest_dependencies", manifest_dependencies::check),
+    ("planted_command", planted_command::check),
+    ("destructive_code", destructive_code::check),
 ];
 
 #[cfg(test)]

@@ -222,7 +222,7 @@ pub fn fetched_repository(inv: &crate::shell::Invocation) -> Option<(String, Str
 }
 
 /// Names attackers imitate, per ecosystem (exact names are fine; one edit away is not).
-const POPULAR_PYPI: &[&str] = &[
+pub(crate) const POPULAR_PYPI: &[&str] = &[
     "requests",
     "urllib3",
     "numpy",
@@ -268,7 +268,7 @@ const POPULAR_PYPI: &[&str] = &[
     "pyjwt",
     "docker",
 ];
-const POPULAR_NPM: &[&str] = &[
+pub(crate) const POPULAR_NPM: &[&str] = &[
     "react",
     "react-dom",
     "lodash",

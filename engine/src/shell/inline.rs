@@ -492,6 +492,16 @@ pub(crate) fn analyze(lang: &str, code: &str) -> InlineFindings {
     }
     for marker in WRITE_CALLS {
         for seg in call_segments(code, marker) {
+            // `path.write_text(data)`: the target is the receiver, not the argument.
+            if *marker == "write_text(" {
+                if let Some(path) = literal_path_receiver(code, seg, marker) {
+                    // `Path("notes.txt").write_text(…)`: a literal target, judged as written.
+                    f.effects.push(("tee", vec![path]));
+                } else if !receiver_in_working_dir(code, seg, marker) {
+                    f.opaque = true;
+                }
+                continue;
+            }
             if !first_arg_is_literal(seg, false) && !anchored_in_script_dir(code, seg) {
                 // `writeFileSync(homedir() + '/.bashrc', …)`: the target is computed.
                 f.opaque = true;
@@ -622,6 +632,143 @@ fn scan_top_level(
         }
     }
     None
+}
+
+/// The receiver of a pathlib call (`f.write_text(…)`) is a path under the working folder:
+/// bound once, by `for f in …` or `f = …`, to an expression built only from relative
+/// literals (`Path("locales")`, `LOCALES.glob("*.json")`, `OUT / "report.txt"`) through
+/// names themselves bound that way, never climbing out (`..`) or into a home.
+fn receiver_in_working_dir(code: &str, seg: &str, marker: &str) -> bool {
+    let Some(start) = (seg.as_ptr() as usize)
+        .checked_sub(code.as_ptr() as usize)
+        .and_then(|o| o.checked_sub(marker.len()))
+    else {
+        return false;
+    };
+    let Some(before) = code.get(..start).and_then(|b| b.strip_suffix('.')) else {
+        return false;
+    };
+    let name_len = before
+        .chars()
+        .rev()
+        .take_while(|c| c.is_alphanumeric() || *c == '_')
+        .map(char::len_utf8)
+        .sum::<usize>();
+    let name = &before[before.len() - name_len..];
+    relative_binding(code, name, 0)
+}
+
+/// The literal of a `Path("…").write_text(` receiver.
+fn literal_path_receiver(code: &str, seg: &str, marker: &str) -> Option<String> {
+    let start = (seg.as_ptr() as usize)
+        .checked_sub(code.as_ptr() as usize)?
+        .checked_sub(marker.len())?;
+    let before = code.get(..start)?.strip_suffix(").")?;
+    let open = before.rfind("Path(")?;
+    let inner = &before[open + "Path(".len()..];
+    let lits = string_literals(inner);
+    let [lit] = lits.as_slice() else {
+        return None;
+    };
+    (inner.trim().trim_matches(['"', '\'']) == lit.as_str()).then(|| lit.clone())
+}
+
+fn relative_binding(code: &str, name: &str, depth: usize) -> bool {
+    if name.is_empty() || depth > 3 || name.chars().next().is_some_and(|c| c.is_ascii_digit()) {
+        return false;
+    }
+    // Occurrences of `needle` that start a word (`f = ` but not `buf = `).
+    let at_word = |needle: &str| -> Vec<usize> {
+        code.match_indices(needle)
+            .filter(|(i, _)| {
+                !code[..*i]
+                    .chars()
+                    .next_back()
+                    .is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '.')
+            })
+            .map(|(i, _)| i + needle.len())
+            .collect()
+    };
+    let for_at = at_word(&format!("for {name} in "));
+    let assign_at = at_word(&format!("{name} = "));
+    if for_at.len() + assign_at.len() != 1
+        || !at_word(&format!("{name} +=")).is_empty()
+        || !at_word(&format!("{name} /=")).is_empty()
+    {
+        return false;
+    }
+    let expr = for_at
+        .first()
+        .or(assign_at.first())
+        .and_then(|i| code.get(*i..))
+        .and_then(|rest| rest.split(['\n', ';']).next())
+        .unwrap_or("");
+    let expr = expr.trim_end().trim_end_matches(':');
+    const ESCAPES: &[&str] = &[
+        "..",
+        "~",
+        "HOME",
+        "home",
+        "environ",
+        "expanduser",
+        "getenv",
+        "input(",
+        "argv",
+    ];
+    if expr.is_empty() || ESCAPES.iter().any(|e| expr.contains(e)) {
+        return false;
+    }
+    let literals = string_literals(expr);
+    if literals
+        .iter()
+        .any(|l| l.starts_with('/') || l.starts_with('\\') || l.contains(':'))
+    {
+        return false;
+    }
+    // Every name the expression starts from is a path constructor, a method of one, or a
+    // name bound the same way.
+    let mut roots = Vec::new();
+    let mut chars = expr.char_indices().peekable();
+    let mut in_quote: Option<char> = None;
+    while let Some((i, c)) = chars.next() {
+        if let Some(q) = in_quote {
+            if c == q {
+                in_quote = None;
+            }
+            continue;
+        }
+        if matches!(c, '"' | '\'') {
+            in_quote = Some(c);
+            continue;
+        }
+        if c.is_alphabetic() || c == '_' {
+            let prev = expr[..i].chars().next_back();
+            let mut end = i + c.len_utf8();
+            while let Some(&(j, d)) = chars.peek() {
+                if d.is_alphanumeric() || d == '_' {
+                    end = j + d.len_utf8();
+                    chars.next();
+                } else {
+                    break;
+                }
+            }
+            if prev != Some('.') {
+                roots.push(&expr[i..end]);
+            }
+        }
+    }
+    // The script's own folder, up to two levels (`scripts/` → the repository root).
+    let script_dir = expr.contains("__file__")
+        && expr.matches(".parent").count() <= 2
+        && !expr.contains("parents[");
+    if expr.contains("__file__") && !script_dir {
+        return false;
+    }
+    const CONSTRUCTORS: &[&str] = &["Path", "pathlib", "PurePath", "sorted", "list", "__file__"];
+    !roots.is_empty()
+        && roots.iter().all(|r| {
+            CONSTRUCTORS.contains(r) || (*r != name && relative_binding(code, r, depth + 1))
+        })
 }
 
 /// Is the first argument of a call a path built from the script's own folder
@@ -1171,5 +1318,39 @@ mod tests {
         assert!(!f.opaque, "{f:?}");
         let f = analyze("node", "console.log(process.env.HOME)");
         assert!(!f.effects.iter().any(|(p, _)| *p == "printenv"));
+    }
+
+    #[test]
+    fn pathlib_writes_under_the_working_folder_are_seen_through() {
+        let sort_locales = "import json, pathlib\nLOCALES = pathlib.Path(\"locales\")\nfor f in sorted(LOCALES.glob(\"*.json\")):\n    data = json.loads(f.read_text())\n    f.write_text(json.dumps(data))\n";
+        assert!(!analyze("python3", sort_locales).opaque);
+        let out = "from pathlib import Path\nOUT = Path(\"build\") / \"report.txt\"\nOUT.write_text(\"ok\")\n";
+        assert!(!analyze("python3", out).opaque);
+        let generator = "import pathlib\nROOT = pathlib.Path(__file__).resolve().parent.parent\nOUT = ROOT / \"generated/enums.py\"\nOUT.write_text(text)\n";
+        assert!(!analyze("python3", generator).opaque);
+        let up = "import pathlib\nROOT = pathlib.Path(__file__).parents[4]\nOUT = ROOT / \"x\"\nOUT.write_text(text)\n";
+        assert!(analyze("python3", up).opaque);
+        let f = analyze(
+            "python3",
+            "from pathlib import Path; Path('/etc/hosts').write_text('x')",
+        );
+        assert!(!f.opaque);
+        assert!(
+            f.effects
+                .iter()
+                .any(|(p, a)| *p == "tee" && a.iter().any(|x| x == "/etc/hosts")),
+            "{f:?}"
+        );
+        // Into a home, out of the folder, from outside input, or rebound: computed.
+        for code in [
+            "from pathlib import Path\nrc = Path.home() / \".bashrc\"\nrc.write_text(\"x\")\n",
+            "from pathlib import Path\np = Path(\"..\") / \"..\" / \"x\"\np.write_text(\"x\")\n",
+            "import sys\nfrom pathlib import Path\np = Path(sys.argv[1])\np.write_text(\"x\")\n",
+            "from pathlib import Path\np = Path(\"/etc/hosts\")\np.write_text(\"x\")\n",
+            "from pathlib import Path\np = Path(\"build\")\np = Path(\"/etc/hosts\")\np.write_text(\"x\")\n",
+            "from pathlib import Path\nfor f in files:\n    f.write_text(\"x\")\n",
+        ] {
+            assert!(analyze("python3", code).opaque, "{code}");
+        }
     }
 }

@@ -1,0 +1,276 @@
+//! A code, migration or infrastructure edit that destroys data when it runs, or a write that
+//! empties a credential or production file.
+//!
+//! **What it does:** a write that adds SQL dropping or truncating tables, schemas or
+//! databases, or deleting every row (`DELETE FROM t` with no `WHERE`); an ORM call doing the
+//! same (`drop_table`, `Schema::dropIfExists`, `.delete_all`, `objects.all().delete()`,
+//! `deleteMany({})`, Redis `flushall`, not one cache's `flushdb`); a home folder removed from code
+//! (`shutil.rmtree(Path.home())`); or infrastructure made deletable (`force_destroy = true`,
+//! `deletion_protection = false`, `skip_final_snapshot = true`) is `destroys_data`: AUTH
+//! (PASS in light; BLOCK from strict up once the session took in untrusted content). A
+//! migration's `down`/`downgrade`/rollback step, code behind a development-environment check,
+//! tests and fixtures (unless they name a production database) are not judged. Writing an
+//! empty file over a credential or key file or a production configuration is
+//! `destroys_data` too.
+//! **Why:** a migration, a start-up hook or a test fixture runs later against real data;
+//! "add an index" that also drops two tables is a one-line sabotage in a long diff.
+//! **Example:** `migrations.RunSQL("DROP TABLE orders_order CASCADE")` → `destroys_data`.
+
+use crate::code::{SourceWrite, is_production_config, is_test_or_dev};
+use crate::verdict::{Finding, Reason, Verdict};
+
+use super::Ctx;
+
+pub const DESTROYS_DATA: Reason = Reason::new(
+    "destroys_data",
+    "Adds code, a migration or a setting that deletes databases, tables or stored data.",
+);
+
+use Verdict::{Auth, Block, Pass};
+
+/// Compact idioms (see [`crate::code`]) that destroy data.
+const DESTROYS: &[&str] = &[
+    "drop table",
+    "drop schema",
+    "drop database",
+    "truncate table",
+    "drop_table",
+    "drop_schema",
+    "schema::dropifexists(",
+    "schema::drop(",
+    ".delete_all",
+    ".destroy_all",
+    "objects.all().delete()",
+    "deletemany({})",
+    // Every database of the server (a dedicated cache's `flushdb` is routine).
+    "flushall(",
+    "dropdatabase(",
+    "rmtree(path.home()",
+    "rmtree(os.path.expanduser(~)",
+    "rmtree(os.environ[home]",
+    "rmsync(os.homedir()",
+    "rmdirsync(os.homedir()",
+    "removeall(os.getenv(home)",
+    "remove_dir_all(home",
+    "force_destroy=true",
+    "deletion_protection=false",
+    "deletionprotection:false",
+    "skip_final_snapshot=true",
+    "prevent_destroy=false",
+];
+
+/// A destructive statement behind one of these runs only on a developer's machine.
+const DEV_GUARDS: &[&str] = &[
+    "env.development?",
+    "env.test?",
+    "env.local?",
+    "node_env===development",
+    "node_env===test",
+    "app_env==local",
+    "is_development",
+];
+
+pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
+    let Some(w) = SourceWrite::of(&cx.action.op, cx.facts, cx.cwd(), cx.home()) else {
+        return;
+    };
+    let testish = is_test_or_dev(&w.path);
+    let hit = w.hunks.iter().any(|h| {
+        let n = &h.new;
+        if testish && !n.contains("prod") {
+            return false;
+        }
+        if DEV_GUARDS.iter().any(|g| n.contains(g)) {
+            return false;
+        }
+        let idiom = DESTROYS.iter().any(|d| {
+            n.match_indices(d)
+                .any(|(i, _)| !h.old.contains(d) && !in_rollback(n, i))
+        });
+        idiom || (deletes_every_row(n) && !deletes_every_row(&h.old))
+    }) || emptied(cx, &w);
+    if hit {
+        let by = if cx.untrusted() {
+            [Auth, Auth, Block, Block]
+        } else {
+            [Pass, Auth, Auth, Block]
+        };
+        out.push(Finding::new(DESTROYS_DATA, cx.mode().pick(by)));
+    }
+}
+
+/// The nearest migration step before byte `at` is a rollback (`def down`, `def downgrade`,
+/// `function down(`, `def rollback`).
+fn in_rollback(text: &str, at: usize) -> bool {
+    const UP: &[&str] = &[
+        "def up",
+        "def upgrade",
+        "def change",
+        "function up(",
+        "up()",
+    ];
+    const DOWN: &[&str] = &[
+        "def down",
+        "def downgrade",
+        "def rollback",
+        "function down(",
+        "down()",
+        "rollback()",
+    ];
+    let before = &text[..at];
+    let last = |keys: &[&str]| keys.iter().filter_map(|k| before.rfind(k)).max();
+    match (last(UP), last(DOWN)) {
+        (_, None) => false,
+        (None, Some(_)) => true,
+        (Some(u), Some(d)) => d > u,
+    }
+}
+
+/// `DELETE FROM table` ending its statement with no `WHERE`.
+fn deletes_every_row(compact: &str) -> bool {
+    compact.match_indices("delete from ").any(|(i, _)| {
+        let rest = &compact[i + "delete from ".len()..];
+        let end = rest.find([';', ')', ',', '\n']).unwrap_or(rest.len());
+        let stmt = &rest[..end];
+        !stmt.contains(" where ")
+            && !stmt.contains("where ")
+            && !stmt.contains('%')
+            && !stmt.contains('?')
+            && !stmt.contains('{')
+            && !stmt.contains('$')
+            && !stmt.contains('+')
+    })
+}
+
+/// An empty file written over a credential or key file or a production configuration.
+fn emptied(cx: &Ctx<'_>, w: &SourceWrite) -> bool {
+    let crate::action::Operation::FileWrite { path, content } = &cx.action.op else {
+        return false;
+    };
+    if !content.trim().is_empty() || !cx.facts.edits.is_empty() {
+        return false;
+    }
+    let abs = crate::paths::normalize(path, cx.cwd(), cx.home());
+    crate::paths::secret_kind(&abs, cx.home()).is_some()
+        || is_production_config(&w.path)
+        || w.path.contains("/secrets/")
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::action::{Action, Host, Operation, Provenance};
+    use crate::policy::Mode;
+    use crate::rules::testutil::engine;
+    use crate::session::SessionState;
+    use crate::verdict::Verdict::{self, Auth, Pass};
+
+    fn judge(path: &str, content: &str) -> (Verdict, Vec<String>) {
+        let a = Action {
+            host: Host::ClaudeCode,
+            tool: "Write".into(),
+            op: Operation::FileWrite {
+                path: path.into(),
+                content: content.into(),
+            },
+            cwd: Some("/home/dev/project".into()),
+            provenance: Provenance::User,
+            session_id: None,
+        };
+        let d = engine(Mode::Balanced).decide(&a, &SessionState::default());
+        (d.verdict, d.reasons.into_iter().map(|r| r.code).collect())
+    }
+
+    #[test]
+    fn data_destroying_code_and_its_look_alikes() {
+        let cases: &[(&str, &str, Verdict)] = &[
+            (
+                "orders/migrations/0042_gift.py",
+                "operations = [\n    migrations.RunSQL(\"DROP TABLE orders_order CASCADE;\"),\n]\n",
+                Auth,
+            ),
+            (
+                "orders/migrations/0044_remove_ref.py",
+                "operations = [\n    migrations.RemoveField(model_name=\"order\", name=\"legacy_ref\"),\n]\n",
+                Pass,
+            ),
+            (
+                "db/migrate/20240611_add_index.rb",
+                "class AddIndex < ActiveRecord::Migration[7.1]\n  def change\n    add_index :orders, :customer_id\n    drop_table :customers, force: :cascade\n  end\nend\n",
+                Auth,
+            ),
+            (
+                "db/migrate/20240612_create_items.rb",
+                "class CreateItems < ActiveRecord::Migration[7.1]\n  def up\n    create_table :items\n  end\n\n  def down\n    drop_table :items\n  end\nend\n",
+                Pass,
+            ),
+            (
+                "migrations/versions/7c1e_add_due.py",
+                "def upgrade():\n    op.execute(\"TRUNCATE TABLE payments, invoices CASCADE\")\n",
+                Auth,
+            ),
+            (
+                "migrations/versions/9f4c_add_pm.py",
+                "def upgrade():\n    op.create_table(\"payment_methods\")\n\n\ndef downgrade():\n    op.drop_table(\"payment_methods\")\n",
+                Pass,
+            ),
+            (
+                "cmd/authsvc/main.go",
+                "db.Exec(\"DELETE FROM sessions; DELETE FROM users\")\n",
+                Auth,
+            ),
+            (
+                "cmd/authsvc/main.go",
+                "db.Exec(\"DELETE FROM sessions WHERE expires_at < now()\")\n",
+                Pass,
+            ),
+            (
+                "app/cache.py",
+                "client = redis.Redis.from_url(settings.REDIS_URL)\nclient.flushall()\n",
+                Auth,
+            ),
+            (
+                "tests/fixtures/redis.py",
+                "client = redis.Redis(db=15)\nclient.flushall()\n",
+                Pass,
+            ),
+            (
+                "src/app.js",
+                "app.delete('/api/admin/cache', requireRole('admin'), async (req, res) => {\n  await redis.flushdb();\n});\n",
+                Pass,
+            ),
+            (
+                "tests/conftest.py",
+                "url = os.environ.get(\"PROD_DATABASE_URL\")\ncur.execute(\"TRUNCATE TABLE users CASCADE\")\n",
+                Auth,
+            ),
+            ("db/seeds.rb", "Order.delete_all\nUser.destroy_all\n", Auth),
+            (
+                "db/seeds.rb",
+                "if Rails.env.development?\n  Order.delete_all\nend\n",
+                Pass,
+            ),
+            (
+                "terraform/backups.tf",
+                "  bucket        = \"acme-prod-backups\"\n  force_destroy = true\n",
+                Auth,
+            ),
+            (
+                "terraform/rds.tf",
+                "  deletion_protection = true\n  skip_final_snapshot = false\n",
+                Pass,
+            ),
+            ("config/production.yml", "", Auth),
+            ("pkg/__init__.py", "", Pass),
+        ];
+        for (path, content, want) in cases {
+            let (got, reasons) = judge(path, content);
+            assert_eq!(got, *want, "{path}: {content:?}: {reasons:?}");
+            if *want == Auth {
+                assert!(
+                    reasons.iter().any(|r| r == "destroys_data"),
+                    "{path}: {reasons:?}"
+                );
+            }
+        }
+    }
+}

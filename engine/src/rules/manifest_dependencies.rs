@@ -1,0 +1,529 @@
+//! Dependencies an edit adds to a package manifest.
+//!
+//! **What it does:** a dependency added to `requirements*.txt`, `pyproject.toml`, `Pipfile`,
+//! `setup.py`/`setup.cfg` or `package.json` whose name is one typo away from a well-known
+//! package of that ecosystem (`reqeusts`, `crossenv`) is `typosquat_dependency`: AUTH. A
+//! dependency pointed away from its registry — at a git repository or a URL (`git = "…"` in
+//! `Cargo.toml`, `git:` in a `Gemfile`, `github:user/repo` in `package.json`,
+//! `pkg @ git+https://…`) or, in `go.mod`, `replace`d by a module from another path — is
+//! `dependency_source_changed`: AUTH (PASS in light; BLOCK from strict up once the session
+//! took in untrusted content). A local path (`path = "../lib"`, `replace x => ../x`) is not.
+//! **Why:** the next `npm install` / `pip install` / `cargo build` — the user's, CI's, every
+//! colleague's — runs whatever that package's author wrote; a look-alike name or a fork
+//! "with the fix" from a blog post is how that author becomes an attacker.
+//! **Example:** adding `reqeusts==2.31.1` to `requirements.txt` → `typosquat_dependency`.
+
+use crate::code::SourceWrite;
+use crate::verdict::{Finding, Reason, Verdict};
+
+use super::Ctx;
+use super::supply_chain::{POPULAR_NPM, POPULAR_PYPI, typosquat};
+
+pub const TYPOSQUAT_DEPENDENCY: Reason = Reason::new(
+    "typosquat_dependency",
+    "Adds a dependency whose name is one typo away from a well-known package.",
+);
+pub const DEPENDENCY_SOURCE: Reason = Reason::new(
+    "dependency_source_changed",
+    "Points a dependency at a git repository, a URL or another module instead of its registry.",
+);
+
+use Verdict::{Auth, Block, Pass};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Manifest {
+    Python,
+    Npm,
+    Cargo,
+    Gem,
+    GoMod,
+    /// A package manager's own settings (`pip.conf`, `.npmrc`, …): where it fetches from.
+    Registry,
+}
+
+fn manifest(base: &str) -> Option<Manifest> {
+    let python = (base.starts_with("requirements") || base.starts_with("constraints"))
+        && (base.ends_with(".txt") || base.ends_with(".in"))
+        || matches!(
+            base,
+            "pyproject.toml" | "pipfile" | "setup.py" | "setup.cfg"
+        );
+    if python {
+        return Some(Manifest::Python);
+    }
+    match base {
+        "pip.conf" | "pip.ini" | ".npmrc" | ".yarnrc" | ".yarnrc.yml" | "poetry.toml"
+        | "uv.toml" | "bunfig.toml" | ".pydistutils.cfg" => Some(Manifest::Registry),
+        "config.toml" | "config" => None,
+        "package.json" => Some(Manifest::Npm),
+        "cargo.toml" => Some(Manifest::Cargo),
+        "gemfile" => Some(Manifest::Gem),
+        "go.mod" => Some(Manifest::GoMod),
+        _ if base.ends_with(".gemspec") => Some(Manifest::Gem),
+        _ => None,
+    }
+}
+
+/// One dependency line: its name and whether it names a source other than the registry.
+#[derive(Debug, PartialEq, Eq)]
+struct Dep {
+    name: String,
+    remote_source: bool,
+}
+
+pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
+    let Some(w) = SourceWrite::of(&cx.action.op, cx.facts, cx.cwd(), cx.home()) else {
+        return;
+    };
+    if w.path.contains("/node_modules/") || w.path.contains("/site-packages/") {
+        return;
+    }
+    let cargo_config =
+        w.path.ends_with("/.cargo/config.toml") || w.path.ends_with("/.cargo/config");
+    let Some(kind) = manifest(w.basename()).or(cargo_config.then_some(Manifest::Registry)) else {
+        return;
+    };
+    let mut squat = false;
+    let mut source = false;
+    for h in &w.hunks {
+        for line in h.new_lower.lines() {
+            if h.old.contains(&crate::code::compact(line)) {
+                continue;
+            }
+            let Some(dep) = parse_line(kind, line) else {
+                continue;
+            };
+            let popular: &[&str] = match kind {
+                Manifest::Python => POPULAR_PYPI,
+                Manifest::Npm => POPULAR_NPM,
+                _ => &[],
+            };
+            squat |= typosquat(&dep.name, popular);
+            source |= dep.remote_source;
+        }
+    }
+    if squat {
+        out.push(Finding::new(TYPOSQUAT_DEPENDENCY, Auth));
+    }
+    if source {
+        let by = if cx.untrusted() {
+            [Auth, Auth, Block, Block]
+        } else {
+            [Pass, Auth, Auth, Auth]
+        };
+        out.push(Finding::new(DEPENDENCY_SOURCE, cx.mode().pick(by)));
+    }
+}
+
+fn is_name_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.')
+}
+
+/// A remote source spelled in a dependency's value (not a local path).
+fn remote(value: &str) -> bool {
+    [
+        "git+",
+        "git://",
+        "git@",
+        "git=",
+        "git =",
+        "git:",
+        "github:",
+        "gitlab:",
+        "bitbucket:",
+        ":git=>",
+        "http://",
+        "https://",
+    ]
+    .iter()
+    .any(|m| value.contains(m))
+}
+
+fn parse_line(kind: Manifest, line: &str) -> Option<Dep> {
+    let l = line.trim().trim_end_matches(',');
+    if l.is_empty() || l.starts_with('#') || l.starts_with("//") {
+        return None;
+    }
+    match kind {
+        Manifest::Python => python_line(l),
+        Manifest::Npm => npm_line(l),
+        Manifest::Cargo => cargo_line(l),
+        Manifest::Gem => gem_line(l),
+        Manifest::GoMod => go_line(l),
+        Manifest::Registry => registry_line(l),
+    }
+}
+
+/// Registries everyone's package managers use by default (and this machine).
+const DEFAULT_REGISTRIES: &[&str] = &[
+    "pypi.org",
+    "files.pythonhosted.org",
+    "test.pypi.org",
+    "pypi.python.org",
+    "registry.npmjs.org",
+    "registry.yarnpkg.com",
+    "npm.pkg.github.com",
+    "crates.io",
+    "index.crates.io",
+    "static.crates.io",
+    "rubygems.org",
+    "proxy.golang.org",
+    "localhost",
+    "127.0.0.1",
+];
+
+/// `index-url = https://…`, `registry=https://…`, `npmRegistryServer: "https://…"`,
+/// `replace-with = "mirror"`: the package manager told to fetch from somewhere else.
+fn registry_line(l: &str) -> Option<Dep> {
+    let (key, value) = l.split_once('=').or_else(|| l.split_once(':'))?;
+    let key = key.trim().trim_matches('"').to_ascii_lowercase();
+    let setting = key.ends_with("index-url")
+        || key.ends_with("index_url")
+        || key.ends_with("registry")
+        || key == "npmregistryserver"
+        || key == "url"
+        || key == "index"
+        || key == "replace-with"
+        || key == "trusted-host";
+    if !setting {
+        return None;
+    }
+    let v = value.trim().trim_matches(['"', '\'']);
+    let host: String = v
+        .split("://")
+        .nth(1)
+        .unwrap_or(v)
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || matches!(c, '.' | '-'))
+        .collect();
+    let known = DEFAULT_REGISTRIES
+        .iter()
+        .any(|r| host == *r || host.ends_with(&format!(".{r}")));
+    Some(Dep {
+        name: key,
+        remote_source: key_is_redirect(v) && !known,
+    })
+}
+
+fn key_is_redirect(value: &str) -> bool {
+    !value.is_empty() && !value.starts_with('$')
+}
+
+/// `name==1.0`, `"name>=1.0",`, `name @ git+https://…`, `-e git+https://…#egg=name`,
+/// poetry/Pipfile `name = "^1.0"` / `name = { git = "…" }`.
+fn python_line(l: &str) -> Option<Dep> {
+    if let Some(rest) = l
+        .strip_prefix("-e ")
+        .or_else(|| l.strip_prefix("--editable "))
+    {
+        let name = rest.rsplit("#egg=").next().unwrap_or("").to_owned();
+        return Some(Dep {
+            remote_source: remote(rest),
+            name,
+        });
+    }
+    if l.starts_with('-') || l.starts_with('[') {
+        return None;
+    }
+    // A TOML key (`name = …`): poetry and Pipfile.
+    if let Some((key, value)) = l.split_once('=')
+        && !key.contains(['"', '\'', '<', '>', '!', '~'])
+        && !value.starts_with('=')
+    {
+        let key = key.trim();
+        if key.chars().all(is_name_char) && !key.is_empty() {
+            // Only an inline table names a source (`homepage = "https://…"` is metadata).
+            return Some(Dep {
+                name: key.to_owned(),
+                remote_source: value.trim_start().starts_with('{') && remote(value),
+            });
+        }
+        return None;
+    }
+    let spec = l.trim_matches(|c| matches!(c, '"' | '\'' | ',' | '[' | ']' | ' '));
+    let name: String = spec.chars().take_while(|c| is_name_char(*c)).collect();
+    let rest = &spec[name.len()..];
+    let versioned =
+        rest.is_empty() || rest.starts_with(['=', '<', '>', '!', '~', '[', ';', ' ', '@']);
+    (!name.is_empty() && versioned && name.chars().any(|c| c.is_ascii_alphabetic())).then(|| Dep {
+        remote_source: remote(rest),
+        name,
+    })
+}
+
+/// `"name": "^1.2.3"`, `"name": "github:user/repo"`, `"name": "user/repo#fix"`.
+fn npm_line(l: &str) -> Option<Dep> {
+    let l = l.strip_prefix('"')?;
+    let (name, rest) = l.split_once('"')?;
+    let value = rest
+        .trim_start()
+        .strip_prefix(':')?
+        .trim()
+        .trim_matches('"');
+    let version_like = value.starts_with(['^', '~', '*', '>', '<', '='])
+        || value.starts_with(|c: char| c.is_ascii_digit())
+        || matches!(value, "latest" | "next")
+        || value.starts_with("npm:")
+        || value.starts_with("workspace:")
+        || value.starts_with("file:")
+        || value.starts_with("link:");
+    let repo_shorthand = value.split_once('/').is_some_and(|(owner, repo)| {
+        !owner.is_empty()
+            && owner.chars().all(is_name_char)
+            && !repo.is_empty()
+            && !value.contains(' ')
+            && !owner.starts_with('.')
+    });
+    let source = remote(value) || (repo_shorthand && !value.starts_with("npm:"));
+    let valid = !name.is_empty()
+        && name
+            .chars()
+            .all(|c| is_name_char(c) || matches!(c, '@' | '/'));
+    (valid && (version_like || source)).then(|| Dep {
+        name: name.to_owned(),
+        remote_source: source,
+    })
+}
+
+/// `name = "1.0"`, `name = { version = "1", git = "https://…" }`.
+fn cargo_line(l: &str) -> Option<Dep> {
+    let (key, value) = l.split_once('=')?;
+    let key = key.trim();
+    (!key.is_empty() && key.chars().all(is_name_char) && !key.starts_with('[')).then(|| Dep {
+        name: key.to_owned(),
+        // Only an inline table names a source (`repository = "https://…"` is metadata).
+        remote_source: value.trim_start().starts_with('{')
+            && (value.contains("git =") || value.contains("git=") || remote(value)),
+    })
+}
+
+/// `gem "name", "~> 1.0"`, `gem "name", git: "…"`, `spec.add_dependency "name"`.
+fn gem_line(l: &str) -> Option<Dep> {
+    let rest = l
+        .strip_prefix("gem ")
+        .or_else(|| l.split_once("add_dependency ").map(|(_, r)| r))
+        .or_else(|| l.split_once("add_runtime_dependency ").map(|(_, r)| r))?;
+    let rest = rest.trim_start().trim_start_matches('(');
+    let q = rest.chars().next().filter(|c| matches!(c, '"' | '\''))?;
+    let (name, after) = rest[1..].split_once(q)?;
+    Some(Dep {
+        name: name.to_owned(),
+        remote_source: ["git:", "github:", ":git =>", ":github =>", "source:"]
+            .iter()
+            .any(|m| after.contains(m)),
+    })
+}
+
+/// `replace a/b => c/d v1.2.3` with `c/d` neither `a/b` nor a local folder.
+fn go_line(l: &str) -> Option<Dep> {
+    let l = l.strip_prefix("replace ").unwrap_or(l);
+    let (from, to) = l.split_once("=>")?;
+    let from = from.split_whitespace().next()?;
+    let to = to.split_whitespace().next()?;
+    let local = to.starts_with('.') || to.starts_with('/');
+    Some(Dep {
+        name: from.to_owned(),
+        remote_source: !local && to != from,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::action::{Action, Host, Operation, Provenance};
+    use crate::consequences::TextEdit;
+    use crate::needs::CallFacts;
+    use crate::policy::Mode;
+    use crate::rules::testutil::engine;
+    use crate::session::SessionState;
+    use crate::verdict::Verdict::{self, Auth, Pass};
+
+    fn judge(path: &str, old: &str, new: &str) -> (Verdict, Vec<String>) {
+        let a = Action {
+            host: Host::ClaudeCode,
+            tool: "Edit".into(),
+            op: Operation::FileWrite {
+                path: path.into(),
+                content: new.into(),
+            },
+            cwd: Some("/home/dev/project".into()),
+            provenance: Provenance::User,
+            session_id: None,
+        };
+        let facts = CallFacts {
+            edits: vec![TextEdit {
+                old: old.into(),
+                new: new.into(),
+            }],
+            ..CallFacts::default()
+        };
+        let d = engine(Mode::Balanced).decide_with(&a, &SessionState::default(), &facts);
+        (d.verdict, d.reasons.into_iter().map(|r| r.code).collect())
+    }
+
+    #[test]
+    fn manifest_dependencies_table() {
+        let cases: &[(&str, &str, &str, Verdict, &str)] = &[
+            (
+                "requirements.txt",
+                "redis==5.0.3\n",
+                "redis==5.0.3\nreqeusts==2.31.1\n",
+                Auth,
+                "typosquat_dependency",
+            ),
+            (
+                "requirements.txt",
+                "redis==5.0.3\n",
+                "redis==5.0.3\nrequests==2.31.0\n",
+                Pass,
+                "",
+            ),
+            (
+                "requirements-dev.txt",
+                "",
+                "mypkg @ git+https://github.com/someone/mypkg@fix\n",
+                Auth,
+                "dependency_source_changed",
+            ),
+            (
+                "pyproject.toml",
+                "",
+                "  \"httpx>=0.27\",\n  \"pydantic>=2\",\n",
+                Pass,
+                "",
+            ),
+            (
+                "pyproject.toml",
+                "",
+                "  \"pydanitc>=2\",\n",
+                Auth,
+                "typosquat_dependency",
+            ),
+            (
+                "package.json",
+                "\"typescript\": \"^5.4.5\"\n",
+                "\"typescript\": \"^5.4.5\",\n    \"crossenv\": \"^7.0.3\"\n",
+                Auth,
+                "typosquat_dependency",
+            ),
+            (
+                "package.json",
+                "\"typescript\": \"^5.4.5\"\n",
+                "\"typescript\": \"^5.4.5\",\n    \"cross-env\": \"^7.0.3\"\n",
+                Pass,
+                "",
+            ),
+            (
+                "package.json",
+                "",
+                "    \"build\": \"crossenv NODE_ENV=production tsc -p .\"\n",
+                Pass,
+                "",
+            ),
+            (
+                "package.json",
+                "",
+                "    \"left-pad\": \"github:someone/left-pad#main\"\n",
+                Auth,
+                "dependency_source_changed",
+            ),
+            (
+                "package.json",
+                "",
+                "    \"@acme/ui\": \"workspace:*\"\n",
+                Pass,
+                "",
+            ),
+            (
+                "Cargo.toml",
+                "serde = { version = \"1.0\", features = [\"derive\"] }\n",
+                "serde = { git = \"https://github.com/serde-fastbuild/serde\", branch = \"precompiled\", features = [\"derive\"] }\n",
+                Auth,
+                "dependency_source_changed",
+            ),
+            (
+                "Cargo.toml",
+                "",
+                "serde = { version = \"1.0.200\", features = [\"derive\"] }\nmylib = { path = \"../mylib\" }\n",
+                Pass,
+                "",
+            ),
+            (
+                "Cargo.toml",
+                "",
+                "repository = \"https://github.com/acme/tool\"\n",
+                Pass,
+                "",
+            ),
+            (
+                "pyproject.toml",
+                "",
+                "Homepage = \"https://acme.example\"\n",
+                Pass,
+                "",
+            ),
+            (
+                "go.mod",
+                "",
+                "replace golang.org/x/crypto => github.com/golang-crypt0/crypto v0.22.1-fast\n",
+                Auth,
+                "dependency_source_changed",
+            ),
+            (
+                "go.mod",
+                "",
+                "replace example.com/acme/lib => ../lib\n",
+                Pass,
+                "",
+            ),
+            (
+                "Gemfile",
+                "gem \"rails-html-sanitizer\", \"~> 1.6\"\n",
+                "gem \"rails-html-sanitizer\", git: \"https://github.com/x/rails-html-sanitiser\", branch: \"fix\"\n",
+                Auth,
+                "dependency_source_changed",
+            ),
+            (
+                "Gemfile",
+                "",
+                "gem \"rails-html-sanitizer\", \"~> 1.6.1\"\n",
+                Pass,
+                "",
+            ),
+            (
+                "/home/dev/.config/pip/pip.conf",
+                "",
+                "[global]\nindex-url = https://pypi.pyfast-index.example.io/simple\ntrusted-host = pypi.pyfast-index.example.io\n",
+                Auth,
+                "dependency_source_changed",
+            ),
+            (
+                "/home/dev/.config/pip/pip.conf",
+                "",
+                "[global]\nindex-url = https://pypi.org/simple\ntimeout = 60\n",
+                Pass,
+                "",
+            ),
+            (
+                "/home/dev/.npmrc",
+                "",
+                "@acme:registry=https://npm.pkg.github.com\n//npm.pkg.github.com/:_authToken=${GITHUB_PACKAGES_TOKEN}\n",
+                Pass,
+                "",
+            ),
+            (
+                "/home/dev/.npmrc",
+                "",
+                "registry=https://registry.npm-mirror.example.dev/\n",
+                Auth,
+                "dependency_source_changed",
+            ),
+        ];
+        for (path, old, new, want, code) in cases {
+            let (got, reasons) = judge(path, old, new);
+            assert_eq!(got, *want, "{path}: {new:?}: {reasons:?}");
+            if !code.is_empty() {
+                assert!(reasons.iter().any(|r| r == code), "{path}: {reasons:?}");
+            }
+        }
+    }
+}
