@@ -20,6 +20,7 @@ const RULES: &[Reason] = &[
     crate::rules::manifest_dependencies::DEPENDENCY_SOURCE,
     crate::rules::planted_command::PLANTED_COMMAND,
     crate::rules::destructive_code::DESTROYS_DATA,
+    crate::rules::planted_instructions::REMOTE_INSTRUCTIONS,
     crate::rules::destructive::DESTRUCTIVE_RM,
     crate::rules::destructive::DESTRUCTIVE_FIND,
     crate::rules::destructive::RM_DYNAMIC_TARGET,
