@@ -8,7 +8,9 @@
 //! reads (`psql -f F`, `mysql < F`, `.read F`) is judged by its content as the adapter or the
 //! session knows it. `dropdb`, `redis-cli FLUSHALL` and Mongo `dropDatabase` are BLOCK.
 //! Dropping a database on this machine (no host, `localhost`, a loopback address, a socket)
-//! is AUTH instead: resetting a development database is routine, on a server it is not.
+//! is AUTH instead: resetting a development database is routine, on a server it is not; one
+//! named as a test or development database (`app_test`, `billing_dev`, a numbered Redis
+//! database) passes in light and balanced until the session took in untrusted content.
 //! **Why:** production data and infrastructure do not come back from a prompt injection.
 //! **Example:** `psql -c "DROP DATABASE production"` → `database_drop`.
 
@@ -104,6 +106,19 @@ fn push_sql_at(sql: &str, local: bool, out: &mut Vec<Finding>) {
         Some((Verdict::Block, _)) => out.push(Finding::hard_block(DATABASE_DROP)),
         Some((v, _)) => out.push(Finding::new(DATA_DELETE, v)),
         None => {}
+    }
+}
+
+/// A database on this machine set aside as disposable (named `app_test`, `payments_dev`, or
+/// a numbered Redis database):
+/// dropping it is the routine reset of a test or development database and passes in light
+/// and balanced, unless the session took in untrusted content; other local drops are AUTH.
+fn local_drop(cx: &Ctx<'_>, disposable: bool) -> Verdict {
+    if disposable && !cx.untrusted() {
+        cx.mode()
+            .pick([Verdict::Pass, Verdict::Pass, Verdict::Auth, Verdict::Auth])
+    } else {
+        Verdict::Auth
     }
 }
 
@@ -331,6 +346,16 @@ fn dev_name(name: &str) -> bool {
     DEV_PARTS.contains(&l.as_str()) || l.split(['-', '_', '.']).any(|p| DEV_PARTS.contains(&p))
 }
 
+/// `helm uninstall REL --kube-context kind-dev`: a release on a local development cluster
+/// (judged by [`local_drop`]: routine in a clean session, asked about otherwise).
+pub fn local_cluster_release(args: &[&str]) -> bool {
+    args.windows(2)
+        .any(|w| matches!(w, ["--kube-context", c] if dev_name(c)))
+        || args
+            .iter()
+            .any(|a| a.strip_prefix("--kube-context=").is_some_and(dev_name))
+}
+
 /// `kubectl delete pod NAME… -n dev`: deleting named pods (a controller starts them again) in
 /// a development namespace or a local cluster's context is a restart, not a loss. Anything
 /// wider (another kind, `--all`, a selector, no or another namespace) is not routine.
@@ -471,7 +496,8 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                 ));
             }
             "helm" if has("uninstall") || has("delete") => {
-                out.push(Finding::new(INFRA_DESTROY, Verdict::Auth))
+                let local_cluster = local_cluster_release(&args);
+                out.push(Finding::new(INFRA_DESTROY, local_drop(cx, local_cluster)));
             }
             "aws" => {
                 let block =
@@ -515,7 +541,11 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                 out.push(Finding::new(INFRA_DESTROY, Verdict::Auth));
             }
             "dropdb" if local_database(inv, sa) => {
-                out.push(Finding::new(DATABASE_DROP, Verdict::Auth));
+                let name = args.iter().rev().find(|a| !a.starts_with('-')).copied();
+                out.push(Finding::new(
+                    DATABASE_DROP,
+                    local_drop(cx, name.is_some_and(dev_name)),
+                ));
             }
             "dropdb" => out.push(Finding::hard_block(DATABASE_DROP)),
             "redis-cli"
@@ -526,7 +556,13 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                 // A named local host, or a local Compose service's own client (`docker
                 // compose exec redis redis-cli FLUSHALL`).
                 if (local_database(inv, sa) && has_host(inv)) || compose_local_client(inv, sa) {
-                    out.push(Finding::new(DATABASE_DROP, Verdict::Auth));
+                    // `FLUSHDB` of a numbered database other than the default one (`-n 15`)
+                    // empties a database set aside, usually for tests.
+                    let numbered = args
+                        .windows(2)
+                        .any(|w| matches!(w, ["-n", n] if n.parse::<u32>().is_ok_and(|n| n > 0)))
+                        && args.iter().any(|a| a.eq_ignore_ascii_case("flushdb"));
+                    out.push(Finding::new(DATABASE_DROP, local_drop(cx, numbered)));
                 } else {
                     out.push(Finding::hard_block(DATABASE_DROP));
                 }
@@ -560,7 +596,17 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                     .any(|a| a.contains("dropDatabase") || a.contains(".drop()")) =>
             {
                 if mongo_local(inv, sa) {
-                    out.push(Finding::new(DATABASE_DROP, Verdict::Auth));
+                    // The database named in the connection string (`…:27017/app_test`).
+                    let name = args
+                        .iter()
+                        .find(|a| a.contains("://"))
+                        .and_then(|u| u.split("://").nth(1))
+                        .and_then(|rest| rest.split_once('/'))
+                        .map(|(_, db)| db.split(['?', '/']).next().unwrap_or(db));
+                    out.push(Finding::new(
+                        DATABASE_DROP,
+                        local_drop(cx, name.is_some_and(dev_name)),
+                    ));
                 } else {
                     out.push(Finding::hard_block(DATABASE_DROP));
                 }
@@ -675,11 +721,19 @@ mod tests {
                     Auth,
                     "database_drop",
                 ),
+                // A database named as a test or development one on this machine: its reset.
                 (
                     "mongosh mongodb://127.0.0.1:27017/app_dev --eval 'db.dropDatabase()'",
+                    Pass,
+                    "",
+                ),
+                (
+                    "mongosh mongodb://127.0.0.1:27017/app --eval 'db.dropDatabase()'",
                     Auth,
                     "database_drop",
                 ),
+                ("redis-cli -h localhost -n 15 FLUSHDB", Pass, ""),
+                ("redis-cli -h localhost FLUSHDB", Auth, "database_drop"),
                 (
                     "mongosh mongodb+srv://prod.cluster0.example.net/app --eval 'db.dropDatabase()'",
                     Block,
@@ -708,13 +762,27 @@ mod tests {
                     Block,
                     "database_drop",
                 ),
-                // A development database on this machine: asked about, not refused.
+                // A development database on this machine: asked about, not refused; one
+                // named as a test or development database passes.
                 (
                     "dropdb --if-exists -h localhost -U billing billing_dev",
-                    Auth,
-                    "database_drop",
+                    Pass,
+                    "",
                 ),
-                ("dropdb app_test", Auth, "database_drop"),
+                ("dropdb app_test && createdb app_test", Pass, ""),
+                ("dropdb -h localhost billing", Auth, "database_drop"),
+                ("dropdb testimonials", Block, "database_drop"),
+                (
+                    "helm uninstall api -n dev --kube-context kind-dev",
+                    Pass,
+                    "",
+                ),
+                ("helm uninstall api -n dev", Auth, "infra_destroy"),
+                (
+                    "helm uninstall api --kube-context prod-eu",
+                    Auth,
+                    "infra_destroy",
+                ),
                 (
                     "psql -h 127.0.0.1 -U postgres -c 'DROP DATABASE shop_dev'",
                     Auth,
@@ -733,5 +801,25 @@ mod tests {
                 ("RAILS_ENV=test bin/rails db:reset", Pass, ""),
             ],
         );
+    }
+
+    #[test]
+    fn a_test_database_reset_is_asked_about_after_untrusted_content() {
+        use crate::policy::Mode;
+        use crate::rules::testutil::engine;
+        use crate::session::SessionState;
+        let a = crate::action::Action::shell(
+            crate::action::Host::ClaudeCode,
+            "dropdb app_test && createdb app_test",
+            Some("/home/dev/project"),
+        );
+        let clean = SessionState::default();
+        assert_eq!(engine(Mode::Balanced).decide(&a, &clean).verdict, Pass);
+        assert_eq!(engine(Mode::Strict).decide(&a, &clean).verdict, Auth);
+        let tainted = SessionState {
+            tainted: true,
+            ..SessionState::default()
+        };
+        assert_eq!(engine(Mode::Balanced).decide(&a, &tainted).verdict, Auth);
     }
 }

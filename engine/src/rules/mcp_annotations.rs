@@ -81,6 +81,91 @@ pub fn verb(tool: &str) -> String {
     out
 }
 
+/// Words that make a tool name a change, wherever they stand in it.
+const WRITE_WORDS: &[&str] = &[
+    "create",
+    "delete",
+    "update",
+    "post",
+    "send",
+    "put",
+    "patch",
+    "remove",
+    "drop",
+    "exec",
+    "execute",
+    "run",
+    "apply",
+    "write",
+    "set",
+    "add",
+    "install",
+    "deploy",
+    "scale",
+    "restart",
+    "kill",
+    "stop",
+    "start",
+    "cancel",
+    "merge",
+    "push",
+    "upload",
+    "transfer",
+    "pay",
+    "invite",
+    "grant",
+    "revoke",
+    "rollback",
+    "truncate",
+    "purge",
+    "destroy",
+    "terminate",
+    "move",
+    "rename",
+    "edit",
+    "modify",
+    "insert",
+    "publish",
+    "approve",
+    "reject",
+    "assign",
+    "close",
+    "archive",
+    "disable",
+    "enable",
+    "reset",
+    "evict",
+    "drain",
+    "cordon",
+    "attach",
+    "detach",
+];
+
+/// Does a tool name read, when no definition is visible? Its first word is a read verb
+/// (`get_issue`), after the server's own prefix (`jira_get_issue` on `jira`,
+/// `puppeteer_navigate` on `puppeteer`); or its first word is a noun and its second a read
+/// verb with no word of change anywhere (`pods_list_in_namespace`).
+fn reads(server: &str, tool: &str) -> bool {
+    let server = server.to_ascii_lowercase();
+    let all = words(tool);
+    let mut w: &[String] = &all;
+    while let Some((first, rest)) = w.split_first() {
+        let prefix =
+            *first == server || server.split(['-', '_', '.']).any(|p| p == first) || first == "api";
+        if !prefix || rest.is_empty() {
+            break;
+        }
+        w = rest;
+    }
+    let is_read = |x: &String| READ_VERBS.contains(&x.as_str());
+    let is_write = |x: &String| WRITE_WORDS.contains(&x.as_str());
+    match w {
+        [first, ..] if is_read(first) => true,
+        [first, second, ..] => !is_write(first) && is_read(second) && !w.iter().any(is_write),
+        _ => false,
+    }
+}
+
 /// Words of a tool name (`create_pull_request`, `addIssueComment` → `create pull request`).
 fn words(tool: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
@@ -182,7 +267,7 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             // by the other rules like any local tool call.
             let local =
                 crate::effects::LOCAL_SERVERS.contains(&server.to_ascii_lowercase().as_str());
-            let read_like = local || READ_VERBS.contains(&verb(tool).as_str());
+            let read_like = local || reads(server, tool);
             // Opening an issue or a pull request, or commenting, in a session that has taken
             // in nothing untrusted and read no secret: routine in balanced.
             let clean = !cx.untrusted() && !cx.session.secret_read;
@@ -249,6 +334,33 @@ mod tests {
             cwd: Some("/home/dev/project".into()),
             provenance: Provenance::User,
             session_id: None,
+        }
+    }
+
+    #[test]
+    fn reads_after_the_servers_own_prefix() {
+        use super::reads;
+        for (server, tool) in [
+            ("jira", "jira_get_issue"),
+            ("puppeteer", "puppeteer_navigate"),
+            ("puppeteer", "puppeteer_screenshot"),
+            ("kubernetes", "pods_list_in_namespace"),
+            ("github", "get_issue"),
+            ("mcp-server-kubernetes", "kubernetes_list_pods"),
+        ] {
+            assert!(reads(server, tool), "{server} {tool}");
+        }
+        for (server, tool) in [
+            ("slack", "slack_post_message"),
+            ("kubernetes", "pods_delete"),
+            ("kubernetes", "pods_exec_in_namespace"),
+            ("jira", "jira_create_issue"),
+            ("github", "delete_repository"),
+            ("notion", "API-post-search"),
+            ("db", "users_list_then_delete"),
+            ("jira", "jira"),
+        ] {
+            assert!(!reads(server, tool), "{server} {tool}");
         }
     }
 

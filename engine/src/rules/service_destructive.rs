@@ -444,6 +444,13 @@ pub fn service_destroy(inv: &Invocation) -> Option<bool> {
     {
         return None;
     }
+    // Judged by `infra_destructive` (a local cluster's release is routine only in a clean
+    // session).
+    if p == "helm"
+        && super::infra_destructive::local_cluster_release(&inv.argv().collect::<Vec<_>>())
+    {
+        return None;
+    }
     if inv.args.iter().any(|w| json_deletes(&w.text)) {
         return Some(false);
     }
