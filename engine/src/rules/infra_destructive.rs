@@ -625,14 +625,33 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             "psql" | "mysql" | "mariadb" | "sqlite3" | "duckdb" | "clickhouse-client"
             | "cockroach" | "sqlcmd" => {
                 let local = local_database(inv, sa) && has_host(inv);
+                let mut found = Vec::new();
                 for a in &args {
-                    push_sql_at(a, local, out);
+                    push_sql_at(a, local, &mut found);
                 }
                 if let crate::shell::Stdin::Text(t) = &inv.stdin {
-                    push_sql_at(t, local, out);
+                    push_sql_at(t, local, &mut found);
                 }
                 for text in sql_files(cx, inv) {
-                    push_sql_at(&text, local, out);
+                    push_sql_at(&text, local, &mut found);
+                }
+                // A test or development database on this machine (`-d payments_test`): its
+                // reset is routine in a clean session.
+                let db = args
+                    .windows(2)
+                    .find(|w| matches!(w.first(), Some(&"-d") | Some(&"--dbname") | Some(&"-D")))
+                    .and_then(|w| w.get(1).copied())
+                    .or_else(|| args.iter().find_map(|a| a.strip_prefix("--dbname=")));
+                let disposable = local && db.is_some_and(dev_name);
+                for f in found {
+                    if disposable && !f.hard {
+                        let v = local_drop(cx, true);
+                        if v > Verdict::Pass {
+                            out.push(Finding::new(f.reason, v.min(f.verdict)));
+                        }
+                    } else {
+                        out.push(f);
+                    }
                 }
             }
             _ => {}
@@ -772,6 +791,16 @@ mod tests {
                 ("dropdb app_test && createdb app_test", Pass, ""),
                 ("dropdb -h localhost billing", Auth, "database_drop"),
                 ("dropdb testimonials", Block, "database_drop"),
+                (
+                    "psql -h localhost -U postgres -d payments_test -c 'TRUNCATE ledger_entries RESTART IDENTITY CASCADE'",
+                    Pass,
+                    "",
+                ),
+                (
+                    "psql -h localhost -U postgres -d payments -c 'TRUNCATE ledger_entries'",
+                    Auth,
+                    "data_delete",
+                ),
                 (
                     "helm uninstall api -n dev --kube-context kind-dev",
                     Pass,

@@ -340,6 +340,41 @@ fn quiet_dotenv_use(cx: &Ctx<'_>, program: &str, path: &str) -> bool {
         | "shasum" | "b2sum" | "cksum" | "dotenv" | "dotenvx" | "env-cmd" => true,
         // An in-place edit writes the file back and prints nothing.
         "sed" | "gsed" => quiet_flag(program, &["-i", "--in-place"]),
+        // `npx dotenv -e .env.development -- pnpm dev`: the loader run through a package
+        // runner; `docker run --env-file .env.local IMAGE`: loaded into a local container.
+        "npx" | "pnpx" | "bunx" | "pnpm" | "yarn" => cx.shell.is_some_and(|sa| {
+            sa.invocations
+                .iter()
+                .filter(|i| i.program == program)
+                .all(|i| {
+                    i.argv()
+                        .find(|a| !a.starts_with('-') && !matches!(*a, "exec" | "dlx"))
+                        .is_some_and(|pkg| {
+                            let name = pkg.split('@').find(|s| !s.is_empty()).unwrap_or(pkg);
+                            matches!(
+                                name,
+                                "dotenv" | "dotenv-cli" | "dotenvx" | "env-cmd" | "cross-env-file"
+                            ) || name == "@dotenvx/dotenvx"
+                        })
+                })
+        }),
+        "docker" | "podman" => cx.shell.is_some_and(|sa| {
+            sa.invocations
+                .iter()
+                .filter(|i| i.program == program)
+                .all(|i| {
+                    let a: Vec<&str> = i.argv().collect();
+                    matches!(a.first(), Some(&"run") | Some(&"compose") | Some(&"create"))
+                        && a.iter().any(|x| x.starts_with("--env-file"))
+                    // …and not made to print it (`… alpine env`).
+                    && !a.iter().any(|x| matches!(*x, "env" | "printenv" | "set" | "export"))
+                        && !a.iter().any(|x| {
+                            x.starts_with("-H")
+                                || x.starts_with("--host")
+                                || x.starts_with("--context")
+                        })
+                })
+        }),
         // `node --env-file=.env app.js`: loaded into the process, not printed.
         "node" | "bun" | "deno" => cx.shell.is_some_and(|sa| {
             sa.invocations.iter().any(|i| {
@@ -612,6 +647,27 @@ mod tests {
                 ),
                 ("grep -c '=' .env", Pass, ""),
                 ("node --env-file=.env server.js", Pass, ""),
+                (
+                    "npx dotenv -e .env.development -- pnpm --filter web dev",
+                    Pass,
+                    "",
+                ),
+                (
+                    "docker run --rm -p 3000:3000 --env-file .env.local cms:dev",
+                    Pass,
+                    "",
+                ),
+                ("npx some-tool .env", Auth, "secret_read_dotenv"),
+                (
+                    "docker run --rm --env-file .env alpine printenv",
+                    Auth,
+                    "secret_read_dotenv",
+                ),
+                (
+                    "docker run --rm -v $PWD/.env:/x alpine cat /x",
+                    Auth,
+                    "secret_read_dotenv",
+                ),
                 (
                     "diff <(cut -d= -f1 .env | sort) <(cut -d= -f1 .env.example | sort)",
                     Pass,
