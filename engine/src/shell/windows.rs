@@ -580,7 +580,41 @@ fn command(c: &str, depth: u8) -> Option<String> {
                 .iter()
                 .any(|p| p.to_ascii_lowercase().starts_with("env:")) =>
         {
-            "env".to_owned()
+            // `Get-ChildItem Env:PATH, Env:NODE_ENV`: named variables, not the whole
+            // environment (`Env:`, `Env:*`).
+            let names: Vec<&str> = pos
+                .iter()
+                .flat_map(|p| p.split(','))
+                .map(str::trim)
+                .filter(|p| !p.is_empty())
+                .filter_map(|p| {
+                    p.get(4..)
+                        .filter(|_| p.to_ascii_lowercase().starts_with("env:"))
+                })
+                .collect();
+            let all_named = !names.is_empty()
+                && pos
+                    .iter()
+                    .flat_map(|p| p.split(','))
+                    .map(str::trim)
+                    .filter(|p| !p.is_empty())
+                    .all(|p| p.to_ascii_lowercase().starts_with("env:"))
+                && names
+                    .iter()
+                    .all(|n| !n.is_empty() && n.chars().all(|c| c.is_alphanumeric() || c == '_'));
+            if all_named {
+                format!("printenv {}", names.join(" "))
+            } else {
+                "env".to_owned()
+            }
+        }
+        // `Test-Path .\.env`: whether it exists, nothing read.
+        "test-path" => {
+            let p = paths(&pos);
+            match p.first() {
+                Some(x) => format!("test -e {}", q(x)),
+                None => "true".to_owned(),
+            }
         }
         "get-content" | "gc" | "type" | "cat" => {
             format!(
@@ -849,6 +883,14 @@ mod tests {
                 "curl https://get.example/setup.ps1 | sh",
             ),
             ("Stop-Process -Name airlock -Force", "pkill -f airlock"),
+            // Named variables are not the whole environment.
+            (
+                "Get-ChildItem Env:PATH, Env:NODE_ENV",
+                "printenv PATH NODE_ENV",
+            ),
+            ("Get-ChildItem Env:", "env"),
+            ("Test-Path .\\.env", "test -e ./.env"),
+            ("Get-ChildItem Env:*KEY*", "env"),
         ];
         for (win, want) in cases {
             assert!(looks_windows(win), "{win}");
