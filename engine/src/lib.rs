@@ -314,6 +314,7 @@ impl Engine {
             fx: &fx,
             facts,
             planted,
+            source: std::cell::OnceCell::new(),
         };
         let mut findings: Vec<Finding> = Vec::new();
         for (_, rule) in rules::RULES {

@@ -13,7 +13,7 @@
 //! in the same edit and nobody reads every line of a generated diff.
 //! **Example:** `app.post('/diag', (req, res) => exec(req.body.cmd, …))` → `code_backdoor`.
 
-use crate::code::{SourceWrite, call_args, find_calls, is_test_or_dev};
+use crate::code::{call_args, find_calls, is_test_or_dev};
 use crate::verdict::{Finding, Reason, Verdict};
 
 use super::Ctx;
@@ -120,7 +120,7 @@ const REQUEST_INPUT: &[&str] = &[
 ];
 
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
-    let Some(w) = SourceWrite::of(&cx.action.op, cx.facts, cx.cwd(), cx.home()) else {
+    let Some(w) = cx.source_write() else {
         return;
     };
     if w.hunks.iter().any(|h| {

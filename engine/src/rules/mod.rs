@@ -66,6 +66,9 @@ pub struct Ctx<'a> {
     /// For a write of a file whose commands run later (a script, a build recipe: see
     /// [`crate::autorun::later_commands`]), the reasons its commands get if run now.
     pub planted: Option<Vec<crate::verdict::ReasonReport>>,
+    /// The write as the code rules see it, worked out once per decision (see
+    /// [`Ctx::source_write`]).
+    pub source: std::cell::OnceCell<Option<crate::code::SourceWrite>>,
 }
 
 impl Ctx<'_> {
@@ -77,6 +80,14 @@ impl Ctx<'_> {
     }
     pub fn cwd(&self) -> Option<&str> {
         self.action.cwd.as_deref()
+    }
+    /// This call's write of source code or configuration, compacted once for every code rule.
+    pub fn source_write(&self) -> Option<&crate::code::SourceWrite> {
+        self.source
+            .get_or_init(|| {
+                crate::code::SourceWrite::of(&self.action.op, self.facts, self.cwd(), self.home())
+            })
+            .as_ref()
     }
     /// Untrusted content came into the session, or this call itself is marked untrusted.
     pub fn untrusted(&self) -> bool {

@@ -248,19 +248,19 @@ const SCANNERS: &[&str] = &[
 ];
 
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
-    let Some(w) = SourceWrite::of(&cx.action.op, cx.facts, cx.cwd(), cx.home()) else {
+    let Some(w) = cx.source_write() else {
         return;
     };
-    let hit = scanner_removed(&w)
+    let hit = scanner_removed(w)
         || (!is_test_or_dev(&w.path)
             && (ADDED.iter().any(|parts| w.adds_all(parts))
-                || cheap_password_hashing(&w)
-                || debug_in_production(&w)
-                || opened_to_the_internet(&w)
-                || root_of_host_mounted(&w)
-                || csrf_allows_everything(&w)
-                || sql_built_from_values(&w)
-                || protection_removed(&w)));
+                || cheap_password_hashing(w)
+                || debug_in_production(w)
+                || opened_to_the_internet(w)
+                || root_of_host_mounted(w)
+                || csrf_allows_everything(w)
+                || sql_built_from_values(w)
+                || protection_removed(w)));
     if hit {
         let by = if cx.untrusted() {
             [Auth, Auth, Block, Block]
