@@ -14,6 +14,7 @@ const RULES: &[Reason] = &[
     crate::rules::weakened_code::WEAKENS_SECURITY,
     crate::rules::code_backdoor::CODE_BACKDOOR,
     crate::rules::code_backdoor::HARDCODED_CREDENTIAL,
+    crate::rules::code_backdoor::LOGIN_WITHOUT_CHECK,
     crate::rules::code_exfiltration::CODE_EXFILTRATION,
     crate::rules::code_exfiltration::SECRET_LOGGED,
     crate::rules::manifest_dependencies::TYPOSQUAT_DEPENDENCY,

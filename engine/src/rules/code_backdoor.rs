@@ -8,7 +8,9 @@
 //! `exec`) is `code_backdoor`: BLOCK (AUTH in light). A write that adds a comparison of a
 //! password, token or secret with a fixed string, or an administrator account with a fixed
 //! password, is `hardcoded_credential`: AUTH (PASS in light, BLOCK in paranoid); tests,
-//! fixtures and seed data are not judged for it.
+//! fixtures and seed data are not judged for it. Code that logs in a user named by request
+//! input (`login(request, user)` for a header's user) with nothing in the replacement
+//! checking a password, token or permission is `login_without_check`, AUTH likewise.
 //! **Why:** the agent was asked for a health route or a login fix; the backdoor rides along
 //! in the same edit and nobody reads every line of a generated diff.
 //! **Example:** `app.post('/diag', (req, res) => exec(req.body.cmd, …))` → `code_backdoor`.
@@ -21,6 +23,10 @@ use super::Ctx;
 pub const CODE_BACKDOOR: Reason = Reason::new(
     "code_backdoor",
     "Adds code that runs commands sent from outside, opens a remote shell or runs downloaded code.",
+);
+pub const LOGIN_WITHOUT_CHECK: Reason = Reason::new(
+    "login_without_check",
+    "Adds code that logs someone in as a user named in the request, with no password or token checked.",
 );
 pub const HARDCODED_CREDENTIAL: Reason = Reason::new(
     "hardcoded_credential",
@@ -134,6 +140,16 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
         ));
     }
     if !is_test_or_dev(&w.path)
+        && w.hunks
+            .iter()
+            .any(|h| login_from_request(&h.new) && !login_from_request(&h.old))
+    {
+        out.push(Finding::new(
+            LOGIN_WITHOUT_CHECK,
+            cx.mode().pick([Pass, Auth, Auth, Block]),
+        ));
+    }
+    if !is_test_or_dev(&w.path)
         && !is_seed_data(&w.path)
         && w.hunks.iter().any(|h| {
             let old_lower = h.old.as_str();
@@ -148,6 +164,51 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             cx.mode().pick([Pass, Auth, Auth, Block]),
         ));
     }
+}
+
+/// Calls that make a request's sender a logged-in user.
+const LOGINS: &[&str] = &[
+    "login(request,",
+    "auth.login(",
+    "login_user(",
+    "sign_in(",
+    "signinasync(",
+    "session[:user_id]=",
+    "session[user_id]=",
+    "req.session.userid=",
+    "req.session.user=",
+    "req.login(",
+    "auth::login(",
+    "auth()->login(",
+    "setauthentication(",
+];
+
+/// Something in the same replacement that checks who it is.
+const CHECKS: &[&str] = &[
+    "authenticate(",
+    "check_password",
+    "verify",
+    "password",
+    "token",
+    "otp",
+    "signature",
+    "oauth",
+    "saml",
+    "callback",
+    "has_perm",
+    "is_superuser",
+    "is_staff",
+    "permission",
+    "hasrole",
+    "isadmin",
+];
+
+/// A replacement that picks a user by request input and logs them in with nothing checked
+/// (an "impersonation" header, a debug login route).
+fn login_from_request(s: &str) -> bool {
+    LOGINS.iter().any(|l| s.contains(l))
+        && REQUEST_INPUT.iter().any(|r| s.contains(r))
+        && !CHECKS.iter().any(|c| s.contains(c))
 }
 
 /// Request input reaches a command or code runner: inside its arguments, or just before it
@@ -528,6 +589,25 @@ mod tests {
             (
                 "db/seeds.rb",
                 "User.create!(email: \"admin@example.com\", password: \"password123\", admin: true)\n",
+                Pass,
+                "",
+            ),
+            // Logging in whoever a header names; a real login and an OAuth callback are fine.
+            (
+                "core/middleware/impersonate.py",
+                "    def __call__(self, request):\n        target = request.headers.get(\"X-Support-User\")\n        if target:\n            user = get_user_model().objects.filter(username=target).first()\n            login(request, user)\n        return self.get_response(request)\n",
+                Auth,
+                "login_without_check",
+            ),
+            (
+                "accounts/views.py",
+                "def login_view(request):\n    user = authenticate(request, username=request.POST[\"u\"], password=request.POST[\"p\"])\n    if user:\n        login(request, user)\n",
+                Pass,
+                "",
+            ),
+            (
+                "accounts/views.py",
+                "def oauth_callback(request):\n    user = exchange_code(request.GET[\"code\"])\n    login(request, user)\n",
                 Pass,
                 "",
             ),
