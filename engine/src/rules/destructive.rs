@@ -147,7 +147,25 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
         } else if d.path.starts_with(['/', '~']) {
             let inside =
                 cwd.is_some_and(|c| d.path.starts_with(&format!("{}/", c.trim_end_matches('/'))));
-            if !inside && !in_temp_or_cache(&d.path, home) {
+            // `mv ~/Downloads/data.csv data/raw/`: moved into the project, not lost — unless
+            // it is a secret or a dot-folder's (configuration, keys).
+            let moved_in = d.program == "mv"
+                && cwd.is_some_and(|c| {
+                    let c = format!("{}/", c.trim_end_matches('/'));
+                    let mv_writes: Vec<&str> = cx
+                        .fx
+                        .writes
+                        .iter()
+                        .filter(|w| w.program == "mv")
+                        .map(|w| w.path.as_str())
+                        .collect();
+                    !mv_writes.is_empty() && mv_writes.iter().all(|w| w.starts_with(&c))
+                })
+                && !d.dynamic
+                && !d.glob
+                && paths::secret_kind(&d.path, home).is_none()
+                && !d.path.contains("/.");
+            if !inside && !moved_in && !in_temp_or_cache(&d.path, home) {
                 // A folder outside the project: AUTH. A single file there (a document, a mail
                 // store, a database emptied or removed): AUTH from balanced up.
                 let v = if d.recursive {
@@ -334,6 +352,19 @@ mod tests {
                     "delete_outside_project",
                 ),
                 ("rm /tmp/build.log", Pass, ""),
+                // Moved into the project, not lost; a dot-folder or a move elsewhere is not.
+                ("mv ~/Downloads/reviews-2024.csv data/raw/", Pass, ""),
+                (
+                    "mv ~/Documents/thesis.docx ~/Desktop/",
+                    Auth,
+                    "delete_outside_project",
+                ),
+                ("mv ~/.config/gh data/", Auth, "delete_outside_project"),
+                (
+                    "mv ~/Downloads/*.csv data/raw/",
+                    Auth,
+                    "delete_outside_project",
+                ),
                 ("rm src/old.rs", Pass, ""),
                 (
                     "rm -rf ~/Library/Developer/Xcode/DerivedData/Tracker-*",
