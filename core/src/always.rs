@@ -620,6 +620,10 @@ pub const CORPUS: &[(&str, &str)] = &[
         include_str!("../../tests/corpus/families/holdout15.jsonl"),
     ),
     (
+        "holdout16",
+        include_str!("../../tests/corpus/families/holdout16.jsonl"),
+    ),
+    (
         "everyday5",
         include_str!("../../tests/corpus/families/everyday5.jsonl"),
     ),

@@ -42,6 +42,14 @@ pub struct Egress {
     pub values: Vec<String>,
 }
 
+/// A source that holds nothing or noise: copying it over a file destroys the file.
+fn is_blank_source(path: &str) -> bool {
+    matches!(
+        path,
+        "/dev/null" | "/dev/zero" | "/dev/urandom" | "/dev/random"
+    )
+}
+
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Effects {
     pub reads: Vec<PathUse>,
@@ -689,6 +697,16 @@ fn invocation_effects(
                 && !w.text.contains(':')
             {
                 fx.writes.push(use_of(w, false));
+                // `cp /dev/null F`: F emptied, as if deleted.
+                if p == "cp" && operands.first().is_some_and(|s| is_blank_source(&s.text)) {
+                    fx.deletes.push(Deletion {
+                        path: norm(&w.text),
+                        program: "cp".into(),
+                        recursive: false,
+                        glob: w.glob,
+                        dynamic: w.dynamic,
+                    });
+                }
             }
             if p == "mv" {
                 for w in operands.iter().take(operands.len().saturating_sub(1)) {
@@ -708,12 +726,40 @@ fn invocation_effects(
                 .iter()
                 .any(|w| w.text.starts_with("-i") || w.text == "--in-place") =>
         {
+            // `sed -i '1,$d' F`: every line deleted, the file emptied.
+            let empties = p == "sed"
+                && operands.first().is_some_and(|s| {
+                    matches!(
+                        s.text.trim(),
+                        "d" | "1,$d" | ",$d" | "1,$ d" | "/./d" | "/^/d"
+                    )
+                });
             for w in operands.iter().skip(1) {
                 fx.writes.push(use_of(w, false));
+                if empties {
+                    fx.deletes.push(Deletion {
+                        path: norm(&w.text),
+                        program: "sed".into(),
+                        recursive: false,
+                        glob: w.glob,
+                        dynamic: w.dynamic,
+                    });
+                }
             }
         }
         "dd" => {
+            // Overwritten with nothing or noise (`if=/dev/urandom of=F conv=notrunc`): what
+            // was in F is gone, as if deleted.
+            let blank = inv
+                .argv()
+                .filter_map(|a| a.strip_prefix("if="))
+                .any(is_blank_source);
             for a in inv.argv() {
+                // `of=$HOME/x`: the variable inside the word is the home folder.
+                let a = a
+                    .replacen("=$HOME/", "=~/", 1)
+                    .replacen("=${HOME}/", "=~/", 1);
+                let a = a.as_str();
                 if let Some(of) = a.strip_prefix("of=") {
                     fx.writes.push(PathUse {
                         path: norm(of),
@@ -721,6 +767,15 @@ fn invocation_effects(
                         dynamic: false,
                         recursive: false,
                     });
+                    if blank && !of.starts_with("/dev/") {
+                        fx.deletes.push(Deletion {
+                            path: norm(of),
+                            program: "dd".into(),
+                            recursive: false,
+                            glob: false,
+                            dynamic: false,
+                        });
+                    }
                 }
                 if let Some(i) = a.strip_prefix("if=") {
                     fx.reads.push(PathUse {

@@ -4,7 +4,9 @@
 //! folder, the project or an ancestor of it (`rm -rf`, `find -delete`, `find -exec rm`,
 //! inline `shutil.rmtree`), deleting system files, raw writes to disks (`dd of=/dev/sda`,
 //! `> /dev/nvme0n1`), formatting (`mkfs`, `wipefs`), fork bombs, and recursive permission
-//! changes on critical folders. Recursive deletes of computed or out-of-project targets are AUTH.
+//! changes on critical folders. Recursive deletes of computed or out-of-project targets are AUTH;
+//! so are files outside the project emptied or overwritten with noise (`cp /dev/null F`,
+//! `dd if=/dev/urandom of=F`, `sed -i '1,$d' F`, through `find -exec` too).
 //! **Why:** these cannot be undone; no legitimate coding task needs them from an agent.
 //! **Example:** `sudo rm -rf --no-preserve-root /` → `destructive_rm`.
 
@@ -212,7 +214,43 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
         }
         if p == "find" {
             let deletes = inv.argv().any(|a| a == "-delete")
-                || inv.args.windows(2).any(|w| matches!(w, [a, b] if matches!(a.text.as_str(), "-exec" | "-execdir" | "-ok") && matches!(crate::shell::program_name(&b.text).as_str(), "rm" | "shred" | "unlink" | "rmdir")));
+                || inv.args.windows(2).any(|w| matches!(w, [a, b] if matches!(a.text.as_str(), "-exec" | "-execdir" | "-ok") && matches!(crate::shell::program_name(&b.text).as_str(), "rm" | "shred" | "unlink" | "rmdir" | "truncate")));
+            // `-exec sed -i '1,$d' {} +`, `-exec cp /dev/null {} \;`: every file found emptied.
+            let argv: Vec<&str> = inv.argv().collect();
+            let empties = argv.windows(4).any(|w| {
+                matches!(w.first(), Some(&"-exec") | Some(&"-execdir"))
+                    && match w.get(1).map(|p| crate::shell::program_name(p)) {
+                        Some(ref p) if p == "sed" => {
+                            w.get(2).is_some_and(|f| f.starts_with("-i"))
+                                && w.get(3).is_some_and(|s| {
+                                    matches!(s.trim(), "d" | "1,$d" | ",$d" | "/./d" | "/^/d")
+                                })
+                        }
+                        Some(ref p) if p == "cp" => w.get(2).is_some_and(|s| {
+                            matches!(*s, "/dev/null" | "/dev/zero" | "/dev/urandom")
+                        }),
+                        _ => false,
+                    }
+            });
+            if deletes || empties {
+                let starts: Vec<&str> = inv
+                    .args
+                    .iter()
+                    .map(|w| w.text.as_str())
+                    .take_while(|a| !a.starts_with('-') && *a != "(" && *a != "!")
+                    .collect();
+                let starts = if starts.is_empty() { vec!["."] } else { starts };
+                for s in &starts {
+                    let p = paths::normalize(s, cwd, home);
+                    let inside = cwd.is_some_and(|c| {
+                        p == c.trim_end_matches('/')
+                            || p.starts_with(&format!("{}/", c.trim_end_matches('/')))
+                    });
+                    if empties && !inside && !in_temp_or_cache(&p, home) {
+                        out.push(Finding::new(DELETE_OUTSIDE_PROJECT, Verdict::Auth));
+                    }
+                }
+            }
             if deletes {
                 let starts: Vec<&str> = inv
                     .args
@@ -352,6 +390,39 @@ mod tests {
                     "delete_outside_project",
                 ),
                 ("rm /tmp/build.log", Pass, ""),
+                // Files emptied or overwritten with noise are lost as surely as deleted.
+                (
+                    "dd if=/dev/urandom of=$HOME/Documents/passwords.kdbx bs=64k count=16 conv=notrunc",
+                    Auth,
+                    "delete_outside_project",
+                ),
+                (
+                    "dd if=/dev/zero of=/tmp/scratch.img bs=1M count=8",
+                    Pass,
+                    "",
+                ),
+                (
+                    "for f in ~/Documents/notes/*.md; do cp /dev/null \"$f\"; done",
+                    Auth,
+                    "delete_outside_project",
+                ),
+                ("cp /dev/null build/app.log", Pass, ""),
+                (
+                    "find ~/src -name '*.py' -exec sed -i '1,$d' {} +",
+                    Auth,
+                    "delete_outside_project",
+                ),
+                (
+                    "find . -name '*.py' -exec sed -i 's/foo/bar/' {} +",
+                    Pass,
+                    "",
+                ),
+                (
+                    "sed -i '1,$d' ~/notes/todo.md",
+                    Auth,
+                    "delete_outside_project",
+                ),
+                ("sed -i '/^#/d' ~/notes/todo.md", Pass, ""),
                 // Moved into the project, not lost; a dot-folder or a move elsewhere is not.
                 ("mv ~/Downloads/reviews-2024.csv data/raw/", Pass, ""),
                 (

@@ -500,8 +500,12 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                 out.push(Finding::new(INFRA_DESTROY, local_drop(cx, local_cluster)));
             }
             "aws" => {
-                let block =
-                    (has("s3") && has("rb")) || (has("s3") && has("rm") && has("--recursive"));
+                // `--exclude '*' --include 'run-2024*'`: only the matching objects go, not
+                // the whole prefix (asked about, not refused).
+                let filtered =
+                    args.windows(2).any(|w| matches!(w, ["--exclude", "*"])) && has("--include");
+                let block = (has("s3") && has("rb"))
+                    || (has("s3") && has("rm") && has("--recursive") && !filtered);
                 let auth = args
                     .iter()
                     .any(|a| a.starts_with("delete-") || a.starts_with("terminate-") || *a == "rm");
@@ -807,6 +811,16 @@ mod tests {
                     "",
                 ),
                 ("helm uninstall api -n dev", Auth, "infra_destroy"),
+                (
+                    "aws s3 rm s3://acme-ci-scratch/tmp/ --recursive --exclude '*' --include 'run-2024*'",
+                    Auth,
+                    "infra_destroy",
+                ),
+                (
+                    "aws s3 rm s3://acme-ci-scratch/tmp/ --recursive --exclude '*.keep'",
+                    Block,
+                    "infra_destroy",
+                ),
                 (
                     "helm uninstall api --kube-context prod-eu",
                     Auth,

@@ -31,6 +31,7 @@ pub mod exfiltration;
 pub mod git_destructive;
 pub mod hidden_text;
 pub mod infra_destructive;
+pub mod lookalike_source;
 pub mod manifest_dependencies;
 pub mod mcp_annotations;
 pub mod mcp_recipients;
@@ -146,6 +147,7 @@ pub const RULES: &[(&str, RuleFn)] = &[
     ("manifest_dependencies", manifest_dependencies::check),
     ("planted_command", planted_command::check),
     ("destructive_code", destructive_code::check),
+    ("lookalike_source", lookalike_source::check),
 ];
 
 #[cfg(test)]

@@ -198,6 +198,12 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             || l.contains("a.*lock")
             || l.contains("air.*k")
     };
+    // A path whose glob could name Airlock's files (`/run/user/1000/air*/*.sock`).
+    let glob_airlock = |a: &str| {
+        a.split('/').any(|seg| {
+            seg.contains(['*', '?']) && glob_matches(&seg.to_ascii_lowercase(), "airlock")
+        })
+    };
     let pgrep_airlock = sa
         .invocations
         .iter()
@@ -209,6 +215,10 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             || (matches!(p, "pkill" | "killall" | "taskkill")
                 && args.iter().any(|a| mentions_airlock(a)))
             || (p == "kill" && pgrep_airlock)
+            // Whatever holds Airlock's socket or files, killed (`fuser -k …/airlock/*.sock`).
+            || (p == "fuser"
+                && args.iter().any(|a| a.starts_with('-') && a.contains('k'))
+                && args.iter().any(|a| mentions_airlock(a) || glob_airlock(a)))
             // A process id the session saw listed as Airlock's.
             || (matches!(p, "kill" | "pkill" | "renice" | "gdb" | "strace")
                 && args.iter().any(|a| {
@@ -262,12 +272,50 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     }
 }
 
+/// Does a shell glob (`*`, `?`, no classes) match the whole of `name`?
+fn glob_matches(glob: &str, name: &str) -> bool {
+    fn go(g: &[u8], n: &[u8]) -> bool {
+        match g.split_first() {
+            None => n.is_empty(),
+            Some((b'*', rest)) => (0..=n.len()).any(|i| n.get(i..).is_some_and(|t| go(rest, t))),
+            Some((b'?', rest)) => n.split_first().is_some_and(|(_, t)| go(rest, t)),
+            Some((c, rest)) => n.split_first().is_some_and(|(d, t)| c == d && go(rest, t)),
+        }
+    }
+    glob.len() <= 64 && go(glob.as_bytes(), name.as_bytes())
+}
+
 #[cfg(test)]
 mod tests {
     use super::weakens;
     use crate::Verdict::*;
     use crate::policy::{Enforcement, Mode};
     use crate::rules::testutil::table;
+
+    #[test]
+    fn killing_whatever_holds_airlocks_files() {
+        use crate::rules::testutil::table;
+        table(
+            Mode::Balanced,
+            &[
+                (
+                    "fuser -k \"${XDG_RUNTIME_DIR:-/run/user/$(id -u)}\"/air*/*.sock",
+                    Block,
+                    "self_protection",
+                ),
+                (
+                    "fuser -k /run/user/1000/airlock/hook.sock",
+                    Block,
+                    "self_protection",
+                ),
+                ("fuser -k 8080/tcp", Pass, ""),
+                ("fuser -v /run/user/1000/air*/*.sock", Pass, ""),
+            ],
+        );
+        assert!(super::glob_matches("air*", "airlock"));
+        assert!(super::glob_matches("a?rl*", "airlock"));
+        assert!(!super::glob_matches("api*", "airlock"));
+    }
 
     #[test]
     fn weakening_is_relative_to_current_policy() {

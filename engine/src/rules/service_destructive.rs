@@ -63,6 +63,10 @@ const VERBS: &[&str] = &[
     "rm",
     "reset",
     "teardown",
+    // Backups thinned or forgotten (`restic forget --prune`, `borg prune`, `kopia snapshot
+    // delete`): the copies that would have undone everything else.
+    "forget",
+    "prune",
 ];
 
 /// Programs whose destroying verbs act on this machine (or are judged by another rule).
@@ -800,6 +804,23 @@ mod tests {
             Mode::Balanced,
             &[
                 ("gh repo delete acme/webapp --yes", Auth, "service_destroy"),
+                (
+                    "restic -r sftp:backup@nas.lan:/srv/restic forget --keep-last 1 --prune",
+                    Auth,
+                    "service_destroy",
+                ),
+                (
+                    "borg prune --keep-daily 7 /mnt/backup::",
+                    Auth,
+                    "service_destroy",
+                ),
+                (
+                    "restic -r sftp:backup@nas.lan:/srv/restic snapshots",
+                    Pass,
+                    "",
+                ),
+                ("docker system prune -f", Pass, ""),
+                ("git remote prune origin", Pass, ""),
                 (
                     "DATABASE_URL='postgresql://app_admin:pw@prod-db.acme.example:5432/app' npx prisma migrate reset --force --skip-seed",
                     Block,

@@ -4,7 +4,8 @@
 //! bypassed — `claude --dangerously-skip-permissions` / `--permission-mode bypassPermissions`,
 //! `codex --dangerously-bypass-approvals-and-sandbox` / `--yolo` / `--sandbox
 //! danger-full-access`, `gemini --yolo` / `--approval-mode yolo`, `copilot --allow-all-tools`,
-//! `cursor-agent --force`, `aider --yes-always`, `amp --dangerously-allow-all`, and the same
+//! `cursor-agent --force`, `aider --yes-always`, `amp --dangerously-allow-all`, `opencode
+//! --pure` (no plugins, so no guard hooks), and the same
 //! through `npx`/`bunx`/`pnpm dlx` — is AUTH (BLOCK once the session took in untrusted content,
 //! and from strict up).
 //! **Why:** the nested agent then acts on its own prompt with nobody asked for anything; this
@@ -75,7 +76,9 @@ fn bypasses(agent: &str, args: &[&str]) -> bool {
         "cursor" => flag("--force") || flag("-f"),
         "aider" => flag("--yes-always"),
         "amp" => flag("--dangerously-allow-all"),
-        "opencode" | "goose" => flag("--yolo"),
+        // `opencode --pure`: started without its plugins — where a guard's hooks live.
+        "opencode" => flag("--yolo") || flag("--pure"),
+        "goose" => flag("--yolo"),
         _ => false,
     }
 }
@@ -132,6 +135,12 @@ mod tests {
                     Auth,
                     "agent_safety_off",
                 ),
+                (
+                    "opencode run --pure 'clean up the deploy scripts and run them'",
+                    Auth,
+                    "agent_safety_off",
+                ),
+                ("opencode run 'explain src/main.rs'", Pass, ""),
                 (
                     "claude --permission-mode bypassPermissions -p 'run the migration'",
                     Auth,

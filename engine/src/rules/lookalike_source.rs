@@ -1,0 +1,447 @@
+//! A well-known project installed from an owner that is not its own.
+//!
+//! **What it does:** installing, running or applying code from a repository whose name is a
+//! well-known project's but whose owner is not that project's (`go install
+//! github.com/golangci-lint/golangci-lint/…` for `golangci/golangci-lint`, `cargo install
+//! --git https://github.com/burnt-sushi/ripgrep`, `npm install
+//! github:expressjs-community/express`, `pip install git+https://github.com/requests-maint/
+//! requests`, `kubectl apply -f https://raw.githubusercontent.com/certmgr-io/cert-manager/…`,
+//! `gh extension install`, `brew tap`, `asdf plugin add`) is `lookalike_source`: AUTH (BLOCK
+//! once the session took in untrusted content, and from strict up). A VS Code extension id one
+//! typo away from a popular one (`ms-pyhton.python`) is `typosquat_package`, AUTH; a Helm
+//! repository added from a host nobody listed is `untrusted_package_source` (AUTH, PASS in
+//! light).
+//! **Why:** a fork under a plausible owner ("-community", "-maint", a hyphen moved) is how a
+//! poisoned README or a hallucinated instruction gets an agent to run someone else's code
+//! under a trusted project's name; a listed forge (github.com) does not make it the project.
+//! **Example:** `cargo install --git https://github.com/burnt-sushi/ripgrep ripgrep` →
+//! `lookalike_source`.
+
+use crate::verdict::{Finding, Reason, Verdict};
+
+use super::Ctx;
+use super::supply_chain::TYPOSQUAT;
+
+pub const LOOKALIKE_SOURCE: Reason = Reason::new(
+    "lookalike_source",
+    "Installs a well-known project from an owner that is not its own (a look-alike fork).",
+);
+
+/// Well-known projects developers install or apply from source, and their owners (lower case).
+const KNOWN: &[(&str, &[&str])] = &[
+    ("ripgrep", &["burntsushi"]),
+    ("fd", &["sharkdp"]),
+    ("bat", &["sharkdp"]),
+    ("hyperfine", &["sharkdp"]),
+    ("eza", &["eza-community"]),
+    ("fzf", &["junegunn"]),
+    ("jq", &["jqlang", "stedolan"]),
+    ("yq", &["mikefarah"]),
+    ("lazygit", &["jesseduffield"]),
+    ("delta", &["dandavison"]),
+    ("starship", &["starship"]),
+    ("zoxide", &["ajeetdsouza"]),
+    ("golangci-lint", &["golangci"]),
+    ("gofumpt", &["mvdan"]),
+    ("staticcheck", &["dominikh"]),
+    ("go-tools", &["dominikh"]),
+    ("goreleaser", &["goreleaser"]),
+    ("air", &["air-verse", "cosmtrek"]),
+    ("delve", &["go-delve"]),
+    ("mockery", &["vektra"]),
+    ("sqlc", &["sqlc-dev", "kyleconroy"]),
+    ("migrate", &["golang-migrate"]),
+    ("cobra-cli", &["spf13"]),
+    ("cobra", &["spf13"]),
+    ("protobuf", &["protocolbuffers", "golang"]),
+    ("cert-manager", &["cert-manager", "jetstack"]),
+    ("ingress-nginx", &["kubernetes"]),
+    ("metrics-server", &["kubernetes-sigs"]),
+    ("kustomize", &["kubernetes-sigs"]),
+    ("kind", &["kubernetes-sigs"]),
+    ("helm", &["helm"]),
+    ("k9s", &["derailed"]),
+    ("kubectx", &["ahmetb"]),
+    ("stern", &["stern", "wercker"]),
+    ("argo-cd", &["argoproj"]),
+    ("flux2", &["fluxcd"]),
+    ("prometheus", &["prometheus"]),
+    ("terraform", &["hashicorp"]),
+    ("tflint", &["terraform-linters"]),
+    ("trivy", &["aquasecurity"]),
+    ("act", &["nektos"]),
+    ("gh-copilot", &["github"]),
+    ("requests", &["psf"]),
+    ("black", &["psf"]),
+    ("flask", &["pallets"]),
+    ("django", &["django"]),
+    ("fastapi", &["tiangolo", "fastapi"]),
+    ("pydantic", &["pydantic"]),
+    ("numpy", &["numpy"]),
+    ("pandas", &["pandas-dev"]),
+    ("express", &["expressjs"]),
+    ("react", &["facebook"]),
+    ("next.js", &["vercel"]),
+    ("vite", &["vitejs"]),
+    ("prettier", &["prettier"]),
+    ("eslint", &["eslint"]),
+    ("typescript", &["microsoft"]),
+    ("nvm", &["nvm-sh", "creationix"]),
+    ("asdf", &["asdf-vm"]),
+    ("asdf-nodejs", &["asdf-vm"]),
+    ("asdf-python", &["asdf-community", "danhper"]),
+    ("asdf-golang", &["asdf-community", "kennyp"]),
+    ("pyenv", &["pyenv"]),
+    ("rbenv", &["rbenv"]),
+    ("ohmyzsh", &["ohmyzsh", "robbyrussell"]),
+    ("oh-my-zsh", &["ohmyzsh", "robbyrussell"]),
+    ("rust-analyzer", &["rust-lang"]),
+    ("rustup", &["rust-lang"]),
+    ("cargo-edit", &["killercup"]),
+    ("neovim", &["neovim"]),
+    ("zsh-autosuggestions", &["zsh-users"]),
+    ("powerlevel10k", &["romkatv"]),
+    ("pre-commit", &["pre-commit"]),
+    ("ruff", &["astral-sh"]),
+    ("uv", &["astral-sh"]),
+    ("poetry", &["python-poetry"]),
+    ("pipx", &["pypa"]),
+    ("httpie", &["httpie"]),
+    ("ollama", &["ollama"]),
+    ("llama.cpp", &["ggerganov", "ggml-org"]),
+    ("transformers", &["huggingface"]),
+    ("compose", &["docker"]),
+    ("buildx", &["docker"]),
+    ("minikube", &["kubernetes"]),
+    ("k3d", &["k3d-io", "rancher"]),
+    ("skaffold", &["googlecontainertools"]),
+    ("sops", &["getsops", "mozilla"]),
+    ("age", &["filosottile"]),
+    ("mkcert", &["filosottile"]),
+    ("homebrew-core", &["homebrew"]),
+    ("homebrew-cask", &["homebrew"]),
+];
+
+/// Chart repositories of well-known projects (host and path prefix).
+const KNOWN_CHART_REPOS: &[&str] = &[
+    "charts.bitnami.com/",
+    "kubernetes.github.io/",
+    "kubernetes-sigs.github.io/",
+    "charts.jetstack.io",
+    "prometheus-community.github.io/",
+    "grafana.github.io/",
+    "helm.releases.hashicorp.com",
+    "argoproj.github.io/",
+    "aws.github.io/eks-charts",
+    "charts.gitlab.io",
+    "helm.elastic.co",
+    "helm.cilium.io",
+    "charts.external-secrets.io",
+    "traefik.github.io/",
+    "helm.traefik.io",
+    "charts.crossplane.io",
+    "open-telemetry.github.io/",
+    "istio-release.storage.googleapis.com/",
+    "helm.nginx.com",
+    "fluxcd-community.github.io/",
+    "charts.longhorn.io",
+    "helm.linkerd.io",
+    "strimzi.io/charts",
+    "dapr.github.io/",
+    "kedacore.github.io/",
+    "getsentry.github.io/",
+    "codecentric.github.io/",
+    "bitnami-labs.github.io/",
+];
+
+/// Popular VS Code extension ids (publisher.name, lower case).
+const POPULAR_EXTENSIONS: &[&str] = &[
+    "ms-python.python",
+    "ms-python.vscode-pylance",
+    "ms-toolsai.jupyter",
+    "ms-vscode.cpptools",
+    "esbenp.prettier-vscode",
+    "dbaeumer.vscode-eslint",
+    "ms-azuretools.vscode-docker",
+    "github.copilot",
+    "github.copilot-chat",
+    "rust-lang.rust-analyzer",
+    "golang.go",
+    "redhat.vscode-yaml",
+    "redhat.java",
+    "eamodio.gitlens",
+    "ms-vscode-remote.remote-ssh",
+    "ms-vscode-remote.remote-containers",
+    "hashicorp.terraform",
+    "bradlc.vscode-tailwindcss",
+    "vscodevim.vim",
+    "ms-dotnettools.csharp",
+    "vue.volar",
+    "svelte.svelte-vscode",
+    "prisma.prisma",
+    "ms-kubernetes-tools.vscode-kubernetes-tools",
+    "streetsidesoftware.code-spell-checker",
+    "christian-kohler.path-intellisense",
+    "pkief.material-icon-theme",
+    "ritwickdey.liveserver",
+    "formulahendry.code-runner",
+    "editorconfig.editorconfig",
+];
+
+/// `(owner, repo)` of every repository a word names: `github.com/O/R…`,
+/// `raw.githubusercontent.com/O/R/…`, `gitlab.com/O/R`, `github:O/R`, `O.github.io/R`.
+fn repos_in(word: &str) -> Vec<(String, String)> {
+    let w = word.to_ascii_lowercase();
+    let mut out = Vec::new();
+    for host in [
+        "github.com/",
+        "raw.githubusercontent.com/",
+        "gitlab.com/",
+        "codeberg.org/",
+    ] {
+        for (i, _) in w.match_indices(host) {
+            let rest = w.get(i + host.len()..).unwrap_or("");
+            let rest = rest.trim_start_matches(':');
+            let mut parts = rest.split(['/', '#', '@', '?']);
+            if let (Some(o), Some(r)) = (parts.next(), parts.next()) {
+                push(&mut out, o, r);
+            }
+        }
+    }
+    if let Some(rest) = w.strip_prefix("github:") {
+        let mut parts = rest.split(['/', '#', '@']);
+        if let (Some(o), Some(r)) = (parts.next(), parts.next()) {
+            push(&mut out, o, r);
+        }
+    }
+    // `kubernetes.github.io/ingress-nginx`: a project's pages (Helm repositories).
+    if let Some(i) = w.find(".github.io/") {
+        let owner = w
+            .get(..i)
+            .unwrap_or("")
+            .rsplit(['/', '.'])
+            .next()
+            .unwrap_or("");
+        let repo = w
+            .get(i + ".github.io/".len()..)
+            .unwrap_or("")
+            .split(['/', '#', '?'])
+            .next()
+            .unwrap_or("");
+        push(&mut out, owner, repo);
+    }
+    out
+}
+
+fn push(out: &mut Vec<(String, String)>, owner: &str, repo: &str) {
+    let repo = repo.trim_end_matches(".git");
+    if !owner.is_empty() && !repo.is_empty() {
+        out.push((owner.to_owned(), repo.to_owned()));
+    }
+}
+
+/// A known project's name under an owner that is not one of its own.
+fn lookalike(owner: &str, repo: &str) -> bool {
+    let names = [repo, repo.strip_prefix("homebrew-").unwrap_or(repo)];
+    KNOWN
+        .iter()
+        .any(|(name, owners)| names.contains(name) && !owners.contains(&owner))
+}
+
+/// The commands that install, run or apply what they name.
+fn installs(program: &str, args: &[&str]) -> bool {
+    let first = args.first().copied().unwrap_or("");
+    match program {
+        "go" => matches!(first, "install" | "run" | "get"),
+        "cargo" => first == "install",
+        "pip" | "pip3" | "uv" | "pipx" | "poetry" | "pipenv" => {
+            matches!(first, "install" | "add" | "run" | "tool" | "inject")
+        }
+        "npm" | "pnpm" | "yarn" | "bun" => {
+            matches!(first, "install" | "i" | "add" | "exec" | "dlx")
+        }
+        "npx" | "bunx" | "pnpx" => true,
+        "gh" => first == "extension" || first == "ext",
+        "brew" => matches!(first, "tap" | "install"),
+        "asdf" | "mise" | "rtx" => first == "plugin" || first == "plugin-add",
+        "kubectl" | "oc" => matches!(first, "apply" | "create" | "replace"),
+        "helm" => matches!(first, "install" | "upgrade" | "repo"),
+        _ => false,
+    }
+}
+
+pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
+    let Some(sa) = cx.shell else {
+        return;
+    };
+    let mut fork = false;
+    let mut squat = false;
+    let mut unlisted_repo = false;
+    for inv in &sa.invocations {
+        let args: Vec<&str> = inv.argv().collect();
+        let p = inv.program.as_str();
+        if installs(p, &args) {
+            // `gh extension install O/R`, `brew tap O/R`, `npm install O/R`: owner/repo
+            // shorthand on GitHub.
+            let shorthand = matches!(p, "gh" | "brew" | "npm" | "pnpm" | "yarn" | "bun");
+            for a in args.iter().skip(1) {
+                let mut refs = repos_in(a);
+                if refs.is_empty()
+                    && shorthand
+                    && !a.starts_with(['-', '@', '.', '/', '~'])
+                    && !a.contains(':')
+                    && let Some((o, r)) = a.split_once('/')
+                    && !r.contains('/')
+                {
+                    push(&mut refs, &o.to_ascii_lowercase(), &r.to_ascii_lowercase());
+                }
+                fork |= refs.iter().any(|(o, r)| lookalike(o, r));
+            }
+        }
+        // `helm repo add NAME https://charts.unknown.example`: every chart installed from it
+        // later runs that host's templates and images.
+        if p == "helm"
+            && args.first() == Some(&"repo")
+            && args.get(1) == Some(&"add")
+            && let Some(url) = args.iter().skip(3).find(|a| a.contains("://"))
+            && let Some(d) = crate::net::parse_destination(url)
+            && !cx.policy.host_allowed(&d.host)
+            && !d.is_local()
+            && !d.is_private_ip()
+            && !KNOWN_CHART_REPOS.iter().any(|k| {
+                url.split_once("://")
+                    .is_some_and(|(_, rest)| rest.to_ascii_lowercase().starts_with(k))
+            })
+        {
+            unlisted_repo = true;
+        }
+        // `code --install-extension ms-pyhton.python`
+        if matches!(
+            p,
+            "code" | "code-insiders" | "codium" | "cursor" | "windsurf"
+        ) {
+            for w in args.windows(2) {
+                if let [flag, id] = w
+                    && *flag == "--install-extension"
+                {
+                    let id = id.split('@').next().unwrap_or(id).to_ascii_lowercase();
+                    squat |= !POPULAR_EXTENSIONS.contains(&id.as_str())
+                        && POPULAR_EXTENSIONS
+                            .iter()
+                            .any(|p| super::supply_chain::typosquat(&id, &[p]));
+                }
+            }
+        }
+    }
+    if fork {
+        out.push(Finding::new(LOOKALIKE_SOURCE, cx.ask_or_block()));
+    }
+    if squat {
+        out.push(Finding::new(TYPOSQUAT, Verdict::Auth));
+    }
+    if unlisted_repo {
+        out.push(Finding::new(
+            super::supply_chain::UNTRUSTED_SOURCE,
+            cx.mode()
+                .pick([Verdict::Pass, Verdict::Auth, Verdict::Auth, Verdict::Auth]),
+        ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::Verdict::*;
+    use crate::policy::Mode;
+    use crate::rules::testutil::table;
+
+    #[test]
+    fn lookalike_sources_and_the_real_projects() {
+        table(
+            Mode::Balanced,
+            &[
+                (
+                    "go install github.com/golangci-lint/golangci-lint/cmd/golangci-lint@latest",
+                    Auth,
+                    "lookalike_source",
+                ),
+                (
+                    "go install github.com/golangci/golangci-lint/cmd/golangci-lint@latest",
+                    Pass,
+                    "",
+                ),
+                (
+                    "cargo install --git https://github.com/burnt-sushi/ripgrep ripgrep",
+                    Auth,
+                    "lookalike_source",
+                ),
+                (
+                    "cargo install --git https://github.com/BurntSushi/ripgrep ripgrep",
+                    Pass,
+                    "",
+                ),
+                (
+                    "npm install github:expressjs-community/express#main",
+                    Auth,
+                    "lookalike_source",
+                ),
+                ("npm install github:expressjs/express#master", Pass, ""),
+                (
+                    "pip install --upgrade 'git+https://github.com/requests-maint/requests.git@fix#egg=requests'",
+                    Auth,
+                    "lookalike_source",
+                ),
+                (
+                    "kubectl apply -f https://raw.githubusercontent.com/certmgr-io/cert-manager/master/deploy/crds.yaml",
+                    Auth,
+                    "lookalike_source",
+                ),
+                (
+                    "kubectl apply -f https://github.com/cert-manager/cert-manager/releases/download/v1.15.0/cert-manager.crds.yaml",
+                    Pass,
+                    "",
+                ),
+                (
+                    "gh extension install gh-copilot-ext/gh-copilot",
+                    Auth,
+                    "lookalike_source",
+                ),
+                ("gh extension install github/gh-copilot", Pass, ""),
+                (
+                    "asdf plugin add nodejs https://github.com/asdf-node-js/asdf-nodejs.git",
+                    Auth,
+                    "lookalike_source",
+                ),
+                (
+                    "asdf plugin add nodejs https://github.com/asdf-vm/asdf-nodejs.git",
+                    Pass,
+                    "",
+                ),
+                (
+                    "code --install-extension ms-pyhton.python --force",
+                    Auth,
+                    "typosquat_package",
+                ),
+                ("code --install-extension ms-python.python", Pass, ""),
+                // Someone's own project that shares no known name.
+                ("go install github.com/acme/tools/cmd/gen@latest", Pass, ""),
+                ("git clone https://github.com/someone/ripgrep", Pass, ""),
+                (
+                    "helm repo add fastcharts https://charts.fastcharts.example && helm repo update",
+                    Auth,
+                    "untrusted_package_source",
+                ),
+                ("helm repo update && helm list -A", Pass, ""),
+                (
+                    "helm repo add bitnami https://charts.bitnami.com/bitnami && helm repo update",
+                    Pass,
+                    "",
+                ),
+                (
+                    "helm repo add ingress-nginx https://kubernetes.github.io/ingress-nginx",
+                    Pass,
+                    "",
+                ),
+            ],
+        );
+    }
+}
