@@ -974,6 +974,53 @@ fn egress_effects(
                 push(None, uploads, false, false, None);
             }
         }
+        // Mail: `sendmail -t` (recipients in the message), `mail -s S addr`, `mutt`, `swaks
+        // --to`, `msmtp`: the message leaves for the recipients' domains.
+        "sendmail" | "mail" | "mailx" | "mutt" | "neomutt" | "swaks" | "msmtp" | "s-nail" => {
+            let mut addrs: Vec<String> = inv
+                .argv()
+                .filter(|a| a.contains('@') && !a.starts_with('-'))
+                .map(str::to_owned)
+                .collect();
+            if let Stdin::Text(t) = &inv.stdin {
+                for line in t.lines().take_while(|l| !l.trim().is_empty()) {
+                    let lower = line.to_ascii_lowercase();
+                    if let Some(v) = ["to:", "cc:", "bcc:"]
+                        .iter()
+                        .find_map(|h| lower.strip_prefix(h))
+                    {
+                        addrs.extend(v.split(',').map(|a| a.trim().to_owned()));
+                    }
+                }
+            }
+            let mut any = false;
+            for a in &addrs {
+                let domain = a
+                    .trim_matches(['<', '>', '"', '\''])
+                    .rsplit('@')
+                    .next()
+                    .unwrap_or("")
+                    .trim_end_matches('>')
+                    .to_ascii_lowercase();
+                if domain.contains('.') {
+                    push(
+                        Some(Destination {
+                            host: domain,
+                            ip: None,
+                            has_credentials: false,
+                        }),
+                        true,
+                        false,
+                        false,
+                        None,
+                    );
+                    any = true;
+                }
+            }
+            if !any {
+                push(None, true, false, false, None);
+            }
+        }
         "nc" | "ncat" | "netcat" | "telnet" | "socat" | "openssl" | "cryptcat" => {
             if p == "openssl" && operands.first().is_none_or(|w| w.text != "s_client") {
                 return;

@@ -327,15 +327,122 @@ fn secret_forms(v: &str) -> Vec<String> {
     let b64 = base64::engine::general_purpose::STANDARD.encode(v);
     let b64url = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(v);
     let hex: String = v.bytes().map(|b| format!("{b:02x}")).collect();
+    let b32 = base32(v.as_bytes());
+    // ROT13 and reversed: the cheap disguises that defeat a plain substring match.
+    let rot13: String = v
+        .chars()
+        .map(|c| match c {
+            'a'..='z' => char::from(b'a' + (c as u8 - b'a' + 13) % 26),
+            'A'..='Z' => char::from(b'A' + (c as u8 - b'A' + 13) % 26),
+            _ => c,
+        })
+        .collect();
+    let reversed: String = v.chars().rev().collect();
     let mut forms = vec![
         v.to_owned(),
         b64.trim_end_matches('=').to_owned(),
         b64,
         b64url,
         hex,
+        b32.trim_end_matches('=').to_owned(),
+        b32,
+        rot13,
+        reversed,
     ];
+    forms.sort();
     forms.dedup();
     forms
+}
+
+/// Texts an outbound value decodes to when a piece of it is base64, base32 or hex of
+/// printable text (`KEY:SECRET` encoded whole): each is split again with
+/// [`outbound_candidates`] by the caller. Bounded: the first 64 pieces of 16 to 4,096 bytes.
+pub fn decoded_candidates(text: &str) -> Vec<String> {
+    use base64::Engine as _;
+    let mut out = Vec::new();
+    let pieces = text
+        .split(|c: char| {
+            c.is_whitespace() || matches!(c, '"' | '\'' | '`' | '&' | '?' | ',' | ';' | '=' | ':')
+        })
+        .filter(|p| (16..=4096).contains(&p.len()))
+        .take(64);
+    for piece in pieces {
+        let mut decoded: Vec<Vec<u8>> = Vec::new();
+        for engine in [
+            &base64::engine::general_purpose::STANDARD_NO_PAD,
+            &base64::engine::general_purpose::URL_SAFE_NO_PAD,
+        ] {
+            if let Ok(b) = engine.decode(piece.trim_end_matches('=')) {
+                decoded.push(b);
+            }
+        }
+        if let Some(b) = base32_decode(piece) {
+            decoded.push(b);
+        }
+        if piece.len() % 2 == 0 && piece.bytes().all(|b| b.is_ascii_hexdigit()) {
+            let bytes: Option<Vec<u8>> = (0..piece.len())
+                .step_by(2)
+                .map(|i| {
+                    piece
+                        .get(i..i + 2)
+                        .and_then(|h| u8::from_str_radix(h, 16).ok())
+                })
+                .collect();
+            decoded.extend(bytes);
+        }
+        for b in decoded {
+            if let Ok(t) = String::from_utf8(b)
+                && t.chars().all(|c| !c.is_control() || c.is_whitespace())
+            {
+                out.push(t);
+            }
+        }
+    }
+    out
+}
+
+fn base32_decode(s: &str) -> Option<Vec<u8>> {
+    let s = s.trim_end_matches('=');
+    let mut bits = 0u64;
+    let mut n = 0u32;
+    let mut out = Vec::with_capacity(s.len() * 5 / 8);
+    for c in s.bytes() {
+        let v = match c {
+            b'A'..=b'Z' => c - b'A',
+            b'2'..=b'7' => c - b'2' + 26,
+            _ => return None,
+        };
+        bits = (bits << 5) | u64::from(v);
+        n += 5;
+        if n >= 8 {
+            n -= 8;
+            out.push(((bits >> n) & 0xff) as u8);
+        }
+    }
+    Some(out)
+}
+
+/// RFC 4648 base32 (upper case, padded), as `base32` and `openssl` print it.
+fn base32(data: &[u8]) -> String {
+    const ALPHABET: &[u8; 32] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+    let mut out = String::with_capacity(data.len().div_ceil(5) * 8);
+    for chunk in data.chunks(5) {
+        let mut buf = [0u8; 5];
+        for (slot, b) in buf.iter_mut().zip(chunk) {
+            *slot = *b;
+        }
+        let n = buf.iter().fold(0u64, |acc, b| (acc << 8) | u64::from(*b));
+        let chars = (chunk.len() * 8).div_ceil(5);
+        for i in 0..8 {
+            if i < chars {
+                let idx = ((n >> (35 - i * 5)) & 31) as usize;
+                out.push(char::from(ALPHABET.get(idx).copied().unwrap_or(b'A')));
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
 }
 
 /// Candidate substrings of an outbound value that could be a remembered secret: the whole
@@ -422,6 +529,22 @@ mod tests {
         assert!(!s.knows(&k, "Xy7pQ2lmN9zy"));
         let hex: String = "Xy7pQ2lmN9zz".bytes().map(|b| format!("{b:02x}")).collect();
         assert!(s.knows(&k, &hex));
+        // base32 (as `base32` prints it, with and without padding), ROT13, reversed.
+        assert_eq!(super::base32(b"foobar"), "MZXW6YTBOI======");
+        assert!(s.knows(&k, &super::base32(b"Xy7pQ2lmN9zz")));
+        assert!(s.knows(&k, super::base32(b"Xy7pQ2lmN9zz").trim_end_matches('=')));
+        assert!(s.knows(&k, "Kl7cD2yzA9mm"));
+        assert!(s.knows(&k, "zz9Nml2Qp7yX"));
+        // A secret inside an encoded whole (`KEY:SECRET` in base32): decoded, then split.
+        let whole = super::base32(b"AKIAEXAMPLE:Xy7pQ2lmN9zz");
+        assert!(
+            super::decoded_candidates(&format!("Subject: x\n\n{whole}\n"))
+                .iter()
+                .any(|d| super::outbound_candidates(d)
+                    .into_iter()
+                    .any(|c| s.knows(&k, c)))
+        );
+        assert!(super::decoded_candidates("plain words only here").is_empty());
         let before = s.fingerprints.len();
         s.remember_secret(&k, "short");
         assert_eq!(s.fingerprints.len(), before);

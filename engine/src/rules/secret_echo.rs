@@ -45,6 +45,11 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             if outbound_candidates(v)
                 .into_iter()
                 .any(|c| cx.session.knows(cx.key, c))
+                || crate::session::decoded_candidates(v).iter().any(|d| {
+                    outbound_candidates(d)
+                        .into_iter()
+                        .any(|c| cx.session.knows(cx.key, c))
+                })
             {
                 out.push(Finding::hard_block(SECRET_EXFILTRATION));
                 return;
