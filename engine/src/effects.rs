@@ -438,6 +438,15 @@ fn invocation_effects(
     let cwd = inv.cwd.as_deref().or(cwd);
     let norm = |p: &str| paths::normalize(p, cwd, home);
     let p = inv.program.as_str();
+    // A file a word names, emptied or overwritten (`cp /dev/null F`, `sed -i '1,$d' F`):
+    // lost as if deleted.
+    let emptied = |w: &Word| Deletion {
+        path: norm(&w.text),
+        program: p.to_owned(),
+        recursive: false,
+        glob: w.glob,
+        dynamic: w.dynamic,
+    };
     let use_of = |w: &Word, recursive: bool| PathUse {
         path: norm(&w.text),
         program: p.to_owned(),
@@ -699,13 +708,7 @@ fn invocation_effects(
                 fx.writes.push(use_of(w, false));
                 // `cp /dev/null F`: F emptied, as if deleted.
                 if p == "cp" && operands.first().is_some_and(|s| is_blank_source(&s.text)) {
-                    fx.deletes.push(Deletion {
-                        path: norm(&w.text),
-                        program: "cp".into(),
-                        recursive: false,
-                        glob: w.glob,
-                        dynamic: w.dynamic,
-                    });
+                    fx.deletes.push(emptied(w));
                 }
             }
             if p == "mv" {
@@ -737,13 +740,7 @@ fn invocation_effects(
             for w in operands.iter().skip(1) {
                 fx.writes.push(use_of(w, false));
                 if empties {
-                    fx.deletes.push(Deletion {
-                        path: norm(&w.text),
-                        program: "sed".into(),
-                        recursive: false,
-                        glob: w.glob,
-                        dynamic: w.dynamic,
-                    });
+                    fx.deletes.push(emptied(w));
                 }
             }
         }

@@ -425,27 +425,8 @@ fn is_seed_data(lower_path: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use crate::action::{Action, Host, Operation, Provenance};
-    use crate::policy::Mode;
-    use crate::rules::testutil::engine;
-    use crate::session::SessionState;
+    use crate::rules::testutil::write_table;
     use crate::verdict::Verdict::{self, Auth, Block, Pass};
-
-    fn judge(path: &str, content: &str) -> (Verdict, Vec<String>) {
-        let a = Action {
-            host: Host::ClaudeCode,
-            tool: "Write".into(),
-            op: Operation::FileWrite {
-                path: path.into(),
-                content: content.into(),
-            },
-            cwd: Some("/home/dev/project".into()),
-            provenance: Provenance::User,
-            session_id: None,
-        };
-        let d = engine(Mode::Balanced).decide(&a, &SessionState::default());
-        (d.verdict, d.reasons.into_iter().map(|r| r.code).collect())
-    }
 
     #[test]
     fn backdoors_and_their_look_alikes() {
@@ -612,12 +593,6 @@ mod tests {
                 "",
             ),
         ];
-        for (path, content, want, code) in cases {
-            let (got, reasons) = judge(path, content);
-            assert_eq!(got, *want, "{path}: {content:?}: {reasons:?}");
-            if !code.is_empty() {
-                assert!(reasons.iter().any(|r| r == code), "{path}: {reasons:?}");
-            }
-        }
+        write_table(cases);
     }
 }

@@ -240,32 +240,20 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                     .take_while(|a| !a.starts_with('-') && *a != "(" && *a != "!")
                     .collect();
                 let starts = if starts.is_empty() { vec!["."] } else { starts };
-                for s in &starts {
+                for s in starts {
                     let p = paths::normalize(s, cwd, home);
                     let inside = cwd.is_some_and(|c| {
                         p == c.trim_end_matches('/')
                             || p.starts_with(&format!("{}/", c.trim_end_matches('/')))
                     });
-                    if empties && !inside && !in_temp_or_cache(&p, home) {
-                        out.push(Finding::new(DELETE_OUTSIDE_PROJECT, Verdict::Auth));
-                    }
-                }
-            }
-            if deletes {
-                let starts: Vec<&str> = inv
-                    .args
-                    .iter()
-                    .map(|w| w.text.as_str())
-                    .take_while(|a| !a.starts_with('-') && *a != "(" && *a != "!")
-                    .collect();
-                let starts = if starts.is_empty() { vec!["."] } else { starts };
-                for s in starts {
-                    let p = paths::normalize(s, cwd, home);
-                    if paths::is_critical_delete_target(&p, None, home)
-                        || paths::is_system_path(&p)
-                        || p == "/"
+                    if deletes
+                        && (paths::is_critical_delete_target(&p, None, home)
+                            || paths::is_system_path(&p)
+                            || p == "/")
                     {
                         out.push(Finding::hard_block(DESTRUCTIVE_FIND));
+                    } else if empties && !inside && !in_temp_or_cache(&p, home) {
+                        out.push(Finding::new(DELETE_OUTSIDE_PROJECT, Verdict::Auth));
                     }
                 }
             }

@@ -328,36 +328,8 @@ fn go_line(l: &str) -> Option<Dep> {
 
 #[cfg(test)]
 mod tests {
-    use crate::action::{Action, Host, Operation, Provenance};
-    use crate::consequences::TextEdit;
-    use crate::needs::CallFacts;
-    use crate::policy::Mode;
-    use crate::rules::testutil::engine;
-    use crate::session::SessionState;
+    use crate::rules::testutil::judge_edit;
     use crate::verdict::Verdict::{self, Auth, Pass};
-
-    fn judge(path: &str, old: &str, new: &str) -> (Verdict, Vec<String>) {
-        let a = Action {
-            host: Host::ClaudeCode,
-            tool: "Edit".into(),
-            op: Operation::FileWrite {
-                path: path.into(),
-                content: new.into(),
-            },
-            cwd: Some("/home/dev/project".into()),
-            provenance: Provenance::User,
-            session_id: None,
-        };
-        let facts = CallFacts {
-            edits: vec![TextEdit {
-                old: old.into(),
-                new: new.into(),
-            }],
-            ..CallFacts::default()
-        };
-        let d = engine(Mode::Balanced).decide_with(&a, &SessionState::default(), &facts);
-        (d.verdict, d.reasons.into_iter().map(|r| r.code).collect())
-    }
 
     #[test]
     fn manifest_dependencies_table() {
@@ -518,7 +490,7 @@ mod tests {
             ),
         ];
         for (path, old, new, want, code) in cases {
-            let (got, reasons) = judge(path, old, new);
+            let (got, reasons) = judge_edit(path, old, new);
             assert_eq!(got, *want, "{path}: {new:?}: {reasons:?}");
             if !code.is_empty() {
                 assert!(reasons.iter().any(|r| r == code), "{path}: {reasons:?}");

@@ -189,6 +189,42 @@ pub(crate) mod testutil {
         }
     }
 
+    /// The balanced verdict and reason codes of an edit of `path` (relative to the project)
+    /// replacing `old` with `new`, the replacement passed as the service passes it; an empty
+    /// `old` is a whole-file write.
+    pub fn judge_edit(path: &str, old: &str, new: &str) -> (Verdict, Vec<String>) {
+        let facts = crate::needs::CallFacts {
+            edits: if old.is_empty() {
+                Vec::new()
+            } else {
+                vec![crate::consequences::TextEdit {
+                    old: old.into(),
+                    new: new.into(),
+                }]
+            },
+            ..crate::needs::CallFacts::default()
+        };
+        let tool = if old.is_empty() { "Write" } else { "Edit" };
+        let d = engine(Mode::Balanced).decide_with(
+            &file_write(tool, path, new),
+            &SessionState::default(),
+            &facts,
+        );
+        (d.verdict, d.reasons.into_iter().map(|r| r.code).collect())
+    }
+
+    /// Assert each `(path, content, verdict, code)` write in balanced mode; `code`, when not
+    /// empty, must be among the reasons.
+    pub fn write_table(cases: &[(&str, &str, Verdict, &str)]) {
+        for (path, content, want, code) in cases {
+            let (got, reasons) = judge_edit(path, "", content);
+            assert_eq!(got, *want, "{path}: {content:?}: {reasons:?}");
+            if !code.is_empty() {
+                assert!(reasons.iter().any(|r| r == code), "{path}: {reasons:?}");
+            }
+        }
+    }
+
     pub fn decide_shell(mode: Mode, cmd: &str) -> Decision {
         engine(mode).decide(
             &Action::shell(Host::ClaudeCode, cmd, Some(CWD)),

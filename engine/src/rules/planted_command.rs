@@ -93,27 +93,8 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::action::{Action, Host, Operation, Provenance};
-    use crate::policy::Mode;
-    use crate::rules::testutil::engine;
-    use crate::session::SessionState;
+    use crate::rules::testutil::judge_edit;
     use crate::verdict::Verdict::{self, Auth, Pass};
-
-    fn judge(path: &str, content: &str) -> (Verdict, Vec<String>) {
-        let a = Action {
-            host: Host::ClaudeCode,
-            tool: "Write".into(),
-            op: Operation::FileWrite {
-                path: path.into(),
-                content: content.into(),
-            },
-            cwd: Some("/home/dev/project".into()),
-            provenance: Provenance::User,
-            session_id: None,
-        };
-        let d = engine(Mode::Balanced).decide(&a, &SessionState::default());
-        (d.verdict, d.reasons.into_iter().map(|r| r.code).collect())
-    }
 
     #[test]
     fn commands_planted_in_files_that_run_later() {
@@ -180,7 +161,7 @@ mod tests {
             ),
         ];
         for (path, content, want) in cases {
-            let (got, reasons) = judge(path, content);
+            let (got, reasons) = judge_edit(path, "", content);
             assert_eq!(got, *want, "{path}: {content:?}: {reasons:?}");
             if *want != Pass {
                 assert!(

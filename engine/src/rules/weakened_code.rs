@@ -416,40 +416,10 @@ fn csrf_allows_everything(w: &SourceWrite) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use crate::action::{Action, Host, Operation, Provenance};
-    use crate::consequences::TextEdit;
-    use crate::needs::CallFacts;
     use crate::policy::Mode;
-    use crate::rules::testutil::engine;
+    use crate::rules::testutil::{engine, file_write, judge_edit};
     use crate::session::SessionState;
     use crate::verdict::Verdict::{self, Auth, Pass};
-
-    fn write(path: &str, content: &str) -> Action {
-        Action {
-            host: Host::ClaudeCode,
-            tool: "Write".into(),
-            op: Operation::FileWrite {
-                path: path.into(),
-                content: content.into(),
-            },
-            cwd: Some("/home/dev/project".into()),
-            provenance: Provenance::User,
-            session_id: None,
-        }
-    }
-
-    fn judge_edit(path: &str, old: &str, new: &str) -> (Verdict, Vec<String>) {
-        let facts = CallFacts {
-            edits: vec![TextEdit {
-                old: old.into(),
-                new: new.into(),
-            }],
-            ..CallFacts::default()
-        };
-        let d =
-            engine(Mode::Balanced).decide_with(&write(path, new), &SessionState::default(), &facts);
-        (d.verdict, d.reasons.into_iter().map(|r| r.code).collect())
-    }
 
     #[test]
     fn weakening_edits_are_asked_about_and_look_alikes_pass() {
@@ -715,7 +685,8 @@ mod tests {
 
     #[test]
     fn untrusted_sessions_and_modes_raise_it() {
-        let a = write(
+        let a = file_write(
+            "Write",
             "/home/dev/project/src/client.py",
             "session.verify = False\n",
         );
