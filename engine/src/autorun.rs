@@ -120,6 +120,22 @@ pub fn autorun_commands(path: &str, content: &str, home: Option<&str>) -> Option
     {
         // tmux runs `run-shell` / `if-shell` commands at every start and reload.
         tmux_commands(content)
+    } else if lower.ends_with("/.cargo/config.toml") || lower.ends_with("/.cargo/config") {
+        // Cargo runs these programs on every build: `rustc-wrapper`, `linker`, `runner`.
+        content
+            .lines()
+            .filter_map(|l| {
+                let (k, v) = l.split_once('=')?;
+                let k = k.trim();
+                matches!(
+                    k,
+                    "rustc-wrapper" | "rustc-workspace-wrapper" | "rustc" | "linker" | "runner"
+                )
+                .then(|| crate::shell::unquoted(v.trim()).to_owned())
+            })
+            .filter(|v| !v.is_empty())
+            .collect::<Vec<_>>()
+            .join("\n")
     } else if is_git_config(path, home) {
         // Git runs these settings' commands on the next `git status`, fetch or push.
         git_config_commands(content)
@@ -1291,6 +1307,21 @@ mod tests {
         assert_eq!(
             engine(Mode::Balanced).decide(&a, &tainted).verdict,
             Verdict::Block
+        );
+        // Cargo's wrappers run on every build.
+        let cargo = autorun_commands(
+            "/home/dev/.cargo/config.toml",
+            "[build]\nrustc-wrapper = \"/home/dev/.local/bin/rw.sh\"\njobs = 4\n",
+            Some("/home/dev"),
+        );
+        assert_eq!(cargo.as_deref(), Some("/home/dev/.local/bin/rw.sh"));
+        assert_eq!(
+            autorun_commands(
+                "/home/dev/.cargo/config.toml",
+                "[build]\njobs = 4\n",
+                Some("/home/dev")
+            ),
+            None
         );
         let cron = later_commands(
             "/p/deploy/cron/app.cron",

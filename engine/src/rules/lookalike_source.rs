@@ -6,7 +6,8 @@
 //! --git https://github.com/burnt-sushi/ripgrep`, `npm install
 //! github:expressjs-community/express`, `pip install git+https://github.com/requests-maint/
 //! requests`, `kubectl apply -f https://raw.githubusercontent.com/certmgr-io/cert-manager/…`,
-//! `gh extension install`, `brew tap`, `asdf plugin add`) is `lookalike_source`: AUTH (BLOCK
+//! `gh extension install`, `brew tap`, `asdf plugin add`, a workflow's `uses:
+//! actions-helper/checkout@main`) is `lookalike_source`: AUTH (BLOCK
 //! once the session took in untrusted content, and from strict up). A VS Code extension id one
 //! typo away from a popular one (`ms-pyhton.python`) is `typosquat_package`, AUTH; a Helm
 //! repository added from a host nobody listed is `untrusted_package_source` (AUTH, PASS in
@@ -120,6 +121,31 @@ const KNOWN: &[(&str, &[&str])] = &[
     ("mkcert", &["filosottile"]),
     ("homebrew-core", &["homebrew"]),
     ("homebrew-cask", &["homebrew"]),
+    // GitHub Actions every workflow uses (`uses: OWNER/NAME@ref`).
+    ("checkout", &["actions"]),
+    ("setup-node", &["actions"]),
+    ("setup-python", &["actions"]),
+    ("setup-go", &["actions"]),
+    ("setup-java", &["actions"]),
+    ("setup-dotnet", &["actions"]),
+    ("cache", &["actions"]),
+    ("upload-artifact", &["actions"]),
+    ("download-artifact", &["actions"]),
+    ("github-script", &["actions"]),
+    ("labeler", &["actions"]),
+    ("stale", &["actions"]),
+    ("codeql-action", &["github"]),
+    ("login-action", &["docker"]),
+    ("build-push-action", &["docker"]),
+    ("setup-buildx-action", &["docker"]),
+    ("setup-qemu-action", &["docker"]),
+    ("metadata-action", &["docker"]),
+    ("configure-aws-credentials", &["aws-actions"]),
+    ("auth", &["google-github-actions"]),
+    ("setup-gcloud", &["google-github-actions"]),
+    ("rust-toolchain", &["dtolnay"]),
+    ("action-gh-release", &["softprops"]),
+    ("gitleaks-action", &["gitleaks"]),
 ];
 
 /// Chart repositories of well-known projects (host and path prefix).
@@ -270,7 +296,36 @@ fn installs(program: &str, args: &[&str]) -> bool {
     }
 }
 
+/// `uses: OWNER/NAME@ref` lines a CI file adds whose action is a well-known one under
+/// another owner (`actions-helper/checkout@main`).
+fn lookalike_action(cx: &Ctx<'_>) -> bool {
+    let crate::action::Operation::FileWrite { path, content } = &cx.action.op else {
+        return false;
+    };
+    let abs = crate::paths::normalize(path, cx.cwd(), cx.home());
+    if !crate::autorun::is_ci_file(&abs.to_ascii_lowercase()) {
+        return false;
+    }
+    let old: Vec<&str> = cx.facts.edits.iter().map(|e| e.old.as_str()).collect();
+    content.lines().any(|l| {
+        let t = l.trim().trim_start_matches("- ").trim();
+        let Some(spec) = t.strip_prefix("uses:") else {
+            return false;
+        };
+        let spec = spec.trim().trim_matches(['"', '\'']).to_ascii_lowercase();
+        let name = spec.split('@').next().unwrap_or("");
+        let mut parts = name.split('/');
+        let (Some(owner), Some(repo)) = (parts.next(), parts.next()) else {
+            return false;
+        };
+        lookalike(owner, repo) && !old.iter().any(|o| o.to_ascii_lowercase().contains(name))
+    })
+}
+
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
+    if lookalike_action(cx) {
+        out.push(Finding::new(LOOKALIKE_SOURCE, cx.ask_or_block()));
+    }
     let Some(sa) = cx.shell else {
         return;
     };
@@ -353,6 +408,25 @@ mod tests {
     use crate::Verdict::*;
     use crate::policy::Mode;
     use crate::rules::testutil::table;
+
+    #[test]
+    fn lookalike_actions_in_a_workflow() {
+        use crate::rules::testutil::write_table;
+        write_table(&[
+            (
+                ".github/workflows/release.yml",
+                "      - uses: actions-helper/checkout@main\n      - uses: actions/setup-node@v4\n",
+                Auth,
+                "lookalike_source",
+            ),
+            (
+                ".github/workflows/release.yml",
+                "      - uses: actions/checkout@v4\n      - uses: docker/login-action@v3\n      - uses: acme/deploy-action@v1\n",
+                Pass,
+                "",
+            ),
+        ]);
+    }
 
     #[test]
     fn lookalike_sources_and_the_real_projects() {
