@@ -1124,7 +1124,7 @@ fn egress_effects(
                 }
             }
         }
-        "git" => git_egress(inv, &mut push),
+        "git" => git_egress(inv, sa, &mut push),
         // A cluster named by URL on the command line (`kubectl --server https://IP:6443 …`)
         // receives whatever the call creates (`create secret|configmap --from-file=…`).
         "kubectl" | "oc" | "helm" => {
@@ -1325,6 +1325,7 @@ fn egress_effects(
 
 fn git_egress(
     inv: &Invocation,
+    sa: &ShellAnalysis,
     push: &mut impl FnMut(Option<Destination>, bool, bool, bool, Option<String>),
 ) {
     let ops = inv.operands();
@@ -1357,7 +1358,27 @@ fn git_egress(
     match sub {
         "push" => {
             let target = rest.first().copied();
-            match target.and_then(net::parse_destination) {
+            // Every branch pushed to a remote added on the same line (`git remote add m URL
+            // && git push m --all`): that remote is its URL.
+            let whole = inv.argv().any(|a| matches!(a, "--all" | "--mirror"));
+            let added = target.filter(|_| whole).and_then(|name| {
+                sa.invocations.iter().find_map(|i| {
+                    let a: Vec<&str> = i.argv().collect();
+                    (i.program == "git"
+                        && a.windows(4).any(|w| {
+                            w.first() == Some(&"remote")
+                                && w.get(1) == Some(&"add")
+                                && w.get(2) == Some(&name)
+                        }))
+                    .then(|| {
+                        a.iter()
+                            .position(|x| *x == name)
+                            .and_then(|i| a.get(i + 1).copied())
+                    })
+                    .flatten()
+                })
+            });
+            match added.or(target).and_then(net::parse_destination) {
                 Some(d) => push(Some(d), true, false, false, None),
                 None => push(
                     None,

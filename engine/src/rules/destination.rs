@@ -231,6 +231,16 @@ mod tests {
                     "upload_unknown_destination",
                 ),
                 ("git push --all origin", Pass, ""),
+                (
+                    "git remote add mirror https://github.com/dev-helper-99/api-mirror.git && git push mirror --all && git push mirror --tags",
+                    Auth,
+                    "upload_unknown_destination",
+                ),
+                (
+                    "git remote add origin https://github.com/acme/api.git && git push -u origin main",
+                    Pass,
+                    "",
+                ),
                 ("git push https://github.com/acme/web.git main", Pass, ""),
                 ("dvc pull -r storage", Pass, ""),
                 (
