@@ -153,7 +153,25 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                     .filter(|a| !a.starts_with('-'))
                     .skip(1)
                     .any(|a| a.starts_with(':'));
-                if has("--delete") || short('d') || colon_ref || has("--prune") {
+                // `git push origin $(… | awk '{print ":" $2}')`: refs computed at run time
+                // may be deletions (`:branch`) or forced (`+branch`).
+                let computed_ref = rest
+                    .iter()
+                    .filter(|a| !a.starts_with('-'))
+                    .skip(1)
+                    .any(|a| {
+                        let l = a.to_ascii_lowercase();
+                        // The current branch's name is not a deletion.
+                        let current = [
+                            "branch --show-current",
+                            "rev-parse --abbrev-ref head",
+                            "symbolic-ref --short head",
+                        ]
+                        .iter()
+                        .any(|c| l.contains(c));
+                        a.contains(['$', '`']) && !current
+                    });
+                if has("--delete") || short('d') || colon_ref || has("--prune") || computed_ref {
                     out.push(Finding::new(REMOTE_DELETE, Verdict::Auth));
                 }
             }
@@ -274,6 +292,18 @@ mod tests {
                     "git push origin --delete old-branch",
                     Auth,
                     "git_remote_delete",
+                ),
+                (
+                    "git push origin $(git ls-remote --heads origin | awk '{print \":\" $2}')",
+                    Auth,
+                    "git_remote_delete",
+                ),
+                ("git push origin \"$(git branch --show-current)\"", Pass, ""),
+                ("git push origin HEAD", Pass, ""),
+                (
+                    "git push -u origin \"$(git rev-parse --abbrev-ref HEAD)\"",
+                    Pass,
+                    "",
                 ),
                 ("git reset --hard HEAD~20", Auth, "git_discard_work"),
                 ("git clean -fdx", Auth, "git_discard_work"),

@@ -2,7 +2,8 @@
 //!
 //! **What it does:** `git commit/push/merge/rebase --no-verify` (and `commit -n`),
 //! `git -c core.hooksPath=…`, and `HUSKY=0`/`HUSKY_SKIP_HOOKS`/`SKIP=`/`PRE_COMMIT_ALLOW_NO_CONFIG`
-//! in front of git are AUTH in every mode.
+//! in front of git are AUTH in every mode; so is an edit of a CI, release or build file that
+//! takes its test steps out (`check_disabled`).
 //! **Why:** hooks run the tests, linters and secret scanners the team relies on; an agent
 //! that skips them is hiding something or about to break the build.
 //! **Example:** `git commit --no-verify -m wip` → `verification_bypass`.
@@ -98,11 +99,63 @@ fn fake_success(path: &str, content: &str) -> bool {
     !lines.is_empty() && says_passed && only_reports
 }
 
+/// Test steps of a pipeline, release lane or build target.
+const TEST_STEPS: &[&str] = &[
+    "run_tests",
+    "npm test",
+    "npm run test",
+    "pnpm test",
+    "yarn test",
+    "pytest",
+    "cargo test",
+    "cargo nextest",
+    "go test",
+    "mvn test",
+    "mvn verify",
+    "gradle test",
+    "gradlew test",
+    "gradlew check",
+    "rspec",
+    "phpunit",
+    "vitest",
+    "jest",
+    "make test",
+    "xcodebuild test",
+    "dotnet test",
+    "mix test",
+];
+
+/// An edit of a CI, release or build file whose replaced text ran tests and whose new text
+/// runs none (`lane :release` losing `run_tests`, a workflow step `pytest` deleted).
+fn tests_removed(cx: &Ctx<'_>, path: &str) -> bool {
+    let lower = paths::normalize(path, cx.cwd(), cx.home()).to_ascii_lowercase();
+    let base = paths::basename(&lower);
+    let build_file = crate::autorun::is_ci_file(&lower)
+        || matches!(
+            base,
+            "fastfile"
+                | "makefile"
+                | "justfile"
+                | "taskfile.yml"
+                | "rakefile"
+                | "noxfile.py"
+                | "tox.ini"
+        );
+    build_file
+        && cx.facts.edits.iter().any(|e| {
+            let old = e.old.to_ascii_lowercase();
+            let new = e.new.to_ascii_lowercase();
+            TEST_STEPS.iter().any(|t| old.contains(t))
+                && !TEST_STEPS.iter().any(|t| new.contains(t))
+        })
+}
+
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     if let crate::action::Operation::FileWrite { path, content } = &cx.action.op {
         let lower = path.to_ascii_lowercase();
         if (crate::autorun::is_ci_file(&lower) && ci_job_switched_off(content))
             || fake_success(path, content)
+            || tests_removed(cx, path)
         {
             out.push(Finding::new(CHECK_DISABLED, Verdict::Auth));
         }
@@ -172,6 +225,44 @@ mod tests {
     use crate::Verdict::*;
     use crate::policy::Mode;
     use crate::rules::testutil::table;
+
+    #[test]
+    fn test_steps_taken_out_of_a_release_or_pipeline() {
+        use crate::rules::testutil::judge_edit;
+        for (path, old, new, want) in [
+            (
+                "fastlane/Fastfile",
+                "  lane :release do\n    run_tests(scheme: \"App\")\n    build_app(scheme: \"App\")",
+                "  lane :release do\n    build_app(scheme: \"App\", skip_codesigning: true)",
+                Auth,
+            ),
+            (
+                ".github/workflows/ci.yml",
+                "      - run: npm ci\n      - run: npm test\n",
+                "      - run: npm ci\n",
+                Auth,
+            ),
+            // Moved or renamed, still run; an unrelated edit of the same file.
+            (
+                ".github/workflows/ci.yml",
+                "      - run: npm test\n",
+                "      - run: npm run test -- --coverage\n",
+                Pass,
+            ),
+            (
+                "Makefile",
+                "build:\n\tgo build ./...\n",
+                "build:\n\tgo build -trimpath ./...\n",
+                Pass,
+            ),
+        ] {
+            let (got, reasons) = judge_edit(path, old, new);
+            assert_eq!(got, want, "{path}: {reasons:?}");
+            if want == Auth {
+                assert!(reasons.iter().any(|r| r == "check_disabled"), "{reasons:?}");
+            }
+        }
+    }
 
     #[test]
     fn bypass_table() {
