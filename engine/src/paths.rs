@@ -122,6 +122,15 @@ pub fn home_relative<'a>(path: &'a str, home: Option<&str>) -> Option<&'a str> {
     None
 }
 
+/// `path` is `dir` or lies under it (both normalised).
+pub fn within(path: &str, dir: &str) -> bool {
+    let dir = dir.trim_end_matches('/');
+    path == dir
+        || path
+            .strip_prefix(dir)
+            .is_some_and(|rest| rest.starts_with('/'))
+}
+
 /// Final path component.
 pub fn basename(path: &str) -> &str {
     path.trim_end_matches('/')
@@ -756,6 +765,9 @@ mod tests {
         assert!(is_git_hook("/home/dev/project/.git/hooks/pre-commit"));
         assert!(!is_git_hook("/home/dev/project/scripts/hooks/pre-commit"));
         assert!(is_system_path("/etc/hosts"));
+        assert!(within("/home/dev/project/src/a.rs", "/home/dev/project/"));
+        assert!(within("/home/dev/project", "/home/dev/project"));
+        assert!(!within("/home/dev/project2/a", "/home/dev/project"));
         // WSL's view of a Windows home is a home, the rest of a mounted drive is not.
         assert_eq!(
             home_relative("/mnt/c/Users/raj/source/app/x.ts", None),

@@ -153,15 +153,9 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             // it is a secret or a dot-folder's (configuration, keys).
             let moved_in = d.program == "mv"
                 && cwd.is_some_and(|c| {
-                    let c = format!("{}/", c.trim_end_matches('/'));
-                    let mv_writes: Vec<&str> = cx
-                        .fx
-                        .writes
-                        .iter()
-                        .filter(|w| w.program == "mv")
-                        .map(|w| w.path.as_str())
-                        .collect();
-                    !mv_writes.is_empty() && mv_writes.iter().all(|w| w.starts_with(&c))
+                    let mut mv_writes =
+                        cx.fx.writes.iter().filter(|w| w.program == "mv").peekable();
+                    mv_writes.peek().is_some() && mv_writes.all(|w| paths::within(&w.path, c))
                 })
                 && !d.dynamic
                 && !d.glob
@@ -242,10 +236,7 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                 let starts = if starts.is_empty() { vec!["."] } else { starts };
                 for s in starts {
                     let p = paths::normalize(s, cwd, home);
-                    let inside = cwd.is_some_and(|c| {
-                        p == c.trim_end_matches('/')
-                            || p.starts_with(&format!("{}/", c.trim_end_matches('/')))
-                    });
+                    let inside = cwd.is_some_and(|c| paths::within(&p, c));
                     if deletes
                         && (paths::is_critical_delete_target(&p, None, home)
                             || paths::is_system_path(&p)
