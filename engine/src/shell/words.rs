@@ -304,6 +304,9 @@ fn parameter(expr: &ParameterExpr, src: &str, quoted: bool, ctx: &mut ResolveCtx
             }
         }
         Some("HOME") => ctx.push_str("~"),
+        // The user's login shell: a shell binary in a system folder (`$SHELL -c …` is judged
+        // as `sh -c …`, `rm $SHELL` as removing a system file).
+        Some("SHELL") => ctx.push_str("/bin/sh"),
         Some("PWD") => {
             let c = ctx.cwd.unwrap_or(".").to_owned();
             ctx.push_str(&c);
@@ -556,6 +559,7 @@ mod tests {
             ("~/.ssh", &["~/.ssh"]),
             ("$HOME/.aws", &["~/.aws"]),
             ("${HOME}", &["~"]),
+            ("$SHELL", &["/bin/sh"]),
             ("$(echo rm)", &["rm"]),
             ("`echo rm`", &["rm"]),
             ("$(printf rm)", &["rm"]),
