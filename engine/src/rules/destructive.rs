@@ -386,6 +386,22 @@ mod tests {
                     "delete_outside_project",
                 ),
                 ("cp /dev/null build/app.log", Pass, ""),
+                // A loop variable used unquoted is split into words again: the command it holds.
+                (
+                    "for X in \"rm -rf /home/dev\"; do $X; done",
+                    Block,
+                    "destructive_rm",
+                ),
+                (
+                    "X=\"rm -rf /home/dev\"; $X = 1; Write-Host done",
+                    Auth,
+                    "dynamic_command",
+                ),
+                (
+                    "for f in \"my file.txt\" \"b c.txt\"; do rm \"$f\"; done",
+                    Pass,
+                    "",
+                ),
                 (
                     "find ~/src -name '*.py' -exec sed -i '1,$d' {} +",
                     Auth,

@@ -241,7 +241,15 @@ pub fn analyze(command: &str, env: ShellEnv<'_>) -> ShellAnalysis {
         .then(|| windows::translate(command))
         .flatten()
     {
-        Some(posix) => w.script(&posix, 0, None),
+        Some(posix) => {
+            w.script(&posix, 0, None);
+            // A line that also sets shell variables the POSIX way (`X=…`, `export X=…`) may be
+            // a POSIX line with a cmdlet-like word added so it reads as PowerShell (where
+            // `$X = 1` is an assignment, not the command stored in X): judged both ways.
+            if windows::posix_assignments(command) {
+                w.script(command, 0, None);
+            }
+        }
         None => w.script(command, 0, None),
     }
     w.out
@@ -595,9 +603,19 @@ impl Walker<'_> {
             }
             ast::CompoundCommand::ForClause(f) => {
                 let mut literal_values = true;
+                // Each value as the loop variable holds it (quotes removed): `$X` unquoted is
+                // split into words again when used (`for X in "rm -rf ~"; do $X; done`).
+                let mut held: Vec<String> = Vec::new();
                 for w in f.values.iter().flatten() {
                     let words = self.words(&w.value, depth);
                     literal_values &= words.iter().all(|x| !x.dynamic);
+                    held.push(
+                        words
+                            .iter()
+                            .map(|x| x.text.as_str())
+                            .collect::<Vec<_>>()
+                            .join(" "),
+                    );
                 }
                 // The body once for each value the loop takes (`for f in ~/Documents/*; do
                 // :> "$f"; done` empties files in the home folder): the variable replaced by
@@ -613,10 +631,14 @@ impl Walker<'_> {
                     self.compound_list(&f.body.list, depth, stdin);
                 }
                 if per_value {
-                    for w in f.values.iter().flatten().take(8) {
+                    for (w, h) in f.values.iter().flatten().zip(&held).take(8) {
                         let v = w.value.as_str();
                         let text = replace_var(&body, var, v);
                         self.script(&text, depth + 1, None);
+                        if literal_values && h != v && h.contains(' ') {
+                            let text = replace_var(&body, var, h);
+                            self.script(&text, depth + 1, None);
+                        }
                     }
                 }
             }
