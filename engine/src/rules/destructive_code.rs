@@ -71,11 +71,24 @@ const DEV_GUARDS: &[&str] = &[
 ];
 
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
-    let Some(w) = cx.source_write() else {
-        return;
-    };
+    // A key or secrets file emptied is judged whatever kind of text it holds (a `.txt` of
+    // unseal keys is not source code, but it is lost all the same).
+    let hit = emptied(cx) || cx.source_write().is_some_and(destroys);
+    if hit {
+        let by = if cx.untrusted() {
+            [Auth, Auth, Block, Block]
+        } else {
+            [Pass, Auth, Auth, Block]
+        };
+        out.push(Finding::new(DESTROYS_DATA, cx.mode().pick(by)));
+    }
+}
+
+/// A replacement of the write adds a statement that destroys data (outside tests, dev-only
+/// code and rollbacks).
+fn destroys(w: &SourceWrite) -> bool {
     let testish = is_test_or_dev(&w.path);
-    let hit = w.hunks.iter().any(|h| {
+    w.hunks.iter().any(|h| {
         let n = &h.new;
         if testish && !n.contains("prod") {
             return false;
@@ -88,15 +101,7 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                 .any(|(i, _)| !h.old.contains(d) && !in_rollback(n, i))
         });
         idiom || (deletes_every_row(n) && !deletes_every_row(&h.old))
-    }) || emptied(cx, w);
-    if hit {
-        let by = if cx.untrusted() {
-            [Auth, Auth, Block, Block]
-        } else {
-            [Pass, Auth, Auth, Block]
-        };
-        out.push(Finding::new(DESTROYS_DATA, cx.mode().pick(by)));
-    }
+    })
 }
 
 /// The nearest migration step before byte `at` is a rollback (`def down`, `def downgrade`,
@@ -143,7 +148,7 @@ fn deletes_every_row(compact: &str) -> bool {
 }
 
 /// An empty file written over a credential or key file or a production configuration.
-fn emptied(cx: &Ctx<'_>, w: &SourceWrite) -> bool {
+fn emptied(cx: &Ctx<'_>) -> bool {
     let crate::action::Operation::FileWrite { path, content } = &cx.action.op else {
         return false;
     };
@@ -151,9 +156,10 @@ fn emptied(cx: &Ctx<'_>, w: &SourceWrite) -> bool {
         return false;
     }
     let abs = crate::paths::normalize(path, cx.cwd(), cx.home());
+    let lower = abs.to_ascii_lowercase();
     crate::paths::secret_kind(&abs, cx.home()).is_some()
-        || is_production_config(&w.path)
-        || w.path.contains("/secrets/")
+        || is_production_config(&lower)
+        || lower.contains("/secrets/")
 }
 
 #[cfg(test)]
@@ -242,6 +248,9 @@ mod tests {
             ),
             ("config/production.yml", "", Auth),
             ("pkg/__init__.py", "", Pass),
+            // Whatever the file's kind: a text file of keys emptied is lost all the same.
+            ("secrets/backup/vault-unseal-keys.txt", "", Auth),
+            ("notes/scratch.txt", "", Pass),
         ];
         for (path, content, want) in cases {
             let (got, reasons) = judge_edit(path, "", content);
