@@ -270,6 +270,20 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     // A Git configuration file written or edited: the same settings as `git config` sets.
     if let crate::action::Operation::FileWrite { path, content } = &cx.action.op {
         let abs = paths::normalize(path, cx.cwd(), home);
+        // A file that runs by itself (a shell or direnv rc, a login item, a tmux config)
+        // starting a program kept in a cache, a temporary folder or a hidden folder inside a
+        // hidden folder: that is where an implant hides, not where tools are installed.
+        if crate::autorun::autorun_commands(&abs, content, home).is_some()
+            && cx.shell.is_some_and(|sa| {
+                sa.invocations.iter().any(|i| {
+                    let word = i.command_word.text.as_str();
+                    word.contains('/')
+                        && hidden_program(&paths::normalize(word, cx.cwd(), home), home)
+                })
+            })
+        {
+            out.push(Finding::new(PERSISTENCE, cx.ask_or_block()));
+        }
         if crate::autorun::is_git_config(&abs, home)
             && git_file_settings(content).iter().any(|(k, v)| {
                 risky_git_setting(k, v) || (k.starts_with("alias.") && v.starts_with('!'))
@@ -659,6 +673,26 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             out.push(Finding::new(GIT_HOOK, Auth));
         }
     }
+}
+
+/// A program kept where no installer puts one: a temporary folder, a cache, a hidden file,
+/// or a hidden folder inside a hidden folder of the home (`~/.cache/.fontconfig/fc-daemon`;
+/// `~/.local/bin/x` and `~/.cargo/bin/x` are tool folders).
+fn hidden_program(abs: &str, home: Option<&str>) -> bool {
+    if ["/tmp/", "/var/tmp/", "/dev/shm/", "/private/tmp/"]
+        .iter()
+        .any(|t| abs.starts_with(t))
+    {
+        return true;
+    }
+    let Some(rel) = paths::home_relative(abs, home) else {
+        return false;
+    };
+    let parts: Vec<&str> = rel.split('/').filter(|p| !p.is_empty()).collect();
+    let hidden = |p: &str| p.starts_with('.') && p != "." && p != "..";
+    rel.starts_with(".cache/")
+        || parts.last().is_some_and(|p| hidden(p))
+        || parts.iter().filter(|p| hidden(p)).count() >= 2
 }
 
 /// A Git setting (`section.key`, lower case) that makes Git run a program or fetch from
@@ -1119,5 +1153,45 @@ mod tests {
                 ),
             ],
         );
+    }
+
+    #[test]
+    fn start_up_files_that_start_a_hidden_program() {
+        use crate::rules::testutil::judge_edit;
+        let cases: &[(&str, &str, crate::Verdict)] = &[
+            (
+                "/home/dev/.config/direnv/direnvrc",
+                "layout_poetry() { :; }\n(nohup \"$HOME/.cache/.fontconfig/fc-daemon\" >/dev/null 2>&1 &)\n",
+                Auth,
+            ),
+            (
+                "/home/dev/.config/direnv/direnvrc",
+                "/home/dev/.local/share/.x/.agent --quiet\n",
+                Auth,
+            ),
+            // Tool folders, plugin managers and sourced helpers are where tools live.
+            (
+                "/home/dev/.config/direnv/direnvrc",
+                "source \"$HOME/.nix-profile/share/nix-direnv/direnvrc\"\n",
+                Pass,
+            ),
+            (
+                "/home/dev/.config/direnv/direnvrc",
+                "use_asdf() { ~/.asdf/bin/asdf exec \"$@\"; }\n",
+                Pass,
+            ),
+            (
+                "/home/dev/.tmux.conf",
+                "run-shell ~/.tmux/plugins/tpm/tpm\n",
+                Pass,
+            ),
+        ];
+        for (path, content, want) in cases {
+            let (got, reasons) = judge_edit(path, "", content);
+            assert_eq!(got, *want, "{path}: {content:?}: {reasons:?}");
+            if *want == Auth {
+                assert!(reasons.iter().any(|r| r == "persistence"), "{reasons:?}");
+            }
+        }
     }
 }
