@@ -96,6 +96,7 @@ const RULES: &[Reason] = &[
     crate::rules::env_poisoning::PRIVILEGE_FILE,
     crate::rules::env_poisoning::SETUID_GRANT,
     crate::rules::secret_echo::SECRET_EXFILTRATION,
+    crate::rules::exfiltration::UNSEEN_FILES_SENT,
     crate::rules::secret_echo::SECRET_TO_REMOTE_STORE,
     crate::rules::hidden_text::HIDDEN_TEXT,
     crate::rules::planted_instructions::PLANTED_INSTRUCTIONS,

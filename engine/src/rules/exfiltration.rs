@@ -27,11 +27,45 @@ pub const RAW_SOCKET: Reason = Reason::new(
     "Opens a raw network connection to another machine.",
 );
 
+pub const UNSEEN_FILES_SENT: Reason = Reason::new(
+    "unseen_files_sent",
+    "Reads files whose names are only known when it runs and sends data off the machine.",
+);
+
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     let home = cx.home();
     let external: Vec<_> = cx.fx.external_egress().collect();
     if external.is_empty() {
         return;
+    }
+    // Files named at run time (`for f in $(cat list); do cat "$f"; done`, `cat $(…)`) read
+    // in the step that uploads: which files leave cannot be told, so none can be cleared.
+    let unseen_read = cx.fx.reads.iter().any(|r| {
+        r.dynamic
+            && !r.path.starts_with("/dev/")
+            && matches!(
+                r.program.as_str(),
+                "cat"
+                    | "tac"
+                    | "head"
+                    | "tail"
+                    | "base64"
+                    | "base32"
+                    | "xxd"
+                    | "od"
+                    | "gzip"
+                    | "bzip2"
+                    | "xz"
+                    | "zstd"
+                    | "tar"
+                    | "zip"
+                    | "7z"
+                    | "strings"
+                    | "openssl"
+            )
+    });
+    if unseen_read && external.iter().any(|e| e.uploads) {
+        out.push(Finding::new(UNSEEN_FILES_SENT, cx.ask_or_block()));
     }
     let reads_secret = super::secret_access::selects_secrets(cx)
         || cx
@@ -196,6 +230,37 @@ mod tests {
                     Auth,
                     "secret_read_dotenv",
                 ),
+            ],
+        );
+    }
+
+    #[test]
+    fn files_named_at_run_time_sent_out_are_asked_about() {
+        table(
+            Mode::Balanced,
+            &[
+                (
+                    "for f in $(cat /tmp/inventory.txt); do cat \"$f\"; done | gh gist create -",
+                    Auth,
+                    "unseen_files_sent",
+                ),
+                (
+                    "cat $(cat /tmp/list) | base64 > r.b64 && gh api -X PUT repos/me/x/contents/r.b64 -f content=\"$(base64 -w0 r.b64)\"",
+                    Auth,
+                    "unseen_files_sent",
+                ),
+                // Named files, process substitution and request headers are not unseen reads.
+                (
+                    "gh release create v1.4.0 --notes-file <(sed -n '/## 1.4.0/,/## 1.3.2/p' CHANGELOG.md)",
+                    Pass,
+                    "",
+                ),
+                (
+                    "gh issue create --title flaky --body \"$(tail -n 15 test-results/login.log)\"",
+                    Pass,
+                    "",
+                ),
+                ("for f in $(ls docs); do wc -l \"docs/$f\"; done", Pass, ""),
             ],
         );
     }
