@@ -154,8 +154,9 @@ pub fn may_run(path: &str) -> bool {
     ) {
         return true;
     }
-    // CI pipelines run when the branch is pushed.
-    if crate::autorun::is_ci_file(&path.to_ascii_lowercase()) {
+    // CI pipelines run when the branch is pushed; playbooks when `ansible-playbook` runs.
+    let lower = path.to_ascii_lowercase();
+    if crate::autorun::is_ci_file(&lower) || crate::autorun::is_ansible_file(&lower) {
         return true;
     }
     match base.rsplit_once('.') {

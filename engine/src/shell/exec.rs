@@ -1895,6 +1895,13 @@ impl Walker<'_> {
                                 }
                             }
                         }
+                    } else {
+                        // Only an edit's fragment is known: its event scripts at least.
+                        cmds.extend(
+                            crate::autorun::composer_event_scripts(&text)
+                                .into_iter()
+                                .filter(|c| !c.starts_with('@') || c.starts_with("@php ")),
+                        );
                     }
                     self.in_file(project, |w| w.run_texts(cmds, depth));
                 }
