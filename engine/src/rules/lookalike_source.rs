@@ -269,9 +269,24 @@ fn push(out: &mut Vec<(String, String)>, owner: &str, repo: &str) {
 /// A known project's name under an owner that is not one of its own.
 fn lookalike(owner: &str, repo: &str) -> bool {
     let names = [repo, repo.strip_prefix("homebrew-").unwrap_or(repo)];
-    KNOWN
-        .iter()
-        .any(|(name, owners)| names.contains(name) && !owners.contains(&owner))
+    KNOWN.iter().any(|(name, owners)| {
+        !owners.contains(&owner) && names.iter().any(|n| *n == *name || improved_copy(n, name))
+    })
+}
+
+/// Words a copy adds to a well-known project's name to pass for a better build of it
+/// (`ripgrep-turbo`, `eslint-fixed`, `prettier_pro`); real companion projects use other
+/// words (`ripgrep-all`, `eslint-plugin-…`).
+const IMPROVED: &[&str] = &[
+    "turbo", "fast", "faster", "pro", "plus", "fixed", "patched", "official", "latest", "new",
+    "next", "v2", "2", "ultra", "enhanced", "improved", "extra", "premium", "secure",
+];
+
+fn improved_copy(repo: &str, name: &str) -> bool {
+    repo.strip_prefix(name).is_some_and(|rest| {
+        let rest = rest.trim_start_matches(['-', '_', '.']);
+        rest.len() < repo.len() - name.len() && IMPROVED.contains(&rest)
+    })
 }
 
 /// The commands that install, run or apply what they name.
@@ -450,6 +465,17 @@ mod tests {
                 ),
                 (
                     "cargo install --git https://github.com/BurntSushi/ripgrep ripgrep",
+                    Pass,
+                    "",
+                ),
+                // A "better build" of a well-known project from someone else.
+                (
+                    "cargo install --git https://github.com/fastrg-dev/ripgrep-turbo --force",
+                    Auth,
+                    "lookalike_source",
+                ),
+                (
+                    "cargo install --git https://github.com/phiresky/ripgrep-all",
                     Pass,
                     "",
                 ),
