@@ -386,6 +386,17 @@ mod tests {
                     "delete_outside_project",
                 ),
                 ("cp /dev/null build/app.log", Pass, ""),
+                // A walk whose every item is deleted deletes the folder walked.
+                (
+                    "printf '%s\\n' 'Files.walk(Path.of(System.getProperty(\"user.home\"), \"Pictures\")).sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());' '/exit' | jshell -q",
+                    Block,
+                    "destructive_rm",
+                ),
+                (
+                    "python3 -c 'import os; [os.remove(f) for f in os.listdir(\".\") if f.endswith(\".pyc\")]'",
+                    Auth,
+                    "opaque_inline_code",
+                ),
                 // A loop variable used unquoted is split into words again: the command it holds.
                 (
                     "for X in \"rm -rf /home/dev\"; do $X; done",

@@ -113,6 +113,44 @@ const DELETE_CALLS: &[&str] = &[
     "File.rm!(",
     "file.remove(",
 ];
+/// Calls that list a folder tree (or its entries) for the code to act on each item.
+const WALK_CALLS: &[&str] = &[
+    "Files.walk(",
+    "Files.list(",
+    "Files.walkFileTree(",
+    "os.walk(",
+    "os.scandir(",
+    "os.listdir(",
+    "glob.glob(",
+    "filepath.Walk(",
+    "filepath.WalkDir(",
+    "WalkDir::new(",
+    "fs::read_dir(",
+    "Dir.glob(",
+    "Dir.children(",
+    "Find.find(",
+    "readdirSync(",
+    "fs.readdir(",
+    "walkSync(",
+];
+/// Deleting one item of such a walk.
+const ITEM_DELETES: &[&str] = &[
+    ".delete()",
+    "::delete",
+    "Files.delete(",
+    "os.remove(",
+    "os.unlink(",
+    ".unlink(",
+    "unlinkSync(",
+    "rmSync(",
+    "rmtree(",
+    "remove_file(",
+    "remove_dir_all(",
+    "os.Remove(",
+    "os.RemoveAll(",
+    "File.delete(",
+    "FileUtils.rm",
+];
 const READ_CALLS: &[&str] = &[
     "open(",
     "readFileSync(",
@@ -464,6 +502,34 @@ pub(crate) fn analyze(lang: &str, code: &str) -> InlineFindings {
             for l in lits {
                 f.effects
                     .push(("rm", vec!["-rf".to_owned(), home_relative(code, seg, l)]));
+            }
+        }
+    }
+    // A walk over a folder whose items are deleted one by one (`Files.walk(root)…forEach(p ->
+    // p.toFile().delete())`, `for f in os.walk(root): os.remove(…)`) deletes the folder.
+    // Items picked by a test (`if f.endswith(".pyc")`, `.filter(…)`) are not the whole tree.
+    let picks = [
+        "if ", "if(", "filter(", "endswith", "endsWith", "startswith", "startsWith", ".matches(",
+        "suffix", "extension", "=~", ".match(", "fnmatch",
+    ]
+    .iter()
+    .any(|m| code.contains(m))
+        || string_literals(code).iter().any(|l| l.contains('*'));
+    if !picks && ITEM_DELETES.iter().any(|d| code.contains(d)) {
+        for marker in WALK_CALLS {
+            for seg in call_segments(code, marker) {
+                let lits = string_literals(seg);
+                let Some(root) = path_literal(&lits).cloned() else {
+                    f.opaque = true;
+                    continue;
+                };
+                let home = HOME_SOURCES.iter().any(|h| seg.contains(h));
+                let target = if home && !root.starts_with(['/', '~']) {
+                    format!("~/{}", root.trim_start_matches("./"))
+                } else {
+                    home_relative(code, seg, root)
+                };
+                f.effects.push(("rm", vec!["-rf".to_owned(), target]));
             }
         }
     }
