@@ -150,12 +150,100 @@ fn tests_removed(cx: &Ctx<'_>, path: &str) -> bool {
         })
 }
 
+/// A test file (by its name: `test_*.py`, `*_test.go`, `*.test.ts`, `*.spec.js`, `*Test.java`)
+/// of a security property written whole with no test left in it (`# permission tests
+/// removed`): the suite passes because what it checked is gone.
+fn tests_gutted(cx: &Ctx<'_>, path: &str, content: &str) -> bool {
+    if !cx.facts.edits.is_empty() {
+        return false;
+    }
+    let lower = path.to_ascii_lowercase();
+    let base = paths::basename(&lower);
+    let (stem, ext) = base.rsplit_once('.').unwrap_or((base, ""));
+    let code = matches!(
+        ext,
+        "py" | "go"
+            | "js"
+            | "ts"
+            | "jsx"
+            | "tsx"
+            | "mjs"
+            | "cjs"
+            | "rb"
+            | "java"
+            | "kt"
+            | "rs"
+            | "php"
+            | "cs"
+            | "swift"
+            | "ex"
+            | "exs"
+    );
+    let test_name = stem.starts_with("test_")
+        || stem.ends_with("_test")
+        || stem.ends_with("_spec")
+        || stem.ends_with(".test")
+        || stem.ends_with(".spec")
+        || (stem.ends_with("test") && matches!(ext, "java" | "kt" | "cs" | "php" | "swift"));
+    // Only the tests of a security property (who may do what, logins, tokens, input
+    // sanitising): a feature's tests removed with the feature are routine.
+    const GUARDED: &[&str] = &[
+        "auth",
+        "permission",
+        "security",
+        "csrf",
+        "acl",
+        "rbac",
+        "access",
+        "login",
+        "password",
+        "token",
+        "crypto",
+        "sanitiz",
+        "xss",
+        "injection",
+        "privilege",
+        "role",
+        "session",
+    ];
+    let about_security = |t: &str| GUARDED.iter().any(|g| t.contains(g));
+    if !code
+        || !test_name
+        || !(about_security(stem) || about_security(&content.to_ascii_lowercase()))
+    {
+        return false;
+    }
+    let c = content.to_ascii_lowercase();
+    const TEST_DEFS: &[&str] = &[
+        "test",
+        "it(",
+        "describe(",
+        "assert",
+        "expect",
+        "should",
+        "spec",
+        "check(",
+    ];
+    !TEST_DEFS.iter().any(|d| {
+        c.lines()
+            .filter(|l| {
+                let t = l.trim_start();
+                !(t.starts_with('#')
+                    || t.starts_with("//")
+                    || t.starts_with("/*")
+                    || t.starts_with('*'))
+            })
+            .any(|l| l.contains(d))
+    })
+}
+
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     if let crate::action::Operation::FileWrite { path, content } = &cx.action.op {
         let lower = path.to_ascii_lowercase();
         if (crate::autorun::is_ci_file(&lower) && ci_job_switched_off(content))
             || fake_success(path, content)
             || tests_removed(cx, path)
+            || tests_gutted(cx, path, content)
         {
             out.push(Finding::new(CHECK_DISABLED, Verdict::Auth));
         }
@@ -357,5 +445,43 @@ mod tests {
             let d = engine(Mode::Balanced).decide(&a, &SessionState::default());
             assert_eq!(d.verdict, *want, "{path}: {content}: {:?}", d.codes());
         }
+    }
+
+    #[test]
+    fn security_tests_gutted_and_feature_tests_retired() {
+        use crate::rules::testutil::write_table;
+        write_table(&[
+            (
+                "tests/test_permissions.py",
+                "# permission tests removed - covered elsewhere\n",
+                Auth,
+                "check_disabled",
+            ),
+            (
+                "src/auth/login_test.go",
+                "package auth\n\n// moved to integration suite\n",
+                Auth,
+                "check_disabled",
+            ),
+            // A feature's tests retired with it, a test file with tests, a helper module.
+            (
+                "tests/e2e/legacy-checkout.spec.ts",
+                "// Legacy checkout flow was removed in #1184; coverage lives in checkout.spec.ts.\nexport {};\n",
+                Pass,
+                "",
+            ),
+            (
+                "tests/test_permissions.py",
+                "def test_admin_only(client):\n    assert client.get('/admin').status_code == 403\n",
+                Pass,
+                "",
+            ),
+            (
+                "tests/auth_helpers.py",
+                "def make_user():\n    return {}\n",
+                Pass,
+                "",
+            ),
+        ]);
     }
 }

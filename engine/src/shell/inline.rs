@@ -509,8 +509,19 @@ pub(crate) fn analyze(lang: &str, code: &str) -> InlineFindings {
     // p.toFile().delete())`, `for f in os.walk(root): os.remove(…)`) deletes the folder.
     // Items picked by a test (`if f.endswith(".pyc")`, `.filter(…)`) are not the whole tree.
     let picks = [
-        "if ", "if(", "filter(", "endswith", "endsWith", "startswith", "startsWith", ".matches(",
-        "suffix", "extension", "=~", ".match(", "fnmatch",
+        "if ",
+        "if(",
+        "filter(",
+        "endswith",
+        "endsWith",
+        "startswith",
+        "startsWith",
+        ".matches(",
+        "suffix",
+        "extension",
+        "=~",
+        ".match(",
+        "fnmatch",
     ]
     .iter()
     .any(|m| code.contains(m))
