@@ -16,6 +16,7 @@ pub mod code;
 pub mod consequences;
 pub mod effects;
 pub mod injection;
+pub mod mcp_local;
 pub mod needs;
 pub mod net;
 pub mod paths;
@@ -48,7 +49,7 @@ pub use summary::{CallKind, CallSummary, DestinationUse, McpUse, PathTouch, Prog
 pub use user_rules::{ArgMatcher, DefaultAction, RuleAction, RuleConfig};
 pub use verdict::{Decision, Finding, Reason, ReasonReport, Verdict};
 
-use effects::{Effects, json_strings};
+use effects::Effects;
 use rules::Ctx;
 use shell::{ShellAnalysis, ShellEnv};
 
@@ -79,20 +80,6 @@ pub struct Engine {
     key: FingerprintKey,
 }
 
-/// MCP tools whose `command` argument is a shell command line.
-const SHELL_TOOL_VERBS: &[&str] = &[
-    "run",
-    "exec",
-    "execute",
-    "shell",
-    "bash",
-    "terminal",
-    "command",
-    "sh",
-    "cmd",
-    "powershell",
-    "start",
-];
 /// Servers whose results are content from other people or the web.
 const OPEN_WORLD_SERVERS: &[&str] = &[
     "fetch",
@@ -193,26 +180,23 @@ impl Engine {
                 (Some(sa), fx)
             }
             Operation::McpCall {
-                tool, arguments, ..
+                server,
+                tool,
+                arguments,
+                ..
             } => {
                 let mut fx = effects::compute(action, None, home);
-                let t = tool.to_ascii_lowercase();
-                let shellish = SHELL_TOOL_VERBS
-                    .iter()
-                    .any(|v| t.split(['_', '-', '.']).any(|p| p == *v));
-                let mut strings = Vec::new();
-                json_strings(arguments, &mut strings, "", 0);
-                let cmd = strings.iter().find(|(k, _)| {
-                    matches!(
-                        k.as_str(),
-                        "command" | "cmd" | "script" | "commandLine" | "command_line"
-                    )
-                });
-                match (shellish, cmd) {
-                    (true, Some((_, c))) => {
-                        let sa = shell::analyze(c, env);
+                match mcp_local::command(server, tool, arguments) {
+                    Some(c) => {
+                        let cwd = c.cwd.or_else(|| action.cwd.clone());
+                        let env = ShellEnv {
+                            cwd: cwd.as_deref(),
+                            ..env
+                        };
+                        let sa = shell::analyze(&c.line, env);
                         let inner = Action {
-                            op: Operation::Shell { command: c.clone() },
+                            op: Operation::Shell { command: c.line },
+                            cwd,
                             ..action.clone()
                         };
                         let sfx = effects::compute(&inner, Some(&sa), home);
@@ -223,7 +207,7 @@ impl Engine {
                         fx.env_dump |= sfx.env_dump;
                         (Some(sa), fx)
                     }
-                    _ => (None, fx),
+                    None => (None, fx),
                 }
             }
             Operation::FileWrite { path, content } => {
@@ -302,6 +286,16 @@ impl Engine {
     }
 
     fn decide_inner(&self, action: &Action, session: &SessionState, facts: &CallFacts) -> Decision {
+        let own = self.decide_one(action, session, facts);
+        // An MCP call that is a shell command, a write or a move on this machine is also
+        // judged as that call.
+        match mcp_local::equivalent(action) {
+            Some(built_in) => own.merge(self.decide_one(&built_in, session, facts)),
+            None => own,
+        }
+    }
+
+    fn decide_one(&self, action: &Action, session: &SessionState, facts: &CallFacts) -> Decision {
         let (sa, fx) = self.understand(action, facts, session);
         let planted = self.planted(action, session);
         let cx = Ctx {
@@ -446,7 +440,8 @@ impl Engine {
             // later is judged with its content.
             let remembered = std::panic::catch_unwind(AssertUnwindSafe(|| {
                 let mut t = s.clone();
-                self.remember_files(&mut t, action);
+                let built_in = mcp_local::equivalent(action);
+                self.remember_files(&mut t, built_in.as_ref().unwrap_or(action));
                 t
             }));
             match remembered {

@@ -173,6 +173,10 @@ pub(crate) fn resolve_links(path: &str, link_of: impl Fn(&str) -> Option<String>
 /// judging `action`: scripts it executes, `Makefile`, `package.json`, `.git/config` and
 /// hooks, and every path it reads (a read through a symbolic link reads the target).
 pub fn files_to_inspect(action: &Action, facts: &HostFacts) -> Vec<String> {
+    // An MCP call that runs a command or moves a file here needs what that call needs.
+    if let Some(built_in) = crate::mcp_local::equivalent(action) {
+        return files_to_inspect(&built_in, facts);
+    }
     let home = facts
         .home
         .as_deref()

@@ -100,6 +100,33 @@ pub struct Decision {
 }
 
 impl Decision {
+    /// Both judgements of one call (an MCP call and the built-in call it equals): the
+    /// stronger verdict, every reason once (its strongest report), strongest first.
+    pub fn merge(self, other: Decision) -> Decision {
+        let mut reasons = self.reasons;
+        for r in other.reasons {
+            match reasons.iter_mut().find(|x| x.code == r.code) {
+                Some(x) if (r.verdict, r.hard) > (x.verdict, x.hard) => *x = r,
+                Some(_) => {}
+                None => reasons.push(r),
+            }
+        }
+        reasons.sort_by_key(|r| std::cmp::Reverse((r.verdict, r.hard)));
+        let mut untrusted_sources = self.untrusted_sources;
+        for s in other.untrusted_sources {
+            if !untrusted_sources.contains(&s) {
+                untrusted_sources.push(s);
+            }
+        }
+        Decision {
+            verdict: self.verdict.max(other.verdict),
+            effective: self.effective.max(other.effective),
+            reasons,
+            high_risk: self.high_risk || other.high_risk,
+            untrusted_sources,
+        }
+    }
+
     /// Reason codes, strongest first.
     pub fn codes(&self) -> Vec<&str> {
         self.reasons.iter().map(|r| r.code.as_str()).collect()

@@ -1,0 +1,803 @@
+//! MCP tools that do on this machine what a built-in tool does.
+//!
+//! A shell server's `run_command {command, args}`, a filesystem server's
+//! `write_file {path, content}` or `move_file {source, destination}`, a Kubernetes server's
+//! `kubectl_get {resourceType, name}`: the call *is* a shell command, a write or a move, and
+//! is judged as one — by every rule that judges the built-in call, with the file it runs and
+//! the path it really points to — on top of the rules for MCP calls.
+//!
+//! An equivalent is only built when every argument of the call is understood: a key this
+//! module does not know (a pod to run in, an image, a host) may change what the call does,
+//! so such a call keeps no equivalent and stays under the cautious MCP rules (AUTH).
+
+use serde_json::{Map, Value};
+
+use crate::action::{Action, Operation};
+use crate::shell::quote_word;
+
+/// Words of a tool name that make its `command` argument a command line.
+const SHELL_TOOL_VERBS: &[&str] = &[
+    "run",
+    "exec",
+    "execute",
+    "shell",
+    "bash",
+    "terminal",
+    "command",
+    "sh",
+    "cmd",
+    "powershell",
+    "start",
+];
+
+/// Keys holding the command line (or its program).
+const COMMAND_KEYS: &[&str] = &[
+    "command",
+    "cmd",
+    "script",
+    "commandLine",
+    "command_line",
+    "cli_command",
+];
+/// Keys holding the program's arguments (passed as they are, no shell in between).
+const ARGS_KEYS: &[&str] = &["args", "arguments", "argv"];
+/// Keys holding the working directory.
+const CWD_KEYS: &[&str] = &[
+    "cwd",
+    "working_directory",
+    "workingDirectory",
+    "workdir",
+    "directory",
+];
+/// Keys that do not change what a command does.
+const INERT_KEYS: &[&str] = &[
+    "timeout",
+    "timeout_ms",
+    "timeoutMs",
+    "timeout_seconds",
+    "timeoutSeconds",
+    "description",
+    "explanation",
+    "reason",
+];
+
+/// Words in a server name that say its commands run somewhere else (a pod, a container, a
+/// remote host): a command line there is not judged as if it ran here.
+const REMOTE_SERVER_WORDS: &[&str] = &[
+    "ssh",
+    "remote",
+    "sftp",
+    "kubernetes",
+    "k8s",
+    "kube",
+    "kubectl",
+    "docker",
+    "podman",
+    "container",
+    "containers",
+    "pod",
+    "vm",
+    "ec2",
+    "ecs",
+    "cluster",
+];
+
+/// Servers whose file tools read and write this machine's files.
+pub const LOCAL_FILE_SERVERS: &[&str] = &[
+    "filesystem",
+    "fs",
+    "desktop-commander",
+    "desktopcommander",
+    "desktop_commander",
+    "text-editor",
+];
+
+/// A command line an MCP tool runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct McpCommand {
+    /// The command line, its arguments quoted as the tool passes them.
+    pub line: String,
+    /// The working directory the call names, if any.
+    pub cwd: Option<String>,
+    /// Every argument of the call is understood, and the command runs on this machine.
+    pub complete: bool,
+}
+
+fn server_words(server: &str) -> Vec<String> {
+    server
+        .to_ascii_lowercase()
+        .split(['-', '_', '.', ' '])
+        .filter(|w| !w.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+/// One argument as a shell word, read the stricter way: a server may run its arguments
+/// through a shell, so `~`, globs, `$VAR` and `$(…)` keep their meaning (double quotes keep
+/// the last two live); only the word boundaries are kept.
+fn arg_word(s: &str) -> String {
+    if !s.is_empty()
+        && s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-_./=:,+@%~*?[]".contains(&b))
+    {
+        s.to_owned()
+    } else {
+        format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
+    }
+}
+
+fn quoted_words(v: &Value) -> Option<String> {
+    let items = v.as_array()?;
+    let mut out = Vec::with_capacity(items.len());
+    for x in items {
+        out.push(arg_word(x.as_str()?));
+    }
+    Some(out.join(" "))
+}
+
+/// `NAME=value` prefixes for an `env` object; `None` when it is not a map of names to text.
+fn env_prefix(v: &Value) -> Option<String> {
+    let m = v.as_object()?;
+    let mut out = String::new();
+    for (k, x) in m {
+        let ok = !k.is_empty()
+            && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            && !k.starts_with(|c: char| c.is_ascii_digit());
+        if !ok {
+            return None;
+        }
+        out.push_str(k);
+        out.push('=');
+        out.push_str(&arg_word(x.as_str()?));
+        out.push(' ');
+    }
+    Some(out)
+}
+
+/// The command line a shell-style MCP tool runs (`run_command {command, args, cwd, env}`,
+/// `call_aws {cli_command}`), or `None` when the tool runs no command.
+pub fn command(server: &str, tool: &str, arguments: &Value) -> Option<McpCommand> {
+    let t = tool.to_ascii_lowercase();
+    let m = arguments.as_object()?;
+    let shellish = SHELL_TOOL_VERBS
+        .iter()
+        .any(|v| t.split(['_', '-', '.']).any(|p| p == *v))
+        || m.contains_key("cli_command")
+        || m.contains_key("command_line")
+        || m.contains_key("commandLine");
+    if !shellish {
+        return None;
+    }
+    let mut complete = true;
+    let (key, cmd) = COMMAND_KEYS
+        .iter()
+        .find_map(|k| m.get(*k).map(|v| (*k, v)))
+        .or_else(|| nested_command(m))?;
+    let mut line = match cmd {
+        Value::String(s) => s.clone(),
+        // `["sh", "-c", "…"]`: an argument vector.
+        v => quoted_words(v)?,
+    };
+    if line.trim().is_empty() {
+        return None;
+    }
+    let mut cwd = None;
+    let mut prefix = String::new();
+    for (k, v) in m {
+        let k = k.as_str();
+        if k == key || INERT_KEYS.contains(&k) {
+            continue;
+        }
+        if ARGS_KEYS.contains(&k) {
+            match quoted_words(v) {
+                Some(a) if !a.is_empty() => {
+                    line.push(' ');
+                    line.push_str(&a);
+                }
+                Some(_) => {}
+                None => complete = false,
+            }
+        } else if CWD_KEYS.contains(&k) {
+            match v.as_str() {
+                Some(d) => cwd = Some(d.to_owned()),
+                None => complete = false,
+            }
+        } else if k == "env" {
+            match env_prefix(v) {
+                Some(p) => prefix = p,
+                None => complete = false,
+            }
+        } else {
+            complete = false;
+        }
+    }
+    if server_words(server)
+        .iter()
+        .any(|w| REMOTE_SERVER_WORDS.contains(&w.as_str()))
+    {
+        complete = false;
+    }
+    Some(McpCommand {
+        line: format!("{prefix}{line}"),
+        cwd,
+        complete,
+    })
+}
+
+/// A command key one level down (`{"options": {"command": "…"}}`): read, never complete.
+fn nested_command(m: &Map<String, Value>) -> Option<(&'static str, &Value)> {
+    m.values().find_map(|v| {
+        let inner = v.as_object()?;
+        COMMAND_KEYS
+            .iter()
+            .find_map(|k| inner.get(*k).map(|c| ("", c)))
+    })
+}
+
+fn text<'a>(m: &'a Map<String, Value>, keys: &[&str]) -> Option<&'a str> {
+    keys.iter().find_map(|k| m.get(*k)?.as_str())
+}
+
+fn only_keys(m: &Map<String, Value>, known: &[&str]) -> bool {
+    m.keys().all(|k| known.contains(&k.as_str()))
+}
+
+fn built_in(action: &Action, tool: &str, op: Operation, cwd: Option<String>) -> Action {
+    Action {
+        tool: tool.into(),
+        op,
+        cwd: cwd.or_else(|| action.cwd.clone()),
+        ..action.clone()
+    }
+}
+
+/// A local file server's tool as the built-in call it equals.
+fn file_tool(action: &Action, tool: &str, m: &Map<String, Value>) -> Option<Action> {
+    const PATH: &[&str] = &["path", "file_path", "filePath"];
+    let t = tool.to_ascii_lowercase().replace('-', "_");
+    let op = |tool: &str, path: &str, content: String| {
+        built_in(
+            action,
+            tool,
+            Operation::FileWrite {
+                path: path.to_owned(),
+                content,
+            },
+            None,
+        )
+    };
+    match t.as_str() {
+        "write_file" | "create_file" | "write_text_file" | "write" => {
+            if !only_keys(
+                m,
+                &["path", "file_path", "filePath", "content", "text", "mode"],
+            ) {
+                return None;
+            }
+            let path = text(m, PATH)?;
+            let content = text(m, &["content", "text"])?;
+            // desktop-commander's `mode: "append"` adds to the file.
+            let tool = match m.get("mode").map(|v| v.as_str()) {
+                None | Some(Some("rewrite")) => "Write",
+                Some(Some("append")) => "Edit",
+                Some(_) => return None,
+            };
+            Some(op(tool, path, content.to_owned()))
+        }
+        "edit_file" => {
+            if !only_keys(m, &["path", "file_path", "filePath", "edits", "dryRun"]) {
+                return None;
+            }
+            if m.get("dryRun").and_then(Value::as_bool) == Some(true) {
+                return None;
+            }
+            let path = text(m, PATH)?;
+            let mut new = Vec::new();
+            for e in m.get("edits")?.as_array()? {
+                let e = e.as_object()?;
+                new.push(text(e, &["newText", "new_text", "new_string"])?);
+            }
+            Some(op("Edit", path, new.join("\n")))
+        }
+        "edit_block" | "str_replace" | "replace_in_file" => {
+            if !only_keys(
+                m,
+                &[
+                    "path",
+                    "file_path",
+                    "filePath",
+                    "old_string",
+                    "new_string",
+                    "old_str",
+                    "new_str",
+                    "expected_replacements",
+                ],
+            ) {
+                return None;
+            }
+            let path = text(m, PATH)?;
+            let new = text(m, &["new_string", "new_str"])?;
+            Some(op("Edit", path, new.to_owned()))
+        }
+        "move_file" | "rename_file" => {
+            if !only_keys(m, &["source", "destination"]) {
+                return None;
+            }
+            let src = text(m, &["source"])?;
+            let dst = text(m, &["destination"])?;
+            let command = format!("mv -- {} {}", quote_word(src), quote_word(dst));
+            Some(built_in(action, "Bash", Operation::Shell { command }, None))
+        }
+        _ => None,
+    }
+}
+
+/// A Kubernetes server's `kubectl_<verb>` tool as the `kubectl` command it runs.
+fn kubectl_tool(action: &Action, tool: &str, m: &Map<String, Value>) -> Option<Action> {
+    let verb = tool.to_ascii_lowercase();
+    let verb = verb.strip_prefix("kubectl_")?;
+    if !matches!(
+        verb,
+        "get" | "describe" | "delete" | "logs" | "scale" | "rollout"
+    ) {
+        return None;
+    }
+    let mut w: Vec<String> = vec!["kubectl".into(), verb.into()];
+    if let Some(sub) = m.get("subCommand") {
+        w.push(quote_word(sub.as_str()?));
+    }
+    let kind = text(m, &["resourceType"]);
+    let name = text(m, &["name"]);
+    match (verb, kind, name) {
+        ("logs", Some(k), Some(n)) => w.push(quote_word(&format!("{k}/{n}"))),
+        ("logs", None, Some(n)) => w.push(quote_word(n)),
+        ("logs", _, None) => return None,
+        (_, Some(k), n) => {
+            w.push(quote_word(k));
+            if let Some(n) = n {
+                w.push(quote_word(n));
+            }
+        }
+        (_, None, _) => return None,
+    }
+    for (k, v) in m {
+        let flag = |f: &str, v: &Value| -> Option<String> {
+            let s = match v {
+                Value::String(s) => s.clone(),
+                Value::Number(n) => n.to_string(),
+                _ => return None,
+            };
+            Some(format!("{f}={}", quote_word(&s)))
+        };
+        match k.as_str() {
+            "resourceType" | "name" | "subCommand" => {}
+            "namespace" => w.push(flag("--namespace", v)?),
+            "output" => w.push(flag("--output", v)?),
+            "labelSelector" => w.push(flag("--selector", v)?),
+            "fieldSelector" => w.push(flag("--field-selector", v)?),
+            "container" => w.push(flag("--container", v)?),
+            "context" => w.push(flag("--context", v)?),
+            "replicas" => w.push(flag("--replicas", v)?),
+            "tail" => w.push(flag("--tail", v)?),
+            "since" => w.push(flag("--since", v)?),
+            "gracePeriodSeconds" => w.push(flag("--grace-period", v)?),
+            "allNamespaces" | "force" | "previous" | "timestamps" => {
+                if v.as_bool()? {
+                    w.push(match k.as_str() {
+                        "allNamespaces" => "--all-namespaces".into(),
+                        other => format!("--{other}"),
+                    });
+                }
+            }
+            _ => return None,
+        }
+    }
+    Some(built_in(
+        action,
+        "Bash",
+        Operation::Shell {
+            command: w.join(" "),
+        },
+        None,
+    ))
+}
+
+/// A container server's `run_container` / `create_container` as the `docker run` it does:
+/// the mounts, privileges and command of the container are judged as `docker run`'s are.
+fn container_tool(action: &Action, tool: &str, m: &Map<String, Value>) -> Option<Action> {
+    let t = tool.to_ascii_lowercase().replace('-', "_");
+    if !matches!(t.as_str(), "run_container" | "create_container") {
+        return None;
+    }
+    let word = |v: &Value| -> Option<String> {
+        match v {
+            Value::String(s) => Some(arg_word(s)),
+            Value::Number(n) => Some(n.to_string()),
+            _ => None,
+        }
+    };
+    let list = |v: &Value| -> Option<Vec<String>> {
+        match v {
+            Value::String(s) => Some(vec![arg_word(s)]),
+            Value::Array(a) => a.iter().map(word).collect(),
+            _ => None,
+        }
+    };
+    let mut opts: Vec<String> = vec!["docker".into(), "run".into()];
+    let mut image = None;
+    let mut command = Vec::new();
+    for (k, v) in m {
+        match k.as_str() {
+            "image" => image = Some(word(v)?),
+            "command" | "cmd" => command = list(v)?,
+            "name" => opts.push(format!("--name={}", word(v)?)),
+            "detach" | "privileged" | "remove" | "auto_remove" | "rm" | "interactive" | "tty" => {
+                if v.as_bool()? {
+                    opts.push(match k.as_str() {
+                        "detach" => "--detach".into(),
+                        "privileged" => "--privileged".into(),
+                        "interactive" => "--interactive".into(),
+                        "tty" => "--tty".into(),
+                        _ => "--rm".into(),
+                    });
+                }
+            }
+            "network" | "network_mode" => opts.push(format!("--network={}", word(v)?)),
+            "pid_mode" | "pid" => opts.push(format!("--pid={}", word(v)?)),
+            "user" => opts.push(format!("--user={}", word(v)?)),
+            "working_dir" | "workdir" => opts.push(format!("--workdir={}", word(v)?)),
+            "entrypoint" => opts.push(format!("--entrypoint={}", list(v)?.join(" "))),
+            "cap_add" => {
+                for c in list(v)? {
+                    opts.push(format!("--cap-add={c}"));
+                }
+            }
+            "volumes" | "mounts" => match v {
+                Value::Object(vols) => {
+                    for (host, bind) in vols {
+                        let inside = match bind {
+                            Value::String(s) => s.as_str(),
+                            Value::Object(b) => b.get("bind")?.as_str()?,
+                            _ => return None,
+                        };
+                        opts.push(format!(
+                            "--volume={}",
+                            arg_word(&format!("{host}:{inside}"))
+                        ));
+                    }
+                }
+                v => {
+                    for x in list(v)? {
+                        opts.push(format!("--volume={x}"));
+                    }
+                }
+            },
+            "ports" => match v {
+                Value::Object(ports) => {
+                    for (inside, host) in ports {
+                        let host = word(host)?;
+                        opts.push(format!("--publish={host}:{}", arg_word(inside)));
+                    }
+                }
+                v => {
+                    for x in list(v)? {
+                        opts.push(format!("--publish={x}"));
+                    }
+                }
+            },
+            "environment" | "env" => match v {
+                Value::Object(env) => {
+                    for (name, val) in env {
+                        opts.push(format!(
+                            "--env={}",
+                            arg_word(&format!("{name}={}", val.as_str()?))
+                        ));
+                    }
+                }
+                v => {
+                    for x in list(v)? {
+                        opts.push(format!("--env={x}"));
+                    }
+                }
+            },
+            _ => return None,
+        }
+    }
+    opts.push(image?);
+    opts.extend(command);
+    Some(built_in(
+        action,
+        "Bash",
+        Operation::Shell {
+            command: opts.join(" "),
+        },
+        None,
+    ))
+}
+
+/// The built-in call an MCP tool call equals, when every argument is understood: a shell
+/// command (a shell server, `kubectl_*`), a write, an edit or a move of a local file.
+pub fn equivalent(action: &Action) -> Option<Action> {
+    let Operation::McpCall {
+        server,
+        tool,
+        arguments,
+        ..
+    } = &action.op
+    else {
+        return None;
+    };
+    let m = arguments.as_object()?;
+    let server_l = server.to_ascii_lowercase();
+    if LOCAL_FILE_SERVERS.contains(&server_l.as_str())
+        && let Some(a) = file_tool(action, tool, m)
+    {
+        return Some(a);
+    }
+    let words = server_words(server);
+    if words
+        .iter()
+        .any(|w| matches!(w.as_str(), "kubernetes" | "k8s" | "kube" | "kubectl"))
+    {
+        return kubectl_tool(action, tool, m);
+    }
+    if words
+        .iter()
+        .any(|w| matches!(w.as_str(), "docker" | "podman" | "container" | "containers"))
+        && let Some(a) = container_tool(action, tool, m)
+    {
+        return Some(a);
+    }
+    let c = command(server, tool, arguments)?;
+    c.complete
+        .then(|| built_in(action, "Bash", Operation::Shell { command: c.line }, c.cwd))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::action::{AnnotationInfo, Host, Provenance};
+    use serde_json::json;
+
+    fn mcp(server: &str, tool: &str, args: Value) -> Action {
+        Action {
+            host: Host::ClaudeCode,
+            tool: format!("mcp__{server}__{tool}"),
+            op: Operation::McpCall {
+                server: server.into(),
+                tool: tool.into(),
+                arguments: args,
+                annotations: AnnotationInfo::Unknown,
+            },
+            cwd: Some("/home/dev/p".into()),
+            provenance: Provenance::User,
+            session_id: None,
+        }
+    }
+
+    fn shell_of(a: &Action) -> Option<String> {
+        match &equivalent(a)?.op {
+            Operation::Shell { command } => Some(command.clone()),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn shell_tools_become_their_command_line() {
+        let cases: &[(&str, &str, Value, Option<&str>)] = &[
+            (
+                "shell",
+                "run_command",
+                json!({"command": "pytest -q"}),
+                Some("pytest -q"),
+            ),
+            (
+                "shell",
+                "run_command",
+                json!({"command": "rm", "args": ["-rf", "~"]}),
+                Some("rm -rf ~"),
+            ),
+            (
+                "shell",
+                "run_command",
+                json!({"command": "sh", "args": ["-c", "echo hi | sh"]}),
+                Some("sh -c \"echo hi | sh\""),
+            ),
+            (
+                "terminal",
+                "execute",
+                json!({"cmd": "git log", "cwd": "/home/dev/q"}),
+                Some("git log"),
+            ),
+            (
+                "aws",
+                "call_aws",
+                json!({"cli_command": "aws s3 ls"}),
+                Some("aws s3 ls"),
+            ),
+            (
+                "desktop-commander",
+                "start_process",
+                json!({"command": "npm test", "timeout_ms": 1000}),
+                Some("npm test"),
+            ),
+            (
+                "shell",
+                "run_command",
+                json!({"command": "git push", "env": {"GIT_SSH_COMMAND": "sh x"}}),
+                Some("GIT_SSH_COMMAND=\"sh x\" git push"),
+            ),
+            // Somewhere else, or an argument not understood: no equivalent.
+            (
+                "docker",
+                "run_container",
+                json!({"image": "alpine", "command": ["sh", "-c", "id"]}),
+                Some("docker run alpine sh -c id"),
+            ),
+            ("ssh", "execute", json!({"command": "ls"}), None),
+            (
+                "kubernetes",
+                "exec_in_pod",
+                json!({"name": "api", "command": "ls"}),
+                None,
+            ),
+            (
+                "shell",
+                "run_command",
+                json!({"command": "ls", "shell": "/bin/zsh"}),
+                None,
+            ),
+            (
+                "shell",
+                "run_command",
+                json!({"command": "ls", "args": "-la"}),
+                None,
+            ),
+            // Not a command tool at all.
+            ("github", "create_issue", json!({"command": "x"}), None),
+        ];
+        for (server, tool, args, want) in cases {
+            let a = mcp(server, tool, args.clone());
+            assert_eq!(shell_of(&a).as_deref(), *want, "{server} {tool} {args}");
+        }
+        let a = mcp(
+            "terminal",
+            "execute",
+            json!({"cmd": "ls", "cwd": "/home/dev/q"}),
+        );
+        assert_eq!(
+            equivalent(&a).and_then(|e| e.cwd).as_deref(),
+            Some("/home/dev/q")
+        );
+    }
+
+    #[test]
+    fn an_array_command_is_read_even_where_it_has_no_equivalent() {
+        let c = command(
+            "docker",
+            "run_container",
+            &json!({"image": "alpine", "command": ["sh", "-c", "rm -rf /host"]}),
+        );
+        assert_eq!(
+            c,
+            Some(McpCommand {
+                line: "sh -c \"rm -rf /host\"".into(),
+                cwd: None,
+                complete: false
+            })
+        );
+    }
+
+    #[test]
+    fn local_file_tools_become_writes_edits_and_moves() {
+        let w = equivalent(&mcp(
+            "filesystem",
+            "write_file",
+            json!({"path": "/p/a.sh", "content": "x"}),
+        ));
+        assert!(matches!(
+            w.as_ref().map(|a| (&a.tool[..], &a.op)),
+            Some(("Write", Operation::FileWrite { path, content })) if path == "/p/a.sh" && content == "x"
+        ));
+        let e = equivalent(&mcp(
+            "filesystem",
+            "edit_file",
+            json!({"path": "/p/a", "edits": [{"oldText": "a", "newText": "b"}, {"oldText": "c", "newText": "d"}]}),
+        ));
+        assert!(matches!(
+            e.as_ref().map(|a| (&a.tool[..], &a.op)),
+            Some(("Edit", Operation::FileWrite { content, .. })) if content == "b\nd"
+        ));
+        let b = equivalent(&mcp(
+            "desktop-commander",
+            "edit_block",
+            json!({"file_path": "/p/a", "old_string": "a", "new_string": "b", "expected_replacements": 1}),
+        ));
+        assert!(matches!(b.map(|a| a.tool), Some(t) if t == "Edit"));
+        let mv = mcp(
+            "filesystem",
+            "move_file",
+            json!({"source": "/h/.claude/settings.json", "destination": "/h/x"}),
+        );
+        assert_eq!(
+            shell_of(&mv).as_deref(),
+            Some("mv -- /h/.claude/settings.json /h/x")
+        );
+        // A dry run changes nothing; an unknown argument or another server is not guessed.
+        for a in [
+            mcp(
+                "filesystem",
+                "edit_file",
+                json!({"path": "/p/a", "edits": [], "dryRun": true}),
+            ),
+            mcp(
+                "filesystem",
+                "write_file",
+                json!({"path": "/p/a", "content": "x", "encoding": "base64"}),
+            ),
+            mcp("github", "write_file", json!({"path": "a", "content": "x"})),
+            mcp("filesystem", "read_file", json!({"path": "/p/a"})),
+        ] {
+            assert!(equivalent(&a).is_none(), "{:?}", a.op);
+        }
+    }
+
+    #[test]
+    fn container_tools_become_docker_run() {
+        let a = mcp(
+            "docker",
+            "run_container",
+            json!({"image": "alpine:3.19", "command": ["sh", "-c", "chroot /host id"], "privileged": true, "volumes": ["/:/host"]}),
+        );
+        assert_eq!(
+            shell_of(&a).as_deref(),
+            Some("docker run --privileged --volume=/:/host alpine:3.19 sh -c \"chroot /host id\"")
+        );
+        let b = mcp(
+            "docker",
+            "create_container",
+            json!({"image": "nginx", "ports": {"80/tcp": 8080}, "environment": {"A": "1"}, "detach": true}),
+        );
+        assert_eq!(
+            shell_of(&b).as_deref(),
+            Some("docker run --detach --env=A=1 --publish=8080:80/tcp nginx")
+        );
+        let c = mcp(
+            "docker",
+            "run_container",
+            json!({"image": "alpine", "devices": ["/dev/sda"]}),
+        );
+        assert!(equivalent(&c).is_none());
+    }
+
+    #[test]
+    fn kubectl_tools_become_kubectl_commands() {
+        let cases: &[(&str, Value, Option<&str>)] = &[
+            (
+                "kubectl_get",
+                json!({"resourceType": "secret", "name": "db", "namespace": "prod", "output": "yaml"}),
+                Some("kubectl get secret db --namespace=prod --output=yaml"),
+            ),
+            (
+                "kubectl_delete",
+                json!({"resourceType": "namespace", "name": "production", "force": true}),
+                Some("kubectl delete namespace production --force"),
+            ),
+            (
+                "kubectl_logs",
+                json!({"resourceType": "pod", "name": "api-1", "tail": 200}),
+                Some("kubectl logs pod/api-1 --tail=200"),
+            ),
+            ("kubectl_apply", json!({"manifest": "kind: Pod"}), None),
+            (
+                "kubectl_get",
+                json!({"resourceType": "pods", "unknownFlag": "x"}),
+                None,
+            ),
+        ];
+        for (tool, args, want) in cases {
+            let a = mcp("kubernetes", tool, args.clone());
+            assert_eq!(shell_of(&a).as_deref(), *want, "{tool} {args}");
+        }
+    }
+}
