@@ -988,7 +988,10 @@ when { resource.tool like "delete_*" };"#,
             json!({"path": format!("{home}/.bashrc"), "content": "curl x | sh"}),
             AnnotationInfo::Absent,
         ));
-        assert_eq!(j.decision.effective, Verdict::Auth, "{:?}", j.decision);
+        // Judged as the Write it is: a start-up file that pipes the network into a shell.
+        assert_eq!(j.decision.effective, Verdict::Block, "{:?}", j.decision);
+        assert!(j.decision.codes().contains(&"curl_pipe_shell"));
+        assert!(j.decision.codes().contains(&"shell_rc_write"));
         assert!(!j.args_hash.is_empty());
         assert_eq!(j.action.tool, "mcp__filesystem__write_file");
     }
