@@ -800,4 +800,50 @@ mod tests {
             assert_eq!(shell_of(&a).as_deref(), *want, "{tool} {args}");
         }
     }
+
+    /// Two steps through MCP: a script written with a filesystem server and run with a shell
+    /// server is judged with its content, from the session's memory or from the file the
+    /// adapter reads; a look-alike script that cleans a build folder passes.
+    #[test]
+    fn a_script_written_then_run_through_mcp_is_judged_by_its_content() {
+        use crate::Verdict;
+        use crate::policy::{HostFacts, Mode};
+        use crate::rules::testutil::engine;
+        use crate::session::SessionState;
+        let e = engine(Mode::Balanced);
+        for (body, want) in [
+            ("#!/bin/sh\nrm -rf ~\n", Verdict::Block),
+            ("#!/bin/sh\nrm -rf ./dist\n", Verdict::Pass),
+        ] {
+            let write = mcp(
+                "filesystem",
+                "write_file",
+                json!({"path": "/home/dev/p/clean.sh", "content": body}),
+            );
+            let s = SessionState::default();
+            let d = e.decide(&write, &s);
+            let s = e.record(&s, &write, &d);
+            let run = mcp(
+                "shell",
+                "run_command",
+                json!({"command": "bash", "args": ["clean.sh"]}),
+            );
+            assert_eq!(e.decide(&run, &s).verdict, want, "{body}");
+        }
+        // Without the session's memory the adapter is asked for the file.
+        let run = mcp(
+            "desktop-commander",
+            "start_process",
+            json!({"command": "bash clean.sh", "timeout_ms": 5000}),
+        );
+        let facts = HostFacts {
+            home: Some("/home/dev".into()),
+            protected_paths: Vec::new(),
+        };
+        assert!(
+            crate::needs::files_to_inspect(&run, &facts)
+                .iter()
+                .any(|p| p == "/home/dev/p/clean.sh")
+        );
+    }
 }
