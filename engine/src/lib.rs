@@ -289,10 +289,14 @@ impl Engine {
         let own = self.decide_one(action, session, facts);
         // An MCP call that is a shell command, a write or a move on this machine is also
         // judged as that call.
-        match mcp_local::equivalent(action) {
+        let own = match mcp_local::equivalent(action) {
             Some(built_in) => own.merge(self.decide_one(&built_in, session, facts)),
             None => own,
-        }
+        };
+        // Files pushed into a repository are judged by what they contain, as written files.
+        mcp_local::pushed_files(action)
+            .iter()
+            .fold(own, |d, w| d.merge(self.decide_one(w, session, facts)))
     }
 
     fn decide_one(&self, action: &Action, session: &SessionState, facts: &CallFacts) -> Decision {

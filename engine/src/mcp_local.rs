@@ -515,6 +515,72 @@ fn container_tool(action: &Action, tool: &str, m: &Map<String, Value>) -> Option
     ))
 }
 
+/// Servers that host repositories: their file tools write into a repository, not here.
+const CODE_HOSTS: &[&str] = &[
+    "github",
+    "gitlab",
+    "gitea",
+    "forgejo",
+    "bitbucket",
+    "codeberg",
+];
+
+/// At most this many pushed files are judged one by one (more: the rest stay unjudged by
+/// content, and the call keeps its MCP verdict).
+const MAX_PUSHED_FILES: usize = 64;
+
+/// Files a code host's tool writes into a repository (`push_files {files: [{path,
+/// content}]}`, `create_or_update_file {path, content}`), each as the Write of that path in
+/// the working folder (the checkout the agent works in). They do not run here, but their
+/// content does where the repository runs it: a workflow with the repository's secrets, a
+/// hook, a build script, code the team pulls. So the rules for what a written file contains
+/// judge them too; the remote call itself keeps the MCP rules.
+pub fn pushed_files(action: &Action) -> Vec<Action> {
+    let Operation::McpCall {
+        server, arguments, ..
+    } = &action.op
+    else {
+        return Vec::new();
+    };
+    if !server_words(server)
+        .iter()
+        .any(|w| CODE_HOSTS.contains(&w.as_str()))
+    {
+        return Vec::new();
+    }
+    let Some(m) = arguments.as_object() else {
+        return Vec::new();
+    };
+    // Content sent encoded (`encoding: base64`) is not read here.
+    if m.get("encoding").is_some() {
+        return Vec::new();
+    }
+    let mut files: Vec<&Map<String, Value>> = vec![m];
+    if let Some(list) = m.get("files").and_then(Value::as_array) {
+        files.extend(list.iter().filter_map(Value::as_object));
+    }
+    files
+        .into_iter()
+        .filter_map(|f| {
+            let path = text(f, &["path", "file_path", "filePath"])?;
+            let content = text(f, &["content"])?;
+            let rel = path.trim_start_matches('/');
+            (!rel.is_empty() && !rel.split('/').any(|c| c == "..")).then(|| {
+                built_in(
+                    action,
+                    "Write",
+                    Operation::FileWrite {
+                        path: rel.to_owned(),
+                        content: content.to_owned(),
+                    },
+                    None,
+                )
+            })
+        })
+        .take(MAX_PUSHED_FILES)
+        .collect()
+}
+
 /// The built-in call an MCP tool call equals, when every argument is understood: a shell
 /// command (a shell server, `kubectl_*`), a write, an edit or a move of a local file.
 pub fn equivalent(action: &Action) -> Option<Action> {
@@ -845,5 +911,52 @@ mod tests {
                 .iter()
                 .any(|p| p == "/home/dev/p/clean.sh")
         );
+    }
+
+    #[test]
+    fn files_pushed_to_a_code_host_are_judged_as_written() {
+        let a = mcp(
+            "github",
+            "push_files",
+            json!({"owner": "a", "repo": "b", "branch": "main", "message": "m",
+                   "files": [{"path": ".github/workflows/ci.yml", "content": "on: push"},
+                             {"path": "/src/a.py", "content": "x = 1"},
+                             {"path": "../escape", "content": "x"}]}),
+        );
+        let w: Vec<(String, String)> = pushed_files(&a)
+            .into_iter()
+            .filter_map(|x| match x.op {
+                Operation::FileWrite { path, content } => Some((path, content)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            w,
+            [
+                (".github/workflows/ci.yml".to_owned(), "on: push".to_owned()),
+                ("src/a.py".to_owned(), "x = 1".to_owned())
+            ]
+        );
+        let one = mcp(
+            "gitlab",
+            "create_or_update_file",
+            json!({"project_id": "1", "file_path": "Makefile", "content": "all:\n\ttrue\n", "branch": "x", "commit_message": "m"}),
+        );
+        assert_eq!(pushed_files(&one).len(), 1);
+        for a in [
+            mcp(
+                "github",
+                "create_or_update_file",
+                json!({"path": "a", "content": "eA==", "encoding": "base64"}),
+            ),
+            mcp(
+                "slack",
+                "post_message",
+                json!({"path": "a", "content": "x"}),
+            ),
+            mcp("github", "create_issue", json!({"title": "t", "body": "b"})),
+        ] {
+            assert!(pushed_files(&a).is_empty(), "{:?}", a.op);
+        }
     }
 }
