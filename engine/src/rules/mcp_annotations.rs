@@ -67,6 +67,8 @@ const READ_VERBS: &[&str] = &[
     "navigate",
     "snapshot",
     "screenshot",
+    "logs",
+    "log",
 ];
 
 /// The first word of a tool name (`get_issue`, `getIssue`, `get-library-docs` → `get`).
@@ -337,6 +339,42 @@ fn plain_get(arguments: &serde_json::Value) -> bool {
         .any(|k| m.contains_key(*k))
 }
 
+/// A message posted to a team channel (`slack_post_message {channel_id, text}`,
+/// `send_message {channel}`): seen by the team, no outside recipient, no file. Direct
+/// messages, mail and uploads are not this.
+fn channel_post(tool: &str, arguments: &serde_json::Value) -> bool {
+    let w = words(tool);
+    let has = |xs: &[&str]| w.iter().any(|t| xs.contains(&t.as_str()));
+    let Some(m) = arguments.as_object() else {
+        return false;
+    };
+    has(&["post", "send", "reply"])
+        && has(&["message", "messages", "chat", "thread"])
+        && !has(&[
+            "email", "mail", "dm", "direct", "user", "users", "file", "files", "upload",
+        ])
+        && ["channel", "channel_id", "channelId", "channel_name"]
+            .iter()
+            .any(|k| m.get(*k).is_some_and(|v| v.is_string()))
+        && m.keys().all(|k| {
+            matches!(
+                k.as_str(),
+                "channel"
+                    | "channel_id"
+                    | "channelId"
+                    | "channel_name"
+                    | "text"
+                    | "message"
+                    | "content"
+                    | "thread_ts"
+                    | "threadTs"
+                    | "blocks"
+                    | "markdown"
+                    | "mrkdwn"
+            )
+        })
+}
+
 /// Branches a push must not land on unreviewed.
 fn protected_branch(b: &str) -> bool {
     let b = b.to_ascii_lowercase();
@@ -460,7 +498,9 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             // branch, in a session that has taken in nothing untrusted and read no secret:
             // routine in balanced.
             let clean = !cx.untrusted() && !cx.session.secret_read;
-            let routine = (collaborative(tool) || feature_branch_push(tool, arguments))
+            let routine = (collaborative(tool)
+                || feature_branch_push(tool, arguments)
+                || channel_post(tool, arguments))
                 && clean
                 && mode <= Mode::Balanced;
             if mode == Mode::Paranoid || (!read_like && !routine && !seen_through) {
@@ -832,6 +872,61 @@ mod tests {
                 ),
                 Auth,
                 Some("mcp_unannotated"),
+            ),
+            // A post to a team channel in a clean session; not a direct message or a file.
+            (
+                on(
+                    "slack",
+                    "slack_post_message",
+                    json!({"channel_id": "C03BUILDS", "text": "build #12 passed"}),
+                ),
+                Pass,
+                None,
+            ),
+            (
+                on(
+                    "slack",
+                    "post_message",
+                    json!({"channel_id": "C03BUILDS", "text": "x", "thread_ts": "1.2"}),
+                ),
+                Pass,
+                None,
+            ),
+            (
+                on(
+                    "slack",
+                    "send_direct_message",
+                    json!({"user_id": "U1", "text": "x"}),
+                ),
+                Auth,
+                Some("mcp_unannotated"),
+            ),
+            (
+                on(
+                    "slack",
+                    "slack_post_message",
+                    json!({"channel_id": "C1", "text": "x", "file": "/home/dev/project/report.csv"}),
+                ),
+                Auth,
+                Some("mcp_unannotated"),
+            ),
+            (
+                on(
+                    "slack",
+                    "upload_file",
+                    json!({"channel": "C1", "content": "x"}),
+                ),
+                Auth,
+                Some("mcp_unannotated"),
+            ),
+            (
+                on(
+                    "kubernetes",
+                    "pods_log",
+                    json!({"namespace": "dev", "name": "api-1", "tail": 100}),
+                ),
+                Pass,
+                None,
             ),
             // A branch, or a push to one, in a clean session; not protection, the default
             // branch, or files that run on push.
