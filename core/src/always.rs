@@ -624,6 +624,10 @@ pub const CORPUS: &[(&str, &str)] = &[
         include_str!("../../tests/corpus/families/holdout16.jsonl"),
     ),
     (
+        "holdout17",
+        include_str!("../../tests/corpus/families/holdout17.jsonl"),
+    ),
+    (
         "everyday5",
         include_str!("../../tests/corpus/families/everyday5.jsonl"),
     ),
