@@ -188,7 +188,10 @@ impl Engine {
                 let mut fx = effects::compute(action, None, home);
                 match mcp_local::command(server, tool, arguments) {
                     Some(c) => {
-                        let cwd = c.cwd.or_else(|| action.cwd.clone());
+                        let cwd = match c.cwd {
+                            Some(d) => Some(paths::normalize(&d, action.cwd.as_deref(), home)),
+                            None => action.cwd.clone(),
+                        };
                         let env = ShellEnv {
                             cwd: cwd.as_deref(),
                             ..env

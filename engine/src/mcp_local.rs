@@ -615,8 +615,22 @@ pub fn equivalent(action: &Action) -> Option<Action> {
         return Some(a);
     }
     let c = command(server, tool, arguments)?;
-    c.complete
-        .then(|| built_in(action, "Bash", Operation::Shell { command: c.line }, c.cwd))
+    if !c.complete {
+        return None;
+    }
+    // A working folder named from home (`~/x`) cannot be placed without the home folder,
+    // which this pure mapping does not know: no equivalent (the call stays AUTH).
+    let cwd = match c.cwd {
+        Some(d) if d.starts_with('~') || d.starts_with('$') => return None,
+        Some(d) => Some(crate::paths::normalize(&d, action.cwd.as_deref(), None)),
+        None => None,
+    };
+    Some(built_in(
+        action,
+        "Bash",
+        Operation::Shell { command: c.line },
+        cwd,
+    ))
 }
 
 #[cfg(test)]
@@ -735,6 +749,13 @@ mod tests {
             equivalent(&a).and_then(|e| e.cwd).as_deref(),
             Some("/home/dev/q")
         );
+        let rel = mcp("terminal", "execute", json!({"cmd": "ls", "cwd": "../q"}));
+        assert_eq!(
+            equivalent(&rel).and_then(|e| e.cwd).as_deref(),
+            Some("/home/dev/q")
+        );
+        let home = mcp("terminal", "execute", json!({"cmd": "ls", "cwd": "~/q"}));
+        assert!(equivalent(&home).is_none());
     }
 
     #[test]
