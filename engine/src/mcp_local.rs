@@ -103,6 +103,14 @@ pub struct McpCommand {
     pub complete: bool,
 }
 
+/// A JSON object's entries in key order, whatever map the build's `serde_json` features
+/// chose: the command line built from them is the same on every build.
+fn sorted(m: &Map<String, Value>) -> Vec<(&String, &Value)> {
+    let mut v: Vec<_> = m.iter().collect();
+    v.sort_by(|a, b| a.0.cmp(b.0));
+    v
+}
+
 fn server_words(server: &str) -> Vec<String> {
     server
         .to_ascii_lowercase()
@@ -139,7 +147,7 @@ fn quoted_words(v: &Value) -> Option<String> {
 fn env_prefix(v: &Value) -> Option<String> {
     let m = v.as_object()?;
     let mut out = String::new();
-    for (k, x) in m {
+    for (k, x) in sorted(m) {
         let ok = !k.is_empty()
             && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
             && !k.starts_with(|c: char| c.is_ascii_digit());
@@ -183,7 +191,7 @@ pub fn command(server: &str, tool: &str, arguments: &Value) -> Option<McpCommand
     }
     let mut cwd = None;
     let mut prefix = String::new();
-    for (k, v) in m {
+    for (k, v) in sorted(m) {
         let k = k.as_str();
         if k == key || INERT_KEYS.contains(&k) {
             continue;
@@ -360,7 +368,7 @@ fn kubectl_tool(action: &Action, tool: &str, m: &Map<String, Value>) -> Option<A
         }
         (_, None, _) => return None,
     }
-    for (k, v) in m {
+    for (k, v) in sorted(m) {
         let flag = |f: &str, v: &Value| -> Option<String> {
             let s = match v {
                 Value::String(s) => s.clone(),
@@ -426,7 +434,7 @@ fn container_tool(action: &Action, tool: &str, m: &Map<String, Value>) -> Option
     let mut opts: Vec<String> = vec!["docker".into(), "run".into()];
     let mut image = None;
     let mut command = Vec::new();
-    for (k, v) in m {
+    for (k, v) in sorted(m) {
         match k.as_str() {
             "image" => image = Some(word(v)?),
             "command" | "cmd" => command = list(v)?,
@@ -454,7 +462,7 @@ fn container_tool(action: &Action, tool: &str, m: &Map<String, Value>) -> Option
             }
             "volumes" | "mounts" => match v {
                 Value::Object(vols) => {
-                    for (host, bind) in vols {
+                    for (host, bind) in sorted(vols) {
                         let inside = match bind {
                             Value::String(s) => s.as_str(),
                             Value::Object(b) => b.get("bind")?.as_str()?,
@@ -474,7 +482,7 @@ fn container_tool(action: &Action, tool: &str, m: &Map<String, Value>) -> Option
             },
             "ports" => match v {
                 Value::Object(ports) => {
-                    for (inside, host) in ports {
+                    for (inside, host) in sorted(ports) {
                         let host = word(host)?;
                         opts.push(format!("--publish={host}:{}", arg_word(inside)));
                     }
@@ -487,7 +495,7 @@ fn container_tool(action: &Action, tool: &str, m: &Map<String, Value>) -> Option
             },
             "environment" | "env" => match v {
                 Value::Object(env) => {
-                    for (name, val) in env {
+                    for (name, val) in sorted(env) {
                         opts.push(format!(
                             "--env={}",
                             arg_word(&format!("{name}={}", val.as_str()?))
