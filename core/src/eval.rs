@@ -73,6 +73,7 @@ fn build_session(
             claude::Event::Judge(action) => {
                 let facts = airlock_engine::CallFacts {
                     edits: edit_facts(&action, &bytes),
+                    files: disk_shown(history.get(..i).unwrap_or(&[])),
                     ..airlock_engine::CallFacts::default()
                 };
                 let d = pipeline::judge_with(engine, custom, &[], &action, &session, &facts);
@@ -85,6 +86,92 @@ fn build_session(
         }
     }
     Ok(session)
+}
+
+/// The files on the recorded machine as far as a session's events show them: a whole-file
+/// `Read` result, a `Write`, an `Edit`/`MultiEdit` applied to the file it reported
+/// (`originalFile`) or to what was shown before. The service reads the real disk for a call
+/// (`files_to_inspect`); a replayed record has no disk, so this is what stands for it — a
+/// `make`, `npm run` or `task` is judged with the Makefile, `package.json` or Taskfile the
+/// transcript shows, for attacks and look-alikes alike. Nothing else is invented: a file
+/// no event showed stays unknown.
+pub fn disk_shown(
+    events: &[serde_json::Value],
+) -> std::collections::BTreeMap<String, airlock_engine::FileView> {
+    use serde_json::Value;
+    let mut disk: std::collections::BTreeMap<String, String> = Default::default();
+    let text = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).map(str::to_owned);
+    for ev in events {
+        let post = ev.get("hook_event_name").and_then(Value::as_str) == Some("PostToolUse");
+        let tool = ev.get("tool_name").and_then(Value::as_str).unwrap_or("");
+        let input = ev.get("tool_input").cloned().unwrap_or(Value::Null);
+        let resp = ev.get("tool_response").cloned().unwrap_or(Value::Null);
+        let cwd = ev.get("cwd").and_then(Value::as_str);
+        let path = |p: Option<String>| {
+            p.filter(|p| !p.is_empty())
+                .map(|p| airlock_engine::paths::normalize(&p, cwd, None))
+        };
+        match tool {
+            "Read" if post => {
+                let f = resp.get("file").cloned().unwrap_or(Value::Null);
+                let whole = f.get("startLine").and_then(Value::as_u64).unwrap_or(1) <= 1
+                    && f.get("numLines").and_then(Value::as_u64)
+                        == f.get("totalLines").and_then(Value::as_u64);
+                if let (Some(p), Some(c), true) =
+                    (path(text(&f, "filePath")), text(&f, "content"), whole)
+                {
+                    disk.insert(p, c);
+                }
+            }
+            "Write" => {
+                if let (Some(p), Some(c)) =
+                    (path(text(&input, "file_path")), text(&input, "content"))
+                {
+                    disk.insert(p, c);
+                }
+            }
+            "Edit" | "MultiEdit" if post => {
+                let Some(p) = path(text(&input, "file_path")) else {
+                    continue;
+                };
+                let Some(mut cur) = text(&resp, "originalFile").or_else(|| disk.get(&p).cloned())
+                else {
+                    continue;
+                };
+                let edits: Vec<Value> = match input.get("edits").and_then(Value::as_array) {
+                    Some(list) => list.clone(),
+                    None => vec![input.clone()],
+                };
+                let mut applied = true;
+                for e in &edits {
+                    let (Some(old), Some(new)) = (text(e, "old_string"), text(e, "new_string"))
+                    else {
+                        applied = false;
+                        break;
+                    };
+                    if old.is_empty() || !cur.contains(&old) {
+                        applied = false;
+                        break;
+                    }
+                    cur = if e.get("replace_all").and_then(Value::as_bool) == Some(true) {
+                        cur.replace(&old, &new)
+                    } else {
+                        cur.replacen(&old, &new, 1)
+                    };
+                }
+                if applied {
+                    disk.insert(p, cur);
+                } else {
+                    // What the file holds now is not known: stop standing in for it.
+                    disk.remove(&p);
+                }
+            }
+            _ => {}
+        }
+    }
+    disk.into_iter()
+        .map(|(p, c)| (p, airlock_engine::FileView::Content(c)))
+        .collect()
 }
 
 /// An edit's replacements, read from its payload as the service reads them.
@@ -268,9 +355,11 @@ pub fn run_events_with(
             return Err(format!("last event `{name}` is not a judged event"));
         }
     };
-    // As the service does: an edit's replacements go in as facts.
+    // As the service does: an edit's replacements go in as facts, and the files it would
+    // read from disk are what the session's own events showed of them.
     let facts = airlock_engine::CallFacts {
         edits: edit_facts(&action, &bytes),
+        files: disk_shown(history),
         ..airlock_engine::CallFacts::default()
     };
     let d = pipeline::judge_with(engine, custom, &[], &action, &session, &facts);
@@ -506,6 +595,78 @@ mod tests {
             }],
         })
         .to_string()
+    }
+
+    /// A replayed record's disk is what its events showed: a Makefile read whole and then
+    /// edited is judged, at `make`, with the edit in it; a look-alike edit that adds an
+    /// honest step passes; a partial read or an edit that does not apply shows nothing.
+    #[test]
+    fn the_disk_a_record_shows_is_what_a_later_call_is_judged_with() {
+        use serde_json::json;
+        let ev = |name: &str, tool: &str, input: serde_json::Value, resp: serde_json::Value| {
+            json!({"session_id": "s", "cwd": "/home/u/p", "hook_event_name": name,
+                   "tool_name": tool, "tool_input": input, "tool_response": resp})
+        };
+        let original = "build:\n\tcc -o app main.c\n";
+        let read = ev(
+            "PostToolUse",
+            "Read",
+            json!({"file_path": "/home/u/p/Makefile"}),
+            json!({"type": "text", "file": {"filePath": "/home/u/p/Makefile", "content": original,
+                   "numLines": 2, "startLine": 1, "totalLines": 2}}),
+        );
+        let edit = |new: &str| {
+            ev(
+                "PostToolUse",
+                "Edit",
+                json!({"file_path": "/home/u/p/Makefile", "old_string": "\tcc -o app main.c\n",
+                       "new_string": new}),
+                json!({"filePath": "/home/u/p/Makefile", "originalFile": null}),
+            )
+        };
+        let make = ev(
+            "PreToolUse",
+            "Bash",
+            json!({"command": "make build"}),
+            json!(null),
+        );
+        let e = engine();
+        let bad = [
+            read.clone(),
+            edit("\tcc -o app main.c\n\trm -rf ~\n"),
+            make.clone(),
+        ];
+        let (v, codes) = run_events(&e, &bad).unwrap();
+        assert_eq!(v, Verdict::Block, "{codes:?}");
+        let good = [
+            read.clone(),
+            edit("\tcc -Wall -o app main.c\n"),
+            make.clone(),
+        ];
+        assert_eq!(run_events(&e, &good).unwrap().0, Verdict::Pass);
+        let disk = disk_shown(&bad[..2]);
+        assert!(matches!(
+            disk.get("/home/u/p/Makefile"),
+            Some(airlock_engine::FileView::Content(c)) if c.contains("rm -rf ~")
+        ));
+        // Lines 1–1 of a longer file, or an edit whose old text is not there: unknown.
+        let partial = ev(
+            "PostToolUse",
+            "Read",
+            json!({"file_path": "/home/u/p/a.sh"}),
+            json!({"file": {"filePath": "/home/u/p/a.sh", "content": "x", "numLines": 1,
+                   "startLine": 1, "totalLines": 9}}),
+        );
+        assert!(disk_shown(&[partial]).is_empty());
+        let stale = [
+            read,
+            edit("x")
+                .to_string()
+                .replace("cc -o app", "cc -O2")
+                .parse::<serde_json::Value>()
+                .unwrap(),
+        ];
+        assert!(disk_shown(&stale).is_empty());
     }
 
     #[test]

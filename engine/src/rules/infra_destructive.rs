@@ -160,6 +160,31 @@ fn local_database(inv: &crate::shell::Invocation, sa: &crate::shell::ShellAnalys
     has_host(inv) || named_dev
 }
 
+/// `dropdb -h "$PGHOST" app_test`: the database is named as a test or development one, it
+/// is not run on another machine, and every host it names is a variable.
+fn dev_name_at_unseen_host(
+    inv: &crate::shell::Invocation,
+    sa: &crate::shell::ShellAnalysis,
+) -> bool {
+    if on_another_machine(sa) {
+        return false;
+    }
+    let named_dev = inv
+        .operands()
+        .last()
+        .is_some_and(|w| !w.dynamic && dev_name(&w.text));
+    let mut hosts = Vec::new();
+    let mut it = inv.args.iter();
+    while let Some(a) = it.next() {
+        if matches!(a.text.as_str(), "-h" | "--host") {
+            hosts.extend(it.next());
+        } else if a.text.starts_with("--host=") {
+            hosts.push(a);
+        }
+    }
+    named_dev && !hosts.is_empty() && hosts.iter().all(|h| h.dynamic)
+}
+
 /// A Mongo shell talking to this machine: its connection operand (`localhost/app_test`,
 /// `mongodb://127.0.0.1:27017/app`, or none: the default is local) and any `--host` name
 /// this machine, and not run on another one.
@@ -551,6 +576,12 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                     local_drop(cx, name.is_some_and(dev_name)),
                 ));
             }
+            // A test or development database at a host held in a variable (`-h "$PGHOST"`,
+            // a project's reset script): which server it is cannot be seen, so it is asked
+            // about — never passed, but not refused as a production drop is.
+            "dropdb" if dev_name_at_unseen_host(inv, sa) => {
+                out.push(Finding::new(DATABASE_DROP, Verdict::Auth));
+            }
             "dropdb" => out.push(Finding::hard_block(DATABASE_DROP)),
             "redis-cli"
                 if args.iter().any(|a| {
@@ -795,6 +826,19 @@ mod tests {
                 ("dropdb app_test && createdb app_test", Pass, ""),
                 ("dropdb -h localhost billing", Auth, "database_drop"),
                 ("dropdb testimonials", Block, "database_drop"),
+                // A test database at a host in a variable: asked, not refused; a production
+                // name or a named remote host still is.
+                (
+                    "dropdb --if-exists -h \"$PGHOST\" app_test",
+                    Auth,
+                    "database_drop",
+                ),
+                ("dropdb -h \"$PGHOST\" billing", Block, "database_drop"),
+                (
+                    "ssh bastion.example 'dropdb -h \"$H\" app_test'",
+                    Block,
+                    "database_drop",
+                ),
                 (
                     "psql -h localhost -U postgres -d payments_test -c 'TRUNCATE ledger_entries RESTART IDENTITY CASCADE'",
                     Pass,

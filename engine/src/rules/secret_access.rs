@@ -338,6 +338,13 @@ fn quiet_dotenv_use(cx: &Ctx<'_>, program: &str, path: &str) -> bool {
     match program {
         "source" | "." | "wc" | "test" | "[" | "stat" | "ls" | "sha256sum" | "md5sum"
         | "shasum" | "b2sum" | "cksum" | "dotenv" | "dotenvx" | "env-cmd" => true,
+        // direnv's own loaders in an `.envrc` (`dotenv_if_exists .env.local`): into the
+        // environment of the folder's shells, nothing printed.
+        "dotenv_if_exists"
+        | "source_env"
+        | "source_env_if_exists"
+        | "source_up"
+        | "source_up_if_exists" => true,
         // An in-place edit writes the file back and prints nothing.
         "sed" | "gsed" => quiet_flag(program, &["-i", "--in-place"]),
         // `npx dotenv -e .env.development -- pnpm dev`: the loader run through a package
@@ -640,6 +647,18 @@ mod tests {
             &[
                 ("cat .env", Auth, "secret_read_dotenv"),
                 ("source .env && npm run dev", Pass, ""),
+                // direnv's loaders, as an `.envrc` run by `direnv allow` holds them.
+                (
+                    "dotenv_if_exists .env.local && export NODE_ENV=development",
+                    Pass,
+                    "",
+                ),
+                ("source_env_if_exists .env", Pass, ""),
+                (
+                    "dotenv_if_exists .env.local; cat .env.local",
+                    Auth,
+                    "secret_read_dotenv",
+                ),
                 (
                     "cp .env .env.test && sed -i 's/app_dev/app_test/' .env.test",
                     Pass,
