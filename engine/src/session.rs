@@ -154,6 +154,25 @@ pub fn may_run(path: &str) -> bool {
     ) {
         return true;
     }
+    // Task runners' files (see `shell::runners`): `task`, `tox`, `hatch run`, `docker
+    // compose up`, `pre-commit run` run what they hold.
+    if matches!(
+        base.as_str(),
+        "taskfile.yml"
+            | "taskfile.yaml"
+            | "tox.ini"
+            | "setup.cfg"
+            | "pyproject.toml"
+            | "hatch.toml"
+            | "compose.yml"
+            | "compose.yaml"
+            | "docker-compose.yml"
+            | "docker-compose.yaml"
+            | ".pre-commit-config.yaml"
+            | ".pre-commit-config.yml"
+    ) {
+        return true;
+    }
     // CI pipelines run when the branch is pushed; playbooks when `ansible-playbook` runs.
     let lower = path.to_ascii_lowercase();
     if crate::autorun::is_ci_file(&lower) || crate::autorun::is_ansible_file(&lower) {

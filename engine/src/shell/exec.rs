@@ -16,6 +16,9 @@ use crate::paths;
 /// Most files (scripts, manifests, hooks) one command may make the walker read.
 const MAX_FILE_EXECS: usize = 32;
 
+/// A task runner's reading of its file: (path, text) → the command lines it runs.
+type RunnerExtract = Box<dyn Fn(&str, &str) -> Vec<String>>;
+
 /// Environment variables whose value is a command line some program will run.
 const COMMAND_VARS: &[&str] = &[
     "GIT_SSH_COMMAND",
@@ -641,6 +644,22 @@ impl Walker<'_> {
             self.aliases.remove(cw);
             self.script(&line, depth + 1, None);
         }
+        if matches!(
+            p,
+            "just"
+                | "task"
+                | "go-task"
+                | "tox"
+                | "pre-commit"
+                | "hatch"
+                | "docker"
+                | "podman"
+                | "docker-compose"
+                | "podman-compose"
+        ) || inv.wrappers.last().is_some_and(|w| w == "hatch")
+        {
+            self.runner(&inv, depth);
+        }
         match p {
             "make" | "gmake" => self.make(&inv, depth),
             "npm" | "pnpm" | "yarn" | "bun" => self.package_scripts(&inv, depth),
@@ -1018,6 +1037,142 @@ impl Walker<'_> {
             }
         }
         runs
+    }
+
+    /// A task runner reading its commands from a file of the project (see
+    /// [`super::runners`]): the file is read like a Makefile and what the named recipe runs
+    /// is analysed, from the file's folder.
+    fn runner(&mut self, inv: &Invocation, depth: u8) {
+        use super::runners;
+        // `hatch run SCRIPT`: the wrapper was peeled, the script's name is the command word.
+        let script_name;
+        let (args, p): (Vec<&str>, &str) = if inv.wrappers.last().is_some_and(|w| w == "hatch") {
+            script_name = inv.command_word.text.clone();
+            (vec!["run", script_name.as_str()], "hatch")
+        } else {
+            (inv.argv().collect(), inv.program.as_str())
+        };
+        let mut dir: Option<String> = None;
+        let mut file: Option<String> = None;
+        let mut operands: Vec<&str> = Vec::new();
+        let mut it = args.iter().copied();
+        while let Some(a) = it.next() {
+            match a {
+                "-f" | "--file" | "--justfile" | "--taskfile" | "-c" | "--config" => {
+                    file = it.next().map(str::to_owned);
+                }
+                "-d" | "--dir" | "--working-directory" | "--project-directory" => {
+                    dir = it.next().map(str::to_owned);
+                }
+                "-e" | "--env" | "-s" | "--session" | "-p" | "--profile" | "--hook-stage" => {
+                    let _ = it.next();
+                }
+                _ if a.starts_with('-') => {}
+                _ if a.contains('=') && p != "hatch" => {}
+                _ => operands.push(a),
+            }
+        }
+        let base = match &dir {
+            Some(d) => self.abs(d),
+            None => self.abs("."),
+        };
+        let names: &[&str];
+        let extract: RunnerExtract;
+        let home = self.env.home.map(str::to_owned);
+        match p {
+            "just" => {
+                names = &["justfile", "Justfile", ".justfile"];
+                let targets: Vec<String> = operands
+                    .first()
+                    .map(|t| (*t).to_owned())
+                    .into_iter()
+                    .collect();
+                extract = Box::new(move |_, text| {
+                    let t: Vec<&str> = targets.iter().map(String::as_str).collect();
+                    runners::just_recipes(text, &t)
+                });
+            }
+            "task" | "go-task" => {
+                names = &[
+                    "Taskfile.yml",
+                    "Taskfile.yaml",
+                    "taskfile.yml",
+                    "taskfile.yaml",
+                ];
+                let targets: Vec<String> = operands
+                    .iter()
+                    .take_while(|t| **t != "--")
+                    .map(|t| (*t).to_owned())
+                    .collect();
+                extract = Box::new(move |_, text| {
+                    let t: Vec<&str> = targets.iter().map(String::as_str).collect();
+                    runners::task_commands(text, &t)
+                });
+            }
+            "tox" => {
+                names = &["tox.ini", "setup.cfg"];
+                extract = Box::new(|_, text| runners::tox_commands(text));
+            }
+            "pre-commit" if matches!(operands.first(), Some(&"run") | Some(&"try-repo")) => {
+                names = &[".pre-commit-config.yaml", ".pre-commit-config.yml"];
+                extract = Box::new(move |path, text| {
+                    crate::autorun::autorun_commands(path, text, home.as_deref())
+                        .into_iter()
+                        .collect()
+                });
+            }
+            "hatch" if operands.first() == Some(&"run") => {
+                let Some(target) = operands.get(1).map(|t| (*t).to_owned()) else {
+                    return;
+                };
+                names = &["pyproject.toml", "hatch.toml"];
+                extract = Box::new(move |path, text| {
+                    runners::hatch_script(text, &target, path.ends_with("pyproject.toml"))
+                        .unwrap_or_default()
+                });
+            }
+            "docker" | "podman" | "docker-compose" | "podman-compose" => {
+                let sub = if p.ends_with("-compose") {
+                    operands.first()
+                } else if operands.first() == Some(&"compose") {
+                    operands.get(1)
+                } else {
+                    return;
+                };
+                if !matches!(
+                    sub,
+                    Some(&"up") | Some(&"run") | Some(&"create") | Some(&"start")
+                ) {
+                    return;
+                }
+                names = &[
+                    "compose.yaml",
+                    "compose.yml",
+                    "docker-compose.yaml",
+                    "docker-compose.yml",
+                ];
+                extract = Box::new(|_, text| runners::compose_runs(text));
+            }
+            _ => return,
+        }
+        let candidates: Vec<String> = match &file {
+            Some(f) => vec![paths::normalize(f, Some(&base), self.env.home)],
+            None => names.iter().map(|n| format!("{base}/{n}")).collect(),
+        };
+        for c in &candidates {
+            // None of them is required: a runner may find its file elsewhere (a parent
+            // folder, a setting), and an absent one runs nothing.
+            if let Some((text, project)) = self.file_text(c, false) {
+                if !self.budget() {
+                    return;
+                }
+                let cmds = extract(c, &text);
+                let saved = self.cwd.replace(base.clone());
+                self.in_file(project, |w| w.run_texts(cmds, depth));
+                self.cwd = saved;
+                return;
+            }
+        }
     }
 
     fn make(&mut self, inv: &Invocation, depth: u8) {
@@ -1651,11 +1806,11 @@ fn runner_loads(inv: &Invocation) -> Option<fn(&str) -> Option<&'static str>> {
     let py = |n: &str| {
         let n = n.to_ascii_lowercase();
         (n == "conftest.py"
-            || n == "noxfile.py"
             || (n.starts_with("test_") && n.ends_with(".py"))
             || n.ends_with("_test.py"))
         .then_some("python")
     };
+    let nox = |n: &str| n.eq_ignore_ascii_case("noxfile.py").then_some("python");
     let js = |n: &str| {
         let n = n.to_ascii_lowercase();
         let code = [".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".jsx", ".tsx"]
@@ -1688,8 +1843,11 @@ fn runner_loads(inv: &Invocation) -> Option<fn(&str) -> Option<&'static str>> {
             .then_some("ruby")
     };
     match inv.program.as_str() {
-        "pytest" | "py.test" | "tox" | "nox" => Some(py),
-        "python" | "python3" if python_m(&["pytest", "nox", "tox", "unittest"]) => Some(py),
+        // nox runs its noxfile; what the noxfile's sessions run (`pytest`) loads the rest.
+        "nox" => Some(nox),
+        "python" | "python3" if python_m(&["nox"]) => Some(nox),
+        "pytest" | "py.test" | "tox" => Some(py),
+        "python" | "python3" if python_m(&["pytest", "tox", "unittest"]) => Some(py),
         "uv" | "poetry" | "pipenv" | "hatch" | "pdm"
             if args.iter().any(|a| matches!(*a, "pytest" | "nox" | "tox")) =>
         {

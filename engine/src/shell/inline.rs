@@ -68,6 +68,9 @@ const ARGV_CALLS: &[&str] = &[
     "Bun.spawn(",
     "Bun.spawnSync(",
     "syscall.Exec(",
+    // nox: `session.run("sh", "-c", "…", external=True)`.
+    "session.run(",
+    "session.run_always(",
     "(system* ",
     "(process ",
 ];
@@ -338,6 +341,12 @@ pub(crate) fn analyze(lang: &str, code: &str) -> InlineFindings {
     // `p = '/home/dev/.ssh/id_rsa'; open(p)`: a name bound once to a literal is that literal.
     let substituted = substitute_literals(code);
     let code = substituted.as_deref().unwrap_or(code);
+    // nox's `*session.posargs` are the arguments after `--` on the nox command line, which
+    // is judged itself: not a computed part of what the session runs.
+    let posargs = code
+        .contains("*session.posargs")
+        .then(|| code.replace("*session.posargs", "\"{posargs}\""));
+    let code = posargs.as_deref().unwrap_or(code);
     for marker in ARGV_CALLS {
         for seg in call_segments(code, marker) {
             let lits = string_literals(seg);

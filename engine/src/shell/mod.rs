@@ -13,6 +13,7 @@
 
 mod exec;
 mod inline;
+pub mod runners;
 pub mod windows;
 mod words;
 
