@@ -1205,7 +1205,9 @@ fn egress_effects(
                     && w.text.parse::<f64>().is_err()
                     && w.text
                         .bytes()
-                        .all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'-');
+                        // DNS names may hold `_` (`_dmarc.x`), and data is often written
+                        // with it (base64url).
+                        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'_'));
                 if let Some(d) = net::parse_destination(&w.text).or_else(|| {
                     (w.dynamic || bare_host).then(|| Destination {
                         host: w.text.to_ascii_lowercase(),
