@@ -231,6 +231,26 @@ fn mcp_effects(
         && SEND_VERBS
             .iter()
             .any(|v| tl.split(['_', '-', '.']).any(|p| p == *v) || tl.starts_with(v));
+    // Text typed into a page (`browser_type`, `puppeteer_fill`, `fill_form`) goes to
+    // whatever site the page is on: it leaves like a form post.
+    let sl = server.to_ascii_lowercase();
+    let browser = [
+        "playwright",
+        "puppeteer",
+        "browser",
+        "chrome",
+        "chromium",
+        "browserbase",
+        "selenium",
+        "webdriver",
+    ]
+    .iter()
+    .any(|b| sl.contains(b));
+    let types_into_page = browser
+        && tl
+            .split(['_', '-', '.'])
+            .any(|p| matches!(p, "type" | "fill" | "input" | "keyboard" | "form"));
+    let sends = sends || types_into_page;
     let deletes = ["delete", "remove", "destroy", "drop", "purge", "wipe", "rm"]
         .iter()
         .any(|v| tl.split(['_', '-', '.']).any(|p| p == *v));

@@ -314,6 +314,50 @@ mod tests {
         }
     }
 
+    /// A secret typed into a web page goes to the page's site: a browser server's `type` /
+    /// `fill` tool carrying it is the secret leaving; other text typed is not.
+    #[test]
+    fn a_read_secret_typed_into_a_page_is_blocked() {
+        let e = engine(Mode::Balanced);
+        let read = Action {
+            host: Host::ClaudeCode,
+            tool: "Read".into(),
+            op: Operation::FileRead {
+                path: ".env".into(),
+            },
+            cwd: Some(CWD.into()),
+            provenance: Provenance::User,
+            session_id: None,
+        };
+        let s = e.observe(
+            &SessionState::default(),
+            &read,
+            "ADMIN_PASSWORD=5Bk1KyJbBBEuwOfLc8\n",
+        );
+        let typed = |server: &str, tool: &str, text: &str| Action {
+            host: Host::ClaudeCode,
+            tool: format!("mcp__{server}__{tool}"),
+            op: Operation::McpCall {
+                server: server.into(),
+                tool: tool.into(),
+                arguments: serde_json::json!({"element": "Password", "ref": "e7", "text": text}),
+                annotations: crate::action::AnnotationInfo::Unknown,
+            },
+            cwd: Some(CWD.into()),
+            provenance: Provenance::User,
+            session_id: None,
+        };
+        for (server, tool) in [
+            ("playwright", "browser_type"),
+            ("puppeteer", "puppeteer_fill"),
+        ] {
+            let d = e.decide(&typed(server, tool, "5Bk1KyJbBBEuwOfLc8"), &s);
+            assert_eq!(d.verdict, Verdict::Block, "{tool} {:?}", d.codes());
+            let d = e.decide(&typed(server, tool, "hello world"), &s);
+            assert!(!d.codes().contains(&"secret_exfiltration"), "{tool}");
+        }
+    }
+
     /// A secret committed in one call and pushed in the next, or written to a file and
     /// uploaded later, is still the secret leaving.
     #[test]

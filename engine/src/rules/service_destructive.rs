@@ -315,7 +315,10 @@ pub(crate) fn names_production(inv: &Invocation) -> bool {
             .any(|t| t == "prod" || t == "production")
     };
     inv.assignments.iter().any(|(k, v)| {
-        (k.ends_with("_ENV") && prod(&v.text))
+        // Rails refuses `db:drop`/`db:reset` on a production database unless this is set:
+        // setting it says the database is production.
+        (k == "DISABLE_DATABASE_ENVIRONMENT_CHECK" && !v.text.is_empty())
+            || (k.ends_with("_ENV") && prod(&v.text))
             || ((k.contains("SETTINGS")
                 || k.contains("DATABASE")
                 || k.ends_with("_URL")
@@ -1034,6 +1037,11 @@ mod tests {
                 ("man rm", Pass, ""),
                 ("which rm", Pass, ""),
                 ("RAILS_ENV=test bin/rails db:reset", Pass, ""),
+                (
+                    "DISABLE_DATABASE_ENVIRONMENT_CHECK=1 bin/rails db:drop db:create db:schema:load",
+                    Block,
+                    "service_destroy",
+                ),
                 (
                     "aws route53 change-resource-record-sets --change-batch '{\"Changes\":[{\"Action\":\"DELETE\"}]}'",
                     Auth,
