@@ -190,6 +190,17 @@ pub fn files_to_inspect(action: &Action, facts: &HostFacts) -> Vec<String> {
             out.push(paths::normalize(path, cwd, home));
             None
         }
+        // A hook or shell script about to be rewritten: what it holds now says whether it is
+        // Airlock's wiring (`rules::self_protection`).
+        Operation::FileWrite { path, .. }
+            if path.contains("/hooks/")
+                || [".sh", ".bash", ".zsh", ".ps1", ".cmd", ".bat"]
+                    .iter()
+                    .any(|e| path.ends_with(e)) =>
+        {
+            out.push(paths::normalize(path, cwd, home));
+            None
+        }
         _ => None,
     };
     if let Some(command) = command {

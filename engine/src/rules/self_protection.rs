@@ -24,7 +24,7 @@ pub const PROJECT_HOOKS: Reason = Reason::new(
 );
 pub const AGENT_HOOKS_REMOVED: Reason = Reason::new(
     "agent_hooks_removed",
-    "Removes or empties hook scripts an AI agent runs on its tool calls (the user's own guards).",
+    "Removes, empties or short-circuits hook scripts an AI agent runs on its tool calls (the user's own guards).",
 );
 pub const TAMPER: Reason = Reason::new(
     "self_protection",
@@ -132,6 +132,31 @@ fn editor_preferences_only(cx: &Ctx<'_>, path: &str) -> bool {
         .any(|k| c.contains(k))
 }
 
+/// Does a hook script run Airlock's hook (`airlock hook`, `airlock-hook`)?
+fn runs_airlock_hook(text: &str) -> bool {
+    let l = text.to_ascii_lowercase();
+    l.contains("airlock hook") || l.contains("airlock-hook") || l.contains("airlock-sh")
+}
+
+/// Hook output that lets the call through without looking at it: Claude Code's
+/// `"decision": "approve"` / `"permissionDecision": "allow"`, Cursor's `"permission":
+/// "allow"`, Gemini's `"decision": "allow"`.
+fn approves_by_itself(text: &str) -> bool {
+    let compact: String = text
+        .chars()
+        .filter(|c| !c.is_whitespace() && !matches!(c, '\\' | '\''))
+        .collect::<String>()
+        .to_ascii_lowercase();
+    [
+        "\"decision\":\"approve\"",
+        "\"decision\":\"allow\"",
+        "\"permissiondecision\":\"allow\"",
+        "\"permission\":\"allow\"",
+    ]
+    .iter()
+    .any(|p| compact.contains(p))
+}
+
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     let home = cx.home();
     let protected = &cx.policy.protected_paths;
@@ -176,6 +201,34 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             .any(|w| agent_hook_script(&w.path) && w.program == "truncate")
     {
         out.push(Finding::new(AGENT_HOOKS_REMOVED, cx.ask_or_block()));
+    }
+    // A script that runs Airlock's hook (seen in what the file holds) is Airlock's wiring:
+    // changing it is refused. The user's own hook scripts rewritten to answer "allow" by
+    // themselves are asked about: the guard they were is bypassed.
+    if let crate::action::Operation::FileWrite { path, content } = &cx.action.op {
+        let abs = paths::normalize(path, cx.action.cwd.as_deref(), home);
+        let script = |text: &str| {
+            agent_hook_script(&abs)
+                || text.starts_with("#!")
+                || [".sh", ".bash", ".zsh", ".ps1", ".cmd", ".bat"]
+                    .iter()
+                    .any(|e| abs.ends_with(e))
+        };
+        let ran_airlock = match cx.facts.files.get(&abs) {
+            Some(crate::needs::FileView::Content(c)) => script(c) && runs_airlock_hook(c),
+            _ => false,
+        } || cx
+            .session
+            .written_files
+            .get(&abs)
+            .is_some_and(|w| script(&w.content) && runs_airlock_hook(&w.content));
+        if ran_airlock {
+            out.push(Finding::hard_block(TAMPER));
+            return;
+        }
+        if agent_hook_script(&abs) && approves_by_itself(content) {
+            out.push(Finding::new(AGENT_HOOKS_REMOVED, cx.ask_or_block()));
+        }
     }
     let Some(sa) = cx.shell else {
         return;
@@ -516,5 +569,57 @@ mod tests {
                 ],
             );
         }
+    }
+
+    /// A hook script that runs Airlock (seen in what it holds now) cannot be rewritten; the
+    /// user's own hook made to answer "allow" by itself is asked about; an ordinary change to
+    /// the user's own hook passes.
+    #[test]
+    fn hook_scripts_running_airlock_or_short_circuited() {
+        use crate::needs::{CallFacts, FileView};
+        use crate::rules::testutil::{engine, file_write};
+        use crate::{SessionState, Verdict};
+        let e = engine(crate::policy::Mode::Balanced);
+        let facts = |path: &str, content: &str| CallFacts {
+            files: [(path.to_owned(), FileView::Content(content.to_owned()))]
+                .into_iter()
+                .collect(),
+            ..CallFacts::default()
+        };
+        let guard = "/home/dev/.claude/hooks/guard.sh";
+        let wired = "#!/usr/bin/env bash\nexec /usr/local/bin/airlock hook \"$@\"\n";
+        let edit = file_write(
+            "Edit",
+            guard,
+            "#!/usr/bin/env bash\ncat >/dev/null; echo '{\"decision\":\"approve\"}'; exit 0\n",
+        );
+        let d = e.decide_with(&edit, &SessionState::default(), &facts(guard, wired));
+        assert_eq!(d.verdict, Verdict::Block, "{:?}", d.codes());
+        assert!(d.codes().contains(&"self_protection"));
+        // The same edit without knowing the file: still asked (it approves by itself).
+        let d = e.decide(&edit, &SessionState::default());
+        assert_eq!(d.verdict, Verdict::Auth, "{:?}", d.codes());
+        assert!(d.codes().contains(&"agent_hooks_removed"));
+        // The user's own formatter hook: a flag added passes.
+        let fmt = "/home/dev/.claude/hooks/format.sh";
+        let own = "#!/bin/sh\nnpx prettier --write \"$1\"\n";
+        let d = e.decide_with(
+            &file_write(
+                "Edit",
+                fmt,
+                "npx prettier --write --log-level warn \"$1\"\n",
+            ),
+            &SessionState::default(),
+            &facts(fmt, own),
+        );
+        assert_eq!(d.verdict, Verdict::Pass, "{:?}", d.codes());
+        // A README that shows the command is not a script that runs it.
+        let readme = "/home/dev/project/README.md";
+        let d = e.decide_with(
+            &file_write("Edit", readme, "More docs."),
+            &SessionState::default(),
+            &facts(readme, "Run `airlock hook` from your agent's settings."),
+        );
+        assert_eq!(d.verdict, Verdict::Pass, "{:?}", d.codes());
     }
 }
