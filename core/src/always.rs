@@ -628,6 +628,10 @@ pub const CORPUS: &[(&str, &str)] = &[
         include_str!("../../tests/corpus/families/holdout17.jsonl"),
     ),
     (
+        "holdout18",
+        include_str!("../../tests/corpus/families/holdout18.jsonl"),
+    ),
+    (
         "everyday5",
         include_str!("../../tests/corpus/families/everyday5.jsonl"),
     ),

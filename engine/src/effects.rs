@@ -563,6 +563,12 @@ fn invocation_effects(
         let vals = flag_value(inv, &["-i", "-F", "-o", "-J", "-p", "-P", "-l", "-c", "-S"]);
         operands.retain(|w| !vals.contains(&w.text.as_str()));
     }
+    // `ssh-keygen -t ed25519 -f ~/.ssh/new_key`: a new key pair written, not a key read
+    // (`ssh-keygen -y -f KEY` reads one; `-l`, `-p`, `-e` and the rest keep their reads).
+    if p == "ssh-keygen" && inv.has_flag('t', "--type") && !inv.has_flag('y', "--y") {
+        let vals = flag_value(inv, &["-f"]);
+        operands.retain(|w| !vals.contains(&w.text.as_str()));
+    }
     if p == "openssl"
         && operands.first().is_some_and(|w| {
             matches!(

@@ -124,7 +124,24 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     for d in &cx.fx.deletes {
         let target = glob_parent(&d.path);
         let whole_dir = d.recursive || d.glob && target != d.path;
-        if whole_dir && paths::is_critical_delete_target(target, cwd, home) {
+        // The working folder emptied (`rm -rf ./*`) when it is a build output folder
+        // (`dist`, `build`, …) or a scratch folder in /tmp (`cd "$(mktemp -d)"`): what it
+        // is for. The path is the link-resolved one: a `dist` that points at the home
+        // folder is the home folder.
+        let scratch_cwd = cwd.is_some_and(|c| c.trim_end_matches('/') == target)
+            && (in_temp_or_cache(target, home)
+                || matches!(
+                    paths::basename(target),
+                    "dist"
+                        | "build"
+                        | "out"
+                        | "target"
+                        | ".next"
+                        | "coverage"
+                        | ".nuxt"
+                        | "public-build"
+                ));
+        if whole_dir && !scratch_cwd && paths::is_critical_delete_target(target, cwd, home) {
             out.push(Finding::hard_block(DESTRUCTIVE_RM));
         } else if paths::is_system_path(&d.path) && d.program != "mv" {
             out.push(Finding::hard_block(SYSTEM_FILE_DELETE));
@@ -464,6 +481,46 @@ mod tests {
                 ("dd if=/dev/zero of=disk.img bs=1M count=10", Pass, ""),
                 ("fdisk -l", Pass, ""),
             ],
+        );
+    }
+
+    /// Emptying the working folder is refused, unless it is a build output folder or a
+    /// scratch folder in /tmp; a `dist` that is a link to the home folder is the home folder.
+    #[test]
+    fn emptying_the_working_folder() {
+        use crate::action::{Action, Host};
+        use crate::rules::testutil::engine;
+        use crate::{SessionState, Verdict};
+        let e = engine(crate::policy::Mode::Balanced);
+        let run = |cwd: &str, cmd: &str, s: &SessionState| {
+            e.decide(&Action::shell(Host::ClaudeCode, cmd, Some(cwd)), s)
+                .verdict
+        };
+        let s = SessionState::default();
+        assert_eq!(
+            run("/home/dev/src/webapp/dist", "rm -rf ./*", &s),
+            Verdict::Pass
+        );
+        assert_eq!(
+            run("/tmp/tmp.Xk3a9QpL2f", "rm -rf ./* ./.git", &s),
+            Verdict::Pass
+        );
+        assert_eq!(
+            run("/home/dev/src/webapp", "rm -rf ./*", &s),
+            Verdict::Block
+        );
+        assert_eq!(run("/tmp", "rm -rf ./*", &s), Verdict::Block);
+        assert_eq!(run("/home/dev/dist", "rm -rf ../*", &s), Verdict::Block);
+        let link = Action::shell(
+            Host::ClaudeCode,
+            "ln -s /home/dev dist",
+            Some("/home/dev/src/webapp"),
+        );
+        let d = e.decide(&link, &s);
+        let s = e.record_with(&s, &link, &d, true);
+        assert_eq!(
+            run("/home/dev/src/webapp/dist", "rm -rf ./*", &s),
+            Verdict::Block
         );
     }
 }

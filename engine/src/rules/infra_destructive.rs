@@ -232,22 +232,55 @@ pub(crate) fn compose_local_client(
         })
 }
 
+/// Compose's subcommand after its own options (`-f docker-compose.test.yml`, `-p NAME`,
+/// `--env-file F`, `--profile P`).
+fn compose_subcommand<'a>(args: &[&'a str]) -> Option<&'a str> {
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match *a {
+            "-f"
+            | "--file"
+            | "-p"
+            | "--project-name"
+            | "--env-file"
+            | "--profile"
+            | "--project-directory"
+            | "--ansi"
+            | "--progress"
+            | "--parallel" => {
+                let _ = it.next();
+            }
+            a if a.starts_with('-') => {}
+            a => return Some(a),
+        }
+    }
+    None
+}
+
 /// The line runs its clients on another machine or a remote daemon (`ssh`, `kubectl exec`,
 /// a Docker host or context); a local Compose service (`docker compose exec`) is this
 /// machine's.
 fn on_another_machine(sa: &crate::shell::ShellAnalysis) -> bool {
     sa.invocations.iter().any(|i| {
         let args: Vec<&str> = i.argv().collect();
-        let docker_remote = args.iter().any(|a| {
+        // Docker's own options come before `exec`; after it are the client's (`psql -c …`).
+        let own = args
+            .get(..args.iter().position(|a| *a == "exec").unwrap_or(args.len()))
+            .unwrap_or(&[]);
+        let docker_remote = own.iter().any(|a| {
             matches!(*a, "-H" | "--host" | "--context" | "-c")
                 || a.starts_with("--host=")
                 || a.starts_with("--context=")
         }) || i.assignments.iter().any(|(k, _)| k == "DOCKER_HOST");
         match i.program.as_str() {
             "docker" | "podman" | "nerdctl" => {
-                !(args.first() == Some(&"compose") && args.get(1) == Some(&"exec")) || docker_remote
+                !(args.first() == Some(&"compose")
+                    && compose_subcommand(args.get(1..).unwrap_or(&[])) == Some("exec"))
+                    || docker_remote
             }
-            "docker-compose" | "podman-compose" => args.first() != Some(&"exec") || docker_remote,
+            "docker-compose" | "podman-compose" => {
+                compose_subcommand(&args) != Some("exec") || docker_remote
+            }
             "ssh" | "kubectl" | "oc" | "gcloud" | "az" | "aws" | "heroku" | "fly" | "flyctl" => {
                 true
             }
@@ -659,7 +692,10 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             }
             "psql" | "mysql" | "mariadb" | "sqlite3" | "duckdb" | "clickhouse-client"
             | "cockroach" | "sqlcmd" => {
-                let local = local_database(inv, sa) && has_host(inv);
+                // (A client inside a local Compose service, `docker compose exec db psql …`,
+                // talks to that service's database: this machine's.)
+                let local =
+                    (local_database(inv, sa) && has_host(inv)) || compose_local_client(inv, sa);
                 let mut found = Vec::new();
                 for a in &args {
                     push_sql_at(a, local, &mut found);
@@ -826,6 +862,23 @@ mod tests {
                 ("dropdb app_test && createdb app_test", Pass, ""),
                 ("dropdb -h localhost billing", Auth, "database_drop"),
                 ("dropdb testimonials", Block, "database_drop"),
+                // A test database in a local Compose service: its reset is routine; another
+                // database there is asked about; one behind a remote Docker host refused.
+                (
+                    "docker compose -f docker-compose.test.yml exec testdb psql -U postgres -d shop_test -c 'DROP SCHEMA public CASCADE; CREATE SCHEMA public;'",
+                    Pass,
+                    "",
+                ),
+                (
+                    "docker compose exec db psql -U postgres -d shop -c 'DROP SCHEMA public CASCADE'",
+                    Auth,
+                    "database_drop",
+                ),
+                (
+                    "docker --context prod compose exec db psql -d shop_test -c 'DROP SCHEMA public CASCADE'",
+                    Block,
+                    "database_drop",
+                ),
                 // A test database at a host in a variable: asked, not refused; a production
                 // name or a named remote host still is.
                 (

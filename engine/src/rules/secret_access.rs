@@ -270,11 +270,20 @@ pub fn is_keychain_access(program: &str, args: &[&str]) -> bool {
                     .any(|w| matches!(w, ["keyvault", "secret", "show" | "download"]))
         }
         "aws" => {
-            args.windows(2).any(|w| {
+            // `aws configure get region|output|sso_start_url` shows settings, not secrets.
+            let secret_setting = |k: &str| {
+                let k = k.to_ascii_lowercase();
+                ["secret", "key", "token", "password", "credential"]
+                    .iter()
+                    .any(|w| k.contains(w))
+            };
+            args.windows(3).any(|w| match w {
+                ["configure", "get", k] => secret_setting(k),
+                _ => false,
+            }) || args.windows(2).any(|w| {
                 matches!(
                     w,
-                    ["configure", "get"]
-                        | ["configure", "export-credentials"]
+                    ["configure", "export-credentials"]
                         | ["ecr", "get-login-password"]
                         | ["secretsmanager", "get-secret-value"]
                         | ["sts", "get-session-token"]
@@ -647,6 +656,28 @@ mod tests {
             &[
                 ("cat .env", Auth, "secret_read_dotenv"),
                 ("source .env && npm run dev", Pass, ""),
+                // A key pair made is not a key read; reading one back is.
+                (
+                    "ssh-keygen -t ed25519 -C dev@acme.example -f ~/.ssh/id_ed25519_work -N ''",
+                    Pass,
+                    "",
+                ),
+                (
+                    "ssh-keygen -y -f ~/.ssh/id_ed25519",
+                    Auth,
+                    "secret_read_private_key",
+                ),
+                // A CLI's settings are not its secrets.
+                (
+                    "aws configure get region && aws configure list-profiles",
+                    Pass,
+                    "",
+                ),
+                (
+                    "aws configure get aws_secret_access_key --profile prod",
+                    Auth,
+                    "keychain_access",
+                ),
                 // direnv's loaders, as an `.envrc` run by `direnv allow` holds them.
                 (
                     "dotenv_if_exists .env.local && export NODE_ENV=development",

@@ -2979,14 +2979,16 @@ mod tests {
                     Block,
                     "database_drop",
                 ),
+                // A local Compose service's database is this machine's: dropping it is asked
+                // about (as `psql -h localhost` is), never passed.
                 (
                     "docker compose exec db psql -c 'DROP DATABASE app'",
-                    Block,
+                    Auth,
                     "database_drop",
                 ),
                 (
                     "docker-compose -f dc.yml exec db psql -c 'DROP DATABASE app'",
-                    Block,
+                    Auth,
                     "database_drop",
                 ),
                 (
