@@ -262,6 +262,20 @@ mod tests {
     use crate::rules::testutil::{CWD, engine};
     use crate::{SessionState, Verdict};
 
+    /// The agent's `Read` of the project's `.env`.
+    fn read_env() -> Action {
+        Action {
+            host: Host::ClaudeCode,
+            tool: "Read".into(),
+            op: Operation::FileRead {
+                path: ".env".into(),
+            },
+            cwd: Some(CWD.into()),
+            provenance: Provenance::User,
+            session_id: None,
+        }
+    }
+
     #[test]
     fn echo_of_read_secret_is_blocked_in_every_mode() {
         for mode in Mode::ALL {
@@ -329,16 +343,7 @@ mod tests {
     #[test]
     fn a_read_secret_typed_into_a_page_is_blocked() {
         let e = engine(Mode::Balanced);
-        let read = Action {
-            host: Host::ClaudeCode,
-            tool: "Read".into(),
-            op: Operation::FileRead {
-                path: ".env".into(),
-            },
-            cwd: Some(CWD.into()),
-            provenance: Provenance::User,
-            session_id: None,
-        };
+        let read = read_env();
         let s = e.observe(
             &SessionState::default(),
             &read,
@@ -374,16 +379,7 @@ mod tests {
     fn secret_through_git_history_or_a_written_file() {
         let e = engine(Mode::Balanced);
         let shell = |c: &str| Action::shell(Host::ClaudeCode, c, Some(CWD));
-        let read = Action {
-            host: Host::ClaudeCode,
-            tool: "Read".into(),
-            op: Operation::FileRead {
-                path: ".env".into(),
-            },
-            cwd: Some(CWD.into()),
-            provenance: Provenance::User,
-            session_id: None,
-        };
+        let read = read_env();
         let s0 = e.observe(
             &SessionState::default(),
             &read,
@@ -463,16 +459,7 @@ mod tests {
     #[test]
     fn a_read_secret_put_into_a_cluster_or_secret_store_is_asked_about() {
         let e = engine(Mode::Balanced);
-        let read = Action {
-            host: Host::ClaudeCode,
-            tool: "Read".into(),
-            op: Operation::FileRead {
-                path: ".env".into(),
-            },
-            cwd: Some(CWD.into()),
-            provenance: Provenance::User,
-            session_id: None,
-        };
+        let read = read_env();
         let s = e.observe(
             &SessionState::default(),
             &read,

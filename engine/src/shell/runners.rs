@@ -126,17 +126,16 @@ fn flow_items(v: &str) -> Vec<String> {
         .collect()
 }
 
-/// Commands of `targets` (and their `deps`, and `- task: X` steps) in a go-task Taskfile;
-/// `default` when none is named.
-pub fn task_commands(text: &str, targets: &[&str]) -> Vec<String> {
+/// The entries of a top-level YAML map (`tasks:`, `services:`): each entry's name and the
+/// lines under it (enough YAML for the files task runners read; no anchors or flow maps).
+fn yaml_entries<'a>(text: &'a str, key: &str) -> Vec<(String, Vec<&'a str>)> {
     let lines: Vec<&str> = text.lines().collect();
-    let Some(start) = lines.iter().position(|l| l.trim_end() == "tasks:") else {
+    let Some(start) = lines.iter().position(|l| l.trim_end() == key) else {
         return Vec::new();
     };
     let base = indent(lines.get(start).copied().unwrap_or(""));
-    // Each task: its name, then its lines.
-    let mut tasks: Vec<(String, Vec<&str>)> = Vec::new();
-    let mut task_indent = None;
+    let mut entries: Vec<(String, Vec<&str>)> = Vec::new();
+    let mut entry_indent = None;
     for l in lines.iter().skip(start + 1) {
         if l.trim().is_empty() || l.trim_start().starts_with('#') {
             continue;
@@ -145,15 +144,21 @@ pub fn task_commands(text: &str, targets: &[&str]) -> Vec<String> {
         if i <= base {
             break;
         }
-        let ti = *task_indent.get_or_insert(i);
-        if i == ti {
+        if i == *entry_indent.get_or_insert(i) {
             let name = l.trim().trim_end_matches(':');
             let name = name.split(':').next().unwrap_or(name);
-            tasks.push((super::unquoted(name).to_owned(), Vec::new()));
-        } else if let Some((_, body)) = tasks.last_mut() {
+            entries.push((super::unquoted(name).to_owned(), Vec::new()));
+        } else if let Some((_, body)) = entries.last_mut() {
             body.push(l);
         }
     }
+    entries
+}
+
+/// Commands of `targets` (and their `deps`, and `- task: X` steps) in a go-task Taskfile;
+/// `default` when none is named.
+pub fn task_commands(text: &str, targets: &[&str]) -> Vec<String> {
+    let tasks = yaml_entries(text, "tasks:");
     let of = |name: &str| -> Vec<(Vec<String>, Vec<String>)> {
         tasks
             .iter()
@@ -277,29 +282,11 @@ pub fn hatch_script(text: &str, target: &str, in_pyproject: bool) -> Option<Vec<
 /// `privileged`, `pid`/`network_mode: host`, `cap_add`, `volumes`, `devices` — what the
 /// container rules judge.
 pub fn compose_runs(text: &str) -> Vec<String> {
-    let lines: Vec<&str> = text.lines().collect();
-    let Some(start) = lines.iter().position(|l| l.trim_end() == "services:") else {
-        return Vec::new();
-    };
-    let base = indent(lines.get(start).copied().unwrap_or(""));
-    let mut services: Vec<Vec<&str>> = Vec::new();
-    let mut svc_indent = None;
-    for l in lines.iter().skip(start + 1) {
-        if l.trim().is_empty() || l.trim_start().starts_with('#') {
-            continue;
-        }
-        let i = indent(l);
-        if i <= base {
-            break;
-        }
-        let si = *svc_indent.get_or_insert(i);
-        if i == si {
-            services.push(Vec::new());
-        } else if let Some(body) = services.last_mut() {
-            body.push(l);
-        }
-    }
-    services.iter().map(|body| compose_service(body)).collect()
+    let services = yaml_entries(text, "services:");
+    services
+        .iter()
+        .map(|(_, body)| compose_service(body))
+        .collect()
 }
 
 fn compose_service(body: &[&str]) -> String {
