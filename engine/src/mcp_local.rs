@@ -644,23 +644,10 @@ pub fn equivalent(action: &Action) -> Option<Action> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::action::{AnnotationInfo, Host, Provenance};
     use serde_json::json;
 
     fn mcp(server: &str, tool: &str, args: Value) -> Action {
-        Action {
-            host: Host::ClaudeCode,
-            tool: format!("mcp__{server}__{tool}"),
-            op: Operation::McpCall {
-                server: server.into(),
-                tool: tool.into(),
-                arguments: args,
-                annotations: AnnotationInfo::Unknown,
-            },
-            cwd: Some("/home/dev/p".into()),
-            provenance: Provenance::User,
-            session_id: None,
-        }
+        crate::rules::testutil::mcp_call(server, tool, args, "/home/dev/p")
     }
 
     fn shell_of(a: &Action) -> Option<String> {

@@ -688,19 +688,7 @@ mod tests {
     }
 
     fn on(server: &str, tool: &str, args: serde_json::Value) -> Action {
-        Action {
-            host: Host::ClaudeCode,
-            tool: format!("mcp__{server}__{tool}"),
-            op: Operation::McpCall {
-                server: server.into(),
-                tool: tool.into(),
-                arguments: args,
-                annotations: AnnotationInfo::Unknown,
-            },
-            cwd: Some("/home/dev/project".into()),
-            provenance: Provenance::User,
-            session_id: None,
-        }
+        crate::rules::testutil::mcp_call(server, tool, args, "/home/dev/project")
     }
 
     /// A call that is a shell command, a write or a move here is judged as that call: the

@@ -174,6 +174,23 @@ pub(crate) mod testutil {
         base.with_policy(base.policy().clone().with_mode(mode))
     }
 
+    /// An MCP tool call as a host hook reports it (no annotations visible), from `cwd`.
+    pub fn mcp_call(server: &str, tool: &str, args: serde_json::Value, cwd: &str) -> Action {
+        Action {
+            host: Host::ClaudeCode,
+            tool: format!("mcp__{server}__{tool}"),
+            op: crate::action::Operation::McpCall {
+                server: server.into(),
+                tool: tool.into(),
+                arguments: args,
+                annotations: crate::action::AnnotationInfo::Unknown,
+            },
+            cwd: Some(cwd.into()),
+            provenance: crate::action::Provenance::User,
+            session_id: None,
+        }
+    }
+
     /// A file tool's write (`tool` is `Write` or `Edit`) from the project folder.
     pub fn file_write(tool: &str, path: &str, content: &str) -> Action {
         Action {
