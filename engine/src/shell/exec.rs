@@ -656,7 +656,10 @@ impl Walker<'_> {
                 | "podman"
                 | "docker-compose"
                 | "podman-compose"
-        ) || inv.wrappers.last().is_some_and(|w| w == "hatch")
+        ) || inv
+            .wrappers
+            .last()
+            .is_some_and(|w| matches!(w.as_str(), "hatch" | "pdm"))
         {
             self.runner(&inv, depth);
         }
@@ -1044,13 +1047,19 @@ impl Walker<'_> {
     /// is analysed, from the file's folder.
     fn runner(&mut self, inv: &Invocation, depth: u8) {
         use super::runners;
-        // `hatch run SCRIPT`: the wrapper was peeled, the script's name is the command word.
+        // `hatch run SCRIPT` / `pdm run SCRIPT`: the wrapper was peeled, the script's name is
+        // the command word.
         let script_name;
-        let (args, p): (Vec<&str>, &str) = if inv.wrappers.last().is_some_and(|w| w == "hatch") {
-            script_name = inv.command_word.text.clone();
-            (vec!["run", script_name.as_str()], "hatch")
-        } else {
-            (inv.argv().collect(), inv.program.as_str())
+        let wrapper = inv
+            .wrappers
+            .last()
+            .filter(|w| matches!(w.as_str(), "hatch" | "pdm"));
+        let (args, p): (Vec<&str>, &str) = match wrapper {
+            Some(w) => {
+                script_name = inv.command_word.text.clone();
+                (vec!["run", script_name.as_str()], w.as_str())
+            }
+            None => (inv.argv().collect(), inv.program.as_str()),
         };
         let mut dir: Option<String> = None;
         let mut file: Option<String> = None;
@@ -1068,7 +1077,7 @@ impl Walker<'_> {
                     let _ = it.next();
                 }
                 _ if a.starts_with('-') => {}
-                _ if a.contains('=') && p != "hatch" => {}
+                _ if a.contains('=') && !matches!(p, "hatch" | "pdm") => {}
                 _ => operands.push(a),
             }
         }
@@ -1130,6 +1139,14 @@ impl Walker<'_> {
                     runners::hatch_script(text, &target, path.ends_with("pyproject.toml"))
                         .unwrap_or_default()
                 });
+            }
+            "pdm" if operands.first() == Some(&"run") => {
+                let Some(target) = operands.get(1).map(|t| (*t).to_owned()) else {
+                    return;
+                };
+                names = &["pyproject.toml"];
+                extract =
+                    Box::new(move |_, text| runners::pdm_script(text, &target).unwrap_or_default());
             }
             "docker" | "podman" | "docker-compose" | "podman-compose" => {
                 let sub = if p.ends_with("-compose") {

