@@ -128,9 +128,14 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
         // (`dist`, `build`, …) or a scratch folder in /tmp (`cd "$(mktemp -d)"`): what it
         // is for. The path is the link-resolved one: a `dist` that points at the home
         // folder is the home folder.
+        // Only the "it is the working folder" reason is lifted: a home folder (even one in
+        // /tmp) or a system folder stays critical.
         let scratch_cwd = cwd.is_some_and(|c| c.trim_end_matches('/') == target)
+            && !paths::is_critical_delete_target(target, None, home)
             && (in_temp_or_cache(target, home)
-                || matches!(
+                // …a build folder inside a project, not one kept in the home folder itself.
+                || paths::home_relative(target, home).is_some_and(|r| r.contains('/'))
+                    && matches!(
                     paths::basename(target),
                     "dist"
                         | "build"
@@ -510,6 +515,18 @@ mod tests {
             Verdict::Block
         );
         assert_eq!(run("/tmp", "rm -rf ./*", &s), Verdict::Block);
+        assert_eq!(run("/home/dev/build", "rm -rf ./*", &s), Verdict::Block);
+        // A home folder that lives in /tmp (a sandboxed user, a test) is still the home.
+        let facts = crate::policy::HostFacts {
+            home: Some("/tmp/sandbox/home".into()),
+            protected_paths: Vec::new(),
+        };
+        let policy = crate::policy::Policy::compile(&Default::default(), &facts).unwrap();
+        let t = crate::Engine::new(policy, crate::session::FingerprintKey::new([3; 32])).unwrap();
+        for cmd in ["rm -rf ~", "rm -rf ./*"] {
+            let a = Action::shell(Host::ClaudeCode, cmd, Some("/tmp/sandbox/home"));
+            assert_eq!(t.decide(&a, &s).verdict, Verdict::Block, "{cmd}");
+        }
         assert_eq!(run("/home/dev/dist", "rm -rf ../*", &s), Verdict::Block);
         let link = Action::shell(
             Host::ClaudeCode,
