@@ -173,6 +173,85 @@ pub(crate) fn compute(
     fx
 }
 
+/// The local folder a command publishes whole: a site deploy (`vercel [deploy] [DIR]`,
+/// `netlify deploy --dir D`, `surge [DIR]`, `firebase deploy`, `wrangler pages deploy DIR`,
+/// `gh-pages -d DIR`) or a bucket sync (`aws s3 sync DIR s3://…`, `aws s3 cp DIR s3://…
+/// --recursive`, `gsutil rsync|cp -r DIR gs://…`). `.` when it is the working folder.
+pub fn published_folder(inv: &crate::shell::Invocation) -> Option<String> {
+    let all: Vec<&str> = inv.argv().collect();
+    // Through a package runner: `npx wrangler pages deploy DIR`, `pnpm dlx surge DIR`.
+    let (program, args): (String, Vec<&str>) = match inv.program.as_str() {
+        "npx" | "pnpx" | "bunx" => {
+            let at = all.iter().position(|a| !a.starts_with('-'))?;
+            let tool = all.get(at)?;
+            let name = tool.split('@').find(|x| !x.is_empty()).unwrap_or(tool);
+            (name.to_owned(), all.get(at + 1..).unwrap_or(&[]).to_vec())
+        }
+        "pnpm" | "yarn" if all.first() == Some(&"dlx") => {
+            let tool = all.get(1)?;
+            let name = tool.split('@').find(|x| !x.is_empty()).unwrap_or(tool);
+            (name.to_owned(), all.get(2..).unwrap_or(&[]).to_vec())
+        }
+        p => (p.to_owned(), all.clone()),
+    };
+    let ops: Vec<&str> = args
+        .iter()
+        .copied()
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    let flag = |names: &[&str]| -> Option<String> {
+        args.windows(2)
+            .find_map(|w| match w {
+                [f, v] if names.contains(f) => Some((*v).to_owned()),
+                _ => None,
+            })
+            .or_else(|| {
+                args.iter().find_map(|a| {
+                    names
+                        .iter()
+                        .find_map(|n| a.strip_prefix(&format!("{n}=")).map(str::to_owned))
+                })
+            })
+    };
+    match program.as_str() {
+        "vercel" => match ops.first() {
+            None => Some(".".into()),
+            Some(&"deploy") => Some(ops.get(1).map_or(".".into(), |d| (*d).to_owned())),
+            // `vercel DIR`: a folder operand, not a subcommand.
+            Some(d) if d.contains('/') || *d == "." => Some((*d).to_owned()),
+            Some(_) => None,
+        },
+        "netlify" if ops.first() == Some(&"deploy") => {
+            Some(flag(&["--dir", "-d"]).unwrap_or_else(|| ".".into()))
+        }
+        "surge" => Some(ops.first().map_or(".".into(), |d| (*d).to_owned())),
+        "firebase" if ops.first() == Some(&"deploy") => Some(".".into()),
+        "wrangler"
+            if ops.first() == Some(&"pages")
+                && matches!(ops.get(1), Some(&"deploy" | &"publish")) =>
+        {
+            Some(ops.get(2).map_or(".".into(), |d| (*d).to_owned()))
+        }
+        "gh-pages" => flag(&["-d", "--dist"]),
+        "aws" if ops.first() == Some(&"s3") => {
+            let recursive = ops.get(1) == Some(&"sync")
+                || (ops.get(1) == Some(&"cp") && args.contains(&"--recursive"));
+            let src = ops.get(2)?;
+            (recursive
+                && !src.starts_with("s3://")
+                && ops.get(3).is_some_and(|d| d.starts_with("s3://")))
+            .then(|| (*src).to_owned())
+        }
+        "gsutil" => {
+            let i = ops.iter().position(|o| matches!(*o, "rsync" | "cp"))?;
+            let src = ops.get(i + 1)?;
+            let dst = ops.get(i + 2)?;
+            (!src.starts_with("gs://") && dst.starts_with("gs://")).then(|| (*src).to_owned())
+        }
+        _ => None,
+    }
+}
+
 /// String leaves of a JSON value, bounded.
 pub fn json_strings(v: &serde_json::Value, out: &mut Vec<(String, String)>, key: &str, depth: u8) {
     if depth > 32 || out.len() > 1024 {
@@ -458,6 +537,15 @@ fn invocation_effects(
     let cwd = inv.cwd.as_deref().or(cwd);
     let norm = |p: &str| paths::normalize(p, cwd, home);
     let p = inv.program.as_str();
+    // A folder named to be published whole (`aws s3 sync ~/.aws s3://…`) is read whole.
+    if let Some(dir) = published_folder(inv).filter(|d| d != "." && d != "./") {
+        fx.reads.push(PathUse {
+            path: norm(&dir),
+            program: p.to_owned(),
+            dynamic: false,
+            recursive: true,
+        });
+    }
     // A file a word names, emptied or overwritten (`cp /dev/null F`, `sed -i '1,$d' F`):
     // lost as if deleted.
     let emptied = |w: &Word| Deletion {
@@ -568,6 +656,15 @@ fn invocation_effects(
     if p == "ssh-keygen" && inv.has_flag('t', "--type") && !inv.has_flag('y', "--y") {
         let vals = flag_value(inv, &["-f"]);
         operands.retain(|w| !vals.contains(&w.text.as_str()));
+        // …written there (over a key of that name, if one is there).
+        for v in vals {
+            fx.writes.push(PathUse {
+                path: norm(v),
+                program: p.to_owned(),
+                dynamic: false,
+                recursive: false,
+            });
+        }
     }
     if p == "openssl"
         && operands.first().is_some_and(|w| {

@@ -15,6 +15,10 @@ use crate::verdict::{Finding, Reason, Verdict};
 
 use super::Ctx;
 
+pub const KEY_OVERWRITTEN: Reason = Reason::new(
+    "ssh_key_overwritten",
+    "Writes over an SSH private key at its default name; the key it held would be lost.",
+);
 pub const DESTRUCTIVE_RM: Reason = Reason::new(
     "destructive_rm",
     "Deletes the system, a home folder, or the whole project.",
@@ -118,9 +122,36 @@ fn in_temp_or_cache(path: &str, home: Option<&str>) -> bool {
         })
 }
 
+/// A private key at one of ssh's default names (`~/.ssh/id_ed25519`): the key the user's
+/// logins and signatures use.
+fn default_ssh_key(path: &str, home: Option<&str>) -> bool {
+    paths::home_relative(path, home).is_some_and(|r| {
+        matches!(
+            r,
+            ".ssh/id_rsa"
+                | ".ssh/id_ed25519"
+                | ".ssh/id_ecdsa"
+                | ".ssh/id_dsa"
+                | ".ssh/id_ed25519_sk"
+                | ".ssh/id_ecdsa_sk"
+        )
+    })
+}
+
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     let home = cx.home();
     let cwd = cx.cwd();
+    // Written over (a Write, `cp`, a redirect, `ssh-keygen -f`): the key it held is lost.
+    let key_write = |p: &str| default_ssh_key(p, home);
+    let written_over = match &cx.action.op {
+        crate::action::Operation::FileWrite { path, .. } => {
+            key_write(&paths::normalize(path, cwd, home))
+        }
+        _ => false,
+    } || cx.fx.writes.iter().any(|w| key_write(&w.path));
+    if written_over {
+        out.push(Finding::new(KEY_OVERWRITTEN, Verdict::Auth));
+    }
     for d in &cx.fx.deletes {
         let target = glob_parent(&d.path);
         let whole_dir = d.recursive || d.glob && target != d.path;
@@ -538,6 +569,31 @@ mod tests {
         assert_eq!(
             run("/home/dev/src/webapp/dist", "rm -rf ./*", &s),
             Verdict::Block
+        );
+    }
+
+    /// A key at ssh's default name written over, however: asked. A new key under its own
+    /// name, or the public half, is not.
+    #[test]
+    fn default_ssh_keys_written_over() {
+        use crate::Verdict::*;
+        use crate::rules::testutil::table;
+        table(
+            crate::policy::Mode::Balanced,
+            &[
+                (
+                    "yes y | ssh-keygen -t rsa -b 4096 -N '' -f ~/.ssh/id_rsa",
+                    Auth,
+                    "ssh_key_overwritten",
+                ),
+                ("cp /tmp/k ~/.ssh/id_ed25519", Auth, "ssh_key_overwritten"),
+                (
+                    "ssh-keygen -t ed25519 -N '' -f ~/.ssh/id_ed25519_work",
+                    Pass,
+                    "",
+                ),
+                ("cp ~/.ssh/id_ed25519.pub /tmp/pub", Pass, ""),
+            ],
         );
     }
 }

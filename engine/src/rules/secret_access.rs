@@ -35,6 +35,10 @@ pub const KEYCHAIN_ACCESS: Reason = Reason::new(
     "Asks a keychain or password manager for a secret.",
 );
 
+pub const SECRET_LINKED: Reason = Reason::new(
+    "secret_linked_into_project",
+    "Links a key or credentials file into the project, where a deploy or commit would carry it.",
+);
 pub const SECRET_SWEEP: Reason = Reason::new(
     "secret_sweep",
     "Searches the home folder or the whole disk for keys, wallets and other secrets.",
@@ -461,6 +465,16 @@ fn quiet_dotenv_use(cx: &Ctx<'_>, program: &str, path: &str) -> bool {
 }
 
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
+    // `ln -s ~/.ssh/id_ed25519 public/logo.png`: the key is one `deploy`, `sync` or `git add`
+    // away from leaving, under a name nobody checks.
+    if let (Some(sa), Some(cwd)) = (cx.shell, cx.cwd()) {
+        let home = cx.policy.home();
+        if sa.links.iter().any(|(link, target)| {
+            paths::within(link, cwd) && secret_of_read(target, false, home).is_some()
+        }) {
+            out.push(Finding::new(SECRET_LINKED, Verdict::Auth));
+        }
+    }
     let home = cx.home();
     for r in &cx.fx.reads {
         if let Some(kind) = secret_of_read(&r.path, r.recursive, home) {
@@ -656,6 +670,18 @@ mod tests {
             &[
                 ("cat .env", Auth, "secret_read_dotenv"),
                 ("source .env && npm run dev", Pass, ""),
+                (
+                    "ln -s ~/.ssh/id_ed25519 public/assets/id.txt",
+                    Auth,
+                    "secret_linked_into_project",
+                ),
+                (
+                    "ln -sf ~/.aws/credentials static/robots-old.txt",
+                    Auth,
+                    "secret_linked_into_project",
+                ),
+                ("ln -s ../shared/.eslintrc.json .eslintrc.json", Pass, ""),
+                ("ln -s ~/.ssh/id_ed25519.pub keys/dev.pub", Pass, ""),
                 // A key pair made is not a key read; reading one back is.
                 (
                     "ssh-keygen -t ed25519 -C dev@acme.example -f ~/.ssh/id_ed25519_work -N ''",

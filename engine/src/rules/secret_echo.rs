@@ -82,70 +82,6 @@ fn carries_known_secret(cx: &Ctx<'_>, inv: &crate::shell::Invocation) -> bool {
     })
 }
 
-/// The local folder a command publishes whole: a site deploy (`vercel [deploy] [DIR]`,
-/// `netlify deploy --dir D`, `surge [DIR]`, `firebase deploy`, `wrangler pages deploy DIR`,
-/// `gh-pages -d DIR`) or a bucket sync (`aws s3 sync DIR s3://…`, `aws s3 cp DIR s3://…
-/// --recursive`, `gsutil rsync|cp -r DIR gs://…`). `.` when it is the working folder.
-pub fn published_folder(inv: &crate::shell::Invocation) -> Option<String> {
-    let args: Vec<&str> = inv.argv().collect();
-    let ops: Vec<&str> = args
-        .iter()
-        .copied()
-        .filter(|a| !a.starts_with('-'))
-        .collect();
-    let flag = |names: &[&str]| -> Option<String> {
-        args.windows(2)
-            .find_map(|w| match w {
-                [f, v] if names.contains(f) => Some((*v).to_owned()),
-                _ => None,
-            })
-            .or_else(|| {
-                args.iter().find_map(|a| {
-                    names
-                        .iter()
-                        .find_map(|n| a.strip_prefix(&format!("{n}=")).map(str::to_owned))
-                })
-            })
-    };
-    match inv.program.as_str() {
-        "vercel" => match ops.first() {
-            None => Some(".".into()),
-            Some(&"deploy") => Some(ops.get(1).map_or(".".into(), |d| (*d).to_owned())),
-            // `vercel DIR`: a folder operand, not a subcommand.
-            Some(d) if d.contains('/') || *d == "." => Some((*d).to_owned()),
-            Some(_) => None,
-        },
-        "netlify" if ops.first() == Some(&"deploy") => {
-            Some(flag(&["--dir", "-d"]).unwrap_or_else(|| ".".into()))
-        }
-        "surge" => Some(ops.first().map_or(".".into(), |d| (*d).to_owned())),
-        "firebase" if ops.first() == Some(&"deploy") => Some(".".into()),
-        "wrangler"
-            if ops.first() == Some(&"pages")
-                && matches!(ops.get(1), Some(&"deploy" | &"publish")) =>
-        {
-            Some(ops.get(2).map_or(".".into(), |d| (*d).to_owned()))
-        }
-        "gh-pages" => flag(&["-d", "--dist"]),
-        "aws" if ops.first() == Some(&"s3") => {
-            let recursive = ops.get(1) == Some(&"sync")
-                || (ops.get(1) == Some(&"cp") && args.contains(&"--recursive"));
-            let src = ops.get(2)?;
-            (recursive
-                && !src.starts_with("s3://")
-                && ops.get(3).is_some_and(|d| d.starts_with("s3://")))
-            .then(|| (*src).to_owned())
-        }
-        "gsutil" => {
-            let i = ops.iter().position(|o| matches!(*o, "rsync" | "cp"))?;
-            let src = ops.get(i + 1)?;
-            let dst = ops.get(i + 2)?;
-            (!src.starts_with("gs://") && dst.starts_with("gs://")).then(|| (*src).to_owned())
-        }
-        _ => None,
-    }
-}
-
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     // A secret the session read, copied into a cluster or another system's secret store:
     // it leaves this machine for wherever that system is (another context, another account).
@@ -177,7 +113,7 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
         || !cx.session.symlinks.is_empty())
         && cx.shell.is_some_and(|sa| {
             sa.invocations.iter().take(256).any(|i| {
-                published_folder(i).is_some_and(|dir| {
+                crate::effects::published_folder(i).is_some_and(|dir| {
                     let cwd = i.cwd.as_deref().or(cx.action.cwd.as_deref());
                     let dir = crate::paths::normalize(&dir, cwd, cx.policy.home());
                     let dir = dir.trim_end_matches('/');
@@ -413,6 +349,7 @@ mod tests {
             "netlify deploy --prod --dir public",
             "aws s3 sync public/ s3://site-bucket/",
             "surge public",
+            "npx wrangler pages deploy ./public --project-name docs",
         ] {
             assert_eq!(e.decide(&shell(c), &s5).verdict, Verdict::Block, "{c}");
         }

@@ -1401,6 +1401,12 @@ pub(crate) fn unquoted(s: &str) -> &str {
         .unwrap_or(s)
 }
 
+/// Command lines a piece of code runs through its language's process calls
+/// (`subprocess.run`, `session.run`, `exec.Command` …), as far as they are literal.
+pub(crate) fn code_commands(lang: &str, code: &str) -> Vec<String> {
+    inline::analyze(lang, code).shell_commands
+}
+
 pub fn quote_word(s: &str) -> String {
     inline::shell_quote(s)
 }
