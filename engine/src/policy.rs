@@ -916,6 +916,7 @@ pub const DEFAULT_ALLOW_PACKAGES: &[&str] = &[
     "@modelcontextprotocol/server-brave-search",
     "@modelcontextprotocol/server-google-maps",
     "@modelcontextprotocol/server-redis",
+    "gh-pages",
     "npm-check-updates",
     "serve",
     "http-server",

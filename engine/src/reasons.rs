@@ -100,6 +100,7 @@ const RULES: &[Reason] = &[
     crate::rules::secret_echo::SECRET_EXFILTRATION,
     crate::rules::exfiltration::UNSEEN_FILES_SENT,
     crate::rules::secret_echo::SECRET_TO_REMOTE_STORE,
+    crate::rules::secret_echo::PROJECT_ROOT_PUBLISHED,
     crate::rules::hidden_text::HIDDEN_TEXT,
     crate::rules::planted_instructions::PLANTED_INSTRUCTIONS,
     crate::rules::ci_secrets::CI_SECRET_EXPOSURE,

@@ -264,6 +264,27 @@ fn shadows_program(path: &str, home: Option<&str>) -> bool {
     })
 }
 
+/// A `chmod` mode that only takes permissions away from group and others: `600`, `0400`,
+/// `700`, `go-rwx`, `o-w`.
+fn narrowing_mode(mode: &str) -> bool {
+    let digits = mode.trim_start_matches('0');
+    if !digits.is_empty() && digits.len() <= 3 && digits.chars().all(|c| ('0'..='7').contains(&c)) {
+        let d: Vec<char> = format!("{digits:0>3}").chars().collect();
+        // No set-id bits (a fourth digit), nothing for group or others, owner not executing
+        // a file it could not before (`7` on the owner is allowed: folders need it).
+        return mode.len() <= 4 && d.get(1) == Some(&'0') && d.get(2) == Some(&'0');
+    }
+    mode.split(',').all(|part| {
+        part.split_once('-').is_some_and(|(who, what)| {
+            !who.contains('u')
+                && !who.is_empty()
+                && who.chars().all(|c| matches!(c, 'g' | 'o' | 'a'))
+                && !what.is_empty()
+                && what.chars().all(|c| matches!(c, 'r' | 'w' | 'x'))
+        })
+    })
+}
+
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     let mode = cx.mode();
     let home = cx.home();
@@ -314,7 +335,25 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     if shadowing {
         out.push(Finding::new(PROGRAM_SHADOWED, cx.ask_or_block()));
     }
+    // `chmod 600 ~/.ssh/config`, `chmod go-w F`: permissions taken away change nothing a
+    // start-up file runs.
+    let narrows_only = |program: &str| {
+        program == "chmod"
+            && cx.shell.is_some_and(|sa| {
+                sa.invocations
+                    .iter()
+                    .filter(|i| i.program == "chmod")
+                    .all(|i| {
+                        i.operands()
+                            .first()
+                            .is_some_and(|m| narrowing_mode(&m.text))
+                    })
+            })
+    };
     for w in &cx.fx.writes {
+        if narrows_only(&w.program) {
+            continue;
+        }
         let p = w.path.as_str();
         if matches!(
             p,
@@ -952,6 +991,10 @@ mod tests {
                 ),
                 ("export PATH=/tmp/evil:$PATH", Auth, "path_hijack"),
                 ("PATH_add /tmp/.devbin", Auth, "path_hijack"),
+                // Permissions taken away from a start-up file change nothing it runs.
+                ("chmod 600 ~/.ssh/config && ssh -T github-work", Pass, ""),
+                ("chmod go-rwx ~/.ssh/config", Pass, ""),
+                ("chmod +x ~/.ssh/config", Block, "persistence"),
                 ("PATH_add ~/.cache/tools", Auth, "path_hijack"),
                 ("PATH_add bin && PATH_add node_modules/.bin", Pass, ""),
                 ("PATH_add /opt/homebrew/bin", Pass, ""),

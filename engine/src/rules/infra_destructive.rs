@@ -232,6 +232,13 @@ pub(crate) fn compose_local_client(
         })
 }
 
+/// redis-cli with no host, `-u` or URI talks to 127.0.0.1:6379 (no variable moves it).
+pub(crate) fn redis_default_host(inv: &crate::shell::Invocation) -> bool {
+    inv.program == "redis-cli"
+        && !has_host(inv)
+        && !inv.argv().any(|a| a == "-u" || a.contains("://"))
+}
+
 /// Compose's subcommand after its own options (`-f docker-compose.test.yml`, `-p NAME`,
 /// `--env-file F`, `--profile P`).
 fn compose_subcommand<'a>(args: &[&'a str]) -> Option<&'a str> {
@@ -420,19 +427,42 @@ pub fn local_cluster_release(args: &[&str]) -> bool {
 pub fn routine_pod_delete(args: &[&str]) -> bool {
     let mut ops: Vec<&str> = Vec::new();
     let mut dev = false;
+    // A cluster on this machine (kind, k3d, minikube, Docker Desktop…): pods picked by a
+    // label there are restarted, as named ones are.
+    let local_cluster = |c: &str| {
+        c.starts_with("kind-")
+            || c.starts_with("k3d-")
+            || matches!(
+                c,
+                "minikube" | "docker-desktop" | "rancher-desktop" | "orbstack" | "colima"
+            )
+    };
+    let mut local = false;
+    let mut selector = false;
     let mut it = args.iter().copied();
     while let Some(a) = it.next() {
         match a {
-            "-n" | "--namespace" | "--context" => {
+            "--context" => {
+                if let Some(c) = it.next() {
+                    dev |= dev_name(c);
+                    local |= local_cluster(c);
+                }
+            }
+            "-n" | "--namespace" => {
                 if it.next().is_some_and(dev_name) {
                     dev = true;
                 }
             }
-            "--all" | "-A" | "--all-namespaces" | "-l" | "--selector" | "--field-selector"
-            | "-f" | "--filename" | "-k" | "--kustomize" | "--raw" => return false,
+            "-l" | "--selector" => {
+                selector = true;
+                let _ = it.next();
+            }
+            "--all" | "-A" | "--all-namespaces" | "--field-selector" | "-f" | "--filename"
+            | "-k" | "--kustomize" | "--raw" => return false,
             _ if a.starts_with("--namespace=") || a.starts_with("--context=") => {
-                if a.split_once('=').is_some_and(|(_, v)| dev_name(v)) {
-                    dev = true;
+                if let Some((k, v)) = a.split_once('=') {
+                    dev |= dev_name(v);
+                    local |= k == "--context" && local_cluster(v);
                 }
             }
             _ if a.starts_with("-n") && a.len() > 2 && !a.starts_with("--") => {
@@ -440,9 +470,8 @@ pub fn routine_pod_delete(args: &[&str]) -> bool {
                     dev = true;
                 }
             }
-            _ if a.starts_with("--selector=")
-                || a.starts_with("-l=")
-                || a.starts_with("--field-selector=")
+            _ if a.starts_with("--selector=") || a.starts_with("-l=") => selector = true,
+            _ if a.starts_with("--field-selector=")
                 || a.starts_with("--filename=")
                 || a.starts_with("--all") =>
             {
@@ -455,6 +484,10 @@ pub fn routine_pod_delete(args: &[&str]) -> bool {
     let Some(("delete", rest)) = ops.split_first().map(|(f, r)| (*f, r)) else {
         return false;
     };
+    if selector {
+        // By label: only pods, only on a cluster on this machine.
+        return local && matches!(rest, [kind] if matches!(*kind, "pod" | "pods" | "po"));
+    }
     let pods = match rest.split_first() {
         Some((kind, names)) if matches!(*kind, "pod" | "pods" | "po") => {
             !names.is_empty() && names.iter().all(|n| !n.contains('/') && *n != "all")
@@ -623,7 +656,18 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             {
                 // A named local host, or a local Compose service's own client (`docker
                 // compose exec redis redis-cli FLUSHALL`).
-                if (local_database(inv, sa) && has_host(inv)) || compose_local_client(inv, sa) {
+                // With no host, only `FLUSHDB` of a numbered database set aside (`-n 15`)
+                // is taken as this machine's: a whole default-host flush stays refused.
+                let default_host = redis_default_host(inv)
+                    && !on_another_machine(sa)
+                    && args.iter().any(|a| a.eq_ignore_ascii_case("flushdb"))
+                    && args
+                        .windows(2)
+                        .any(|w| matches!(w, ["-n", n] if n.parse::<u32>().is_ok_and(|n| n > 0)));
+                if (local_database(inv, sa) && has_host(inv))
+                    || compose_local_client(inv, sa)
+                    || default_host
+                {
                     // `FLUSHDB` of a numbered database other than the default one (`-n 15`)
                     // empties a database set aside, usually for tests.
                     let numbered = args
@@ -862,6 +906,30 @@ mod tests {
                 ("dropdb app_test && createdb app_test", Pass, ""),
                 ("dropdb -h localhost billing", Auth, "database_drop"),
                 ("dropdb testimonials", Block, "database_drop"),
+                // Pods by label on a cluster on this machine: a restart.
+                (
+                    "kubectl --context kind-dev delete pod -l app=api -n default",
+                    Pass,
+                    "",
+                ),
+                (
+                    "kubectl --context prod-eu delete pod -l app=api",
+                    Auth,
+                    "infra_destroy",
+                ),
+                (
+                    "kubectl --context kind-dev delete deploy -l app=api",
+                    Auth,
+                    "infra_destroy",
+                ),
+                // redis-cli with no host is this machine's Redis.
+                ("redis-cli -n 15 FLUSHDB", Pass, ""),
+                ("redis-cli FLUSHDB", Block, "database_drop"),
+                (
+                    "redis-cli -h cache.prod.example -n 15 FLUSHDB",
+                    Block,
+                    "database_drop",
+                ),
                 // A test database in a local Compose service: its reset is routine; another
                 // database there is asked about; one behind a remote Docker host refused.
                 (

@@ -15,13 +15,18 @@
 //! task, but it can also be the secret leaving for an account that is not the user's.
 
 use crate::session::outbound_candidates;
-use crate::verdict::{Finding, Reason};
+use crate::verdict::{Finding, Reason, Verdict};
 
 use super::Ctx;
 
 pub const SECRET_EXFILTRATION: Reason = Reason::new(
     "secret_exfiltration",
     "Sends out a secret value this session read earlier.",
+);
+
+pub const PROJECT_ROOT_PUBLISHED: Reason = Reason::new(
+    "project_root_published",
+    "Publishes the whole project folder, hidden files such as .env and .git included.",
 );
 
 pub const SECRET_TO_REMOTE_STORE: Reason = Reason::new(
@@ -107,6 +112,33 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
         .iter()
         .any(|r| cx.session.secret_files.contains(&r.path))
         && cx.fx.external_egress().next().is_some();
+    // The project folder itself pushed to a site or bucket by a tool that sends hidden files
+    // unless told not to (`gh-pages -d . --dotfiles`, `aws s3 sync . s3://…`, `surge .`):
+    // `.env` and `.git` go with it. Site tools with their own ignore defaults (vercel,
+    // netlify, firebase) are not this.
+    if let (Some(sa), Some(cwd)) = (cx.shell, cx.cwd()) {
+        let root = cwd.trim_end_matches('/');
+        let whole_root = sa.invocations.iter().take(256).any(|i| {
+            let args: Vec<&str> = i.argv().collect();
+            let excludes = args
+                .iter()
+                .any(|a| a.starts_with("--exclude") || a.starts_with("-x"));
+            let sends_hidden = match i.program.as_str() {
+                "aws" | "gsutil" | "surge" | "wrangler" => !excludes,
+                "npx" | "pnpx" | "bunx" | "gh-pages" => args.contains(&"--dotfiles"),
+                _ => false,
+            };
+            sends_hidden
+                && crate::effects::published_folder(i).is_some_and(|d| {
+                    let cwd = i.cwd.as_deref().unwrap_or(root);
+                    crate::paths::normalize(&d, Some(cwd), cx.policy.home()).trim_end_matches('/')
+                        == root
+                })
+        });
+        if whole_root {
+            out.push(Finding::new(PROJECT_ROOT_PUBLISHED, Verdict::Auth));
+        }
+    }
     // A folder published (a site deploy, a bucket sync) with a file in it the agent wrote a
     // secret into: the secret goes out with the folder.
     let publishes_secret_file = (!cx.session.secret_files.is_empty()
@@ -375,6 +407,18 @@ mod tests {
                 .codes()
                 .contains(&"secret_exfiltration")
         );
+        // The project folder itself, hidden files and all.
+        for c in ["npx gh-pages -d . --dotfiles", "aws s3 sync . s3://site/"] {
+            let d = e.decide(&shell(c), &SessionState::default());
+            assert!(d.codes().contains(&"project_root_published"), "{c}");
+        }
+        for c in [
+            "npx gh-pages -d storybook-static",
+            "aws s3 sync . s3://site/ --exclude '.*'",
+        ] {
+            let d = e.decide(&shell(c), &SessionState::default());
+            assert!(!d.codes().contains(&"project_root_published"), "{c}");
+        }
         for c in [
             "netlify deploy --prod --dir dist",
             "aws s3 sync assets/ s3://site-bucket/",

@@ -429,7 +429,13 @@ pub fn service_destroy(inv: &Invocation) -> Option<bool> {
     // A database client pointed at this machine: judged by the database rules.
     let local_db_client = matches!(p, "redis-cli" | "psql" | "mysql" | "mongosh" | "mongo")
         && !inv.remote
-        && super::infra_destructive::explicitly_local(inv);
+        && (super::infra_destructive::explicitly_local(inv)
+            || (super::infra_destructive::redis_default_host(inv)
+                && inv
+                    .argv()
+                    .collect::<Vec<_>>()
+                    .windows(2)
+                    .any(|w| matches!(w, ["-n", n] if n.parse::<u32>().is_ok_and(|n| n > 0)))));
     if local_tool || local_db_client || inv.from_inline_code || local_env(inv) {
         return None;
     }
