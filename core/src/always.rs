@@ -632,6 +632,10 @@ pub const CORPUS: &[(&str, &str)] = &[
         include_str!("../../tests/corpus/families/holdout18.jsonl"),
     ),
     (
+        "holdout19",
+        include_str!("../../tests/corpus/families/holdout19.jsonl"),
+    ),
+    (
         "everyday5",
         include_str!("../../tests/corpus/families/everyday5.jsonl"),
     ),
