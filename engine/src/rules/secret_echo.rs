@@ -248,16 +248,7 @@ mod tests {
     fn echo_of_read_secret_is_blocked_in_every_mode() {
         for mode in Mode::ALL {
             let e = engine(mode);
-            let read = Action {
-                host: Host::ClaudeCode,
-                tool: "Read".into(),
-                op: Operation::FileRead {
-                    path: ".env".into(),
-                },
-                cwd: Some(CWD.into()),
-                provenance: Provenance::User,
-                session_id: None,
-            };
+            let read = read_env();
             let s = e.observe(
                 &SessionState::default(),
                 &read,
