@@ -193,10 +193,7 @@ pub fn files_to_inspect(action: &Action, facts: &HostFacts) -> Vec<String> {
         // A hook or shell script about to be rewritten: what it holds now says whether it is
         // Airlock's wiring (`rules::self_protection`).
         Operation::FileWrite { path, .. }
-            if path.contains("/hooks/")
-                || [".sh", ".bash", ".zsh", ".ps1", ".cmd", ".bat"]
-                    .iter()
-                    .any(|e| path.ends_with(e)) =>
+            if path.contains("/hooks/") || paths::is_script_name(path) =>
         {
             out.push(paths::normalize(path, cwd, home));
             None

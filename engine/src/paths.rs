@@ -489,6 +489,13 @@ pub fn is_critical_delete_target(path: &str, cwd: Option<&str>, home: Option<&st
     false
 }
 
+/// A shell or batch script by its name (`deploy.sh`, `setup.ps1`, `build.cmd`).
+pub fn is_script_name(path: &str) -> bool {
+    [".sh", ".bash", ".zsh", ".ps1", ".cmd", ".bat"]
+        .iter()
+        .any(|e| path.ends_with(e))
+}
+
 /// Shell start-up files: whatever is appended runs in every future shell.
 pub fn is_shell_rc(path: &str, home: Option<&str>) -> bool {
     if let Some(rel) = home_relative(path, home) {

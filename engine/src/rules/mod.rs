@@ -174,6 +174,20 @@ pub(crate) mod testutil {
         base.with_policy(base.policy().clone().with_mode(mode))
     }
 
+    /// The agent's `Read` of the project's `.env`.
+    pub fn read_env() -> Action {
+        Action {
+            host: Host::ClaudeCode,
+            tool: "Read".into(),
+            op: crate::action::Operation::FileRead {
+                path: ".env".into(),
+            },
+            cwd: Some(CWD.into()),
+            provenance: crate::action::Provenance::User,
+            session_id: None,
+        }
+    }
+
     /// An MCP tool call as a host hook reports it (no annotations visible), from `cwd`.
     pub fn mcp_call(server: &str, tool: &str, args: serde_json::Value, cwd: &str) -> Action {
         Action {

@@ -227,22 +227,8 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
 mod tests {
     use crate::action::{Action, Host, Operation, Provenance};
     use crate::policy::Mode;
-    use crate::rules::testutil::{CWD, engine};
+    use crate::rules::testutil::{CWD, engine, read_env};
     use crate::{SessionState, Verdict};
-
-    /// The agent's `Read` of the project's `.env`.
-    fn read_env() -> Action {
-        Action {
-            host: Host::ClaudeCode,
-            tool: "Read".into(),
-            op: Operation::FileRead {
-                path: ".env".into(),
-            },
-            cwd: Some(CWD.into()),
-            provenance: Provenance::User,
-            session_id: None,
-        }
-    }
 
     #[test]
     fn echo_of_read_secret_is_blocked_in_every_mode() {

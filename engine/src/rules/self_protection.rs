@@ -208,11 +208,7 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     if let crate::action::Operation::FileWrite { path, content } = &cx.action.op {
         let abs = paths::normalize(path, cx.action.cwd.as_deref(), home);
         let script = |text: &str| {
-            agent_hook_script(&abs)
-                || text.starts_with("#!")
-                || [".sh", ".bash", ".zsh", ".ps1", ".cmd", ".bat"]
-                    .iter()
-                    .any(|e| abs.ends_with(e))
+            agent_hook_script(&abs) || text.starts_with("#!") || paths::is_script_name(&abs)
         };
         let ran_airlock = match cx.facts.files.get(&abs) {
             Some(crate::needs::FileView::Content(c)) => script(c) && runs_airlock_hook(c),

@@ -168,17 +168,11 @@ mod tests {
         let e = engine(mode);
         let mut s = SessionState::default();
         if secret {
-            let read = Action {
-                host: Host::ClaudeCode,
-                tool: "Read".into(),
-                op: Operation::FileRead {
-                    path: ".env".into(),
-                },
-                cwd: Some(CWD.into()),
-                provenance: Provenance::User,
-                session_id: None,
-            };
-            s = e.observe(&s, &read, "API_TOKEN=abc123def456ghi789\n");
+            s = e.observe(
+                &s,
+                &crate::rules::testutil::read_env(),
+                "API_TOKEN=abc123def456ghi789\n",
+            );
         }
         if untrusted {
             let fetch = Action {
