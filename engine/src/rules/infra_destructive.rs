@@ -232,6 +232,14 @@ pub(crate) fn compose_local_client(
         })
 }
 
+/// `redis-cli -n 15 …`: a numbered database other than the default one, usually set aside
+/// for tests.
+pub(crate) fn redis_numbered_db(inv: &crate::shell::Invocation) -> bool {
+    let args: Vec<&str> = inv.argv().collect();
+    args.windows(2)
+        .any(|w| matches!(w, ["-n", n] if n.parse::<u32>().is_ok_and(|n| n > 0)))
+}
+
 /// redis-cli with no host, `-u` or URI talks to 127.0.0.1:6379 (no variable moves it).
 pub(crate) fn redis_default_host(inv: &crate::shell::Invocation) -> bool {
     inv.program == "redis-cli"
@@ -654,26 +662,18 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                     a.eq_ignore_ascii_case("flushall") || a.eq_ignore_ascii_case("flushdb")
                 }) =>
             {
-                // A named local host, or a local Compose service's own client (`docker
-                // compose exec redis redis-cli FLUSHALL`).
-                // With no host, only `FLUSHDB` of a numbered database set aside (`-n 15`)
-                // is taken as this machine's: a whole default-host flush stays refused.
-                let default_host = redis_default_host(inv)
-                    && !on_another_machine(sa)
-                    && args.iter().any(|a| a.eq_ignore_ascii_case("flushdb"))
-                    && args
-                        .windows(2)
-                        .any(|w| matches!(w, ["-n", n] if n.parse::<u32>().is_ok_and(|n| n > 0)));
+                // `FLUSHDB` of a numbered database other than the default one (`-n 15`)
+                // empties a database set aside, usually for tests.
+                let numbered = redis_numbered_db(inv)
+                    && args.iter().any(|a| a.eq_ignore_ascii_case("flushdb"));
+                // A named local host, a local Compose service's own client (`docker compose
+                // exec redis redis-cli FLUSHALL`), or — with no host at all — only such a
+                // numbered `FLUSHDB`: a whole default-host flush stays refused.
+                let default_host = numbered && redis_default_host(inv) && !on_another_machine(sa);
                 if (local_database(inv, sa) && has_host(inv))
                     || compose_local_client(inv, sa)
                     || default_host
                 {
-                    // `FLUSHDB` of a numbered database other than the default one (`-n 15`)
-                    // empties a database set aside, usually for tests.
-                    let numbered = args
-                        .windows(2)
-                        .any(|w| matches!(w, ["-n", n] if n.parse::<u32>().is_ok_and(|n| n > 0)))
-                        && args.iter().any(|a| a.eq_ignore_ascii_case("flushdb"));
                     out.push(Finding::new(DATABASE_DROP, local_drop(cx, numbered)));
                 } else {
                     out.push(Finding::hard_block(DATABASE_DROP));

@@ -431,11 +431,7 @@ pub fn service_destroy(inv: &Invocation) -> Option<bool> {
         && !inv.remote
         && (super::infra_destructive::explicitly_local(inv)
             || (super::infra_destructive::redis_default_host(inv)
-                && inv
-                    .argv()
-                    .collect::<Vec<_>>()
-                    .windows(2)
-                    .any(|w| matches!(w, ["-n", n] if n.parse::<u32>().is_ok_and(|n| n > 0)))));
+                && super::infra_destructive::redis_numbered_db(inv)));
     if local_tool || local_db_client || inv.from_inline_code || local_env(inv) {
         return None;
     }
