@@ -48,7 +48,7 @@ pub fn last_call(
     let Some((last, history)) = events.split_last() else {
         return Err("`events` is empty".into());
     };
-    let session = build_session(engine, custom, history)?;
+    let (session, _) = build_session(engine, custom, history)?;
     let bytes = serde_json::to_vec(last).map_err(|e| e.to_string())?;
     let input = claude::parse(&bytes).map_err(|e| format!("last event: {e}"))?;
     match claude::event(&input) {
@@ -58,14 +58,15 @@ pub fn last_call(
     }
 }
 
-/// The session a record's earlier events build: PreToolUse decisions recorded, tool results
-/// observed and screened.
+/// The session a record's earlier events build (PreToolUse decisions recorded, tool results
+/// observed and screened), and the disk they showed.
 fn build_session(
     engine: &Engine,
     custom: &CustomRules,
     history: &[serde_json::Value],
-) -> Result<SessionState, String> {
+) -> Result<(SessionState, ShownDisk), String> {
     let mut session = SessionState::default();
+    let mut disk = ShownDisk::default();
     for (i, ev) in history.iter().enumerate() {
         let bytes = serde_json::to_vec(ev).map_err(|e| e.to_string())?;
         let input = claude::parse(&bytes).map_err(|e| format!("event {i}: {e}"))?;
@@ -73,7 +74,7 @@ fn build_session(
             claude::Event::Judge(action) => {
                 let facts = airlock_engine::CallFacts {
                     edits: edit_facts(&action, &bytes),
-                    files: disk_shown(history.get(..i).unwrap_or(&[])),
+                    files: disk.view(),
                     ..airlock_engine::CallFacts::default()
                 };
                 let d = pipeline::judge_with(engine, custom, &[], &action, &session, &facts);
@@ -84,8 +85,9 @@ fn build_session(
             }
             claude::Event::Ignore(_) => {}
         }
+        disk.see(ev);
     }
-    Ok(session)
+    Ok((session, disk))
 }
 
 /// The files on the recorded machine as far as a session's events show them: a whole-file
@@ -98,10 +100,25 @@ fn build_session(
 pub fn disk_shown(
     events: &[serde_json::Value],
 ) -> std::collections::BTreeMap<String, airlock_engine::FileView> {
-    use serde_json::Value;
-    let mut disk: std::collections::BTreeMap<String, String> = Default::default();
-    let text = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).map(str::to_owned);
+    let mut disk = ShownDisk::default();
     for ev in events {
+        disk.see(ev);
+    }
+    disk.view()
+}
+
+/// [`disk_shown`], kept up to date one event at a time.
+#[derive(Debug, Default)]
+pub struct ShownDisk {
+    files: std::collections::BTreeMap<String, String>,
+}
+
+impl ShownDisk {
+    /// What one event shows of the disk: a file read whole, written, or edited.
+    pub fn see(&mut self, ev: &serde_json::Value) {
+        use serde_json::Value;
+        let disk = &mut self.files;
+        let text = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).map(str::to_owned);
         let post = ev.get("hook_event_name").and_then(Value::as_str) == Some("PostToolUse");
         let tool = ev.get("tool_name").and_then(Value::as_str).unwrap_or("");
         let input = ev.get("tool_input").cloned().unwrap_or(Value::Null);
@@ -132,11 +149,11 @@ pub fn disk_shown(
             }
             "Edit" | "MultiEdit" if post => {
                 let Some(p) = path(text(&input, "file_path")) else {
-                    continue;
+                    return;
                 };
                 let Some(mut cur) = text(&resp, "originalFile").or_else(|| disk.get(&p).cloned())
                 else {
-                    continue;
+                    return;
                 };
                 let edits: Vec<Value> = match input.get("edits").and_then(Value::as_array) {
                     Some(list) => list.clone(),
@@ -169,9 +186,14 @@ pub fn disk_shown(
             _ => {}
         }
     }
-    disk.into_iter()
-        .map(|(p, c)| (p, airlock_engine::FileView::Content(c)))
-        .collect()
+
+    /// The disk as the adapter's facts.
+    pub fn view(&self) -> std::collections::BTreeMap<String, airlock_engine::FileView> {
+        self.files
+            .iter()
+            .map(|(p, c)| (p.clone(), airlock_engine::FileView::Content(c.clone())))
+            .collect()
+    }
 }
 
 /// An edit's replacements, read from its payload as the service reads them.
@@ -333,7 +355,7 @@ pub fn run_events_with(
     let Some((last, history)) = events.split_last() else {
         return Err("`events` is empty".into());
     };
-    let session = build_session(engine, custom, history)?;
+    let (session, disk) = build_session(engine, custom, history)?;
     let bytes = serde_json::to_vec(last).map_err(|e| e.to_string())?;
     let input = claude::parse(&bytes).map_err(|e| format!("last event: {e}"))?;
     let action = match claude::event(&input) {
@@ -359,7 +381,7 @@ pub fn run_events_with(
     // read from disk are what the session's own events showed of them.
     let facts = airlock_engine::CallFacts {
         edits: edit_facts(&action, &bytes),
-        files: disk_shown(history),
+        files: disk.view(),
         ..airlock_engine::CallFacts::default()
     };
     let d = pipeline::judge_with(engine, custom, &[], &action, &session, &facts);
