@@ -178,7 +178,32 @@ pub fn task_commands(text: &str, targets: &[&str]) -> Vec<String> {
 fn task_body(body: &[&str]) -> (Vec<String>, Vec<String>) {
     let mut deps = Vec::new();
     let mut cmds = Vec::new();
-    let mut section = "";
+    for (k, v, items) in entry_keys(body) {
+        match k {
+            "deps" if !v.trim().is_empty() => deps.extend(flow_items(v)),
+            "cmd" => cmds.push(super::unquoted(v.trim()).to_owned()),
+            _ => {}
+        }
+        for item in items {
+            if let Some(dep) = item.strip_prefix("task:") {
+                deps.push(super::unquoted(dep.trim()).to_owned());
+            } else if let Some(c) = item.strip_prefix("cmd:") {
+                cmds.push(super::unquoted(c.trim()).to_owned());
+            } else if k == "deps" {
+                deps.push(super::unquoted(item).to_owned());
+            } else if k == "cmds" {
+                cmds.push(super::unquoted(item).to_owned());
+            }
+        }
+    }
+    (deps, cmds)
+}
+
+/// The keys of one YAML entry's body, each with its inline value and the list items under
+/// it (`deps: [a]`, `cmds:` then `- go test`); deeper lines of a list item are skipped.
+fn entry_keys<'a>(body: &[&'a str]) -> Vec<(&'a str, &'a str, Vec<&'a str>)> {
+    // Items before any key belong to no key.
+    let mut out: Vec<(&str, &str, Vec<&str>)> = vec![("", "", Vec::new())];
     let mut key_indent = usize::MAX;
     for l in body {
         let t = l.trim();
@@ -186,35 +211,14 @@ fn task_body(body: &[&str]) -> (Vec<String>, Vec<String>) {
         if !t.starts_with("- ") && i <= key_indent {
             key_indent = i;
             let (k, v) = t.split_once(':').unwrap_or((t, ""));
-            section = match k.trim() {
-                "deps" => "deps",
-                "cmds" => "cmds",
-                "cmd" => {
-                    cmds.push(super::unquoted(v.trim()).to_owned());
-                    ""
-                }
-                _ => "",
-            };
-            if !v.trim().is_empty() && section == "deps" {
-                deps.extend(flow_items(v));
-            }
-            continue;
-        }
-        let Some(item) = t.strip_prefix("- ") else {
-            continue;
-        };
-        let item = item.trim();
-        if let Some(dep) = item.strip_prefix("task:") {
-            deps.push(super::unquoted(dep.trim()).to_owned());
-        } else if let Some(c) = item.strip_prefix("cmd:") {
-            cmds.push(super::unquoted(c.trim()).to_owned());
-        } else if section == "deps" {
-            deps.push(super::unquoted(item).to_owned());
-        } else if section == "cmds" {
-            cmds.push(super::unquoted(item).to_owned());
+            out.push((k.trim(), v, Vec::new()));
+        } else if let Some(item) = t.strip_prefix("- ")
+            && let Some((_, _, items)) = out.last_mut()
+        {
+            items.push(item.trim());
         }
     }
-    (deps, cmds)
+    out
 }
 
 /// Every `commands`, `commands_pre` and `commands_post` line of every test environment in a
@@ -347,62 +351,50 @@ fn compose_service(body: &[&str]) -> String {
     let mut opts: Vec<String> = Vec::new();
     let mut image = String::from("image");
     let mut command = String::new();
-    let mut section = "";
-    let mut key_indent = usize::MAX;
     let q = super::quote_word;
-    for l in body {
-        let t = l.trim();
-        let i = indent(l);
-        if !t.starts_with("- ") && i <= key_indent {
-            key_indent = i;
-            let (k, v) = t.split_once(':').unwrap_or((t, ""));
-            let v = super::unquoted(v.trim());
-            section = "";
-            match k.trim() {
-                "image" => image = q(v),
-                "privileged" if v == "true" => opts.push("--privileged".into()),
-                "pid" if v == "host" => opts.push("--pid=host".into()),
-                "network_mode" if v == "host" => opts.push("--network=host".into()),
-                "user" if !v.is_empty() => opts.push(format!("--user={}", q(v))),
-                "command" | "entrypoint" if !v.is_empty() => {
-                    let words = if v.starts_with('[') {
-                        flow_items(v)
-                            .iter()
-                            .map(|w| q(w))
-                            .collect::<Vec<_>>()
-                            .join(" ")
-                    } else {
-                        v.to_owned()
-                    };
-                    if k.trim() == "entrypoint" {
-                        command = format!("{words} {command}");
-                    } else {
-                        command.push_str(&words);
+    for (k, v, items) in entry_keys(body) {
+        let v = super::unquoted(v.trim());
+        match k {
+            "image" => image = q(v),
+            "privileged" if v == "true" => opts.push("--privileged".into()),
+            "pid" if v == "host" => opts.push("--pid=host".into()),
+            "network_mode" if v == "host" => opts.push("--network=host".into()),
+            "user" if !v.is_empty() => opts.push(format!("--user={}", q(v))),
+            "command" | "entrypoint" if !v.is_empty() => {
+                let words = if v.starts_with('[') {
+                    flow_items(v)
+                        .iter()
+                        .map(|w| q(w))
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                } else {
+                    v.to_owned()
+                };
+                if k == "entrypoint" {
+                    command = format!("{words} {command}");
+                } else {
+                    command.push_str(&words);
+                }
+            }
+            "volumes" | "cap_add" | "devices" | "security_opt" => {
+                let flag = match k {
+                    "volumes" => "--volume",
+                    "cap_add" => "--cap-add",
+                    "devices" => "--device",
+                    _ => "--security-opt",
+                };
+                for x in flow_items(v).iter().filter(|_| v.starts_with('[')) {
+                    opts.push(format!("{flag}={}", q(x)));
+                }
+                for item in items {
+                    let item = super::unquoted(item);
+                    // Long syntax (`- type: bind` …) is not read: only `HOST:CONTAINER` items.
+                    if !item.contains(": ") {
+                        opts.push(format!("{flag}={}", q(item)));
                     }
                 }
-                "volumes" | "cap_add" | "devices" | "security_opt" => {
-                    section = match k.trim() {
-                        "volumes" => "--volume",
-                        "cap_add" => "--cap-add",
-                        "devices" => "--device",
-                        _ => "--security-opt",
-                    };
-                    for x in flow_items(v).iter().filter(|_| v.starts_with('[')) {
-                        opts.push(format!("{section}={}", q(x)));
-                    }
-                }
-                _ => {}
             }
-            continue;
-        }
-        if let Some(item) = t.strip_prefix("- ")
-            && !section.is_empty()
-        {
-            let item = super::unquoted(item.trim());
-            // Long syntax (`- type: bind` …) is not read: only `HOST:CONTAINER` items.
-            if !item.contains(": ") {
-                opts.push(format!("{section}={}", q(item)));
-            }
+            _ => {}
         }
     }
     let mut words = vec!["docker".to_owned(), "run".to_owned()];
