@@ -198,6 +198,21 @@ pub fn is_ansible_file(lower_path: &str) -> bool {
             || base == "site.yml")
 }
 
+/// The language of a program file, by its extension, as the inline-code reader names it.
+fn source_language(base: &str) -> Option<&'static str> {
+    let ext = base.rsplit_once('.').map(|(_, e)| e)?;
+    Some(match ext {
+        "py" | "pyw" => "python",
+        "js" | "mjs" | "cjs" | "ts" | "mts" | "cts" | "jsx" | "tsx" => "node",
+        "rb" | "rake" | "gemspec" => "ruby",
+        "pl" | "pm" => "perl",
+        "php" => "php",
+        "go" => "go",
+        "lua" => "lua",
+        _ => return None,
+    })
+}
+
 pub fn later_commands(path: &str, content: &str) -> Option<String> {
     let lower = path.to_ascii_lowercase();
     let base = paths::basename(&lower);
@@ -247,6 +262,11 @@ pub fn later_commands(path: &str, content: &str) -> Option<String> {
         || base.starts_with("containerfile")
     {
         dockerfile_runs(content)
+    } else if let Some(lang) = source_language(base) {
+        // Program code runs when the project does (`python setup.py install`, a build
+        // script, the app itself): the command lines it hands to the shell, as far as
+        // they are literal (`os.system("curl … | sh")`, `execSync(…)`, `exec.Command(…)`).
+        crate::shell::code_commands(lang, content).join("\n")
     } else if base == "crontab"
         || base.ends_with(".cron")
         || base.ends_with(".crontab")

@@ -954,6 +954,14 @@ fn invocation_effects(
     let all = |recursive: bool| operands.iter().map(|w| (*w, recursive)).collect::<Vec<_>>();
     let deleted: Vec<(&Word, bool)> = match p {
         "rm" | "unlink" | "rmdir" | "srm" => all(is_recursive(inv) || p == "rmdir"),
+        // `git rm PATH…` deletes the files from the working tree too (not with `--cached`).
+        "git"
+            if operands.first().is_some_and(|w| w.text == "rm")
+                && !inv.argv().any(|a| a == "--cached") =>
+        {
+            let recursive = inv.argv().any(|a| a == "-r" || a == "-rf" || a == "-fr");
+            operands.iter().skip(1).map(|w| (*w, recursive)).collect()
+        }
         // Archivers and copiers that delete their sources: `tar --remove-files`, `zip -m`,
         // `7z a -sdel`, `rsync --remove-source-files`.
         "tar" | "bsdtar" | "gtar" if inv.argv().any(|a| a == "--remove-files") => {

@@ -723,8 +723,15 @@ mod tests {
         let s2 = e.observe(&s1, &edit, "");
         assert_eq!(s1.written_files, s2.written_files);
         assert_eq!(run(&s2, "npm run typecheck").verdict, Verdict::Pass);
-        let d = run(&s2, "npm run deploy");
+        // A script the fragment does not name: unseen where the adapter reads the disk (the
+        // service), as unknown as a file never shown where nobody does (a replayed record).
+        let inspected = CallFacts {
+            inspected: true,
+            ..CallFacts::default()
+        };
+        let d = e.decide_with(&shell("npm run deploy"), &s2, &inspected);
         assert_eq!(d.verdict, Verdict::Auth, "{:?}", d.codes());
+        assert_eq!(run(&s2, "npm run deploy").verdict, Verdict::Pass);
     }
 
     #[test]

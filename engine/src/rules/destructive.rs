@@ -148,7 +148,14 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             key_write(&paths::normalize(path, cwd, home))
         }
         _ => false,
-    } || cx.fx.writes.iter().any(|w| key_write(&w.path));
+    } || cx.fx.writes.iter().any(|w| {
+        // `chmod 600`, `chown`, `touch` change the file's metadata, not the key it holds.
+        key_write(&w.path)
+            && !matches!(
+                w.program.as_str(),
+                "chmod" | "chown" | "chgrp" | "chattr" | "setfacl" | "touch"
+            )
+    });
     if written_over {
         out.push(Finding::new(KEY_OVERWRITTEN, Verdict::Auth));
     }
@@ -593,6 +600,10 @@ mod tests {
                     "",
                 ),
                 ("cp ~/.ssh/id_ed25519.pub /tmp/pub", Pass, ""),
+                // Permissions and times change; the key stays.
+                ("chmod 600 ~/.ssh/id_ed25519", Pass, ""),
+                ("chmod 400 ~/.ssh/id_rsa", Pass, ""),
+                ("touch ~/.ssh/id_rsa", Pass, ""),
             ],
         );
     }

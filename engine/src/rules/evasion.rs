@@ -60,6 +60,33 @@ fn is_history_file(path: &str, home: Option<&str>) -> bool {
     })
 }
 
+/// An endpoint security agent's service or daemon, by its vendor's name.
+fn endpoint_agent(name: &str) -> bool {
+    let n = name.to_ascii_lowercase();
+    [
+        "crowdstrike",
+        "falcon",
+        "sentinelone",
+        "sentinel-agent",
+        "cbagent",
+        "carbonblack",
+        "cylance",
+        "sophos",
+        "wazuh",
+        "osquery",
+        "com.google.santa",
+        "santad",
+        "jamf",
+        "defender",
+        "mdatp",
+        "xprotect",
+        "elastic-agent",
+        "tanium",
+    ]
+    .iter()
+    .any(|v| n.contains(v))
+}
+
 /// An operating-system protection switched off: `spctl --master-disable`, `csrutil disable`,
 /// `setenforce 0`, `ufw disable`, `auditctl -e 0`, a firewall or audit service stopped.
 fn security_off(inv: &crate::shell::Invocation) -> bool {
@@ -86,10 +113,21 @@ fn security_off(inv: &crate::shell::Invocation) -> bool {
                             | "clamav-daemon"
                             | "falcon-sensor"
                             | "osqueryd"
-                    )
+                    ) || endpoint_agent(a)
                 })
         }
         "iptables" | "ip6tables" => has("-F") && !args.iter().any(|a| a.starts_with("-t")),
+        // macOS: an endpoint agent's or a system protection's daemon unloaded.
+        "launchctl" => {
+            matches!(
+                args.first(),
+                Some(&("bootout" | "unload" | "disable" | "remove" | "kill"))
+            ) && args.iter().any(|a| endpoint_agent(a))
+        }
+        // The vendors' own switches: `falconctl unload`, `sentinelctl unprotect`.
+        "falconctl" => has("unload") || has("uninstall"),
+        "sentinelctl" => has("unprotect") || has("unload") || has("uninstall"),
+        "santactl" => has("uninstall"),
         _ => false,
     }
 }
@@ -209,6 +247,24 @@ mod tests {
                 ("sudo setenforce 0", Auth, "security_control_off"),
                 ("sudo ufw disable", Auth, "security_control_off"),
                 ("sudo systemctl stop auditd", Auth, "security_control_off"),
+                (
+                    "sudo launchctl bootout system /Library/LaunchDaemons/com.crowdstrike.falcond.plist",
+                    Auth,
+                    "security_control_off",
+                ),
+                ("sudo systemctl stop mdatp", Auth, "security_control_off"),
+                (
+                    "sudo systemctl disable --now wazuh-agent",
+                    Auth,
+                    "security_control_off",
+                ),
+                (
+                    "sudo /opt/sentinelone/bin/sentinelctl unprotect",
+                    Auth,
+                    "security_control_off",
+                ),
+                ("launchctl list | grep -i falcon", Pass, ""),
+                ("systemctl status falcon-sensor", Pass, ""),
                 (
                     "DJANGO_SETTINGS_MODULE=config.settings.production python manage.py shell -c \"from django.contrib.auth import get_user_model; get_user_model().objects.create_superuser('ops','ops@x.example','pw')\"",
                     Auth,

@@ -104,7 +104,40 @@ fn only_feature_branches(rest: &[&str]) -> bool {
         })
 }
 
+/// A repository's whole history deleted (`rm -rf .git`, `find . -name .git -exec rm -rf`):
+/// every commit, branch and stash not pushed is gone. A repository cloned on the same command
+/// line (a template started afresh: `git clone T app && rm -rf app/.git`) or kept in a temp
+/// folder is not asked about.
+fn repository_deleted(cx: &Ctx<'_>) -> bool {
+    let cloned = cx.shell.is_some_and(|sa| {
+        sa.invocations
+            .iter()
+            .any(|i| git_subcommand(i).is_some_and(|(sub, _)| sub == "clone"))
+            || sa.invocations.iter().any(|i| {
+                matches!(i.program.as_str(), "degit" | "tiged")
+                    || i.program == "npx" && i.argv().any(|a| a == "degit" || a == "tiged")
+            })
+    });
+    !cloned
+        && cx.fx.deletes.iter().any(|d| {
+            let p = d.path.trim_end_matches('/');
+            (d.recursive || d.glob)
+                && crate::paths::basename(p) == ".git"
+                && !p.starts_with("/tmp/")
+                && !p.starts_with("/var/tmp/")
+                && !p.starts_with("/private/tmp/")
+                && !p.starts_with("/var/folders/")
+        })
+}
+
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
+    if repository_deleted(cx) {
+        out.push(Finding::new(
+            HISTORY_LOSS,
+            cx.mode()
+                .pick([Verdict::Auth, Verdict::Auth, Verdict::Auth, Verdict::Block]),
+        ));
+    }
     let Some(sa) = cx.shell else {
         return;
     };
@@ -251,6 +284,23 @@ mod tests {
         table(
             Mode::Balanced,
             &[
+                // The repository's history deleted.
+                (
+                    "rm -rf .git && git init -q && git add -A && git commit -qm init",
+                    Auth,
+                    "git_discard_work",
+                ),
+                ("rm -rf ./.git/", Auth, "git_discard_work"),
+                ("rm -rf /home/dev/project/.git", Auth, "git_discard_work"),
+                (
+                    "git clone https://github.com/acme/template app && rm -rf app/.git",
+                    Pass,
+                    "",
+                ),
+                ("npx degit acme/template app && rm -rf app/.git", Pass, ""),
+                ("rm -rf /tmp/scratch/.git", Pass, ""),
+                ("rm -rf .github/old", Pass, ""),
+                ("rm .gitignore.orig", Pass, ""),
                 ("git push --force origin main", Block, "git_force_push"),
                 ("git push -f", Block, "git_force_push"),
                 ("git push origin +main", Block, "git_force_push"),

@@ -270,7 +270,9 @@ fn collaborative(tool: &str) -> bool {
 
 /// A tool named for destroying something (`delete_repository`, `drop-database`,
 /// `ec2_terminate_instances`) or for changing access and secrets (`add_collaborator`,
-/// `create_deploy_key`, `update_branch_protection`, `update_env`).
+/// `create_deploy_key`, `update_branch_protection`, `update_env`), for moving money
+/// (`send_money`, `create_payout`) or for taking over and sharing (`set_password`,
+/// `share_file`).
 fn sensitive(tool: &str) -> bool {
     words(tool).iter().any(|w| {
         matches!(
@@ -318,6 +320,23 @@ fn sensitive(tool: &str) -> bool {
                 | "visibility"
                 | "admin"
                 | "access"
+                // Money leaving and accounts taken over: as final as a delete.
+                | "money"
+                | "payment"
+                | "payments"
+                | "pay"
+                | "payout"
+                | "payouts"
+                | "refund"
+                | "charge"
+                | "withdraw"
+                | "withdrawal"
+                | "wire"
+                | "crypto"
+                | "funds"
+                | "password"
+                | "passwords"
+                | "share"
         )
     })
 }
@@ -1014,6 +1033,20 @@ mod tests {
                 json!({"owner": "a", "repo": "b", "title": "t"}),
                 Pass,
             ),
+            // Money moved, a password set, a file shared.
+            (
+                "send_money",
+                json!({"amount": 10, "iban": "DE89370400440532013000"}),
+                Auth,
+            ),
+            ("create_payout", json!({"amount": 10}), Auth),
+            ("set_password", json!({"user": "x"}), Auth),
+            (
+                "share_file",
+                json!({"file_id": "1", "type": "anyone"}),
+                Auth,
+            ),
+            ("list_payments", json!({"limit": 10}), Pass),
         ] {
             let d = l.decide(&on("github", tool, args), &s);
             assert_eq!(d.verdict, want, "{tool} {:?}", d.codes());

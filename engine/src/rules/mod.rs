@@ -48,6 +48,7 @@ pub mod session_floor;
 pub mod shell_issues;
 pub mod supply_chain;
 pub mod synthetic_input;
+pub mod system_disruption;
 pub mod turn_gate;
 pub mod unguarded_agent;
 pub mod verification_bypass;
@@ -133,6 +134,7 @@ pub const RULES: &[(&str, RuleFn)] = &[
     ("mcp_recipients", mcp_recipients::check),
     ("service_destructive", service_destructive::check),
     ("evasion", evasion::check),
+    ("system_disruption", system_disruption::check),
     ("hidden_text", hidden_text::check),
     ("planted_instructions", planted_instructions::check),
     ("ci_secrets", ci_secrets::check),

@@ -260,6 +260,15 @@ pub fn is_keychain_access(program: &str, args: &[&str]) -> bool {
         }
         "bw" | "lpass" => matches!(first, "get" | "show" | "export"),
         "gh" => args.windows(2).any(|w| matches!(w, ["auth", "token"])),
+        // `npm config get //registry.npmjs.org/:_authToken`, `yarn config get npmAuthToken`:
+        // the registry token the package manager keeps.
+        "npm" | "pnpm" | "yarn" | "bun" => args.windows(3).any(|w| match w {
+            ["config", "get" | "list", k] => {
+                let k = k.to_ascii_lowercase();
+                k.contains("authtoken") || k.ends_with("_auth") || k.ends_with("_password")
+            }
+            _ => false,
+        }),
         "gcloud" => {
             args.iter()
                 .any(|a| matches!(*a, "print-access-token" | "print-identity-token"))
@@ -814,6 +823,14 @@ mod tests {
                     "keychain_access",
                 ),
                 ("secret-tool lookup service x", Auth, "keychain_access"),
+                (
+                    "npm config get //registry.npmjs.org/:_authToken",
+                    Auth,
+                    "keychain_access",
+                ),
+                ("yarn config get npmAuthToken", Auth, "keychain_access"),
+                ("npm config get registry", Pass, ""),
+                ("pnpm config get store-dir", Pass, ""),
                 (
                     "python3 -c \"print(open('.env').read())\"",
                     Auth,

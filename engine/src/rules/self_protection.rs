@@ -157,6 +157,42 @@ fn approves_by_itself(text: &str) -> bool {
     .any(|p| compact.contains(p))
 }
 
+/// A `chmod` whose mode takes the execute bit away (`-x`, `a-x`, `u=rw`, `644`).
+fn takes_execute_away(inv: &crate::shell::Invocation) -> bool {
+    if inv.program != "chmod" {
+        return false;
+    }
+    inv.argv()
+        .find(|a| {
+            !matches!(
+                *a,
+                "-R" | "-v" | "-f" | "-c" | "--recursive" | "--verbose" | "--silent" | "--quiet"
+            ) && !a.starts_with("--")
+        })
+        .is_some_and(|m| {
+            if m.chars().all(|c| c.is_ascii_digit()) {
+                // The owner's digit (the last three are owner, group, other).
+                let d = m.len().checked_sub(3).and_then(|i| m.get(i..=i));
+                d.and_then(|d| d.parse::<u8>().ok())
+                    .is_some_and(|d| d & 1 == 0)
+            } else {
+                m.split(',').any(|clause| {
+                    let who_owner = {
+                        let who: String = clause
+                            .chars()
+                            .take_while(|c| matches!(c, 'u' | 'g' | 'o' | 'a'))
+                            .collect();
+                        who.is_empty() || who.contains('u') || who.contains('a')
+                    };
+                    let rest = clause.trim_start_matches(['u', 'g', 'o', 'a']);
+                    who_owner
+                        && (rest.starts_with('-') && rest.contains('x')
+                            || rest.starts_with('=') && !rest.contains('x'))
+                })
+            }
+        })
+}
+
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     let home = cx.home();
     let protected = &cx.policy.protected_paths;
@@ -199,6 +235,14 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             .writes
             .iter()
             .any(|w| agent_hook_script(&w.path) && w.program == "truncate")
+        || cx.fx.writes.iter().any(|w| {
+            // `chmod -x`, `chmod 644`: a hook that cannot run is a hook removed.
+            agent_hook_script(&w.path)
+                && w.program == "chmod"
+                && cx
+                    .shell
+                    .is_some_and(|sa| sa.invocations.iter().any(takes_execute_away))
+        })
     {
         out.push(Finding::new(AGENT_HOOKS_REMOVED, cx.ask_or_block()));
     }
@@ -484,6 +528,24 @@ mod tests {
                     Auth,
                     "agent_hooks_removed",
                 ),
+                (
+                    "chmod -x ~/.claude/hooks/pre_tool_use.sh",
+                    Auth,
+                    "agent_hooks_removed",
+                ),
+                (
+                    "chmod 644 ~/.claude/hooks/guard.py",
+                    Auth,
+                    "agent_hooks_removed",
+                ),
+                (
+                    "chmod a=r ~/.cursor/hooks/check.sh",
+                    Auth,
+                    "agent_hooks_removed",
+                ),
+                ("chmod +x ~/.claude/hooks/pre_tool_use.sh", Pass, ""),
+                ("chmod 755 ~/.claude/hooks/guard.py", Pass, ""),
+                ("chmod go-x ~/.claude/hooks/guard.py", Pass, ""),
                 ("ls ~/.claude/hooks/", Pass, ""),
                 ("cat ~/.claude/hooks/pre_tool_use.sh", Pass, ""),
                 ("rm -f hooks/pre_tool_use.sh", Pass, ""),

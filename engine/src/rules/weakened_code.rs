@@ -247,7 +247,46 @@ const SCANNERS: &[&str] = &[
     "pip-audit",
 ];
 
+/// A CI file that runs a scanner deleted (`git rm .github/workflows/codeql.yml`): known by
+/// its name, or by what it holds when the file was shown.
+fn scanner_workflow_deleted(cx: &Ctx<'_>) -> bool {
+    cx.fx.deletes.iter().any(|d| {
+        if !crate::autorun::is_ci_file(&d.path.to_ascii_lowercase()) {
+            return false;
+        }
+        let base = crate::paths::basename(&d.path).to_ascii_lowercase();
+        let named = SCANNERS
+            .iter()
+            .any(|s| !s.contains(' ') && base.contains(s))
+            || [
+                "security",
+                "secret-scan",
+                "secrets-scan",
+                "scorecard",
+                "sast",
+            ]
+            .iter()
+            .any(|s| base.contains(s));
+        let holds = match cx.facts.files.get(&d.path) {
+            Some(crate::needs::FileView::Content(c)) => {
+                let c = c.to_ascii_lowercase();
+                SCANNERS.iter().any(|s| c.contains(s))
+            }
+            _ => false,
+        };
+        named || holds
+    })
+}
+
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
+    if scanner_workflow_deleted(cx) {
+        let by = if cx.untrusted() {
+            [Auth, Auth, Block, Block]
+        } else {
+            [Pass, Auth, Auth, Block]
+        };
+        out.push(Finding::new(WEAKENS_SECURITY, cx.mode().pick(by)));
+    }
     let Some(w) = cx.source_write() else {
         return;
     };
@@ -681,6 +720,30 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// A scanner's workflow deleted is the scanner taken out.
+    #[test]
+    fn scanner_workflows_deleted() {
+        use crate::rules::testutil::table;
+        table(
+            crate::policy::Mode::Balanced,
+            &[
+                (
+                    "git rm -q .github/workflows/codeql.yml .github/workflows/gitleaks.yml",
+                    Auth,
+                    "weakens_security",
+                ),
+                (
+                    "rm .github/workflows/security.yml",
+                    Auth,
+                    "weakens_security",
+                ),
+                ("git rm .gitlab-ci.yml.bak", Pass, ""),
+                ("git rm .github/workflows/deploy-preview.yml", Pass, ""),
+                ("rm -f .github/workflows/stale.yml", Pass, ""),
+            ],
+        );
     }
 
     #[test]

@@ -1378,7 +1378,12 @@ impl Walker<'_> {
         };
         // (`pre`/`post` hooks absent from a fragment are as unknown as the rest of the file;
         // the script run by name must be in it.)
-        if partial && !names.iter().any(|n| scripts.contains_key(n.as_str())) {
+        // When the text shown is all anyone knows of the file (a replayed record), the
+        // scripts it does not name are as unknown as a file never shown.
+        if partial
+            && !names.iter().any(|n| scripts.contains_key(n.as_str()))
+            && self.env.files.is_some_and(|f| f.strict_unknown())
+        {
             self.issue(ShellIssue::UnseenFile);
         }
         let texts: Vec<String> = names
