@@ -636,6 +636,14 @@ pub const CORPUS: &[(&str, &str)] = &[
         include_str!("../../tests/corpus/families/holdout19.jsonl"),
     ),
     (
+        "holdout20",
+        include_str!("../../tests/corpus/families/holdout20.jsonl"),
+    ),
+    (
+        "everyday6",
+        include_str!("../../tests/corpus/families/everyday6.jsonl"),
+    ),
+    (
         "everyday5",
         include_str!("../../tests/corpus/families/everyday5.jsonl"),
     ),
