@@ -102,12 +102,13 @@ pub(crate) fn compute(
     let norm = |p: &str| paths::normalize(p, cwd, home);
     let mut fx = Effects::default();
     match &action.op {
-        Operation::Shell { .. } => {
+        Operation::Shell { command } => {
             if let Some(sa) = shell {
                 for inv in &sa.invocations {
                     invocation_effects(inv, sa, cwd, home, &mut fx);
                 }
             }
+            temp_dir_deletes(command, &mut fx);
         }
         Operation::FileRead { path } => fx.reads.push(PathUse {
             path: norm(path),
@@ -1022,6 +1023,30 @@ fn invocation_effects(
         });
     }
     egress_effects(inv, sa, &norm, fx);
+}
+
+/// `rm -rf $TMPDIR/metro-*`: the user's temporary folder, as `/tmp` is — unless the command
+/// line itself sets `TMPDIR` (`TMPDIR=~; rm -rf $TMPDIR/*`), where it is whatever was set.
+fn temp_dir_deletes(command: &str, fx: &mut Effects) {
+    let mentions = command.matches("TMPDIR").count();
+    let reads = command.matches("$TMPDIR").count() + command.matches("${TMPDIR}").count();
+    if mentions == 0 || mentions != reads {
+        return;
+    }
+    for d in &mut fx.deletes {
+        let rest = d
+            .path
+            .strip_prefix("$TMPDIR/")
+            .or_else(|| d.path.strip_prefix("${TMPDIR}/"));
+        if let Some(rest) = rest
+            && !rest.is_empty()
+            && !rest.contains('$')
+            && !rest.contains("..")
+        {
+            d.path = format!("/tmp/{rest}");
+            d.dynamic = false;
+        }
+    }
 }
 
 /// Does this invocation read nothing (`</dev/null`, an empty here-string, `echo |`, `true |`)?

@@ -963,6 +963,7 @@ pub const DEFAULT_ALLOW_PACKAGES: &[&str] = &[
     "knex",
     "drizzle-kit",
     "@nestjs/cli",
+    "source-map-explorer",
     "firebase-tools",
     "netlify-cli",
     "degit",

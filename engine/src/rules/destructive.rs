@@ -400,6 +400,9 @@ mod tests {
                     ("rm -rf ~/other-project", Auth, "delete_outside_project"),
                     ("rm -rf \"$BUILD_DIR/\"", Auth, "rm_dynamic_target"),
                     ("rm -rf ~/$DIR", Auth, "rm_dynamic_target"),
+                    // `TMPDIR` set on the line itself is whatever was set.
+                    ("TMPDIR=~; rm -rf $TMPDIR/*", Auth, "rm_dynamic_target"),
+                    ("rm -rf $TMPDIR", Auth, "rm_dynamic_target"),
                     (
                         "ls | xargs -I{} sh -c 'rm -rf ~/{}'",
                         Auth,
@@ -417,6 +420,13 @@ mod tests {
             &[
                 ("rm -rf node_modules", Pass, ""),
                 ("rm -rf ./build/$TARGET", Pass, ""),
+                // The user's temporary folder.
+                (
+                    "watchman watch-del-all && rm -rf $TMPDIR/metro-* $TMPDIR/haste-map-*",
+                    Pass,
+                    "",
+                ),
+                ("rm -rf \"${TMPDIR}/jest_cache\"", Pass, ""),
                 ("rm -rf target", Pass, ""),
                 ("rm -rf ./dist && npm run build", Pass, ""),
                 ("rm -f build/*.o", Pass, ""),

@@ -86,6 +86,8 @@ const LOCAL_TOOLS: &[&str] = &[
     "poetry",
     "cargo",
     "rustup",
+    // A file watcher's watches (`watchman watch-del-all`), not a service's data.
+    "watchman",
     "brew",
     "apt",
     "apt-get",
