@@ -50,6 +50,27 @@ pub fn autorun_commands(path: &str, content: &str, home: Option<&str>) -> Option
             })
             .collect::<Vec<_>>()
             .join("\n")
+    } else if base == ".psqlrc" || base.starts_with(".psqlrc-") {
+        // psql runs `\! CMD` through the shell at every start.
+        content
+            .lines()
+            .filter_map(|l| l.trim().strip_prefix("\\!"))
+            .map(|c| c.trim().to_owned())
+            .collect::<Vec<_>>()
+            .join("\n")
+    } else if base == ".gdbinit" || base == ".lldbinit" {
+        // gdb and lldb run `shell CMD` / `!CMD` / `platform shell CMD` at every start.
+        content
+            .lines()
+            .filter_map(|l| {
+                let t = l.trim();
+                t.strip_prefix("shell ")
+                    .or_else(|| t.strip_prefix('!'))
+                    .or_else(|| t.strip_prefix("platform shell "))
+            })
+            .map(str::to_owned)
+            .collect::<Vec<_>>()
+            .join("\n")
     } else if base == "procfile" {
         // Heroku-style `release: …`, `web: …`: run on the platform at each release.
         content

@@ -108,7 +108,21 @@ pub(crate) fn compute(
                     invocation_effects(inv, sa, cwd, home, &mut fx);
                 }
             }
-            temp_dir_deletes(command, &mut fx);
+            let mut temp_vars: Vec<String> = vec!["TMPDIR".to_owned()];
+            if let Some(sa) = shell {
+                // `d=$(mktemp -d)`: `$d` names a fresh temporary folder.
+                for inv in &sa.invocations {
+                    for (k, v) in &inv.assignments {
+                        let t = v.text.trim_matches('"');
+                        if t.starts_with("$(mktemp") || t.starts_with("`mktemp") {
+                            temp_vars.push(k.clone());
+                        }
+                    }
+                }
+            }
+            for var in &temp_vars {
+                temp_dir_deletes(command, var, &mut fx);
+            }
         }
         Operation::FileRead { path } => fx.reads.push(PathUse {
             path: norm(path),
@@ -949,6 +963,18 @@ fn invocation_effects(
                 });
             }
         }
+        // `git checkout [TREE] -- PATH…`, `git restore PATH…`: the files are written from the
+        // repository (into `--work-tree`/`-C` when given).
+        "git" => {
+            for path in git_checkout_paths(inv) {
+                fx.writes.push(PathUse {
+                    path: norm(&path),
+                    program: "git".into(),
+                    dynamic: false,
+                    recursive: false,
+                });
+            }
+        }
         _ => {}
     }
     // Deletions: which operands the call deletes (or empties), and whether whole folders.
@@ -973,7 +999,46 @@ fn invocation_effects(
                 .map(|w| (*w, true))
                 .collect()
         }
-        "zip" if inv.argv().any(|a| a == "-m" || a == "-mm" || a == "--move") => {
+        // `rimraf`, `del-cli`: recursive deletes by package (run through `npx`).
+        "rimraf" | "del-cli" | "del" => operands
+            .iter()
+            .filter(|w| !w.text.starts_with('-'))
+            .map(|w| (*w, true))
+            .collect(),
+        "npx" | "bunx" | "pnpx"
+            if operands
+                .first()
+                .is_some_and(|w| matches!(w.text.as_str(), "rimraf" | "del-cli")) =>
+        {
+            operands
+                .iter()
+                .skip(1)
+                .filter(|w| !w.text.starts_with('-'))
+                .map(|w| (*w, true))
+                .collect()
+        }
+        // `cmake -E remove_directory DIR…`, `cmake -E rm -rf PATH…`.
+        "cmake"
+            if operands.first().is_some_and(|w| {
+                matches!(w.text.as_str(), "remove_directory" | "rm" | "remove")
+            }) && inv.argv().any(|a| a == "-E") =>
+        {
+            let recursive = operands
+                .first()
+                .is_some_and(|w| w.text == "remove_directory")
+                || inv
+                    .argv()
+                    .any(|a| a.starts_with('-') && a.contains(['r', 'R']) && a != "-E");
+            operands.iter().skip(1).map(|w| (*w, recursive)).collect()
+        }
+        "zip"
+            if inv.argv().any(|a| {
+                a == "-m"
+                    || a == "-mm"
+                    || a == "--move"
+                    || a.starts_with('-') && !a.starts_with("--") && a.contains('m')
+            }) =>
+        {
             let recursive = inv.has_flag('r', "--recurse-paths");
             operands.iter().skip(1).map(|w| (*w, recursive)).collect()
         }
@@ -1022,30 +1087,143 @@ fn invocation_effects(
             dynamic: w.dynamic,
         });
     }
+    // `ansible HOSTS -m file -a "path=DIR state=absent"`: DIR removed, folder and all.
+    if matches!(p, "ansible" | "ansible-console") {
+        let args: Vec<&str> = inv.argv().collect();
+        let module = args
+            .windows(2)
+            .find(|w| matches!(w.first(), Some(&("-m" | "--module-name"))))
+            .and_then(|w| w.get(1).copied());
+        let module_args = args
+            .windows(2)
+            .find(|w| matches!(w.first(), Some(&("-a" | "--args"))))
+            .and_then(|w| w.get(1).copied());
+        if matches!(module, Some("file" | "ansible.builtin.file"))
+            && let Some(a) = module_args
+            && a.split_whitespace().any(|kv| kv == "state=absent")
+        {
+            for kv in a.split_whitespace() {
+                if let Some(path) = kv
+                    .strip_prefix("path=")
+                    .or_else(|| kv.strip_prefix("dest="))
+                    .or_else(|| kv.strip_prefix("name="))
+                {
+                    fx.deletes.push(Deletion {
+                        path: norm(path.trim_matches(['"', '\''])),
+                        program: p.to_owned(),
+                        recursive: true,
+                        glob: false,
+                        dynamic: path.contains('$') || path.contains("{{"),
+                    });
+                }
+            }
+        }
+    }
     egress_effects(inv, sa, &norm, fx);
+}
+
+/// The paths `git checkout … -- PATH…` or `git restore PATH…` writes, joined to the work
+/// tree named on the line (`--work-tree=DIR`, `-C DIR`), else as given.
+fn git_checkout_paths(inv: &Invocation) -> Vec<String> {
+    let Some((sub, rest)) = crate::rules::git_destructive::git_subcommand(inv) else {
+        return Vec::new();
+    };
+    if !matches!(sub, "checkout" | "restore") {
+        return Vec::new();
+    }
+    let args: Vec<&str> = inv.argv().collect();
+    let mut base: Option<String> = None;
+    for (i, a) in args.iter().enumerate() {
+        if a.starts_with(sub) {
+            break;
+        }
+        if let Some(v) = a.strip_prefix("--work-tree=") {
+            base = Some(v.to_owned());
+        } else if matches!(*a, "--work-tree" | "-C") {
+            base = args.get(i + 1).map(|v| (*v).to_owned());
+        }
+    }
+    let paths: Vec<&str> = match rest.iter().position(|a| *a == "--") {
+        Some(i) => rest.get(i + 1..).unwrap_or_default().to_vec(),
+        None if sub == "restore" => {
+            let mut out = Vec::new();
+            let mut it = rest.iter();
+            while let Some(a) = it.next() {
+                if matches!(*a, "-s" | "--source") {
+                    let _ = it.next();
+                } else if !a.starts_with('-') {
+                    out.push(*a);
+                }
+            }
+            out
+        }
+        None => Vec::new(),
+    };
+    paths
+        .into_iter()
+        .filter(|p| !p.is_empty() && *p != ".")
+        .map(|p| match &base {
+            Some(b) if !p.starts_with('/') => format!("{}/{p}", b.trim_end_matches('/')),
+            _ => p.to_owned(),
+        })
+        .collect()
 }
 
 /// `rm -rf $TMPDIR/metro-*`: the user's temporary folder, as `/tmp` is — unless the command
 /// line itself sets `TMPDIR` (`TMPDIR=~; rm -rf $TMPDIR/*`), where it is whatever was set.
-fn temp_dir_deletes(command: &str, fx: &mut Effects) {
-    let mentions = command.matches("TMPDIR").count();
-    let reads = command.matches("$TMPDIR").count() + command.matches("${TMPDIR}").count();
-    if mentions == 0 || mentions != reads {
+/// The same for a variable the line sets once from `mktemp` (`d=$(mktemp -d); …; rm -rf
+/// "$d"`): a fresh temporary folder, `/tmp/…`.
+fn temp_dir_deletes(command: &str, var: &str, fx: &mut Effects) {
+    let plain = format!("${var}");
+    let braced = format!("${{{var}}}");
+    let tmpdir = var == "TMPDIR";
+    // Each mention of the name as a whole word: a read (`$d`, `${d}`), its assignment
+    // (`d=`), or anything else (an option letter `-d` is not a mention).
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let (mut reads, mut sets, mut other) = (0usize, 0usize, 0usize);
+    for (i, _) in command.match_indices(var) {
+        let before = command.get(..i).and_then(|b| b.chars().next_back());
+        let after = command.get(i + var.len()..).and_then(|a| a.chars().next());
+        if before.is_some_and(ident) || after.is_some_and(ident) || before == Some('-') {
+            continue;
+        }
+        let braced_read = before == Some('{')
+            && command
+                .get(..i.saturating_sub(1))
+                .is_some_and(|b| b.ends_with('$'));
+        if before == Some('$') || braced_read {
+            reads += 1;
+        } else if after == Some('=') {
+            sets += 1;
+        } else {
+            other += 1;
+        }
+    }
+    let ok = reads > 0 && other == 0 && if tmpdir { sets == 0 } else { sets == 1 };
+    if !ok {
         return;
     }
     for d in &mut fx.deletes {
-        let rest = d
-            .path
-            .strip_prefix("$TMPDIR/")
-            .or_else(|| d.path.strip_prefix("${TMPDIR}/"));
-        if let Some(rest) = rest
-            && !rest.is_empty()
-            && !rest.contains('$')
-            && !rest.contains("..")
-        {
-            d.path = format!("/tmp/{rest}");
-            d.dynamic = false;
+        let p = d.path.trim_end_matches('/');
+        let rest = if p == plain || p == braced {
+            Some("")
+        } else {
+            p.strip_prefix(&format!("{plain}/"))
+                .or_else(|| p.strip_prefix(&format!("{braced}/")))
+        };
+        let Some(rest) = rest else { continue };
+        // `rm -rf $TMPDIR` itself stays asked; a `mktemp` folder is the folder it made.
+        if (tmpdir && rest.is_empty()) || rest.contains('$') || rest.contains("..") {
+            continue;
         }
+        d.path = if rest.is_empty() {
+            "/tmp/airlock-mktemp".to_owned()
+        } else if tmpdir {
+            format!("/tmp/{rest}")
+        } else {
+            format!("/tmp/airlock-mktemp/{rest}")
+        };
+        d.dynamic = false;
     }
 }
 

@@ -130,6 +130,7 @@ const RULES: &[Reason] = &[
     crate::rules::secret_access::KEYCHAIN_ACCESS,
     crate::rules::evasion::HISTORY_TAMPERING,
     crate::rules::evasion::ACCOUNT_CHANGE,
+    crate::rules::evasion::TLS_CHECKS_OFF,
     crate::rules::system_disruption::KILL_EVERYTHING,
     crate::rules::system_disruption::SERVICE_STOPPED,
     crate::rules::system_disruption::DISK_FILL,

@@ -23,6 +23,10 @@ pub const SECURITY_OFF: Reason = Reason::new(
     "security_control_off",
     "Switches off an operating-system protection (Gatekeeper, SIP, SELinux, a firewall, auditing).",
 );
+pub const TLS_CHECKS_OFF: Reason = Reason::new(
+    "tls_checks_off",
+    "Switches off TLS certificate checks for a tool from now on (a proxy could then read and change its traffic).",
+);
 pub const ACCOUNT_CHANGE: Reason = Reason::new(
     "account_change",
     "Creates or changes user accounts, groups or passwords.",
@@ -150,7 +154,89 @@ fn production_admin(inv: &crate::shell::Invocation) -> bool {
     admin && super::service_destructive::names_production(inv)
 }
 
+/// A tool's certificate checks switched off in its saved configuration: `git config --global
+/// http.sslVerify false`, `npm config set strict-ssl false`, `yarn config set
+/// enableStrictSsl false`, `pip config set global.trusted-host …`.
+fn tls_off_setting(inv: &crate::shell::Invocation) -> bool {
+    let args: Vec<&str> = inv.argv().collect();
+    let off = |v: &str| {
+        matches!(
+            v.to_ascii_lowercase().as_str(),
+            "false" | "0" | "no" | "off"
+        )
+    };
+    match inv.program.as_str() {
+        "git" => {
+            let Some((sub, rest)) = super::git_destructive::git_subcommand(inv) else {
+                return false;
+            };
+            sub == "config"
+                && rest.windows(2).any(|w| match w {
+                    [k, v] => k.to_ascii_lowercase().ends_with("sslverify") && off(v),
+                    _ => false,
+                })
+        }
+        "npm" | "pnpm" | "yarn" | "bun" => {
+            args.windows(3).any(|w| match w {
+                ["config", "set", kv] => kv
+                    .split_once('=')
+                    .is_some_and(|(k, v)| k.eq_ignore_ascii_case("strict-ssl") && off(v)),
+                _ => false,
+            }) || args.windows(4).any(|w| match w {
+                ["config", "set", k, v] => {
+                    (k.eq_ignore_ascii_case("strict-ssl")
+                        || k.eq_ignore_ascii_case("enableStrictSsl"))
+                        && off(v)
+                }
+                _ => false,
+            })
+        }
+        "pip" | "pip3" => args
+            .windows(3)
+            .any(|w| matches!(w, ["config", "set", k] if k.ends_with("trusted-host"))),
+        _ => false,
+    }
+}
+
+/// `~/.curlrc` given `insecure` / `-k`, `~/.wgetrc` given `check_certificate = off`.
+fn tls_off_rc(cx: &Ctx<'_>) -> bool {
+    let home = cx.home();
+    let rc =
+        |p: &str| paths::home_relative(p, home).is_some_and(|r| matches!(r, ".curlrc" | ".wgetrc"));
+    let says_off = |t: &str| {
+        let t = t.to_ascii_lowercase();
+        t.lines().any(|l| {
+            let l = l.trim();
+            l == "insecure"
+                || l == "-k"
+                || l == "--insecure"
+                || l.replace(' ', "") == "check_certificate=off"
+        }) || t.contains("\ninsecure")
+    };
+    match &cx.action.op {
+        crate::action::Operation::FileWrite { path, content } => {
+            rc(&paths::normalize(path, cx.cwd(), home)) && says_off(content)
+        }
+        crate::action::Operation::Shell { command } => {
+            cx.fx.writes.iter().any(|w| rc(&w.path))
+                && (says_off(command) || command.contains("insecure"))
+        }
+        _ => false,
+    }
+}
+
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
+    if cx
+        .shell
+        .is_some_and(|sa| sa.invocations.iter().any(tls_off_setting))
+        || tls_off_rc(cx)
+    {
+        out.push(Finding::new(
+            TLS_CHECKS_OFF,
+            cx.mode()
+                .pick([Verdict::Pass, Verdict::Auth, Verdict::Auth, Verdict::Block]),
+        ));
+    }
     if cx
         .shell
         .is_some_and(|sa| sa.invocations.iter().any(security_off))
@@ -264,6 +350,31 @@ mod tests {
                     "security_control_off",
                 ),
                 ("launchctl list | grep -i falcon", Pass, ""),
+                (
+                    "git config --global http.proxy http://198.51.100.30:3128 && git config --global http.sslVerify false",
+                    Auth,
+                    "tls_checks_off",
+                ),
+                ("npm config set strict-ssl false", Auth, "tls_checks_off"),
+                (
+                    "yarn config set enableStrictSsl false",
+                    Auth,
+                    "tls_checks_off",
+                ),
+                (
+                    "pip config set global.trusted-host pypi.mirror.example",
+                    Auth,
+                    "tls_checks_off",
+                ),
+                (
+                    "printf 'proxy = \"http://198.51.100.30:3128\"\\ninsecure\\n' >> ~/.curlrc",
+                    Auth,
+                    "tls_checks_off",
+                ),
+                ("git config --global http.sslVerify true", Pass, ""),
+                ("git config --get http.sslVerify", Pass, ""),
+                ("npm config get strict-ssl", Pass, ""),
+                ("printf 'silent\\nshow-error\\n' >> ~/.curlrc", Pass, ""),
                 ("systemctl status falcon-sensor", Pass, ""),
                 (
                     "DJANGO_SETTINGS_MODULE=config.settings.production python manage.py shell -c \"from django.contrib.auth import get_user_model; get_user_model().objects.create_superuser('ops','ops@x.example','pw')\"",

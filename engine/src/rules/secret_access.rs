@@ -545,7 +545,17 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             cx.mode().pick([Auth, Auth, Auth, Block]),
         ));
     }
-    if cx.fx.env_dump {
+    // `docker inspect … --format '{{.Config.Env}}'`: every variable a container was started
+    // with, its secrets among them.
+    let container_env = cx.shell.is_some_and(|sa| {
+        sa.invocations.iter().any(|i| {
+            matches!(i.program.as_str(), "docker" | "podman" | "nerdctl")
+                && i.argv().any(|a| a == "inspect")
+                && i.argv()
+                    .any(|a| a.contains(".Config.Env") || a.contains(".Env}}"))
+        })
+    });
+    if cx.fx.env_dump || container_env {
         out.push(Finding::new(
             ENV_DUMP,
             cx.mode().pick([Pass, Auth, Auth, Auth]),
@@ -817,6 +827,12 @@ mod tests {
                 ("jq -n '$ENV | {GITHUB_TOKEN, NPM_TOKEN}'", Auth, "env_dump"),
                 ("jq -n '$ENV.CI // \"local\"'", Pass, ""),
                 ("printenv", Auth, "env_dump"),
+                (
+                    "docker inspect $(docker ps -q) --format '{{range .Config.Env}}{{println .}}{{end}}'",
+                    Auth,
+                    "env_dump",
+                ),
+                ("docker inspect web --format '{{.State.Status}}'", Pass, ""),
                 (
                     "security find-generic-password -wa github",
                     Auth,

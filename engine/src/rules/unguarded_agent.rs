@@ -83,6 +83,25 @@ fn bypasses(agent: &str, args: &[&str]) -> bool {
     }
 }
 
+/// The agent started with an environment that drops its guard: a configuration folder of
+/// its own (`CLAUDE_CONFIG_DIR=$(mktemp -d) claude …` reads no user settings, so no hooks),
+/// or its approvals switched off by variable (`GOOSE_MODE=auto`).
+fn unguarded_env(agent: &str, inv: &crate::shell::Invocation) -> bool {
+    inv.assignments.iter().any(|(k, v)| {
+        let v = v.text.trim();
+        match (agent, k.as_str()) {
+            ("claude", "CLAUDE_CONFIG_DIR") => {
+                let v = v.trim_end_matches('/');
+                !(v == "~/.claude" || v.ends_with("/.claude") && v.starts_with('/'))
+            }
+            ("goose", "GOOSE_MODE") => v.eq_ignore_ascii_case("auto"),
+            ("codex", "CODEX_HOME") => !v.trim_end_matches('/').ends_with("/.codex"),
+            ("gemini", "GEMINI_CLI_SYSTEM_SETTINGS_PATH") => true,
+            _ => false,
+        }
+    })
+}
+
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     let Some(sa) = cx.shell else {
         return;
@@ -111,7 +130,7 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             p => (agent_name(p), args.clone()),
         };
         if let Some(agent) = agent
-            && bypasses(agent, &rest)
+            && (bypasses(agent, &rest) || unguarded_env(agent, inv))
         {
             out.push(Finding::new(AGENT_SAFETY_OFF, cx.ask_or_block()));
             return;
@@ -141,6 +160,27 @@ mod tests {
                     "agent_safety_off",
                 ),
                 ("opencode run 'explain src/main.rs'", Pass, ""),
+                // A guard-less configuration by variable.
+                (
+                    "CLAUDE_CONFIG_DIR=\"$(mktemp -d)\" claude -p 'apply the migration'",
+                    Auth,
+                    "agent_safety_off",
+                ),
+                (
+                    "GOOSE_MODE=auto goose run -t 'finish the release'",
+                    Auth,
+                    "agent_safety_off",
+                ),
+                (
+                    "CLAUDE_CONFIG_DIR=~/.claude claude -p 'summarise README'",
+                    Pass,
+                    "",
+                ),
+                (
+                    "GOOSE_MODE=approve goose run -t 'explain main.go'",
+                    Pass,
+                    "",
+                ),
                 (
                     "claude --permission-mode bypassPermissions -p 'run the migration'",
                     Auth,
