@@ -247,6 +247,51 @@ fn config_toml_cannot_lower_mode_or_enforcement() {
 /// A hook process killed after asking but before printing (a background `kill -9` loop):
 /// the host would run the call without Airlock's answer. The service sees the answer never
 /// acknowledged, holds that session, records `bypassed`, until the user releases it.
+/// A host that never closes the hook's stdin (or a service that never answers) must not
+/// leave the call to the host's own timeout, past which some hosts let it through: the hook's
+/// deadline (a `SIGALRM`, no thread) prints a denial and exits.
+#[test]
+fn a_hook_that_cannot_finish_denies_at_its_deadline() {
+    let sb = set_up();
+    let started = std::time::Instant::now();
+    let mut child = sb
+        .cmd(&["hook", "claude-code"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Half a payload, and stdin kept open: the read never ends.
+    let mut stdin = child.stdin.take().unwrap();
+    stdin
+        .write_all(b"{\"session_id\": \"s-deadline\", ")
+        .unwrap();
+    let out = loop {
+        if let Some(_status) = child.try_wait().unwrap() {
+            break child.wait_with_output().unwrap();
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(45),
+            "the hook did not answer by its deadline"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    drop(stdin);
+    let waited = started.elapsed();
+    assert!(
+        waited >= Duration::from_secs(15),
+        "denied too early: {waited:?}"
+    );
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("ran out of time"), "{stdout}");
+    let answer: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert_eq!(
+        answer["hookSpecificOutput"]["permissionDecision"], "deny",
+        "{answer}"
+    );
+}
+
 #[test]
 fn a_killed_hook_holds_its_session_until_released() {
     let sb = set_up();

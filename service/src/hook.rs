@@ -68,7 +68,7 @@ pub(crate) trait Line {
     /// Ask the client for these files; `None` when it does not answer in time or garbles.
     fn files(&mut self, paths: Vec<String>) -> Option<CallFacts>;
     /// Set when the client hung up (its process died): a pending approval is then dropped.
-    fn gone(&self) -> Arc<AtomicBool>;
+    fn gone(&mut self) -> Arc<AtomicBool>;
 }
 
 fn internal_error(call: &HookCall, session: Option<(String, String)>) -> Judged {

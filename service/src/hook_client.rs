@@ -14,8 +14,6 @@
 //! 2 — denied (hosts that read the exit code block the call; the reason is on stderr).
 
 use std::io::{Read, Write};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use std::path::PathBuf;
@@ -33,20 +31,16 @@ pub const WATCHDOG: Duration = Duration::from_secs(20);
 /// approval wait is 110 s; wiring gives hosts a longer timeout).
 pub const APPROVAL_BUDGET: Duration = Duration::from_secs(118);
 
-/// The watchdog thread's stack: it sleeps, reads an atomic and renders one denial.
-const WATCHDOG_STACK: usize = 64 * 1024;
-
-/// Print the answer once (the watchdog and the main path race for it).
+/// Print the answer once (the main path and the deadline race for it; see
+/// [`crate::watchdog`]).
 struct Responder {
-    answered: AtomicBool,
-    /// Milliseconds after start at which the watchdog denies (extended while a human is asked).
-    deadline_ms: AtomicU64,
+    start: Instant,
 }
 
 impl Responder {
-    /// Prints `a`; returns false if the other side already answered.
+    /// Prints `a`; returns false if the deadline already answered.
     fn print(&self, a: &HookAnswer) -> bool {
-        if self.answered.swap(true, Ordering::SeqCst) {
+        if !crate::watchdog::claim() {
             return false;
         }
         let mut out = std::io::stdout().lock();
@@ -63,10 +57,15 @@ impl Responder {
 
     fn answer_and_exit(&self, a: &HookAnswer) -> ! {
         if !self.print(a) {
-            // The other side answered and is exiting.
+            // The deadline answered and is exiting.
             std::thread::sleep(Duration::from_secs(60));
         }
         std::process::exit(a.exit_code);
+    }
+
+    /// Moves the deadline to `total` after the hook started.
+    fn deadline(&self, total: Duration) {
+        crate::watchdog::extend(total.saturating_sub(self.start.elapsed()));
     }
 }
 
@@ -87,10 +86,9 @@ fn local_deny(host: Host, reason: &str) -> HookAnswer {
 /// returns.
 pub fn run(host_name: &str, autostart: Option<PathBuf>) -> ! {
     let hint = parse_host(host_name).unwrap_or(Host::ClaudeCode);
-    let responder = Arc::new(Responder {
-        answered: AtomicBool::new(false),
-        deadline_ms: AtomicU64::new(u64::try_from(WATCHDOG.as_millis()).unwrap_or(20_000)),
-    });
+    let responder = Responder {
+        start: Instant::now(),
+    };
     // Panics print a fixed line (never a payload) and the deny below still goes out.
     std::panic::set_hook(Box::new(|_| {
         let _ = writeln!(
@@ -98,32 +96,14 @@ pub fn run(host_name: &str, autostart: Option<PathBuf>) -> ! {
             "airlock: internal error in the hook; denying"
         );
     }));
-    {
-        let r = Arc::clone(&responder);
-        // A small stack: the thread only sleeps, and a full 2 MiB one is measurable on the
-        // hot path. If it cannot be started, nothing bounds the call: deny now.
-        let spawned = std::thread::Builder::new()
-            .stack_size(WATCHDOG_STACK)
-            .spawn(move || {
-                let start = Instant::now();
-                loop {
-                    std::thread::sleep(Duration::from_millis(50));
-                    let elapsed = u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX);
-                    if elapsed >= r.deadline_ms.load(Ordering::SeqCst) {
-                        break;
-                    }
-                }
-                r.answer_and_exit(&local_deny(
-                    hint,
-                    "Airlock ran out of time judging this call.",
-                ));
-            });
-        if spawned.is_err() {
-            responder.answer_and_exit(&local_deny(
-                hint,
-                "Airlock could not start its time limit for this call.",
-            ));
-        }
+    // The deadline: past it the process prints this denial and exits. If it cannot be armed,
+    // nothing bounds the call: deny now.
+    let late = local_deny(hint, "Airlock ran out of time judging this call.");
+    if crate::watchdog::arm(&late.stdout, &late.stderr, late.exit_code, WATCHDOG).is_err() {
+        responder.answer_and_exit(&local_deny(
+            hint,
+            "Airlock could not start its time limit for this call.",
+        ));
     }
     if parse_host(host_name).is_none() {
         responder.answer_and_exit(&local_deny(
@@ -197,10 +177,7 @@ fn exchange(
                 }
                 None => WATCHDOG + APPROVAL_BUDGET,
             };
-            responder.deadline_ms.store(
-                u64::try_from(extended.as_millis()).unwrap_or(u64::MAX),
-                Ordering::SeqCst,
-            );
+            responder.deadline(extended);
         },
         |paths| crate::client::read_files(&paths),
         APPROVAL_BUDGET,

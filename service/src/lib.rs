@@ -20,6 +20,7 @@ pub mod protocol;
 pub mod server;
 pub mod shell_client;
 mod state;
+mod watchdog;
 mod workers;
 
 pub use client::{ClientError, Endpoint, HookExchange, HookReply};

@@ -322,23 +322,158 @@ enum FromClient {
 /// How long a hook client may take to read and send the files it was asked for.
 const FILES_TIMEOUT: Duration = Duration::from_secs(5);
 
+/// The hook client's side of the socket, read line by line. A line cut by a timeout is kept,
+/// so a slow client loses nothing.
+struct ClientLines {
+    reader: BufReader<UnixStream>,
+    partial: Vec<u8>,
+}
+
+enum Next {
+    Msg(FromClient),
+    TimedOut,
+}
+
+impl ClientLines {
+    /// The next message, waiting at most `wait` (`None`: as long as it takes).
+    fn next(&mut self, wait: Option<Duration>) -> Next {
+        // A zero timeout means "none" to the socket: wait at least a millisecond.
+        let wait = wait.map(|w| w.max(Duration::from_millis(1)));
+        if self.reader.get_ref().set_read_timeout(wait).is_err() {
+            return Next::Msg(FromClient::Gone);
+        }
+        loop {
+            let avail = match self.reader.fill_buf() {
+                Ok(b) => b,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e)
+                    if matches!(
+                        e.kind(),
+                        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                    ) =>
+                {
+                    return Next::TimedOut;
+                }
+                Err(_) => return Next::Msg(FromClient::Gone),
+            };
+            if avail.is_empty() {
+                return Next::Msg(FromClient::Gone);
+            }
+            let (take, done) = match avail.iter().position(|b| *b == b'\n') {
+                Some(i) => (i, true),
+                None => (avail.len(), false),
+            };
+            self.partial
+                .extend_from_slice(avail.get(..take).unwrap_or_default());
+            self.reader.consume(if done { take + 1 } else { take });
+            if self.partial.len() > MAX_REQUEST_LINE {
+                return Next::Msg(FromClient::Gone);
+            }
+            if done {
+                let line = std::mem::take(&mut self.partial);
+                let msg = match serde_json::from_slice::<Request>(&line) {
+                    Ok(Request::Files { facts }) => FromClient::Files(facts),
+                    Ok(Request::Ack) => FromClient::Ack,
+                    _ => FromClient::Gone,
+                };
+                return Next::Msg(msg);
+            }
+        }
+    }
+}
+
+/// Who reads the client: this thread (the routine case: files asked for, then the Ack, with
+/// no other thread woken), or, once a human is being asked, a worker that reports at once
+/// when the client hangs up (`gone`), so that a pending approval is dropped.
+enum Reading {
+    Here(ClientLines),
+    Watched(mpsc::Receiver<FromClient>),
+    /// The watcher could not be started, or the client already hung up or garbled.
+    Over,
+}
+
 struct ConnLine {
     writer: UnixStream,
     gone: Arc<AtomicBool>,
-    rx: mpsc::Receiver<FromClient>,
+    reading: Reading,
+    workers: crate::workers::Workers,
+}
+
+impl ConnLine {
+    /// The client's next message within `wait`; `None` when the wait ran out.
+    fn next(&mut self, wait: Duration) -> Option<FromClient> {
+        let msg = match &mut self.reading {
+            Reading::Here(lines) => match lines.next(Some(wait)) {
+                Next::Msg(m) => m,
+                Next::TimedOut => return None,
+            },
+            Reading::Watched(rx) => match rx.recv_timeout(wait) {
+                Ok(m) => m,
+                Err(mpsc::RecvTimeoutError::Timeout) => return None,
+                Err(mpsc::RecvTimeoutError::Disconnected) => FromClient::Gone,
+            },
+            Reading::Over => FromClient::Gone,
+        };
+        match msg {
+            FromClient::Files(_) => {}
+            FromClient::Ack => self.reading = Reading::Over,
+            FromClient::Gone => {
+                self.gone.store(true, Ordering::SeqCst);
+                self.reading = Reading::Over;
+            }
+        }
+        Some(msg)
+    }
+
+    /// Hand the reading to a worker that sets `gone` the moment the client hangs up.
+    fn watch(&mut self) {
+        let Reading::Here(_) = &self.reading else {
+            return;
+        };
+        let Reading::Here(mut lines) = std::mem::replace(&mut self.reading, Reading::Over) else {
+            return;
+        };
+        let (tx, rx) = mpsc::channel::<FromClient>();
+        let gone = Arc::clone(&self.gone);
+        let started = self.workers.spawn(move || {
+            loop {
+                let msg = match lines.next(None) {
+                    Next::Msg(m) => m,
+                    Next::TimedOut => FromClient::Gone,
+                };
+                let last = !matches!(msg, FromClient::Files(_));
+                if matches!(msg, FromClient::Gone) {
+                    gone.store(true, Ordering::SeqCst);
+                }
+                if tx.send(msg).is_err() || last {
+                    break;
+                }
+            }
+        });
+        match started {
+            Ok(()) => self.reading = Reading::Watched(rx),
+            Err(_) => {
+                // Nobody can watch the client: treat it as gone, so no approval is held for
+                // a client that may already have let the call through.
+                tracing::error!("no thread to watch a hook client; its approval is dropped");
+                self.gone.store(true, Ordering::SeqCst);
+            }
+        }
+    }
 }
 
 impl Line for ConnLine {
     fn waiting(&mut self, deadline_ms: i64) {
         let _ = write_response(&mut self.writer, &Response::Waiting { deadline_ms });
     }
-    fn gone(&self) -> Arc<AtomicBool> {
+    fn gone(&mut self) -> Arc<AtomicBool> {
+        self.watch();
         Arc::clone(&self.gone)
     }
     fn files(&mut self, paths: Vec<String>) -> Option<airlock_engine::CallFacts> {
         write_response(&mut self.writer, &Response::NeedFiles { paths }).ok()?;
-        match self.rx.recv_timeout(FILES_TIMEOUT) {
-            Ok(FromClient::Files(mut f)) => {
+        match self.next(FILES_TIMEOUT) {
+            Some(FromClient::Files(mut f)) => {
                 // The client read every path it was asked for: a path it left out is unseen.
                 f.inspected = true;
                 Some(f)
@@ -574,47 +709,20 @@ fn hook_exchange(
     svc: &Service,
     user: &Mutex<UserState>,
     stream: UnixStream,
-    mut reader: BufReader<UnixStream>,
+    reader: BufReader<UnixStream>,
     input: Exchange<'_>,
 ) {
-    let gone = Arc::new(AtomicBool::new(false));
-    let (tx, rx) = mpsc::channel::<FromClient>();
-    {
-        // Reads what the client sends next: the files it was asked for, then its Ack. EOF or
-        // anything else means it died (or misbehaves): `gone`.
-        let gone = Arc::clone(&gone);
-        let _ = reader.get_ref().set_read_timeout(None);
-        let started = svc.workers.spawn(move || {
-            loop {
-                let msg = match read_line_bounded(&mut reader, MAX_REQUEST_LINE) {
-                    Ok(Some(l)) => match serde_json::from_str::<Request>(&l) {
-                        Ok(Request::Files { facts }) => FromClient::Files(facts),
-                        Ok(Request::Ack) => FromClient::Ack,
-                        _ => FromClient::Gone,
-                    },
-                    _ => FromClient::Gone,
-                };
-                let last = !matches!(msg, FromClient::Files(_));
-                if matches!(msg, FromClient::Gone) {
-                    gone.store(true, Ordering::SeqCst);
-                }
-                if tx.send(msg).is_err() || last {
-                    break;
-                }
-            }
-        });
-        if started.is_err() {
-            tracing::error!("no thread to read a hook client; its client denies");
-            return;
-        }
-    }
     let Ok(writer) = stream.try_clone() else {
         return;
     };
     let mut line = ConnLine {
         writer,
-        gone: Arc::clone(&gone),
-        rx,
+        gone: Arc::new(AtomicBool::new(false)),
+        reading: Reading::Here(ClientLines {
+            reader,
+            partial: Vec::new(),
+        }),
+        workers: svc.workers.clone(),
     };
     let (host, payload) = match input {
         Exchange::Hook { host, payload } => (host, payload),
@@ -647,10 +755,13 @@ fn hook_exchange(
         let deadline = std::time::Instant::now() + ACK_TIMEOUT;
         loop {
             let left = deadline.saturating_duration_since(std::time::Instant::now());
-            match line.rx.recv_timeout(left) {
-                Ok(FromClient::Ack) => break true,
+            if left.is_zero() {
+                break false;
+            }
+            match line.next(left) {
+                Some(FromClient::Ack) => break true,
                 // Files sent late (after the service gave up waiting) are ignored.
-                Ok(FromClient::Files(_)) => continue,
+                Some(FromClient::Files(_)) => continue,
                 _ => break false,
             }
         }
