@@ -32,7 +32,7 @@ pub const WATCHDOG: Duration = Duration::from_secs(20);
 pub const APPROVAL_BUDGET: Duration = Duration::from_secs(118);
 
 /// Print the answer once (the main path and the deadline race for it; see
-/// [`crate::watchdog`]).
+/// [`crate::unix_deadline`]).
 struct Responder {
     start: Instant,
 }
@@ -40,7 +40,7 @@ struct Responder {
 impl Responder {
     /// Prints `a`; returns false if the deadline already answered.
     fn print(&self, a: &HookAnswer) -> bool {
-        if !crate::watchdog::claim() {
+        if !crate::unix_deadline::claim() {
             return false;
         }
         let mut out = std::io::stdout().lock();
@@ -65,7 +65,7 @@ impl Responder {
 
     /// Moves the deadline to `total` after the hook started.
     fn deadline(&self, total: Duration) {
-        crate::watchdog::extend(total.saturating_sub(self.start.elapsed()));
+        crate::unix_deadline::extend(total.saturating_sub(self.start.elapsed()));
     }
 }
 
@@ -99,7 +99,7 @@ pub fn run(host_name: &str, autostart: Option<PathBuf>) -> ! {
     // The deadline: past it the process prints this denial and exits. If it cannot be armed,
     // nothing bounds the call: deny now.
     let late = local_deny(hint, "Airlock ran out of time judging this call.");
-    if crate::watchdog::arm(&late.stdout, &late.stderr, late.exit_code, WATCHDOG).is_err() {
+    if crate::unix_deadline::arm(&late.stdout, &late.stderr, late.exit_code, WATCHDOG).is_err() {
         responder.answer_and_exit(&local_deny(
             hint,
             "Airlock could not start its time limit for this call.",

@@ -20,7 +20,7 @@ pub mod protocol;
 pub mod server;
 pub mod shell_client;
 mod state;
-mod watchdog;
+mod unix_deadline;
 mod workers;
 
 pub use client::{ClientError, Endpoint, HookExchange, HookReply};
