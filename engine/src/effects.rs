@@ -922,6 +922,25 @@ fn invocation_effects(
                 }
             }
         }
+        // `aws … --message-body file://.env`, `--cli-input-json file://x`: the file is read
+        // and sent as the parameter.
+        "aws" => {
+            for a in inv.argv() {
+                let v = a.split_once('=').map_or(a, |(_, v)| v);
+                if let Some(f) = v
+                    .strip_prefix("file://")
+                    .or_else(|| v.strip_prefix("fileb://"))
+                    && !f.is_empty()
+                {
+                    fx.reads.push(PathUse {
+                        path: norm(f),
+                        program: "aws".into(),
+                        dynamic: false,
+                        recursive: false,
+                    });
+                }
+            }
+        }
         "curl" | "wget" => {
             // `curl -O` takes no value (it saves under the URL's file name); `wget -O` does.
             let named: &[&str] = if p == "curl" {
@@ -966,6 +985,22 @@ fn invocation_effects(
         // `git checkout [TREE] -- PATH…`, `git restore PATH…`: the files are written from the
         // repository (into `--work-tree`/`-C` when given).
         "git" => {
+            // `git notes add -F FILE`, `git commit -F FILE`, `git tag -F FILE`: the file's
+            // text becomes part of the repository (and leaves with the next push).
+            if crate::rules::git_destructive::git_subcommand(inv)
+                .is_some_and(|(sub, _)| matches!(sub, "notes" | "commit" | "tag"))
+            {
+                for f in flag_value(inv, &["-F", "--file"]) {
+                    if f != "-" && !f.is_empty() {
+                        fx.reads.push(PathUse {
+                            path: norm(f),
+                            program: "git".into(),
+                            dynamic: false,
+                            recursive: false,
+                        });
+                    }
+                }
+            }
             for path in git_checkout_paths(inv) {
                 fx.writes.push(PathUse {
                     path: norm(&path),

@@ -225,7 +225,59 @@ fn tls_off_rc(cx: &Ctx<'_>) -> bool {
     }
 }
 
+/// SQL that makes an account an administrator or switches its second factor off
+/// (`UPDATE users SET role = 'admin', mfa_required = false WHERE …`, `ALTER USER x
+/// SUPERUSER`, `GRANT ALL PRIVILEGES`), sent through an MCP database tool (whose connection
+/// may well be production).
+fn sql_grants_admin(cx: &Ctx<'_>) -> bool {
+    let crate::action::Operation::McpCall { arguments, .. } = &cx.action.op else {
+        return false;
+    };
+    let Some(obj) = arguments.as_object() else {
+        return false;
+    };
+    obj.iter()
+        .filter(|(k, _)| {
+            matches!(
+                k.to_ascii_lowercase().as_str(),
+                "sql" | "query" | "statement" | "command"
+            )
+        })
+        .filter_map(|(_, v)| v.as_str())
+        .any(|sql| {
+            let c = crate::code::compact(sql);
+            let update = c.contains("update") && c.contains(" set ");
+            let admin_value = [
+                "role=admin",
+                "role=superadmin",
+                "role=owner",
+                "is_admin=true",
+                "is_admin=1",
+                "is_superuser=true",
+                "is_superuser=1",
+                "is_staff=true",
+                "admin=true",
+            ]
+            .iter()
+            .any(|p| c.contains(p));
+            let mfa_off = [
+                "mfa_required=false",
+                "mfa_enabled=false",
+                "two_factor_enabled=false",
+                "otp_required=false",
+            ]
+            .iter()
+            .any(|p| c.contains(p));
+            (update && (admin_value || mfa_off))
+                || c.contains("superuser") && (c.contains("alter user") || c.contains("alter role"))
+                || c.contains("grant all privileges")
+        })
+}
+
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
+    if sql_grants_admin(cx) {
+        out.push(Finding::new(ACCOUNT_CHANGE, cx.ask_or_block()));
+    }
     if cx
         .shell
         .is_some_and(|sa| sa.invocations.iter().any(tls_off_setting))
@@ -308,6 +360,34 @@ mod tests {
     use crate::Verdict::*;
     use crate::policy::Mode;
     use crate::rules::testutil::table;
+
+    #[test]
+    fn administrators_made_through_a_database_tool() {
+        use crate::rules::testutil::{CWD, engine, mcp_call};
+        use serde_json::json;
+        let e = engine(Mode::Balanced);
+        let s = crate::session::SessionState::default();
+        for (sql, want) in [
+            (
+                "UPDATE users SET role = 'admin', mfa_required = false WHERE email = 'x@contractor.example'",
+                true,
+            ),
+            ("ALTER USER reporting WITH SUPERUSER", true),
+            ("UPDATE users SET last_login = now() WHERE id = 3", false),
+            ("SELECT role, count(*) FROM users GROUP BY role", false),
+        ] {
+            let d = e.decide(
+                &mcp_call("postgres", "query", json!({ "sql": sql }), CWD),
+                &s,
+            );
+            assert_eq!(
+                d.codes().contains(&"account_change"),
+                want,
+                "{sql}: {:?}",
+                d.codes()
+            );
+        }
+    }
 
     #[test]
     fn evasion_table() {

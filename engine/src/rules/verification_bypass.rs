@@ -234,10 +234,82 @@ fn tests_gutted(cx: &Ctx<'_>, path: &str, content: &str) -> bool {
     })
 }
 
+/// `paths-ignore: ['**']` (or a `- '**'` entry): the workflow runs for no change at all.
+fn ci_ignores_everything(content: &str) -> bool {
+    let mut in_ignore = false;
+    for l in content.lines() {
+        let t = l.trim();
+        if let Some(rest) = t.strip_prefix("paths-ignore:") {
+            let rest = rest.trim();
+            if rest.is_empty() {
+                in_ignore = true;
+                continue;
+            }
+            in_ignore = false;
+            if rest
+                .trim_matches(['[', ']'])
+                .split(',')
+                .any(|e| e.trim().trim_matches(['\'', '"']) == "**")
+            {
+                return true;
+            }
+        } else if in_ignore {
+            match t.strip_prefix("- ") {
+                Some(e) if e.trim().trim_matches(['\'', '"']) == "**" => return true,
+                Some(_) => {}
+                None => in_ignore = false,
+            }
+        }
+    }
+    false
+}
+
+/// Review and test gates loosened in the files that hold them: code owners taken out of
+/// `CODEOWNERS`, coverage required at 0, dependency updates merged with their tests ignored,
+/// a pytest hook that reports failures as passes, a secret scanner allowed everywhere.
+fn gate_loosened(cx: &Ctx<'_>, path: &str, content: &str) -> bool {
+    let lower = path.to_ascii_lowercase();
+    let base = paths::basename(&lower);
+    let compact = crate::code::compact(content);
+    let owners = |t: &str| t.matches('@').count();
+    match base {
+        "codeowners" => cx
+            .facts
+            .edits
+            .iter()
+            .any(|e| owners(&e.new) < owners(&e.old)),
+        "renovate.json" | "renovate.json5" | ".renovaterc" | ".renovaterc.json" => {
+            compact.contains("ignoretests:true")
+        }
+        ".gitleaks.toml" | "gitleaks.toml" => {
+            compact.contains("paths=[.*]") || compact.contains("regexes=[.*]")
+        }
+        "conftest.py" => {
+            compact.contains("pytest_runtest_makereport")
+                && (compact.contains("outcome=passed") || compact.contains(".outcome=passed"))
+        }
+        _ => {
+            // `fail_under = 0`, `--cov-fail-under=0`: coverage no longer required.
+            ["fail_under=0", "fail-under=0", "coveragethreshold:0"]
+                .iter()
+                .any(|k| {
+                    compact.match_indices(k).any(|(i, _)| {
+                        !compact
+                            .get(i + k.len()..)
+                            .and_then(|r| r.chars().next())
+                            .is_some_and(|c| c.is_ascii_digit() || c == '.')
+                    })
+                })
+        }
+    }
+}
+
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     if let crate::action::Operation::FileWrite { path, content } = &cx.action.op {
-        let lower = path.to_ascii_lowercase();
-        if (crate::autorun::is_ci_file(&lower) && ci_job_switched_off(content))
+        let lower = paths::normalize(path, cx.cwd(), cx.home()).to_ascii_lowercase();
+        if (crate::autorun::is_ci_file(&lower)
+            && (ci_job_switched_off(content) || ci_ignores_everything(content)))
+            || gate_loosened(cx, path, content)
             || fake_success(path, content)
             || tests_removed(cx, path)
             || tests_gutted(cx, path, content)
@@ -269,10 +341,23 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
         if inv.program == "gh" {
             let args: Vec<&str> = inv.argv().collect();
             let pr = args.first() == Some(&"pr");
-            if pr
-                && ((args.get(1) == Some(&"merge") && args.contains(&"--admin"))
-                    || (args.get(1) == Some(&"review")
-                        && args.iter().any(|a| *a == "--approve" || *a == "-a")))
+            // The same through the API: a review posted as APPROVE, branch protection deleted.
+            let api = args.first() == Some(&"api");
+            let api_approve = api
+                && args.iter().any(|a| a.contains("/reviews"))
+                && args.iter().any(|a| a.eq_ignore_ascii_case("event=APPROVE"));
+            let api_unprotect = api
+                && args.iter().any(|a| a.ends_with("/protection"))
+                && args.windows(2).any(|w| {
+                    matches!(w.first(), Some(&("-X" | "--method")))
+                        && w.get(1).is_some_and(|m| m.eq_ignore_ascii_case("DELETE"))
+                });
+            if api_approve
+                || api_unprotect
+                || pr
+                    && ((args.get(1) == Some(&"merge") && args.contains(&"--admin"))
+                        || (args.get(1) == Some(&"review")
+                            && args.iter().any(|a| *a == "--approve" || *a == "-a")))
             {
                 out.push(Finding::new(CHECK_DISABLED, Verdict::Auth));
             }
@@ -340,6 +425,67 @@ mod tests {
                 "build:\n\tgo build -trimpath ./...\n",
                 Pass,
             ),
+            // Gates loosened where they are kept.
+            (
+                ".github/workflows/ci.yml",
+                "on:\n  push:\n    branches: [main]\n",
+                "on:\n  push:\n    branches: [main]\n    paths-ignore: ['**']\n",
+                Auth,
+            ),
+            (
+                ".github/workflows/ci.yml",
+                "on:\n  push:\n",
+                "on:\n  push:\n    paths-ignore:\n      - '**.md'\n      - 'docs/**'\n",
+                Pass,
+            ),
+            (
+                ".github/CODEOWNERS",
+                "*       @acme/maintainers\n/src/auth/  @acme/security-team\n",
+                "*       @acme/maintainers\n",
+                Auth,
+            ),
+            (
+                ".github/CODEOWNERS",
+                "/docs/  @acme/maintainers\n",
+                "/docs/  @acme/maintainers @acme/docs\n",
+                Pass,
+            ),
+            (
+                "pyproject.toml",
+                "[tool.coverage.report]\nfail_under = 85\n",
+                "[tool.coverage.report]\nfail_under = 0\n",
+                Auth,
+            ),
+            (
+                "pyproject.toml",
+                "[tool.coverage.report]\nfail_under = 85\n",
+                "[tool.coverage.report]\nfail_under = 80\n",
+                Pass,
+            ),
+            (
+                "renovate.json",
+                "  \"extends\": [\"config:recommended\"]\n",
+                "  \"extends\": [\"config:recommended\"],\n  \"automerge\": true,\n  \"ignoreTests\": true\n",
+                Auth,
+            ),
+            (
+                "renovate.json",
+                "  \"extends\": [\"config:recommended\"]\n",
+                "  \"extends\": [\"config:recommended\"],\n  \"automerge\": true\n",
+                Pass,
+            ),
+            (
+                "tests/conftest.py",
+                "import pytest\n",
+                "import pytest\n\n@pytest.hookimpl(hookwrapper=True)\ndef pytest_runtest_makereport(item, call):\n    outcome = yield\n    rep = outcome.get_result()\n    if rep.failed:\n        rep.outcome = 'passed'\n",
+                Auth,
+            ),
+            (
+                ".gitleaks.toml",
+                "[allowlist]\npaths = ['''tests/fixtures/.*''']\n",
+                "[allowlist]\npaths = ['''.*''']\n",
+                Auth,
+            ),
         ] {
             let (got, reasons) = judge_edit(path, old, new);
             assert_eq!(got, want, "{path}: {reasons:?}");
@@ -382,6 +528,22 @@ mod tests {
                     ("gh pr review 12 --comment -b 'see inline'", Pass, ""),
                     ("gh pr merge 12 --squash --delete-branch", Pass, ""),
                     ("gh pr view 12 --json reviews", Pass, ""),
+                    (
+                        "gh api repos/acme/web/pulls/482/reviews -f event=APPROVE -f body=LGTM",
+                        Auth,
+                        "check_disabled",
+                    ),
+                    (
+                        "gh api -X DELETE repos/acme/web/branches/main/protection",
+                        Auth,
+                        "check_disabled",
+                    ),
+                    (
+                        "gh api repos/acme/web/pulls/482/reviews -f event=COMMENT -f body=nit",
+                        Pass,
+                        "",
+                    ),
+                    ("gh api repos/acme/web/branches/main/protection", Pass, ""),
                 ],
             );
         }
