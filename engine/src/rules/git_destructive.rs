@@ -204,8 +204,32 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                         .any(|c| l.contains(c));
                         a.contains(['$', '`']) && !current
                     });
-                if has("--delete") || short('d') || colon_ref || has("--prune") || computed_ref {
+                if has("--prune") || computed_ref {
                     out.push(Finding::new(REMOTE_DELETE, Verdict::Auth));
+                } else if has("--delete") || short('d') || colon_ref {
+                    // A named work branch deleted after its merge is routine cleanup; a
+                    // shared branch, a tag or an unnamed one is asked about.
+                    let work_branches =
+                        rest.iter()
+                            .filter(|a| !a.starts_with('-'))
+                            .skip(1)
+                            .all(|r| {
+                                let b = r.trim_start_matches(':');
+                                let b = b.strip_prefix("refs/heads/").unwrap_or(b);
+                                !b.is_empty()
+                                    && !b.starts_with("refs/")
+                                    && b.contains('/')
+                                    && !b.contains(['$', '`', '*'])
+                                    && !shared_branch(b)
+                            })
+                            && rest.iter().filter(|a| !a.starts_with('-')).count() > 1;
+                    let v = if work_branches {
+                        cx.mode()
+                            .pick([Verdict::Pass, Verdict::Pass, Verdict::Auth, Verdict::Auth])
+                    } else {
+                        Verdict::Auth
+                    };
+                    out.push(Finding::new(REMOTE_DELETE, v));
                 }
             }
             "reset" if has("--hard") || has("--merge") || has("--keep") => {
@@ -223,8 +247,26 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                             && !p.contains("..")
                             && !p.contains('*')
                     })
-                    && !short('x')
-                    && !short('X')
+                    // Ignored files too (`-x`) only in build-output folders, where nothing
+                    // ignored is kept on purpose (a `.env` could be, elsewhere).
+                    && (!(short('x') || short('X'))
+                        || specs.iter().all(|p| {
+                            matches!(
+                                p.trim_start_matches("./").trim_end_matches('/'),
+                                "dist"
+                                    | "build"
+                                    | "out"
+                                    | "target"
+                                    | "coverage"
+                                    | ".next"
+                                    | ".nuxt"
+                                    | "node_modules"
+                                    | ".cache"
+                                    | "__pycache__"
+                                    | ".pytest_cache"
+                                    | "tmp"
+                            )
+                        }))
                     && !rest.iter().any(|a| {
                         a.starts_with('-') && !a.starts_with("--") && a.matches('f').count() > 1
                     });
@@ -301,6 +343,13 @@ mod tests {
                 ("rm -rf /tmp/scratch/.git", Pass, ""),
                 ("rm -rf .github/old", Pass, ""),
                 ("rm .gitignore.orig", Pass, ""),
+                ("git clean -fdx -- dist/ coverage/", Pass, ""),
+                ("git clean -fdx src/", Auth, "git_discard_work"),
+                ("git clean -fdx", Auth, "git_discard_work"),
+                ("git push origin --delete feature/old-login-form", Pass, ""),
+                ("git push origin :fix/typo", Pass, ""),
+                ("git push origin --delete main", Auth, "git_remote_delete"),
+                ("git push origin --delete v1.2.0", Auth, "git_remote_delete"),
                 ("git push --force origin main", Block, "git_force_push"),
                 ("git push -f", Block, "git_force_push"),
                 ("git push origin +main", Block, "git_force_push"),
@@ -359,7 +408,8 @@ mod tests {
                 ("git clean -fdx", Auth, "git_discard_work"),
                 ("git clean -fd", Auth, "git_discard_work"),
                 ("git clean -fd .", Auth, "git_discard_work"),
-                ("git clean -fdx build", Auth, "git_discard_work"),
+                ("git clean -fdx build", Pass, ""),
+                ("git clean -fdx config", Auth, "git_discard_work"),
                 ("git clean -fd coverage tmp", Pass, ""),
                 ("git checkout -- .", Auth, "git_discard_work"),
                 ("git restore .", Auth, "git_discard_work"),

@@ -38,6 +38,10 @@ enum Manifest {
     GoMod,
     /// A package manager's own settings (`pip.conf`, `.npmrc`, …): where it fetches from.
     Registry,
+    /// A lockfile (`package-lock.json`, `yarn.lock`, `pnpm-lock.yaml`): the exact tarball each
+    /// package is fetched from. Tools write these; an agent editing a `resolved` address by
+    /// hand points an install at a file of its choosing.
+    Lock,
 }
 
 fn manifest(base: &str) -> Option<Manifest> {
@@ -55,6 +59,9 @@ fn manifest(base: &str) -> Option<Manifest> {
         | "uv.toml" | "bunfig.toml" | ".pydistutils.cfg" => Some(Manifest::Registry),
         "config.toml" | "config" => None,
         "package.json" => Some(Manifest::Npm),
+        "package-lock.json" | "npm-shrinkwrap.json" | "yarn.lock" | "pnpm-lock.yaml" => {
+            Some(Manifest::Lock)
+        }
         "cargo.toml" => Some(Manifest::Cargo),
         "gemfile" => Some(Manifest::Gem),
         "go.mod" => Some(Manifest::GoMod),
@@ -150,7 +157,28 @@ fn parse_line(kind: Manifest, line: &str) -> Option<Dep> {
         Manifest::Gem => gem_line(l),
         Manifest::GoMod => go_line(l),
         Manifest::Registry => registry_line(l),
+        Manifest::Lock => lock_line(l),
     }
+}
+
+/// `"resolved": "https://host/…"`, `resolved "https://…"`, `tarball: https://…`: a package
+/// fetched from somewhere other than a default registry.
+fn lock_line(l: &str) -> Option<Dep> {
+    if !(l.contains("resolved") || l.contains("tarball")) {
+        return None;
+    }
+    let at = l.find("https://").or_else(|| l.find("http://"))?;
+    let url = l.get(at..)?;
+    let host = url
+        .split("://")
+        .nth(1)?
+        .split(['/', '"', '\'', ':', '#', ' '])
+        .next()?
+        .to_ascii_lowercase();
+    Some(Dep {
+        name: String::new(),
+        remote_source: !DEFAULT_REGISTRIES.contains(&host.as_str()) || url.starts_with("http://"),
+    })
 }
 
 /// Registries everyone's package managers use by default (and this machine).
@@ -334,6 +362,21 @@ mod tests {
     #[test]
     fn manifest_dependencies_table() {
         let cases: &[(&str, &str, &str, Verdict, &str)] = &[
+            // A lockfile's tarball address changed by hand.
+            (
+                "package-lock.json",
+                "      \"resolved\": \"https://registry.npmjs.org/lodash/-/lodash-4.17.21.tgz\",\n",
+                "      \"resolved\": \"https://npm-mirror.fastcdn.example/lodash/-/lodash-4.17.21.tgz\",\n",
+                Auth,
+                "dependency_source_changed",
+            ),
+            (
+                "package-lock.json",
+                "      \"version\": \"4.17.20\",\n",
+                "      \"version\": \"4.17.21\",\n      \"resolved\": \"https://registry.npmjs.org/lodash/-/lodash-4.17.21.tgz\",\n",
+                Pass,
+                "",
+            ),
             (
                 "requirements.txt",
                 "redis==5.0.3\n",

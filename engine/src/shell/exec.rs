@@ -3058,6 +3058,12 @@ mod tests {
                 ("vim -c ':!rm -rf ~/src' -c ':q!'", Block, "destructive_rm"),
                 ("{rm,-rf,~}", Block, "destructive_rm"),
                 (
+                    "cd /tmp && {rm,-rf,$HOME/src,$HOME/.ssh}",
+                    Block,
+                    "destructive_rm",
+                ),
+                ("echo {a,b}-$USER", Pass, ""),
+                (
                     "perl -e 'exec \"rm -rf /home/dev\"'",
                     Block,
                     "destructive_rm",

@@ -99,10 +99,13 @@ fn parse_word(raw: &str) -> Option<Vec<WordPieceWithSource>> {
 /// Resolve a raw word. Returns the resulting words and the command substitutions found in it
 /// (which the caller analyses as commands of their own).
 pub(crate) fn resolve(raw: &str, cwd: Option<&str>) -> (Vec<Word>, Vec<String>) {
-    // Brace expansion (`{rm,-rf,~}`, `cp f{,.bak}`) happens before anything else.
+    // Brace expansion (`{rm,-rf,~}`, `cp f{,.bak}`, `{rm,-rf,$HOME/src}`) happens before
+    // anything else, parameters included (`${…}` and `$(…)` are left to the parser).
     if raw.contains('{')
         && raw.contains(',')
-        && !raw.contains(['\'', '"', '$', '`', '\\'])
+        && !raw.contains(['\'', '"', '`', '\\'])
+        && !raw.contains("${")
+        && !raw.contains("$(")
         && let Some(expanded) = brace_expand(raw, 0)
         && expanded.len() > 1
     {
