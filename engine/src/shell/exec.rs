@@ -656,6 +656,9 @@ impl Walker<'_> {
                 | "podman"
                 | "docker-compose"
                 | "podman-compose"
+                | "cmake"
+                | "nix"
+                | "nix-shell"
         ) || inv
             .wrappers
             .last()
@@ -1100,6 +1103,18 @@ impl Walker<'_> {
                 _ => operands.push(a),
             }
         }
+        // `cmake -S SRC` / `cmake SRC`: the source folder holds the CMakeLists.txt it runs
+        // (a folder with a CMakeCache.txt is a build folder, configured before).
+        if p == "cmake" && dir.is_none() {
+            let mut it = args.iter().copied();
+            while let Some(a) = it.next() {
+                if a == "-S" {
+                    dir = it.next().map(str::to_owned);
+                } else if let Some(v) = a.strip_prefix("-S").filter(|v| !v.is_empty()) {
+                    dir = Some(v.to_owned());
+                }
+            }
+        }
         let base = match &dir {
             Some(d) => self.abs(d),
             None => self.abs("."),
@@ -1188,6 +1203,20 @@ impl Walker<'_> {
                     "docker-compose.yml",
                 ];
                 extract = Box::new(|_, text| runners::compose_runs(text));
+            }
+            // Configuring a project runs its CMake code: `execute_process`, `file(REMOVE…)`.
+            "cmake"
+                if !args
+                    .iter()
+                    .any(|a| matches!(*a, "--build" | "--install" | "-E" | "-P" | "--version")) =>
+            {
+                names = &["CMakeLists.txt"];
+                extract = Box::new(|_, text| runners::cmake_commands(text));
+            }
+            // `nix develop`, `nix-shell`: the shell's `shellHook` runs first.
+            "nix" | "nix-shell" if p == "nix-shell" || operands.first() == Some(&"develop") => {
+                names = &["flake.nix", "shell.nix", "default.nix"];
+                extract = Box::new(|_, text| runners::nix_shell_hooks(text));
             }
             _ => return,
         }

