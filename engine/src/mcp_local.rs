@@ -591,6 +591,62 @@ pub fn pushed_files(action: &Action) -> Vec<Action> {
 
 /// The built-in call an MCP tool call equals, when every argument is understood: a shell
 /// command (a shell server, `kubectl_*`), a write, an edit or a move of a local file.
+/// A code-running tool (`executeCode`, `run_python`, `execute_cell`) given only its code and
+/// language: the code run as inline code here (`python3 -c CODE`, `node -e CODE`), which the
+/// inline-code reader sees through. Another argument, or another language, leaves it unseen.
+fn code_tool(action: &Action, tool: &str, m: &serde_json::Map<String, Value>) -> Option<Action> {
+    let t: String = tool
+        .chars()
+        .filter(char::is_ascii_alphanumeric)
+        .collect::<String>()
+        .to_ascii_lowercase();
+    if !matches!(
+        t.as_str(),
+        "executecode"
+            | "runcode"
+            | "runpython"
+            | "executepython"
+            | "pythonexec"
+            | "executecell"
+            | "runcell"
+            | "pythonrepl"
+            | "runjavascript"
+            | "executejavascript"
+    ) {
+        return None;
+    }
+    if m.keys()
+        .any(|k| !matches!(k.as_str(), "code" | "language" | "lang" | "timeout"))
+    {
+        return None;
+    }
+    let code = m.get("code")?.as_str()?;
+    let lang = m
+        .get("language")
+        .or_else(|| m.get("lang"))
+        .and_then(Value::as_str)
+        .map(str::to_ascii_lowercase);
+    let js = t.contains("javascript")
+        || matches!(
+            lang.as_deref(),
+            Some("javascript" | "js" | "node" | "typescript")
+        );
+    let python = !js && matches!(lang.as_deref(), None | Some("python" | "python3" | "py"));
+    let line = if js {
+        format!("node -e {}", crate::shell::quote_word(code))
+    } else if python {
+        format!("python3 -c {}", crate::shell::quote_word(code))
+    } else {
+        return None;
+    };
+    Some(built_in(
+        action,
+        "Bash",
+        Operation::Shell { command: line },
+        None,
+    ))
+}
+
 pub fn equivalent(action: &Action) -> Option<Action> {
     let Operation::McpCall {
         server,
@@ -620,6 +676,9 @@ pub fn equivalent(action: &Action) -> Option<Action> {
         .any(|w| matches!(w.as_str(), "docker" | "podman" | "container" | "containers"))
         && let Some(a) = container_tool(action, tool, m)
     {
+        return Some(a);
+    }
+    if let Some(a) = code_tool(action, tool, m) {
         return Some(a);
     }
     let c = command(server, tool, arguments)?;
@@ -655,6 +714,48 @@ mod tests {
             Operation::Shell { command } => Some(command.clone()),
             _ => None,
         }
+    }
+
+    /// Code-running tools are judged as the inline code they run.
+    #[test]
+    fn code_tools_run_their_code_inline() {
+        let e = crate::rules::testutil::engine(crate::policy::Mode::Balanced);
+        let s = crate::SessionState::default();
+        let d = e.decide(
+            &mcp(
+                "ide",
+                "executeCode",
+                json!({"code": "df.groupby('region')['revenue'].sum()"}),
+            ),
+            &s,
+        );
+        assert_eq!(d.verdict, crate::Verdict::Pass, "{:?}", d.codes());
+        let d = e.decide(
+            &mcp(
+                "ide",
+                "executeCode",
+                json!({"code": "import shutil, os\nshutil.rmtree(os.path.expanduser('~'))"}),
+            ),
+            &s,
+        );
+        assert_eq!(d.verdict, crate::Verdict::Block, "{:?}", d.codes());
+        // Another argument: not seen through.
+        assert!(
+            shell_of(&mcp(
+                "ide",
+                "executeCode",
+                json!({"code": "1", "kernel": "remote"})
+            ))
+            .is_none()
+        );
+        assert!(
+            shell_of(&mcp(
+                "ide",
+                "executeCode",
+                json!({"code": "1", "language": "r"})
+            ))
+            .is_none()
+        );
     }
 
     #[test]

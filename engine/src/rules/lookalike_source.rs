@@ -337,7 +337,59 @@ fn lookalike_action(cx: &Ctx<'_>) -> bool {
     })
 }
 
+/// The container images a text names (`image: postgres:16`, `FROM node:20 AS build`), as
+/// their repository paths without tag or digest.
+fn images_in(text: &str) -> Vec<String> {
+    text.lines()
+        .filter_map(|l| {
+            let t = l.trim().trim_start_matches("- ");
+            let v = t
+                .strip_prefix("image:")
+                .or_else(|| t.strip_prefix("FROM "))
+                .or_else(|| t.strip_prefix("from "))?;
+            let v = v.split_whitespace().find(|w| !w.starts_with("--"))?;
+            let v = v.trim_matches(['"', '\'']);
+            let repo = v.split('@').next().unwrap_or(v);
+            // `host:port/x` keeps its port; a tag is after the last `/`.
+            let repo = match repo.rsplit_once('/') {
+                Some((head, last)) => format!("{head}/{}", last.split(':').next().unwrap_or(last)),
+                None => repo.split(':').next().unwrap_or(repo).to_owned(),
+            };
+            (!repo.is_empty() && !repo.contains('$')).then(|| repo.to_ascii_lowercase())
+        })
+        .collect()
+}
+
+/// An edit that swaps an image for one of the same name from another owner or registry
+/// (`postgres:16-alpine` → `ghcr.io/postgres-official/postgres:16-alpine`): the same
+/// software by its name, someone else's build. The official library's mirrors are the same
+/// image.
+fn image_swapped(cx: &Ctx<'_>) -> bool {
+    let official = |r: &str| {
+        let r = r
+            .trim_start_matches("docker.io/")
+            .trim_start_matches("index.docker.io/")
+            .trim_start_matches("public.ecr.aws/docker/")
+            .trim_start_matches("mirror.gcr.io/");
+        r.strip_prefix("library/").unwrap_or(r).to_owned()
+    };
+    cx.facts.edits.iter().any(|e| {
+        let old = images_in(&e.old);
+        let new = images_in(&e.new);
+        new.iter().any(|n| {
+            let name = n.rsplit('/').next().unwrap_or(n);
+            old.iter().any(|o| {
+                let same_name = o.rsplit('/').next().unwrap_or(o) == name;
+                same_name && official(o) != official(n)
+            })
+        })
+    })
+}
+
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
+    if image_swapped(cx) {
+        out.push(Finding::new(LOOKALIKE_SOURCE, cx.ask_or_block()));
+    }
     if lookalike_action(cx) {
         out.push(Finding::new(LOOKALIKE_SOURCE, cx.ask_or_block()));
     }
@@ -423,6 +475,51 @@ mod tests {
     use crate::Verdict::*;
     use crate::policy::Mode;
     use crate::rules::testutil::table;
+
+    /// An image swapped for one of the same name from someone else.
+    #[test]
+    fn images_swapped_for_a_namesake() {
+        use crate::rules::testutil::judge_edit;
+        for (path, old, new, want) in [
+            (
+                "docker-compose.yml",
+                "    image: postgres:16-alpine\n",
+                "    image: ghcr.io/postgres-official/postgres:16-alpine\n",
+                true,
+            ),
+            (
+                "Dockerfile",
+                "FROM node:20-slim AS build\n",
+                "FROM nodejs-images/node:20-slim AS build\n",
+                true,
+            ),
+            (
+                "docker-compose.yml",
+                "    image: postgres:16-alpine\n",
+                "    image: postgres:17-alpine\n",
+                false,
+            ),
+            (
+                "docker-compose.yml",
+                "    image: redis:7\n",
+                "    image: public.ecr.aws/docker/library/redis:7\n",
+                false,
+            ),
+            (
+                "Dockerfile",
+                "FROM node:20\n",
+                "FROM node:20@sha256:abc\n",
+                false,
+            ),
+        ] {
+            let (_, reasons) = judge_edit(path, old, new);
+            assert_eq!(
+                reasons.iter().any(|r| r == "lookalike_source"),
+                want,
+                "{path}: {new}: {reasons:?}"
+            );
+        }
+    }
 
     #[test]
     fn lookalike_actions_in_a_workflow() {

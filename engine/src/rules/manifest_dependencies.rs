@@ -84,6 +84,35 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     if w.path.contains("/node_modules/") || w.path.contains("/site-packages/") {
         return;
     }
+    // A CI file that includes configuration from an address (GitLab's `include: remote:`):
+    // whoever serves it writes the pipeline, with the pipeline's secrets.
+    let remote_include = crate::autorun::is_ci_file(&w.path)
+        && w.hunks.iter().any(|h| {
+            h.new_lower.lines().any(|l| {
+                let t = l.trim().trim_start_matches("- ").trim();
+                let Some(v) = t.strip_prefix("remote:") else {
+                    return false;
+                };
+                let v = v.trim().trim_matches(['"', '\'']);
+                let host = v
+                    .split("://")
+                    .nth(1)
+                    .and_then(|r| r.split(['/', ':']).next())
+                    .unwrap_or("");
+                !host.is_empty()
+                    && !cx.policy.host_allowed(host)
+                    && !h.old.contains(&crate::code::compact(v))
+            })
+        });
+    if remote_include {
+        let by = if cx.untrusted() {
+            [Auth, Auth, Block, Block]
+        } else {
+            [Pass, Auth, Auth, Auth]
+        };
+        out.push(Finding::new(DEPENDENCY_SOURCE, cx.mode().pick(by)));
+        return;
+    }
     let cargo_config =
         w.path.ends_with("/.cargo/config.toml") || w.path.ends_with("/.cargo/config");
     let Some(kind) = manifest(w.basename()).or(cargo_config.then_some(Manifest::Registry)) else {
@@ -362,6 +391,21 @@ mod tests {
     #[test]
     fn manifest_dependencies_table() {
         let cases: &[(&str, &str, &str, Verdict, &str)] = &[
+            // A pipeline included from an address.
+            (
+                ".gitlab-ci.yml",
+                "stages: [test]\n",
+                "include:\n  - remote: 'https://ci-templates.fastmirror.example/node/v3.yml'\n\nstages: [test]\n",
+                Auth,
+                "dependency_source_changed",
+            ),
+            (
+                ".gitlab-ci.yml",
+                "stages: [test]\n",
+                "include:\n  - local: '/ci/node.yml'\n  - template: 'Security/SAST.gitlab-ci.yml'\n\nstages: [test]\n",
+                Pass,
+                "",
+            ),
             // A lockfile's tarball address changed by hand.
             (
                 "package-lock.json",

@@ -341,6 +341,72 @@ fn sensitive(tool: &str) -> bool {
     })
 }
 
+/// SQL that only reads (`select count(*) from …`, `with … select`, `explain`, `show`): every
+/// statement a query, nothing written, no server-side file or network function. Secrets
+/// selected out of a table are judged by `secret_access`.
+fn read_only_sql(arguments: &serde_json::Value) -> bool {
+    let Some(m) = arguments.as_object() else {
+        return false;
+    };
+    let mut sqls = m
+        .iter()
+        .filter(|(k, _)| matches!(k.as_str(), "sql" | "query" | "statement"))
+        .filter_map(|(_, v)| v.as_str())
+        .peekable();
+    if sqls.peek().is_none() {
+        return false;
+    }
+    sqls.all(|sql| {
+        let l = format!(
+            " {} ",
+            sql.to_ascii_lowercase()
+                .replace(['\n', '\t', '(', ')'], " ")
+        );
+        let writes = [
+            " into ",
+            " insert ",
+            " update ",
+            " delete ",
+            " merge ",
+            " drop ",
+            " alter ",
+            " create ",
+            " grant ",
+            " revoke ",
+            " truncate ",
+            " copy ",
+            " call ",
+            " do ",
+            " vacuum ",
+            " analyze ",
+            " lock ",
+            " set ",
+            " reset ",
+            " pg_read",
+            " pg_write",
+            " lo_",
+            " dblink",
+            " pg_sleep",
+            " nextval",
+            " setval",
+            " set_config",
+            " pg_terminate",
+            " pg_cancel",
+            " load_file",
+            " outfile",
+            " dumpfile",
+        ];
+        !writes.iter().any(|w| l.contains(w))
+            && l.split(';').filter(|st| !st.trim().is_empty()).all(|st| {
+                let first = st.split_whitespace().next().unwrap_or("");
+                matches!(
+                    first,
+                    "select" | "with" | "explain" | "show" | "describe" | "desc"
+                )
+            })
+    })
+}
+
 /// A request that only reads: `method` GET, HEAD or OPTIONS with nothing to send.
 fn plain_get(arguments: &serde_json::Value) -> bool {
     let Some(m) = arguments.as_object() else {
@@ -512,7 +578,8 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                 && !words(tool)
                     .iter()
                     .any(|w| matches!(w.as_str(), "config" | "configuration" | "settings"));
-            let read_like = local || reads(server, tool) || plain_get(arguments);
+            let read_like =
+                local || reads(server, tool) || plain_get(arguments) || read_only_sql(arguments);
             // Opening an issue or a pull request, or commenting, or pushing to a feature
             // branch, in a session that has taken in nothing untrusted and read no secret:
             // routine in balanced.
@@ -713,6 +780,38 @@ mod tests {
     /// A call that is a shell command, a write or a move here is judged as that call: the
     /// routine ones pass, the harmful ones get the built-in call's reasons; what cannot be
     /// seen through stays AUTH.
+    #[test]
+    fn read_only_sql_through_a_database_tool_is_a_read() {
+        use serde_json::json;
+        let e = engine(Mode::Balanced);
+        let s = SessionState::default();
+        for (sql, pass) in [
+            (
+                "select count(*) from public.profiles where created_at > now() - interval '7 days';",
+                true,
+            ),
+            (
+                "with t as (select id from orders) select count(*) from t",
+                true,
+            ),
+            ("explain select * from orders where id = 3", true),
+            ("delete from public.profiles", false),
+            ("select * into backup_users from users", false),
+            ("select pg_read_file('/etc/passwd')", false),
+            ("select 1; drop table users", false),
+        ] {
+            let d = e.decide(
+                &on(
+                    "supabase",
+                    "execute_sql",
+                    json!({"project_id": "abc", "query": sql}),
+                ),
+                &s,
+            );
+            assert_eq!(d.verdict == Pass, pass, "{sql}: {:?}", d.codes());
+        }
+    }
+
     #[test]
     fn calls_seen_through_are_judged_as_what_they_do() {
         use serde_json::json;

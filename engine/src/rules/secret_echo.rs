@@ -26,8 +26,47 @@ pub const SECRET_EXFILTRATION: Reason = Reason::new(
 
 pub const PROJECT_ROOT_PUBLISHED: Reason = Reason::new(
     "project_root_published",
-    "Publishes the whole project folder, hidden files such as .env and .git included.",
+    "Publishes the project folder or a package with hidden secret files (.env, .git, keys) included.",
 );
+
+/// `npm publish` of a package whose `files` list names a secret file (`.env`, `.npmrc`, a
+/// key): the registry serves it to everyone, for good.
+fn package_lists_secret_files(cx: &Ctx<'_>, sa: &crate::shell::ShellAnalysis, root: &str) -> bool {
+    let publishes = sa.invocations.iter().any(|i| {
+        matches!(i.program.as_str(), "npm" | "pnpm" | "yarn" | "bun")
+            && i.argv().any(|a| a == "publish")
+            && !i.argv().any(|a| a == "--dry-run")
+    });
+    if !publishes {
+        return false;
+    }
+    let manifest = format!("{root}/package.json");
+    let files = crate::needs::Files::new(cx.facts, cx.session);
+    let text = match files.lookup(&manifest) {
+        crate::needs::Lookup::Content(t, _) => t,
+        _ => return false,
+    };
+    let Ok(json) = serde_json::from_str::<serde_json::Value>(text) else {
+        return false;
+    };
+    json.get("files")
+        .and_then(|f| f.as_array())
+        .is_some_and(|list| {
+            list.iter().filter_map(|v| v.as_str()).any(|entry| {
+                let base = crate::paths::basename(entry.trim_end_matches('/')).to_ascii_lowercase();
+                base == ".env"
+                    || (base.starts_with(".env.") && !base.ends_with(".example"))
+                    || base == ".npmrc"
+                    || base == ".pypirc"
+                    || base.ends_with(".pem")
+                    || base.ends_with(".key")
+                    || base.starts_with("id_rsa")
+                    || base.starts_with("id_ed25519")
+                    || base == "credentials"
+                    || base == "credentials.json"
+            })
+        })
+}
 
 pub const SECRET_TO_REMOTE_STORE: Reason = Reason::new(
     "secret_to_remote_store",
@@ -135,7 +174,7 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                         == root
                 })
         });
-        if whole_root {
+        if whole_root || package_lists_secret_files(cx, sa, root) {
             out.push(Finding::new(PROJECT_ROOT_PUBLISHED, Verdict::Auth));
         }
     }
@@ -229,6 +268,41 @@ mod tests {
     use crate::policy::Mode;
     use crate::rules::testutil::{CWD, engine, read_env};
     use crate::{SessionState, Verdict};
+
+    /// A package published with a secret file in its `files` list.
+    #[test]
+    fn packages_that_ship_secret_files() {
+        let e = engine(Mode::Balanced);
+        let s = SessionState::default();
+        let judge = |manifest: &str, cmd: &str| {
+            let mut facts = crate::CallFacts::default();
+            facts.files.insert(
+                format!("{CWD}/package.json"),
+                crate::needs::FileView::Content(manifest.to_owned()),
+            );
+            e.decide_with(&Action::shell(Host::ClaudeCode, cmd, Some(CWD)), &s, &facts)
+        };
+        let leaky = r#"{"name": "@acme/sdk", "files": ["dist", ".env", ".npmrc"]}"#;
+        let fine = r#"{"name": "@acme/sdk", "files": ["dist", "README.md", ".env.example"]}"#;
+        let d = judge(leaky, "npm publish --access public");
+        assert!(
+            d.codes().contains(&"project_root_published"),
+            "{:?}",
+            d.codes()
+        );
+        let d = judge(fine, "npm publish --access public");
+        assert!(
+            !d.codes().contains(&"project_root_published"),
+            "{:?}",
+            d.codes()
+        );
+        let d = judge(leaky, "npm publish --dry-run");
+        assert!(
+            !d.codes().contains(&"project_root_published"),
+            "{:?}",
+            d.codes()
+        );
+    }
 
     #[test]
     fn echo_of_read_secret_is_blocked_in_every_mode() {
