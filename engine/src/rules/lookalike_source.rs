@@ -31,6 +31,16 @@ pub const LOOKALIKE_SOURCE: Reason = Reason::new(
 /// Well-known projects developers install or apply from source, and their owners (lower case).
 const KNOWN: &[(&str, &[&str])] = &[
     ("ripgrep", &["burntsushi"]),
+    // R packages installed from GitHub, Helm plugins.
+    ("dplyr", &["tidyverse"]),
+    ("ggplot2", &["tidyverse"]),
+    ("tidyr", &["tidyverse"]),
+    ("readr", &["tidyverse"]),
+    ("purrr", &["tidyverse"]),
+    ("data.table", &["rdatatable"]),
+    ("helm-diff", &["databus23"]),
+    ("helm-secrets", &["jkroepke", "zendesk"]),
+    ("helm-unittest", &["helm-unittest", "quintush"]),
     ("fd", &["sharkdp"]),
     ("bat", &["sharkdp"]),
     ("hyperfine", &["sharkdp"]),
@@ -306,7 +316,9 @@ fn installs(program: &str, args: &[&str]) -> bool {
         "brew" => matches!(first, "tap" | "install"),
         "asdf" | "mise" | "rtx" => first == "plugin" || first == "plugin-add",
         "kubectl" | "oc" => matches!(first, "apply" | "create" | "replace"),
-        "helm" => matches!(first, "install" | "upgrade" | "repo"),
+        "helm" => matches!(first, "install" | "upgrade" | "repo" | "plugin"),
+        // `Rscript -e 'remotes::install_github("O/R")'`.
+        "rscript" | "r" => args.iter().any(|a| a.contains("install_github(")),
         _ => false,
     }
 }
@@ -408,6 +420,18 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             let shorthand = matches!(p, "gh" | "brew" | "npm" | "pnpm" | "yarn" | "bun");
             for a in args.iter().skip(1) {
                 let mut refs = repos_in(a);
+                // R's `install_github("O/R")`: owner/repo shorthand inside the code.
+                for (i, _) in a.match_indices("install_github(") {
+                    let inner = a.get(i + 15..).unwrap_or("");
+                    let inner = inner.trim_start_matches(['"', '\'']);
+                    let spec: String = inner
+                        .chars()
+                        .take_while(|c| !matches!(c, '"' | '\'' | ')' | '@' | ','))
+                        .collect();
+                    if let Some((o, r)) = spec.split_once('/') {
+                        push(&mut refs, &o.to_ascii_lowercase(), &r.to_ascii_lowercase());
+                    }
+                }
                 if refs.is_empty()
                     && shorthand
                     && !a.starts_with(['-', '@', '.', '/', '~'])
@@ -545,6 +569,26 @@ mod tests {
         table(
             Mode::Balanced,
             &[
+                (
+                    "Rscript -e 'remotes::install_github(\"tidyverse-org/dplyr\")'",
+                    Auth,
+                    "lookalike_source",
+                ),
+                (
+                    "Rscript -e 'remotes::install_github(\"tidyverse/dplyr\")'",
+                    Pass,
+                    "",
+                ),
+                (
+                    "helm plugin install https://github.com/helm-plugins/helm-diff",
+                    Auth,
+                    "lookalike_source",
+                ),
+                (
+                    "helm plugin install https://github.com/databus23/helm-diff",
+                    Pass,
+                    "",
+                ),
                 (
                     "go install github.com/golangci-lint/golangci-lint/cmd/golangci-lint@latest",
                     Auth,
