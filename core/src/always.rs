@@ -644,6 +644,14 @@ pub const CORPUS: &[(&str, &str)] = &[
         include_str!("../../tests/corpus/families/everyday6.jsonl"),
     ),
     (
+        "holdout21",
+        include_str!("../../tests/corpus/families/holdout21.jsonl"),
+    ),
+    (
+        "everyday7",
+        include_str!("../../tests/corpus/families/everyday7.jsonl"),
+    ),
+    (
         "everyday5",
         include_str!("../../tests/corpus/families/everyday5.jsonl"),
     ),
