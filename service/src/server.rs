@@ -73,7 +73,7 @@ struct Service {
     users: Mutex<HashMap<u32, Arc<Mutex<UserState>>>>,
     active: AtomicUsize,
     last_activity_ms: AtomicU64,
-    /// Reused threads for connections and their readers.
+    /// Reused threads for the watchers of clients whose call a human is asked about.
     workers: crate::workers::Workers,
 }
 
@@ -238,46 +238,88 @@ pub fn serve(cfg: ServiceConfig) -> Result<(), ServiceError> {
     }
     tracing::info!(level = ?cfg.level, socket = %cfg.socket.display(), "guard service listening");
 
-    for conn in listener.incoming() {
+    let acceptors = Arc::new(Acceptors {
+        listener,
+        waiting: AtomicUsize::new(0),
+    });
+    // This thread is the first acceptor and never leaves.
+    accept_loop(&svc, &acceptors, false);
+    Ok(())
+}
+
+/// Threads that accept connections and serve them themselves (leader/follower): the thread
+/// the kernel wakes for a new connection is the one that judges it, with no hand-off to
+/// another thread. Whenever an acceptor takes a connection and none is left waiting, it
+/// starts another first, so a call never waits behind a long one (an approval holds its
+/// thread for up to two minutes); a thread that finds two others waiting when it is done
+/// ends, so an idle service keeps few.
+struct Acceptors {
+    listener: UnixListener,
+    /// Threads blocked in `accept` right now.
+    waiting: AtomicUsize,
+}
+
+fn start_acceptor(svc: &Arc<Service>, acceptors: &Arc<Acceptors>) -> std::io::Result<()> {
+    let svc = Arc::clone(svc);
+    let acceptors = Arc::clone(acceptors);
+    std::thread::Builder::new()
+        .name("airlock-accept".into())
+        .spawn(move || accept_loop(&svc, &acceptors, true))
+        .map(|_| ())
+}
+
+fn accept_loop(svc: &Arc<Service>, acceptors: &Arc<Acceptors>, may_leave: bool) {
+    loop {
+        acceptors.waiting.fetch_add(1, Ordering::SeqCst);
+        let conn = acceptors.listener.accept();
+        let still_waiting = acceptors
+            .waiting
+            .fetch_sub(1, Ordering::SeqCst)
+            .saturating_sub(1);
         let stream = match conn {
-            Ok(s) => s,
+            Ok((s, _)) => s,
             Err(e) => {
                 tracing::warn!(error = %e, "accept failed");
+                std::thread::sleep(Duration::from_millis(10));
                 continue;
             }
         };
-        svc.touch();
-        if svc.active.load(Ordering::SeqCst) >= MAX_CONNECTIONS {
-            let mut s = stream;
-            let _ = write_response(
-                &mut s,
-                &Response::Error {
-                    code: "busy".into(),
-                    message: "Airlock's service is overloaded.".into(),
-                },
-            );
-            continue;
+        if still_waiting == 0
+            && let Err(e) = start_acceptor(svc, acceptors)
+        {
+            // This thread comes back to accepting when it is done: calls wait meanwhile.
+            tracing::error!(error = %e, "no thread to accept the next connection");
         }
-        svc.active.fetch_add(1, Ordering::SeqCst);
-        let job_svc = Arc::clone(&svc);
-        let started = svc.workers.spawn(move || {
-            let svc = job_svc;
-            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                connection(&svc, stream);
-            }));
-            if r.is_err() {
-                tracing::error!("a connection handler panicked; its client denies");
-            }
-            svc.active.fetch_sub(1, Ordering::SeqCst);
-            svc.touch();
-        });
-        if let Err(e) = started {
-            // The stream went with the job: its client sees the connection close and denies.
-            tracing::error!(error = %e, "no thread for a connection; its client denies");
-            svc.active.fetch_sub(1, Ordering::SeqCst);
+        serve_one(svc, stream);
+        if may_leave && acceptors.waiting.load(Ordering::SeqCst) >= 2 {
+            return;
         }
     }
-    Ok(())
+}
+
+/// One accepted connection, on the accepting thread.
+fn serve_one(svc: &Service, stream: UnixStream) {
+    svc.touch();
+    if svc.active.load(Ordering::SeqCst) >= MAX_CONNECTIONS {
+        let mut s = stream;
+        let _ = write_response(
+            &mut s,
+            &Response::Error {
+                code: "busy".into(),
+                message: "Airlock's service is overloaded.".into(),
+            },
+        );
+        return;
+    }
+    svc.active.fetch_add(1, Ordering::SeqCst);
+    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        connection(svc, stream);
+    }));
+    if r.is_err() {
+        tracing::error!("a connection handler panicked; its client denies");
+    }
+    svc.active.fetch_sub(1, Ordering::SeqCst);
+    svc.touch();
 }
 
 fn write_response(s: &mut UnixStream, r: &Response) -> std::io::Result<()> {
@@ -397,6 +439,7 @@ struct ConnLine {
     gone: Arc<AtomicBool>,
     reading: Reading,
     workers: crate::workers::Workers,
+    level: Level,
 }
 
 impl ConnLine {
@@ -471,6 +514,12 @@ impl Line for ConnLine {
         Arc::clone(&self.gone)
     }
     fn files(&mut self, paths: Vec<String>) -> Option<airlock_engine::CallFacts> {
+        // At user level the service is the hook's user (the socket refuses anyone else): it
+        // reads the files as the hook would, without a round trip. At system level it runs
+        // as its own user and cannot see the user's files: the hook reads them.
+        if self.level == Level::User {
+            return Some(crate::client::read_files(&paths));
+        }
         write_response(&mut self.writer, &Response::NeedFiles { paths }).ok()?;
         match self.next(FILES_TIMEOUT) {
             Some(FromClient::Files(mut f)) => {
@@ -723,6 +772,7 @@ fn hook_exchange(
             partial: Vec::new(),
         }),
         workers: svc.workers.clone(),
+        level: svc.cfg.level,
     };
     let (host, payload) = match input {
         Exchange::Hook { host, payload } => (host, payload),
