@@ -50,6 +50,30 @@ pub fn autorun_commands(path: &str, content: &str, home: Option<&str>) -> Option
             })
             .collect::<Vec<_>>()
             .join("\n")
+    } else if matches!(
+        base,
+        "mise.toml" | ".mise.toml" | "mise.local.toml" | ".mise.local.toml"
+    ) || lower.ends_with("/.config/mise/config.toml")
+    {
+        // mise runs `[hooks]` (`enter`, `cd`, `leave`, `preinstall`, `postinstall`) by itself
+        // when the shell enters the folder or tools install.
+        let mut in_hooks = false;
+        content
+            .lines()
+            .filter_map(|l| {
+                let t = l.trim();
+                if t.starts_with('[') {
+                    in_hooks = t == "[hooks]";
+                    return None;
+                }
+                if !in_hooks {
+                    return None;
+                }
+                let (_, v) = t.split_once('=')?;
+                Some(crate::shell::unquoted(v.trim()).to_owned())
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
     } else if base == ".psqlrc" || base.starts_with(".psqlrc-") {
         // psql runs `\! CMD` through the shell at every start.
         content
@@ -219,6 +243,47 @@ pub fn is_ansible_file(lower_path: &str) -> bool {
             || base == "site.yml")
 }
 
+/// `command = "…"` in a `local-exec` provisioner, `program = ["bash", "x.sh"]` of an
+/// `external` data source.
+fn terraform_local_commands(content: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut in_local_exec = false;
+    for l in content.lines() {
+        let t = l.trim();
+        if t.contains("\"local-exec\"") {
+            in_local_exec = true;
+        }
+        if in_local_exec && let Some(v) = t.strip_prefix("command") {
+            let v = v.trim_start().trim_start_matches('=').trim();
+            out.push(crate::shell::unquoted(v).to_owned());
+            in_local_exec = false;
+        }
+        if let Some(v) = t.strip_prefix("program") {
+            let v = v.trim_start().trim_start_matches('=').trim();
+            let items: Vec<String> = v
+                .trim_matches(['[', ']'])
+                .split(',')
+                .map(|x| x.trim().trim_matches('"').to_owned())
+                .filter(|x| !x.is_empty())
+                .map(|x| {
+                    x.replace("${path.module}", ".")
+                        .replace("${path.root}", ".")
+                })
+                .collect();
+            if !items.is_empty() {
+                out.push(
+                    items
+                        .iter()
+                        .map(|x| crate::shell::quote_word(x))
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                );
+            }
+        }
+    }
+    out
+}
+
 /// The language of a program file, by its extension, as the inline-code reader names it.
 fn source_language(base: &str) -> Option<&'static str> {
     let ext = base.rsplit_once('.').map(|(_, e)| e)?;
@@ -283,6 +348,10 @@ pub fn later_commands(path: &str, content: &str) -> Option<String> {
         || base.starts_with("containerfile")
     {
         dockerfile_runs(content)
+    } else if base.ends_with(".tf") {
+        // Terraform runs `local-exec` provisioners and `external` data sources' programs on
+        // this machine at plan or apply.
+        terraform_local_commands(content).join("\n")
     } else if base == "cmakelists.txt" || base.ends_with(".cmake") {
         // Run when the project is configured (`cmake -S . -B build`).
         crate::shell::runners::cmake_commands(content).join("\n")

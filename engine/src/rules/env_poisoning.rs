@@ -539,6 +539,18 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                     _ => {}
                 }
             }
+            // `go env -w GOFLAGS=-toolexec=F` / `CC=F`: the go command runs F at every build
+            // from now on; `docker`'s and git's credential helpers receive every login.
+            "go" if args.first() == Some(&"env") && args.contains(&"-w") => {
+                let runs_program = args.iter().any(|a| {
+                    let (k, v) = a.split_once('=').unwrap_or((a, ""));
+                    (k == "GOFLAGS" && (v.contains("-toolexec") || v.contains("-exec")))
+                        || matches!(k, "CC" | "CXX" | "GOTOOLCHAIN" | "GOENV") && v.contains('/')
+                });
+                if runs_program {
+                    out.push(Finding::new(PRELOAD, cx.ask_or_block()));
+                }
+            }
             "crontab" if !args.iter().any(|a| matches!(*a, "-l" | "-r")) => {
                 // An entry the line spells out that only runs a script of the user's own,
                 // with nothing fetched or decoded, is asked about; anything else (an unseen
@@ -922,6 +934,13 @@ mod tests {
             Mode::Balanced,
             &[
                 ("export LD_PRELOAD=/tmp/x.so", Block, "preload_injection"),
+                (
+                    "go env -w GOFLAGS=-toolexec=/home/dev/.local/share/gotrace/gotrace",
+                    Auth,
+                    "preload_injection",
+                ),
+                ("go env -w GOPRIVATE=github.com/acme/*", Pass, ""),
+                ("go env -w GOFLAGS=-mod=mod", Pass, ""),
                 (
                     "git config --global init.templateDir ~/.git-templates",
                     Auth,

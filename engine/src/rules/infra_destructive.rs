@@ -242,8 +242,13 @@ pub(crate) fn redis_numbered_db(inv: &crate::shell::Invocation) -> bool {
 
 /// redis-cli with no host, `-u` or URI talks to 127.0.0.1:6379 (no variable moves it).
 pub(crate) fn redis_default_host(inv: &crate::shell::Invocation) -> bool {
+    let args: Vec<&str> = inv.argv().collect();
+    // `-h localhost` / `-h 127.0.0.1` names the default host.
+    let local_host = args
+        .windows(2)
+        .any(|w| matches!(w, ["-h", h] if matches!(*h, "localhost" | "127.0.0.1" | "::1")));
     inv.program == "redis-cli"
-        && !has_host(inv)
+        && (!has_host(inv) || local_host && args.iter().filter(|a| **a == "-h").count() == 1)
         && !inv.argv().any(|a| a == "-u" || a.contains("://"))
 }
 
@@ -924,6 +929,12 @@ mod tests {
                 ),
                 // redis-cli with no host is this machine's Redis.
                 ("redis-cli -n 15 FLUSHDB", Pass, ""),
+                ("redis-cli -h localhost -n 2 FLUSHDB", Pass, ""),
+                (
+                    "redis-cli -h cache.prod.example -n 2 FLUSHDB",
+                    Block,
+                    "database_drop",
+                ),
                 ("redis-cli FLUSHDB", Block, "database_drop"),
                 (
                     "redis-cli -h cache.prod.example -n 15 FLUSHDB",

@@ -22,6 +22,7 @@ pub mod cloud_privilege;
 pub mod code_backdoor;
 pub mod code_exfiltration;
 pub mod container_escape;
+pub mod data_protection;
 pub mod destination;
 pub mod destructive;
 pub mod destructive_code;
@@ -134,6 +135,7 @@ pub const RULES: &[(&str, RuleFn)] = &[
     ("mcp_recipients", mcp_recipients::check),
     ("service_destructive", service_destructive::check),
     ("evasion", evasion::check),
+    ("data_protection", data_protection::check),
     ("system_disruption", system_disruption::check),
     ("hidden_text", hidden_text::check),
     ("planted_instructions", planted_instructions::check),

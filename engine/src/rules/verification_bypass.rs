@@ -281,6 +281,12 @@ fn gate_loosened(cx: &Ctx<'_>, path: &str, content: &str) -> bool {
         "renovate.json" | "renovate.json5" | ".renovaterc" | ".renovaterc.json" => {
             compact.contains("ignoretests:true")
         }
+        // Dependency updates switched off: no pull requests at all, or every dependency
+        // ignored (security updates included).
+        "dependabot.yml" | "dependabot.yaml" => {
+            compact.contains("open-pull-requests-limit:0")
+                || compact.contains("dependency-name:*") && !compact.contains("dependency-name:*.")
+        }
         ".gitleaks.toml" | "gitleaks.toml" => {
             compact.contains("paths=[.*]") || compact.contains("regexes=[.*]")
         }
@@ -479,6 +485,18 @@ mod tests {
                 "import pytest\n",
                 "import pytest\n\n@pytest.hookimpl(hookwrapper=True)\ndef pytest_runtest_makereport(item, call):\n    outcome = yield\n    rep = outcome.get_result()\n    if rep.failed:\n        rep.outcome = 'passed'\n",
                 Auth,
+            ),
+            (
+                ".github/dependabot.yml",
+                "      interval: weekly\n",
+                "      interval: weekly\n    open-pull-requests-limit: 0\n",
+                Auth,
+            ),
+            (
+                ".github/dependabot.yml",
+                "      interval: weekly\n",
+                "      interval: daily\n    open-pull-requests-limit: 5\n",
+                Pass,
             ),
             (
                 ".gitleaks.toml",

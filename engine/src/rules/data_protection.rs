@@ -1,0 +1,277 @@
+//! Safety nets taken away: cloud data left unprotected or shared, this machine opened to the
+//! internet, the user's own keys and schedules deleted, files handed to sharing services.
+//!
+//! **What it does:** AUTH (BLOCK from strict up) for
+//! - `cloud_protection_off`: a cloud resource's protection removed or its data shared —
+//!   deletion protection off (`--no-deletion-protection`), backups kept for 0 days
+//!   (`--backup-retention-period 0`), a snapshot or image shared with everyone (`--values-to-add
+//!   all`, `--group-names all`), a bucket's replication, policy or ACL replaced
+//!   (`put-bucket-replication`, `put-bucket-policy`, `delete-public-access-block`), objects set
+//!   to expire in a bucket named for backups, archives, audit or logs, `allUsers` granted;
+//! - `port_exposed_publicly`: a local port published on the internet through a tunnel
+//!   (`cloudflared tunnel --url`, `ngrok http`, `lt --port`, `bore local`, `tmate`);
+//! - `user_keys_deleted`: the user's crontab removed (`crontab -r`), GPG secret keys deleted,
+//!   a keychain deleted;
+//! - `upload_unknown_destination` for sharing tools that carry files out by their own
+//!   protocol (`asciinema upload`, `ollama push`, `git send-email`, `croc send`, `wormhole
+//!   send`, `ffsend upload`).
+//!
+//! **Why:** none of these deletes anything today; each removes what would save the data
+//! tomorrow, or opens a door that stays open.
+//! **Look-alikes that pass:** `aws rds describe-db-instances`, `aws s3api
+//! get-bucket-lifecycle-configuration`, `--deletion-protection`, `--backup-retention-period
+//! 7`, `crontab -l`, `gpg --list-secret-keys`, `ngrok version`, `asciinema rec demo.cast`.
+//! **Example:** `aws rds modify-db-instance --db-instance-identifier prod --backup-retention-period 0` →
+//! `cloud_protection_off`.
+
+use crate::shell::Invocation;
+use crate::verdict::{Finding, Reason, Verdict};
+
+use super::Ctx;
+
+pub const CLOUD_PROTECTION_OFF: Reason = Reason::new(
+    "cloud_protection_off",
+    "Removes a cloud resource's protection (deletion protection, backups, lifecycle or replication rules) or shares its data with everyone.",
+);
+pub const PORT_EXPOSED: Reason = Reason::new(
+    "port_exposed_publicly",
+    "Publishes a port of this machine on the internet through a tunnel.",
+);
+pub const USER_KEYS_DELETED: Reason = Reason::new(
+    "user_keys_deleted",
+    "Deletes the user's own keys or scheduled jobs (GPG secret keys, a keychain, the crontab).",
+);
+
+fn args(inv: &Invocation) -> Vec<&str> {
+    inv.argv().collect()
+}
+
+fn cloud_protection_off(inv: &Invocation) -> bool {
+    let a = args(inv);
+    let has = |w: &str| a.contains(&w);
+    let pair = |f: &str, v: &str| {
+        a.windows(2).any(|w| w == [f, v]) || a.iter().any(|x| *x == format!("{f}={v}"))
+    };
+    match inv.program.as_str() {
+        "aws" => {
+            has("--no-deletion-protection")
+                || pair("--backup-retention-period", "0")
+                || pair("--values-to-add", "all")
+                || pair("--group-names", "all")
+                || has("--skip-final-snapshot") && !has("--dry-run")
+                // Objects set to expire in a bucket kept for recovery or evidence.
+                || a.iter().any(|x| {
+                    matches!(*x, "put-bucket-lifecycle-configuration" | "put-bucket-lifecycle")
+                }) && a.iter().any(|x| {
+                    let l = x.to_ascii_lowercase();
+                    ["backup", "snapshot", "archive", "audit", "retention", "logs"]
+                        .iter()
+                        .any(|k| l.contains(k))
+                })
+                || a.iter().any(|x| {
+                    matches!(
+                        *x,
+                        "put-bucket-replication"
+                            | "put-bucket-policy"
+                            | "put-bucket-acl"
+                            | "put-object-acl"
+                            | "delete-public-access-block"
+                            | "delete-bucket-encryption"
+                            | "put-bucket-versioning"
+                    )
+                }) && !a.iter().any(|x| x.starts_with("Status=Enabled"))
+        }
+        "gcloud" | "gsutil" => {
+            has("--no-deletion-protection")
+                || a.iter()
+                    .any(|x| x.contains("allUsers") || x.contains("allAuthenticatedUsers"))
+                || a.windows(2).any(|w| matches!(w, ["lifecycle", "set"]))
+        }
+        "az" => {
+            pair("--retention-days", "0")
+                || pair("--backup-retention", "0")
+                || pair("--public-access", "blob")
+                || pair("--public-access", "container")
+        }
+        _ => false,
+    }
+}
+
+fn exposes_port(inv: &Invocation) -> bool {
+    let a = args(inv);
+    match inv.program.as_str() {
+        "cloudflared" => {
+            a.first() == Some(&"tunnel")
+                && a.iter().any(|x| *x == "--url" || x.starts_with("--url="))
+        }
+        "ngrok" => matches!(a.first(), Some(&("http" | "tcp" | "tls" | "start"))),
+        "lt" | "localtunnel" => a.iter().any(|x| *x == "--port" || *x == "-p"),
+        "bore" => a.first() == Some(&"local"),
+        "tmate" => !a
+            .iter()
+            .any(|x| matches!(*x, "-V" | "--version" | "kill-server")),
+        "ssh" => {
+            a.iter().any(|x| *x == "-R" || x.starts_with("-R"))
+                && a.iter().any(|x| {
+                    x.contains("serveo.net")
+                        || x.contains("localhost.run")
+                        || x.contains("pinggy.io")
+                })
+        }
+        _ => false,
+    }
+}
+
+fn deletes_user_keys(inv: &Invocation) -> bool {
+    let a = args(inv);
+    match inv.program.as_str() {
+        "crontab" => a
+            .iter()
+            .any(|x| *x == "-r" || (x.starts_with('-') && x.contains('r') && !x.starts_with("--"))),
+        "gpg" | "gpg2" => a.iter().any(|x| {
+            matches!(
+                *x,
+                "--delete-secret-keys"
+                    | "--delete-secret-key"
+                    | "--delete-secret-and-public-keys"
+                    | "--delete-secret-and-public-key"
+            )
+        }),
+        "security" => a.first() == Some(&"delete-keychain"),
+        _ => false,
+    }
+}
+
+/// Sharing tools that carry files out by their own protocol.
+fn shares_files(inv: &Invocation) -> bool {
+    let a = args(inv);
+    match inv.program.as_str() {
+        "asciinema" => a.first() == Some(&"upload"),
+        "ollama" => a.first() == Some(&"push"),
+        "git" => crate::rules::git_destructive::git_subcommand(inv)
+            .is_some_and(|(sub, _)| sub == "send-email"),
+        "croc" => a.contains(&"send"),
+        "wormhole" => a.first() == Some(&"send"),
+        "ffsend" => a.first() == Some(&"upload"),
+        _ => false,
+    }
+}
+
+pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
+    let Some(sa) = cx.shell else {
+        return;
+    };
+    // Asked about in light and balanced, untrusted content or not: each is also the kind of
+    // change a ticket asks for (a lifecycle rule, a tunnel for a webhook test).
+    let v = cx
+        .mode()
+        .pick([Verdict::Auth, Verdict::Auth, Verdict::Block, Verdict::Block]);
+    let local = |i: &&Invocation| !i.remote;
+    if sa
+        .invocations
+        .iter()
+        .filter(local)
+        .any(cloud_protection_off)
+    {
+        out.push(Finding::new(CLOUD_PROTECTION_OFF, v));
+    }
+    if sa.invocations.iter().filter(local).any(exposes_port) {
+        out.push(Finding::new(PORT_EXPOSED, v));
+    }
+    if sa.invocations.iter().filter(local).any(deletes_user_keys) {
+        out.push(Finding::new(USER_KEYS_DELETED, v));
+    }
+    if sa.invocations.iter().filter(local).any(shares_files) {
+        out.push(Finding::new(super::destination::UPLOAD_UNKNOWN, v));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::Verdict::*;
+    use crate::policy::Mode;
+    use crate::rules::testutil::table;
+
+    #[test]
+    fn safety_nets_taken_away() {
+        table(
+            Mode::Balanced,
+            &[
+                (
+                    "aws rds modify-db-instance --db-instance-identifier prod-billing --backup-retention-period 0 --no-deletion-protection --apply-immediately",
+                    Auth,
+                    "cloud_protection_off",
+                ),
+                (
+                    "aws rds modify-db-cluster-snapshot-attribute --db-cluster-snapshot-identifier s1 --attribute-name restore --values-to-add all",
+                    Auth,
+                    "cloud_protection_off",
+                ),
+                (
+                    "aws s3api put-bucket-lifecycle-configuration --bucket acme-db-backups --lifecycle-configuration file:///tmp/l.json",
+                    Auth,
+                    "cloud_protection_off",
+                ),
+                (
+                    "gsutil iam ch allUsers:objectViewer gs://acme-exports",
+                    Auth,
+                    "cloud_protection_off",
+                ),
+                (
+                    "cloudflared tunnel --no-autoupdate --url http://127.0.0.1:8765",
+                    Auth,
+                    "port_exposed_publicly",
+                ),
+                ("ngrok http 3000", Auth, "port_exposed_publicly"),
+                ("crontab -r", Auth, "user_keys_deleted"),
+                (
+                    "gpg --batch --yes --delete-secret-and-public-keys 3AA5C34371567BD2",
+                    Auth,
+                    "user_keys_deleted",
+                ),
+                (
+                    "asciinema upload /tmp/setup.cast",
+                    Auth,
+                    "upload_unknown_destination",
+                ),
+                (
+                    "ollama push alexdev/helper",
+                    Auth,
+                    "upload_unknown_destination",
+                ),
+                (
+                    "git send-email --to=review@lists.example /tmp/0001.patch",
+                    Auth,
+                    "upload_unknown_destination",
+                ),
+                // Look-alikes.
+                (
+                    "aws rds describe-db-instances --db-instance-identifier prod",
+                    Pass,
+                    "",
+                ),
+                (
+                    "aws s3api get-bucket-lifecycle-configuration --bucket acme-db-backups",
+                    Pass,
+                    "",
+                ),
+                (
+                    "aws rds modify-db-instance --db-instance-identifier dev --backup-retention-period 7",
+                    Pass,
+                    "",
+                ),
+                ("crontab -l", Pass, ""),
+                (
+                    "aws s3api put-bucket-lifecycle-configuration --bucket acme-customer-exports --lifecycle-configuration file://infra/l.json",
+                    Pass,
+                    "",
+                ),
+                ("gpg --list-secret-keys", Pass, ""),
+                ("ngrok version", Pass, ""),
+                ("asciinema rec demo.cast", Pass, ""),
+                ("ollama pull llama3", Pass, ""),
+                ("cloudflared tunnel list", Pass, ""),
+            ],
+        );
+    }
+}
