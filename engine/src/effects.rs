@@ -1122,6 +1122,39 @@ fn invocation_effects(
             dynamic: w.dynamic,
         });
     }
+    // `gio trash --empty` (and `trash-empty`) empties the trash for good; `gio remove F`
+    // deletes F; `gio trash F` on a line that also empties the trash deletes F.
+    if p == "gio" || p == "trash-empty" {
+        let args: Vec<&str> = inv.argv().collect();
+        let empties = p == "trash-empty"
+            || args.first() == Some(&"trash") && args.contains(&"--empty")
+            || sa.invocations.iter().any(|i| {
+                i.program == "gio"
+                    && i.argv().next() == Some("trash")
+                    && i.argv().any(|a| a == "--empty")
+            });
+        if p == "trash-empty" || args.first() == Some(&"trash") && args.contains(&"--empty") {
+            fx.deletes.push(Deletion {
+                path: norm("~/.local/share/Trash"),
+                program: p.to_owned(),
+                recursive: true,
+                glob: false,
+                dynamic: false,
+            });
+        }
+        let removes = args.first() == Some(&"remove") || args.first() == Some(&"trash") && empties;
+        if removes {
+            for w in inv.args.iter().skip(1).filter(|w| !w.text.starts_with('-')) {
+                fx.deletes.push(Deletion {
+                    path: norm(&w.text),
+                    program: p.to_owned(),
+                    recursive: true,
+                    glob: w.glob,
+                    dynamic: w.dynamic,
+                });
+            }
+        }
+    }
     // `ansible HOSTS -m file -a "path=DIR state=absent"`: DIR removed, folder and all.
     if matches!(p, "ansible" | "ansible-console") {
         let args: Vec<&str> = inv.argv().collect();

@@ -398,6 +398,11 @@ mod tests {
                     ("chown -R nobody ~", Block, "recursive_permission_change"),
                     ("rm -f /etc/passwd", Block, "system_file_delete"),
                     ("rm -rf ~/other-project", Auth, "delete_outside_project"),
+                    (
+                        "gio trash ~/Pictures/* && gio trash --empty",
+                        Block,
+                        "destructive_rm",
+                    ),
                     ("rm -rf \"$BUILD_DIR/\"", Auth, "rm_dynamic_target"),
                     ("rm -rf ~/$DIR", Auth, "rm_dynamic_target"),
                     // `TMPDIR` set on the line itself is whatever was set.
@@ -427,6 +432,7 @@ mod tests {
                     "",
                 ),
                 ("rm -rf \"${TMPDIR}/jest_cache\"", Pass, ""),
+                ("gio trash build/old.log", Pass, ""),
                 ("rm -rf target", Pass, ""),
                 ("rm -rf ./dist && npm run build", Pass, ""),
                 ("rm -f build/*.o", Pass, ""),

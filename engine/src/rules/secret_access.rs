@@ -569,8 +569,42 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             // A token handed straight to a login that reads it from stdin (`aws ecr
             // get-login-password | docker login --password-stdin`) is a login, not a read;
             // a Key Vault query for a secret's attributes (or name, id) shows no value.
+            // The login must be to the issuer's own registry: a GitHub token to `ghcr.io`, an
+            // ECR password to `*.amazonaws.com`; handed to anyone else's it is sent away.
+            let issuer_registry = |registry: &str| {
+                let r = registry.to_ascii_lowercase();
+                match inv.program.as_str() {
+                    "gh" => {
+                        r == "ghcr.io"
+                            || r.ends_with(".pkg.github.com")
+                            || r == "docker.pkg.github.com"
+                    }
+                    "aws" => r.ends_with(".amazonaws.com") || r == "public.ecr.aws",
+                    "gcloud" => r.ends_with("gcr.io") || r.ends_with(".pkg.dev"),
+                    "az" => r.ends_with(".azurecr.io"),
+                    _ => true,
+                }
+            };
             let piped_to_login = sa.invocations.iter().any(|c| {
-                c.stdin == crate::shell::Stdin::Pipe(i) && c.argv().any(|a| a == "--password-stdin")
+                c.stdin == crate::shell::Stdin::Pipe(i)
+                    && c.argv().any(|a| a == "--password-stdin")
+                    && {
+                        // `docker login [opts] REGISTRY`: the operand after the options.
+                        let ca: Vec<&str> = c.argv().collect();
+                        let mut registry = None;
+                        let mut k = 0;
+                        while let Some(a) = ca.get(k) {
+                            if matches!(*a, "-u" | "--username" | "-p" | "--password") {
+                                k += 2;
+                                continue;
+                            }
+                            if !a.starts_with('-') && *a != "login" {
+                                registry = Some(*a);
+                            }
+                            k += 1;
+                        }
+                        registry.is_none_or(issuer_registry)
+                    }
             });
             let attributes_only = inv.program == "az"
                 && args.windows(2).any(|w| {
@@ -839,6 +873,16 @@ mod tests {
                     "keychain_access",
                 ),
                 ("secret-tool lookup service x", Auth, "keychain_access"),
+                (
+                    "gh auth token | docker login ghcr.io -u alex --password-stdin",
+                    Pass,
+                    "",
+                ),
+                (
+                    "gh auth token | docker login registry.devtools-mirror.example -u alex --password-stdin",
+                    Auth,
+                    "keychain_access",
+                ),
                 (
                     "npm config get //registry.npmjs.org/:_authToken",
                     Auth,

@@ -327,6 +327,15 @@ pub(crate) fn names_production(inv: &Invocation) -> bool {
                 || k.ends_with("_ENV"))
                 && names_prod(&v.text))
     }) || inv.argv().any(|a| {
+        // Rake takes `NAME=value` arguments as environment variables too.
+        a.strip_prefix("DISABLE_DATABASE_ENVIRONMENT_CHECK=")
+            .is_some_and(|v| !v.is_empty())
+            || a.split_once('=').is_some_and(|(k, v)| {
+                k.ends_with("_ENV")
+                    && k.chars().all(|c| c.is_ascii_uppercase() || c == '_')
+                    && prod(v)
+            })
+    }) || inv.argv().any(|a| {
         prod(a)
             || a.split_once('=').is_some_and(|(k, v)| {
                 ((k.ends_with("ENV") || k == "--env") && prod(v))
@@ -865,6 +874,12 @@ mod tests {
                 ("alembic downgrade -1", Pass, ""),
                 ("npx knex migrate:rollback", Pass, ""),
                 ("bin/rails db:reset", Pass, ""),
+                (
+                    "bin/rails db:schema:load DISABLE_DATABASE_ENVIRONMENT_CHECK=1",
+                    Block,
+                    "service_destroy_all",
+                ),
+                ("bin/rails db:migrate RAILS_ENV=production", Pass, ""),
                 ("npx prisma migrate dev --name add_users", Pass, ""),
                 (
                     "nomad job stop -purge -yes api-prod",
