@@ -652,6 +652,10 @@ pub const CORPUS: &[(&str, &str)] = &[
         include_str!("../../tests/corpus/families/everyday7.jsonl"),
     ),
     (
+        "holdout22",
+        include_str!("../../tests/corpus/families/holdout22.jsonl"),
+    ),
+    (
         "everyday5",
         include_str!("../../tests/corpus/families/everyday5.jsonl"),
     ),
