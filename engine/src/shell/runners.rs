@@ -381,27 +381,13 @@ pub fn cmake_commands(text: &str) -> Vec<String> {
             let body = body.get(..end).unwrap_or("");
             let words: Vec<&str> = body.split_whitespace().collect();
             if prefix.is_some() {
-                match words.first() {
-                    Some(&"REMOVE_RECURSE") => cmds.push(format!(
-                        "rm -rf {}",
-                        words
-                            .iter()
-                            .skip(1)
-                            .map(|w| norm(w))
-                            .collect::<Vec<_>>()
-                            .join(" ")
-                    )),
-                    Some(&"REMOVE") => cmds.push(format!(
-                        "rm -f {}",
-                        words
-                            .iter()
-                            .skip(1)
-                            .map(|w| norm(w))
-                            .collect::<Vec<_>>()
-                            .join(" ")
-                    )),
-                    _ => {}
-                }
+                let rm = match words.first() {
+                    Some(&"REMOVE_RECURSE") => "rm -rf",
+                    Some(&"REMOVE") => "rm -f",
+                    _ => continue,
+                };
+                let operands: Vec<String> = words.iter().skip(1).map(|w| norm(w)).collect();
+                cmds.push(format!("{rm} {}", operands.join(" ")));
                 continue;
             }
             // Each `COMMAND` up to the next keyword.
