@@ -1126,14 +1126,15 @@ fn invocation_effects(
     // deletes F; `gio trash F` on a line that also empties the trash deletes F.
     if p == "gio" || p == "trash-empty" {
         let args: Vec<&str> = inv.argv().collect();
-        let empties = p == "trash-empty"
-            || args.first() == Some(&"trash") && args.contains(&"--empty")
+        let empties_here =
+            p == "trash-empty" || args.first() == Some(&"trash") && args.contains(&"--empty");
+        let line_empties = empties_here
             || sa.invocations.iter().any(|i| {
                 i.program == "gio"
                     && i.argv().next() == Some("trash")
                     && i.argv().any(|a| a == "--empty")
             });
-        if p == "trash-empty" || args.first() == Some(&"trash") && args.contains(&"--empty") {
+        if empties_here {
             fx.deletes.push(Deletion {
                 path: norm("~/.local/share/Trash"),
                 program: p.to_owned(),
@@ -1142,7 +1143,8 @@ fn invocation_effects(
                 dynamic: false,
             });
         }
-        let removes = args.first() == Some(&"remove") || args.first() == Some(&"trash") && empties;
+        let removes =
+            args.first() == Some(&"remove") || args.first() == Some(&"trash") && line_empties;
         if removes {
             for w in inv.args.iter().skip(1).filter(|w| !w.text.starts_with('-')) {
                 fx.deletes.push(Deletion {

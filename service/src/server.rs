@@ -470,11 +470,12 @@ impl ConnLine {
 
     /// Hand the reading to a worker that sets `gone` the moment the client hangs up.
     fn watch(&mut self) {
-        let Reading::Here(_) = &self.reading else {
-            return;
-        };
-        let Reading::Here(mut lines) = std::mem::replace(&mut self.reading, Reading::Over) else {
-            return;
+        let mut lines = match std::mem::replace(&mut self.reading, Reading::Over) {
+            Reading::Here(lines) => lines,
+            other => {
+                self.reading = other;
+                return;
+            }
         };
         let (tx, rx) = mpsc::channel::<FromClient>();
         let gone = Arc::clone(&self.gone);

@@ -89,19 +89,25 @@ fn password_on_command_line(inv: &crate::shell::Invocation) -> bool {
 /// (`postgres://postgres:postgres@localhost/app`) and passwords kept in variables are not.
 fn password_in_remote_uri(inv: &crate::shell::Invocation) -> bool {
     inv.argv().any(|a| {
-        let Some((_, rest)) = a.split_once("://") else {
+        // The address may sit inside an option (`--uri=mongodb://…`): from its scheme on.
+        let Some(at) = a.find("://") else {
             return false;
         };
-        let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
-        let Some((userinfo, hostport)) = authority.rsplit_once('@') else {
+        let start = a
+            .get(..at)
+            .and_then(|head| {
+                head.rfind(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '+' | '.' | '-')))
+            })
+            .map_or(0, |i| i + 1);
+        let Ok(u) = url::Url::parse(a.get(start..).unwrap_or(a)) else {
             return false;
         };
-        let Some((_, password)) = userinfo.split_once(':') else {
+        let Some(password) = u.password() else {
             return false;
         };
-        let host = hostport
-            .rsplit_once(':')
-            .map_or(hostport, |(h, _)| h)
+        let host = u
+            .host_str()
+            .unwrap_or("")
             .trim_matches(['[', ']'])
             .to_ascii_lowercase();
         let local = host == "localhost"
