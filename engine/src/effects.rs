@@ -987,7 +987,7 @@ fn invocation_effects(
         "git" => {
             // `git notes add -F FILE`, `git commit -F FILE`, `git tag -F FILE`: the file's
             // text becomes part of the repository (and leaves with the next push).
-            if crate::rules::git_destructive::git_subcommand(inv)
+            if crate::shell::git_subcommand(inv)
                 .is_some_and(|(sub, _)| matches!(sub, "notes" | "commit" | "tag"))
             {
                 for f in flag_value(inv, &["-F", "--file"]) {
@@ -1195,7 +1195,7 @@ fn invocation_effects(
 /// The paths `git checkout … -- PATH…` or `git restore PATH…` writes, joined to the work
 /// tree named on the line (`--work-tree=DIR`, `-C DIR`), else as given.
 fn git_checkout_paths(inv: &Invocation) -> Vec<String> {
-    let Some((sub, rest)) = crate::rules::git_destructive::git_subcommand(inv) else {
+    let Some((sub, rest)) = crate::shell::git_subcommand(inv) else {
         return Vec::new();
     };
     if !matches!(sub, "checkout" | "restore") {

@@ -9,7 +9,6 @@
 //! **Why:** they overwrite other people's commits or throw away work that exists nowhere else.
 //! **Example:** `git push --force origin main` → `git_force_push`.
 
-use crate::shell::Invocation;
 use crate::verdict::{Finding, Reason, Verdict};
 
 use super::Ctx;
@@ -27,32 +26,7 @@ pub const REMOTE_DELETE: Reason = Reason::new(
     "Deletes branches or tags on the remote.",
 );
 
-/// Split a git invocation into (subcommand, arguments after it), skipping global options.
-pub fn git_subcommand(inv: &Invocation) -> Option<(&str, Vec<&str>)> {
-    if inv.program != "git" {
-        return None;
-    }
-    let args: Vec<&str> = inv.argv().collect();
-    let mut i = 0;
-    while let Some(a) = args.get(i) {
-        if matches!(
-            *a,
-            "-C" | "-c" | "--git-dir" | "--work-tree" | "--namespace" | "--exec-path"
-        ) {
-            i += 2;
-            continue;
-        }
-        if a.starts_with('-') {
-            i += 1;
-            continue;
-        }
-        return Some((
-            a,
-            args.get(i + 1..).map(<[&str]>::to_vec).unwrap_or_default(),
-        ));
-    }
-    None
-}
+pub use crate::shell::git_subcommand;
 
 /// Branches that are shared by convention (a force push there rewrites others' history).
 fn shared_branch(name: &str) -> bool {

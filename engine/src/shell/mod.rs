@@ -1719,5 +1719,32 @@ fn literal_output(inv: &Invocation, all: &ShellAnalysis) -> Output {
     }
 }
 
+/// Split a git invocation into (subcommand, arguments after it), skipping global options.
+pub fn git_subcommand(inv: &Invocation) -> Option<(&str, Vec<&str>)> {
+    if inv.program != "git" {
+        return None;
+    }
+    let args: Vec<&str> = inv.argv().collect();
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        if matches!(
+            *a,
+            "-C" | "-c" | "--git-dir" | "--work-tree" | "--namespace" | "--exec-path"
+        ) {
+            i += 2;
+            continue;
+        }
+        if a.starts_with('-') {
+            i += 1;
+            continue;
+        }
+        return Some((
+            a,
+            args.get(i + 1..).map(<[&str]>::to_vec).unwrap_or_default(),
+        ));
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests;
