@@ -211,8 +211,9 @@ pub fn autorun_commands(path: &str, content: &str, home: Option<&str>) -> Option
     } else if is_git_config(path, home) {
         // Git runs these settings' commands on the next `git status`, fetch or push.
         git_config_commands(content)
-    } else if base == ".envrc"
-        || lower.contains("/.git/hooks/")
+    } else if base == ".envrc" {
+        direnv_text(content)
+    } else if lower.contains("/.git/hooks/")
         || lower.contains("/.husky/") && !base.starts_with('.')
         || paths::is_shell_rc(path, home)
     {
@@ -222,6 +223,26 @@ pub fn autorun_commands(path: &str, content: &str, home: Option<&str>) -> Option
     };
     let text: String = text.chars().take(MAX_TEXT).collect();
     (!text.trim().is_empty()).then_some(text)
+}
+
+/// An `.envrc` as the shell it is, with direnv's own downloaders spelled out: `source_url URL
+/// HASH` and `fetchurl URL` fetch a script and `source_url` runs it (a hash pins the bytes, not
+/// who wrote them).
+fn direnv_text(content: &str) -> String {
+    content
+        .lines()
+        .map(|l| {
+            let t = l.trim_start();
+            match t.strip_prefix("source_url ") {
+                Some(rest) => {
+                    let url = rest.split_whitespace().next().unwrap_or("");
+                    format!("curl -fsSL {url} | sh")
+                }
+                None => l.to_owned(),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// Shell text in a file that runs when someone runs it, builds or deploys — not by itself

@@ -306,6 +306,41 @@ const SSH_PUBLIC: &[&str] = &[
     "allowed_signers",
 ];
 
+/// A `.pem` named as a certificate (`cert.pem`, `fullchain.pem`, `dev-ca.pem`,
+/// `rootCA.pem`, `ca-bundle.pem`): certificates are public by design. A name that also says
+/// key (`rootCA-key.pem`, `cert-key.pem`, `privkey.pem`) is still a key.
+fn certificate_pem(lower: &str) -> bool {
+    let Some(stem) = lower.strip_suffix(".pem") else {
+        return false;
+    };
+    let words: Vec<&str> = stem
+        .split(['-', '_', '.'])
+        .filter(|w| !w.is_empty())
+        .collect();
+    let cert = words.iter().any(|w| {
+        matches!(
+            *w,
+            "cert"
+                | "certs"
+                | "certificate"
+                | "crt"
+                | "ca"
+                | "cacert"
+                | "cacerts"
+                | "rootca"
+                | "chain"
+                | "fullchain"
+                | "bundle"
+                | "pub"
+                | "public"
+        )
+    });
+    let key = words.iter().any(|w| {
+        w.contains("key") || w.contains("priv") || w.contains("secret") || *w == "combined"
+    });
+    cert && !key
+}
+
 /// Classify a normalised path as a secret.
 pub fn secret_kind(path: &str, home: Option<&str>) -> Option<SecretKind> {
     let base = basename(path);
@@ -349,7 +384,10 @@ pub fn secret_kind(path: &str, home: Option<&str>) -> Option<SecretKind> {
         ".ppk",
         ".asc",
     ];
-    if key_ext.iter().any(|e| lower.ends_with(e)) && !lower.starts_with("public") {
+    if key_ext.iter().any(|e| lower.ends_with(e))
+        && !lower.starts_with("public")
+        && !certificate_pem(&lower)
+    {
         return Some(SecretKind::PrivateKey);
     }
     if matches!(
@@ -548,6 +586,11 @@ pub fn is_persistence(path: &str, home: Option<&str>) -> bool {
             || rel.starts_with(".config/autostart")
             || rel == ".xinitrc"
             || rel == ".xprofile"
+            || rel == ".xsessionrc"
+            || rel == ".xsession"
+            // A launcher of the user's own replaces the system's under the same name: what
+            // it runs starts whenever that application is opened.
+            || rel.starts_with(".local/share/applications/") && rel.ends_with(".desktop")
             // The user session's environment (a `PATH` put first here shadows every program).
             || rel.starts_with(".config/environment.d/")
             || rel == ".pam_environment"
@@ -709,6 +752,24 @@ mod tests {
             ("/etc/passwd", None),
             ("/home/dev/project/src/main.rs", None),
             ("/home/dev/project/server.key", Some(SecretKind::PrivateKey)),
+            ("/home/dev/project/server.pem", Some(SecretKind::PrivateKey)),
+            (
+                "/home/dev/project/privkey.pem",
+                Some(SecretKind::PrivateKey),
+            ),
+            (
+                "/home/dev/project/rootCA-key.pem",
+                Some(SecretKind::PrivateKey),
+            ),
+            (
+                "/home/dev/project/cert-key.pem",
+                Some(SecretKind::PrivateKey),
+            ),
+            // Certificates are public by design.
+            ("/home/dev/project/certs/dev-ca.pem", None),
+            ("/home/dev/project/fullchain.pem", None),
+            ("/home/dev/project/rootCA.pem", None),
+            ("/home/dev/project/cert.pem", None),
             ("/home/dev/project/README.md", None),
             ("/home/dev/.bashrc", None),
         ];

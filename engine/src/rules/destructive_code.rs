@@ -113,6 +113,10 @@ fn in_rollback(text: &str, at: usize) -> bool {
         "def change",
         "function up(",
         "up()",
+        // SQL migration files' sections (sql-migrate, goose, dbmate).
+        "+migrate up",
+        "+goose up",
+        "migrate:up",
     ];
     const DOWN: &[&str] = &[
         "def down",
@@ -121,6 +125,9 @@ fn in_rollback(text: &str, at: usize) -> bool {
         "function down(",
         "down()",
         "rollback()",
+        "+migrate down",
+        "+goose down",
+        "migrate:down",
     ];
     let before = &text[..at];
     let last = |keys: &[&str]| keys.iter().filter_map(|k| before.rfind(k)).max();
@@ -198,6 +205,21 @@ mod tests {
             (
                 "migrations/versions/9f4c_add_pm.py",
                 "def upgrade():\n    op.create_table(\"payment_methods\")\n\n\ndef downgrade():\n    op.drop_table(\"payment_methods\")\n",
+                Pass,
+            ),
+            (
+                "migrations/20240511_order_notes.sql",
+                "-- +migrate Up\nCREATE TABLE order_notes (id BIGSERIAL PRIMARY KEY);\n\n-- +migrate Down\nDROP TABLE IF EXISTS order_notes;\n",
+                Pass,
+            ),
+            (
+                "db/migrations/00012_notes.sql",
+                "-- +goose Up\nDROP TABLE orders;\n-- +goose Down\nCREATE TABLE orders (id int);\n",
+                Auth,
+            ),
+            (
+                "db/migrations/20240101_x.sql",
+                "-- migrate:up\nCREATE TABLE t (id int);\n-- migrate:down\nDROP TABLE t;\n",
                 Pass,
             ),
             (

@@ -27,6 +27,10 @@ pub const TLS_CHECKS_OFF: Reason = Reason::new(
     "tls_checks_off",
     "Switches off TLS certificate checks for a tool from now on (a proxy could then read and change its traffic).",
 );
+pub const ROOT_CA_TRUSTED: Reason = Reason::new(
+    "root_ca_trusted",
+    "Makes the computer trust a new certificate authority (whoever holds its key can read and change encrypted traffic).",
+);
 pub const ACCOUNT_CHANGE: Reason = Reason::new(
     "account_change",
     "Creates or changes user accounts, groups or passwords.",
@@ -152,6 +156,33 @@ fn production_admin(inv: &crate::shell::Invocation) -> bool {
             || text.contains("is_superuser=true"))
             && (text.contains("create") || text.contains("update"));
     admin && super::service_destructive::names_production(inv)
+}
+
+/// A certificate authority added to an operating-system trust store: `security
+/// add-trusted-cert` (macOS), `trust anchor FILE` (p11-kit), `certutil -A … -t C,,` (NSS),
+/// `certutil -addstore Root` (Windows). `mkcert -install` (a CA made on this machine, its key
+/// kept here) and reading the stores are not.
+fn trusts_root_ca(inv: &crate::shell::Invocation) -> bool {
+    let args: Vec<&str> = inv.argv().collect();
+    match inv.program.as_str() {
+        "security" => args.first() == Some(&"add-trusted-cert"),
+        "trust" => args.first() == Some(&"anchor") && !args.contains(&"--remove"),
+        "certutil" | "certutil.exe" => {
+            let add = args.contains(&"-A")
+                && args.windows(2).any(|w| match w {
+                    [flag, trust] => *flag == "-t" && trust.to_ascii_uppercase().contains('C'),
+                    _ => false,
+                });
+            let win = args.windows(2).any(|w| match w {
+                [op, store] => {
+                    op.eq_ignore_ascii_case("-addstore") && store.eq_ignore_ascii_case("root")
+                }
+                _ => false,
+            });
+            add || win
+        }
+        _ => false,
+    }
 }
 
 /// A tool's certificate checks switched off in its saved configuration: `git config --global
@@ -288,6 +319,12 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             cx.mode()
                 .pick([Verdict::Pass, Verdict::Auth, Verdict::Auth, Verdict::Block]),
         ));
+    }
+    if cx
+        .shell
+        .is_some_and(|sa| sa.invocations.iter().any(trusts_root_ca))
+    {
+        out.push(Finding::new(ROOT_CA_TRUSTED, cx.ask_or_block()));
     }
     if cx
         .shell
@@ -451,6 +488,25 @@ mod tests {
                     Auth,
                     "tls_checks_off",
                 ),
+                (
+                    "sudo security add-trusted-cert -d -r trustRoot -k /Library/Keychains/System.keychain /tmp/debug-proxy-ca.pem",
+                    Auth,
+                    "root_ca_trusted",
+                ),
+                (
+                    "sudo trust anchor ~/Downloads/corp-proxy.crt",
+                    Auth,
+                    "root_ca_trusted",
+                ),
+                (
+                    "certutil -d sql:$HOME/.pki/nssdb -A -t 'C,,' -n proxy -i /tmp/ca.crt",
+                    Auth,
+                    "root_ca_trusted",
+                ),
+                ("mkcert -install && mkcert localhost 127.0.0.1", Pass, ""),
+                ("security verify-cert -c server.crt", Pass, ""),
+                ("trust list --filter=ca-anchors | head", Pass, ""),
+                ("certutil -d sql:$HOME/.pki/nssdb -L", Pass, ""),
                 ("git config --global http.sslVerify true", Pass, ""),
                 ("git config --get http.sslVerify", Pass, ""),
                 ("npm config get strict-ssl", Pass, ""),

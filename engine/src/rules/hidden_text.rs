@@ -30,6 +30,10 @@ pub const HOMOGLYPH_DOMAIN: Reason = Reason::new(
     "homoglyph_domain",
     "Names a host with look-alike (non-ASCII or punycode) letters.",
 );
+pub const HOMOGLYPH_NAME: Reason = Reason::new(
+    "homoglyph_name",
+    "Names a package, program or file with look-alike letters from another script (it is not the one it looks like).",
+);
 pub const ENCODED_PAYLOAD: Reason = Reason::new(
     "encoded_payload",
     "Writes code that decodes an embedded payload and executes it.",
@@ -54,6 +58,34 @@ fn pictographic(c: char) -> bool {
     (0x1F000..=0x1FAFF).contains(&u) || (0x2600..=0x27BF).contains(&u) || u == 0xFE0F
 }
 
+fn variation_selector(c: char) -> bool {
+    let u = c as u32;
+    (0xFE00..=0xFE0F).contains(&u) || (0xE0100..=0xE01EF).contains(&u)
+}
+
+/// CJK ideographs, the one script with variation sequences from the supplement.
+fn ideograph(c: char) -> bool {
+    let u = c as u32;
+    (0x3400..=0x9FFF).contains(&u)
+        || (0xF900..=0xFAFF).contains(&u)
+        || (0x20000..=0x3FFFF).contains(&u)
+}
+
+/// A word that mixes ASCII letters with look-alike letters of another script (Greek,
+/// Cyrillic, Armenian, Cherokee, full-width Latin): `reqսests` with an Armenian `ս`.
+pub fn mixed_script_word(w: &str) -> bool {
+    let latin = w.chars().any(|c| c.is_ascii_alphabetic());
+    let lookalike = w.chars().any(|c| {
+        let u = c as u32;
+        (0x0370..=0x03FF).contains(&u)
+            || (0x0400..=0x052F).contains(&u)
+            || (0x0530..=0x058F).contains(&u)
+            || (0x13A0..=0x13FF).contains(&u)
+            || (0xFF21..=0xFF5A).contains(&u)
+    });
+    latin && lookalike
+}
+
 /// Scripts that use zero-width (non-)joiners as part of ordinary spelling.
 fn joining_script(c: char) -> bool {
     let u = c as u32;
@@ -73,9 +105,25 @@ pub fn scan(text: &str) -> Hidden {
     let mut prev: Option<char> = None;
     let mut chars = text.chars().peekable();
     let mut first = true;
+    // Variation selectors in a row: one picks a glyph, a run of them spells bytes (the
+    // "emoji smuggling" encoding, one selector per byte).
+    let mut selectors = 0usize;
     while let Some(c) = chars.next() {
         let u = c as u32;
         let next = chars.peek().copied();
+        if variation_selector(c) {
+            selectors += 1;
+            if selectors >= 2 {
+                h.tags = true;
+            }
+            // A supplementary selector picks an ideograph's variant; after anything else
+            // it only hides.
+            if u >= 0xE0100 && !prev.is_some_and(ideograph) {
+                h.invisible = true;
+            }
+        } else {
+            selectors = 0;
+        }
         match u {
             0x200B | 0x2060..=0x2064 | 0x180E => h.invisible = true,
             0xFEFF if !first => h.invisible = true,
@@ -114,14 +162,8 @@ fn mixed_script_url(text: &str) -> bool {
             .chars()
             .take_while(|c| !c.is_whitespace() && !matches!(c, '\'' | '"'))
             .collect();
-        url.split(|c: char| !c.is_alphanumeric()).any(|w| {
-            let latin = w.chars().any(|c| c.is_ascii_alphabetic());
-            let lookalike = w.chars().any(|c| {
-                let u = c as u32;
-                (0x0370..=0x03FF).contains(&u) || (0x0400..=0x04FF).contains(&u)
-            });
-            latin && lookalike
-        })
+        url.split(|c: char| !c.is_alphanumeric())
+            .any(mixed_script_word)
     })
 }
 
@@ -202,6 +244,22 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             json_strings(arguments, &mut strings, "", 0);
             texts.extend(strings.into_iter().map(|(_, s)| s));
         }
+        // What a person pasted: only text spelled in characters nobody can see is
+        // reported (tags, selector runs); pasted prose often carries a stray zero-width.
+        Operation::Prompt { text } => {
+            if scan(text).tags {
+                out.push(Finding::new(
+                    HIDDEN_TAG_TEXT,
+                    cx.mode().pick([
+                        Verdict::Auth,
+                        Verdict::Block,
+                        Verdict::Block,
+                        Verdict::Block,
+                    ]),
+                ));
+            }
+            return;
+        }
         _ => {}
     }
     // Text a command line writes into files, decoded (`printf '%b' '\U000E0041…' > f`).
@@ -238,8 +296,62 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     if homoglyph {
         out.push(Finding::new(HOMOGLYPH_DOMAIN, Verdict::Auth));
     }
+    if lookalike_name(cx) {
+        out.push(Finding::new(HOMOGLYPH_NAME, Verdict::Auth));
+    }
     if written.is_some_and(decodes_and_executes) && !super::planted_instructions::test_data(cx) {
         out.push(Finding::new(ENCODED_PAYLOAD, Verdict::Auth));
+    }
+}
+
+/// Dependency manifests, whose names the next `npm install` or `pip install -r` installs.
+fn dependency_manifest(path: &str) -> bool {
+    let base = crate::paths::basename(path).to_ascii_lowercase();
+    (base.starts_with("requirements") && (base.ends_with(".txt") || base.ends_with(".in")))
+        || matches!(
+            base.as_str(),
+            "package.json"
+                | "pyproject.toml"
+                | "pipfile"
+                | "cargo.toml"
+                | "gemfile"
+                | "go.mod"
+                | "composer.json"
+                | "environment.yml"
+                | "build.gradle"
+                | "build.gradle.kts"
+                | "pom.xml"
+        )
+}
+
+/// A look-alike name where a name is looked up: a word of a command line (`pip install
+/// reqսests`), or a dependency manifest's text.
+fn lookalike_name(cx: &Ctx<'_>) -> bool {
+    let words = |t: &str| {
+        t.split(|c: char| {
+            c.is_whitespace()
+                || matches!(
+                    c,
+                    '"' | '\'' | '=' | ':' | ',' | '<' | '>' | '~' | '^' | '[' | ']' | '{' | '}'
+                )
+        })
+        .any(mixed_script_word)
+    };
+    match &cx.action.op {
+        Operation::FileWrite { path, content } => {
+            dependency_manifest(path) && !content.is_ascii() && words(content)
+        }
+        Operation::Shell { command } => {
+            !command.is_ascii()
+                && cx.shell.is_some_and(|sa| {
+                    sa.invocations.iter().any(|i| {
+                        mixed_script_word(&i.program)
+                            || i.argv()
+                                .any(|a| !a.contains(char::is_whitespace) && mixed_script_word(a))
+                    })
+                })
+        }
+        _ => false,
     }
 }
 
@@ -288,5 +400,56 @@ mod tests {
         assert_eq!(d.verdict, Verdict::Auth, "{:?}", d.codes());
         let d = e.decide(&w("print('Привет, мир')\n"), &s);
         assert_eq!(d.verdict, Verdict::Pass, "{:?}", d.codes());
+        // A look-alike package name in a manifest; real non-English text there is not.
+        let m =
+            |path: &str, content: &str| e.decide(&file_write("Write", path, content), &s).verdict;
+        assert_eq!(
+            m("requirements.txt", "flask==3.0.3\nreq\u{57d}ests==2.32.3\n"),
+            Verdict::Auth
+        );
+        assert_eq!(
+            m(
+                "package.json",
+                "{\"dependencies\": {\"loda\u{455}h\": \"^4.17.21\"}}"
+            ),
+            Verdict::Auth
+        );
+        assert_eq!(
+            m(
+                "package.json",
+                "{\"description\": \"Café — приложение\", \"dependencies\": {\"lodash\": \"^4\"}}"
+            ),
+            Verdict::Pass
+        );
+        assert_eq!(m("docs/notes.md", "req\u{57d}ests"), Verdict::Pass);
+    }
+
+    #[test]
+    fn selector_runs_and_lookalike_commands() {
+        use crate::Verdict::*;
+        use crate::policy::Mode;
+        use crate::rules::testutil::table;
+        let smuggled: String = std::iter::once('📦')
+            .chain(
+                "ignore"
+                    .bytes()
+                    .filter_map(|b| char::from_u32(0xE0100 + u32::from(b) - 16)),
+            )
+            .collect();
+        assert!(scan(&smuggled).tags);
+        // One selector picks a glyph: an emoji's text/emoji style, an ideograph's variant.
+        assert!(!scan("❤\u{fe0f} ok").any());
+        assert!(!scan("葛\u{e0100}飾区").any());
+        assert!(scan("a\u{e0100}b").invisible);
+        table(
+            Mode::Balanced,
+            &[
+                ("pip install req\u{57d}ests", Auth, "homoglyph_name"),
+                ("npm i loda\u{455}h", Auth, "homoglyph_name"),
+                ("pip install requests", Pass, ""),
+                ("echo 'Привет мир' > greeting.txt", Pass, ""),
+                ("git commit -m 'Исправить ошибку'", Pass, ""),
+            ],
+        );
     }
 }

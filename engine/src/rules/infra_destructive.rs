@@ -708,9 +708,14 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                 ));
             }
             "mongo" | "mongosh"
-                if args
-                    .iter()
-                    .any(|a| a.contains("dropDatabase") || a.contains(".drop()")) =>
+                if args.iter().any(|a| {
+                    let c: String = a.chars().filter(|c| !c.is_whitespace()).collect();
+                    // Every document deleted is the collection emptied.
+                    c.contains("dropDatabase")
+                        || c.contains(".drop()")
+                        || c.contains("deleteMany({})")
+                        || c.contains(".remove({})")
+                }) =>
             {
                 if mongo_local(inv, sa) {
                     // The database named in the connection string (`…:27017/app_test`).

@@ -258,7 +258,15 @@ pub fn is_keychain_access(program: &str, args: &[&str]) -> bool {
             matches!(first, "read" | "item" | "inject")
                 || args.windows(2).any(|w| matches!(w, ["item", "get"]))
         }
-        "bw" | "lpass" => matches!(first, "get" | "show" | "export"),
+        // `bw list items` prints every saved login with its password.
+        "bw" | "lpass" => {
+            matches!(first, "get" | "show" | "export")
+                || args.windows(2).any(|w| matches!(w, ["list", "items"]))
+        }
+        // The state holds every resource's secrets in clear (database passwords, keys).
+        "terraform" | "tofu" | "terragrunt" => {
+            args.windows(2).any(|w| matches!(w, ["state", "pull"]))
+        }
         "gh" => args.windows(2).any(|w| matches!(w, ["auth", "token"])),
         // `npm config get //registry.npmjs.org/:_authToken`, `yarn config get npmAuthToken`:
         // the registry token the package manager keeps.
@@ -837,6 +845,19 @@ mod tests {
                 ("cat /etc/shadow", Block, "secret_read_system"),
                 ("env", Auth, "env_dump"),
                 ("kubectl -n staging get secrets", Pass, ""),
+                (
+                    "bw list items --session \"$BW_SESSION\" | jq -r '.[].login.password'",
+                    Auth,
+                    "keychain_access",
+                ),
+                ("bw list folders", Pass, ""),
+                (
+                    "terraform state pull | jq '.resources[]'",
+                    Auth,
+                    "keychain_access",
+                ),
+                ("terraform state list", Pass, ""),
+                ("terraform plan -out plan.bin", Pass, ""),
                 (
                     "kubectl -n staging get secret db -o yaml",
                     Auth,

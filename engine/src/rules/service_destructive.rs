@@ -274,6 +274,37 @@ fn verb_of(token: &str) -> bool {
     VERBS.contains(&t.as_str())
         || t.split([':', '-', '_', '.'])
             .any(|p| VERBS.contains(&p) && p.len() > 2)
+        // A verb with a prefix (`rrpurge`, `forcedelete`), not its undoing (`undelete`).
+        || !t.starts_with("un")
+            && ["purge", "destroy", "delete", "truncate", "wipe"]
+                .iter()
+                .any(|v| t.len() > v.len() && t.ends_with(v))
+}
+
+/// Payment tools, where cancelling or refunding is the destroying verb.
+const PAYMENT_CLIS: &[&str] = &["stripe", "paypal", "braintree", "chargebee", "recurly"];
+
+/// Programs named for what they do to a whole account (`aws-nuke`, `cloud-nuke`): run for
+/// real (not `--dry-run`; aws-nuke and its siblings only with `--no-dry-run`) they delete
+/// everything they are pointed at.
+fn account_nuke(inv: &Invocation) -> bool {
+    let p = inv.program.as_str();
+    if !p.split('-').any(|w| w == "nuke") {
+        return false;
+    }
+    let args: Vec<&str> = inv.argv().collect();
+    if args
+        .iter()
+        .any(|a| matches!(*a, "--version" | "--help" | "-h" | "version" | "help"))
+    {
+        return false;
+    }
+    let dry_by_default = matches!(p, "aws-nuke" | "azure-nuke" | "gcp-nuke");
+    if dry_by_default {
+        args.contains(&"--no-dry-run")
+    } else {
+        !args.contains(&"--dry-run")
+    }
 }
 
 /// Local tools whose destroying verbs, run on a server, destroy that server's services or data.
@@ -518,7 +549,18 @@ pub fn service_destroy(inv: &Invocation) -> Option<bool> {
             break;
         }
     }
-    let verb_at = path.iter().position(|t| verb_of(t))?;
+    if p.split('-').any(|w| w == "nuke") {
+        return account_nuke(inv).then_some(true);
+    }
+    let payment = PAYMENT_CLIS.contains(&p);
+    let verb_at = path.iter().position(|t| {
+        verb_of(t)
+            || payment
+                && matches!(
+                    t.to_ascii_lowercase().as_str(),
+                    "cancel" | "refund" | "void"
+                )
+    })?;
     let args: Vec<&str> = inv.argv().collect();
     let all = args.iter().any(|a| {
         matches!(
@@ -820,6 +862,43 @@ mod tests {
             Mode::Balanced,
             &[
                 ("gh repo delete acme/webapp --yes", Auth, "service_destroy"),
+                // Tools named for wiping an account; verbs with a prefix; payment verbs.
+                (
+                    "aws-nuke run -c nuke.yaml --no-dry-run --force --profile prod",
+                    Block,
+                    "service_destroy_all",
+                ),
+                ("aws-nuke run -c nuke.yaml --profile prod", Pass, ""),
+                (
+                    "cloud-nuke aws --region eu-west-1 --force",
+                    Block,
+                    "service_destroy_all",
+                ),
+                ("cloud-nuke aws --dry-run", Pass, ""),
+                (
+                    "cli53 rrpurge --confirm --wait acme.example",
+                    Auth,
+                    "service_destroy",
+                ),
+                ("cli53 list", Pass, ""),
+                ("gcloud compute instances undelete vm-1", Pass, ""),
+                (
+                    "stripe subscriptions list --live | jq -r '.data[].id' | xargs -n1 stripe subscriptions cancel --live",
+                    Auth,
+                    "service_destroy",
+                ),
+                ("stripe subscriptions list --live --limit 5", Pass, ""),
+                ("gh run cancel 123456", Pass, ""),
+                (
+                    "curl -s -u \"admin:$RABBIT_PASS\" -X DELETE https://mq.prod.acme.example:15671/api/vhosts/%2F",
+                    Auth,
+                    "remote_http_delete",
+                ),
+                (
+                    "curl -s https://mq.prod.acme.example:15671/api/vhosts/%2F",
+                    Pass,
+                    "",
+                ),
                 (
                     "restic -r sftp:backup@nas.lan:/srv/restic forget --keep-last 1 --prune",
                     Auth,

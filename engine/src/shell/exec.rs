@@ -456,9 +456,49 @@ fn tcl_commands(code: &str) -> Vec<String> {
         for kw in ["exec ", "spawn ", "system "] {
             if let Some(rest) = p.strip_prefix(kw) {
                 let rest = rest.trim_start_matches("-noecho ").trim();
+                // Tcl quotes with braces; `>@ stdout` / `2>@1` redirect to Tcl channels.
+                let rest = rest
+                    .replace(">@ stdout", "")
+                    .replace(">@stdout", "")
+                    .replace("2>@1", "")
+                    .replace(['{', '}'], "'");
+                let rest = rest.trim();
                 if !rest.is_empty() {
                     out.push(rest.to_owned());
                 }
+            }
+        }
+    }
+    out
+}
+
+/// The shell commands of m4 input: the argument of each `esyscmd(…)` / `syscmd(…)`, with
+/// m4's `` `quotes' `` taken off.
+fn m4_commands(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for marker in ["esyscmd(", "syscmd("] {
+        for (i, _) in text.match_indices(marker).take(64) {
+            let rest = text.get(i + marker.len()..).unwrap_or("");
+            let mut depth = 0usize;
+            let mut end = rest.len();
+            for (j, c) in rest.char_indices() {
+                match c {
+                    '(' => depth += 1,
+                    ')' if depth == 0 => {
+                        end = j;
+                        break;
+                    }
+                    ')' => depth -= 1,
+                    _ => {}
+                }
+            }
+            let cmd = rest.get(..end).unwrap_or("").trim();
+            let cmd = cmd
+                .strip_prefix('`')
+                .and_then(|c| c.strip_suffix('\''))
+                .unwrap_or(cmd);
+            if !cmd.is_empty() {
+                out.push(cmd.to_owned());
             }
         }
     }
@@ -659,6 +699,22 @@ impl Walker<'_> {
                 | "cmake"
                 | "nix"
                 | "nix-shell"
+                | "code"
+                | "code-insiders"
+                | "codium"
+                | "cursor"
+                | "windsurf"
+                | "devcontainer"
+                | "direnv"
+                | "mise"
+                | "poe"
+                | "invoke"
+                | "inv"
+                | "pip"
+                | "pip3"
+                | "npm"
+                | "pnpm"
+                | "yarn"
         ) || inv
             .wrappers
             .last()
@@ -695,6 +751,15 @@ impl Walker<'_> {
                     };
                     if let Some(v) = v {
                         let v = v.trim();
+                        // `-ex 'python CODE'` / `python-interactive`: gdb's embedded Python.
+                        if let Some(code) = v
+                            .strip_prefix("python ")
+                            .or_else(|| v.strip_prefix("py "))
+                            .or_else(|| v.strip_prefix("script "))
+                        {
+                            cmds.push(format!("python3 -c {}", super::quote_word(code)));
+                            continue;
+                        }
                         if let Some(c) = v
                             .strip_prefix("shell ")
                             .or_else(|| v.strip_prefix('!'))
@@ -918,10 +983,7 @@ impl Walker<'_> {
             "tclsh" | "wish" | "expect" => {
                 let code = match super::dash_c(&inv, &["-c"]) {
                     Some(w) => Some(w.text),
-                    None => match &inv.stdin {
-                        Stdin::Text(t) => Some(t.clone()),
-                        _ => None,
-                    },
+                    None => self.stdin_text(&inv),
                 };
                 if let Some(code) = code {
                     self.run_texts(tcl_commands(&code), depth);
@@ -932,7 +994,72 @@ impl Walker<'_> {
                     }
                 }
             }
+            // m4's `esyscmd(CMD)` / `syscmd(CMD)` run CMD through the shell as the macros
+            // expand (the input piped in, or the files named).
+            "m4" | "gm4" => {
+                let mut texts: Vec<String> = self.stdin_text(&inv).into_iter().collect();
+                for f in inv.operands() {
+                    let abs = self.abs(&f.text);
+                    if let Some((text, _)) = self.file_text(&abs, false) {
+                        texts.push(text);
+                    }
+                }
+                let cmds: Vec<String> = texts.iter().flat_map(|t| m4_commands(t)).collect();
+                self.run_texts(cmds, depth);
+            }
+            // GNU parallel: `parallel CMD ::: a b` runs `CMD a`, `CMD b`; with no command,
+            // each argument is a command line.
+            "parallel" | "sem" => {
+                let args: Vec<&str> = inv.argv().collect();
+                let Some(sep) = args.iter().position(|a| matches!(*a, ":::" | "::::")) else {
+                    return;
+                };
+                let mut cmd: Vec<&str> = Vec::new();
+                let mut it = args.iter().take(sep).copied();
+                while let Some(a) = it.next() {
+                    // parallel's own options come first; from the command on, every word
+                    // is the command's.
+                    if !cmd.is_empty() {
+                        cmd.push(a);
+                    } else if matches!(a, "-j" | "-S" | "--sshlogin" | "--jobs" | "-P" | "--delay")
+                    {
+                        let _ = it.next();
+                    } else if !a.starts_with('-') {
+                        cmd.push(a);
+                    }
+                }
+                let inputs = args.iter().skip(sep + 1).filter(|a| !a.starts_with(":::"));
+                let lines: Vec<String> = if cmd.is_empty() {
+                    inputs.map(|a| (*a).to_owned()).collect()
+                } else {
+                    let c = cmd.join(" ");
+                    inputs
+                        .map(|a| {
+                            if c.contains("{}") {
+                                c.replace("{}", &super::quote_word(a))
+                            } else {
+                                format!("{c} {}", super::quote_word(a))
+                            }
+                        })
+                        .collect()
+                };
+                self.run_texts(lines, depth);
+            }
             _ => {}
+        }
+    }
+
+    /// The text a command reads on standard input, when the line spells it out (a here-doc,
+    /// `echo '…' |`, `printf … |`).
+    fn stdin_text(&self, inv: &Invocation) -> Option<String> {
+        match &inv.stdin {
+            Stdin::Text(t) => Some(t.clone()),
+            Stdin::Pipe(i) => match super::literal_output(self.out.invocations.get(*i)?, &self.out)
+            {
+                Output::Literal(t) | Output::Decoded(t) => Some(t),
+                _ => None,
+            },
+            _ => None,
         }
     }
 
@@ -1092,7 +1219,11 @@ impl Walker<'_> {
                 "-f" | "--file" | "--justfile" | "--taskfile" | "-c" | "--config" => {
                     file = it.next().map(str::to_owned);
                 }
-                "-d" | "--dir" | "--working-directory" | "--project-directory" => {
+                "-d"
+                | "--dir"
+                | "--working-directory"
+                | "--project-directory"
+                | "--workspace-folder" => {
                     dir = it.next().map(str::to_owned);
                 }
                 "-e" | "--env" | "-s" | "--session" | "-p" | "--profile" | "--hook-stage" => {
@@ -1218,8 +1349,114 @@ impl Walker<'_> {
                 names = &["flake.nix", "shell.nix", "default.nix"];
                 extract = Box::new(|_, text| runners::nix_shell_hooks(text));
             }
+            // Opening a folder in an editor runs its `"runOn": "folderOpen"` tasks.
+            "code" | "code-insiders" | "codium" | "cursor" | "windsurf" => {
+                if let Some(folder) = operands.first() {
+                    dir = Some((*folder).to_owned());
+                }
+                names = &[".vscode/tasks.json"];
+                extract = Box::new(move |path, text| {
+                    crate::autorun::autorun_commands(path, text, home.as_deref())
+                        .into_iter()
+                        .collect()
+                });
+            }
+            // A dev container's lifecycle commands run when it is built or started.
+            "devcontainer"
+                if matches!(
+                    operands.first(),
+                    Some(&"up") | Some(&"build") | Some(&"set-up") | Some(&"open")
+                ) =>
+            {
+                names = &[".devcontainer/devcontainer.json", ".devcontainer.json"];
+                extract = Box::new(move |path, text| {
+                    crate::autorun::autorun_commands(path, text, home.as_deref())
+                        .into_iter()
+                        .collect()
+                });
+            }
+            // Allowing an `.envrc` runs it (and again on every `cd` into the folder).
+            "direnv"
+                if matches!(
+                    operands.first(),
+                    Some(&"allow") | Some(&"permit") | Some(&"grant") | Some(&"reload")
+                ) =>
+            {
+                if let Some(folder) = operands.get(1) {
+                    dir = Some(folder.trim_end_matches("/.envrc").to_owned());
+                }
+                names = &[".envrc"];
+                extract = Box::new(move |path, text| {
+                    crate::autorun::autorun_commands(path, text, home.as_deref())
+                        .into_iter()
+                        .collect()
+                });
+            }
+            // `mise run TASK` / `mise r TASK`: the task's `run` from `mise.toml`.
+            "mise" if matches!(operands.first(), Some(&"run") | Some(&"r")) => {
+                let Some(target) = operands.get(1).map(|t| (*t).to_owned()) else {
+                    return;
+                };
+                names = &[
+                    "mise.toml",
+                    ".mise.toml",
+                    "mise.local.toml",
+                    ".mise.local.toml",
+                ];
+                extract =
+                    Box::new(move |_, text| runners::mise_task(text, &target).unwrap_or_default());
+            }
+            // `poe TASK`: the task from `[tool.poe.tasks]` of `pyproject.toml`.
+            "poe" => {
+                let Some(target) = operands.first().map(|t| (*t).to_owned()) else {
+                    return;
+                };
+                names = &["pyproject.toml"];
+                extract =
+                    Box::new(move |_, text| runners::poe_task(text, &target).unwrap_or_default());
+            }
+            // `invoke TASK` / `inv TASK`: the command lines `tasks.py` hands to `c.run`.
+            "invoke" | "inv" if !operands.is_empty() => {
+                names = &["tasks.py"];
+                extract = Box::new(|_, text| super::code_commands("python", text));
+            }
+            // `pip install -r FILE`: each requirement installed as named there.
+            "pip" | "pip3" if operands.first() == Some(&"install") => {
+                let mut req = None;
+                let mut it = args.iter().copied();
+                while let Some(a) = it.next() {
+                    if a == "-r" || a == "--requirement" {
+                        req = it.next();
+                    } else if let Some(v) = a
+                        .strip_prefix("--requirement=")
+                        .or_else(|| a.strip_prefix("-r").filter(|v| !v.is_empty()))
+                    {
+                        req = Some(v);
+                    }
+                }
+                let Some(req) = req else { return };
+                file = Some(req.to_owned());
+                names = &[];
+                extract = Box::new(|_, text| runners::requirement_installs(text));
+            }
+            // `npm install` with no package named: the manifest's dependencies, as named.
+            "npm" | "pnpm" | "yarn"
+                if matches!(
+                    operands.first(),
+                    Some(&"install") | Some(&"i") | Some(&"ci")
+                ) && operands.len() == 1
+                    || p == "yarn" && operands.is_empty() =>
+            {
+                names = &["package.json"];
+                let pm = p.to_owned();
+                extract = Box::new(move |_, text| runners::package_installs(&pm, text));
+            }
             _ => return,
         }
+        let base = match &dir {
+            Some(d) => self.abs(d),
+            None => base,
+        };
         let candidates: Vec<String> = match &file {
             Some(f) => vec![paths::normalize(f, Some(&base), self.env.home)],
             None => names.iter().map(|n| format!("{base}/{n}")).collect(),

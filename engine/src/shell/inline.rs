@@ -56,6 +56,11 @@ const EXEC_CALLS: &[&str] = &[
     "System.cmd(",
     "(system ",
     "exec(\"",
+    // invoke / fabric tasks: `c.run("…")`, `ctx.run(…)`, `c.sudo(…)`.
+    "c.run(",
+    "ctx.run(",
+    "c.sudo(",
+    "conn.run(",
 ];
 /// Calls whose string arguments are one argument vector (program, then its arguments), not
 /// several command lines: Go's `exec.Command("rm", "-rf", p)`, Deno's `new Deno.Command("rm",
@@ -115,6 +120,10 @@ const DELETE_CALLS: &[&str] = &[
     "File.rm_rf(",
     "File.rm!(",
     "file.remove(",
+    // .NET, from PowerShell or C#: `[System.IO.Directory]::Delete(p, $true)`.
+    "Directory]::Delete(",
+    "File]::Delete(",
+    "Directory.Delete(",
 ];
 /// Calls that list a folder tree (or its entries) for the code to act on each item.
 const WALK_CALLS: &[&str] = &[
@@ -387,6 +396,25 @@ pub(crate) fn analyze(lang: &str, code: &str) -> InlineFindings {
                 f.shell_commands
                     .push(format!("curl -fsSL {} | sh", shell_quote(&url)));
             }
+        }
+    }
+    // Julia's command literals: `` run(`rm -rf x`) ``, `` pipeline(`tar …`, `curl …`) `` (the
+    // stages of one pipeline), `` read(`…`, String) ``.
+    if lang.starts_with("julia") && code.contains('`') {
+        let cmds: Vec<String> = code
+            .split('`')
+            .skip(1)
+            .step_by(2)
+            .take(32)
+            .map(|c| {
+                c.replace("$(homedir())", "$HOME")
+                    .replace("$(ENV[\"HOME\"])", "$HOME")
+            })
+            .collect();
+        if code.contains("pipeline(") {
+            f.shell_commands.push(cmds.join(" | "));
+        } else {
+            f.shell_commands.extend(cmds);
         }
     }
     // Bun's shell: `` $`tar czf - … | curl …` `` runs its template as a command line.

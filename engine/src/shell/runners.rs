@@ -336,6 +336,134 @@ pub fn pdm_script(text: &str, target: &str) -> Option<Vec<String>> {
     (!out.is_empty()).then_some(out)
 }
 
+/// A task's command lines from a TOML table: a string, a list of strings, or a table with
+/// one of `keys` (each a string or a list).
+fn toml_commands(v: &toml::Value, keys: &[&str]) -> Vec<String> {
+    let list = |x: &toml::Value| -> Vec<String> {
+        match x {
+            toml::Value::String(s) => vec![s.clone()],
+            toml::Value::Array(a) => a
+                .iter()
+                .filter_map(|i| i.as_str().map(str::to_owned))
+                .collect(),
+            _ => Vec::new(),
+        }
+    };
+    match v {
+        toml::Value::Table(t) => keys
+            .iter()
+            .filter_map(|k| t.get(*k))
+            .flat_map(list)
+            .collect(),
+        other => list(other),
+    }
+}
+
+/// `mise run TASK`: `[tasks.TASK] run = …` (a string or a list) or `[tasks] TASK = "…"`, and
+/// the tasks it `depends` on; `None` when it is not there or not TOML.
+pub fn mise_task(text: &str, target: &str) -> Option<Vec<String>> {
+    let doc: toml::Value = toml::from_str(text).ok()?;
+    let tasks = doc.get("tasks")?;
+    let mut out = Vec::new();
+    let mut todo = vec![target.to_owned()];
+    let mut seen: Vec<String> = Vec::new();
+    while let Some(t) = todo.pop() {
+        if seen.contains(&t) || seen.len() > 32 {
+            continue;
+        }
+        seen.push(t.clone());
+        let Some(v) = tasks.get(&t) else { continue };
+        out.extend(toml_commands(v, &["run"]));
+        if let Some(deps) = v.get("depends").and_then(|d| d.as_array()) {
+            todo.extend(deps.iter().filter_map(|d| d.as_str().map(str::to_owned)));
+        }
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+/// `poe TASK`: `[tool.poe.tasks]` of `pyproject.toml` — a command string, or a table with
+/// `cmd`, `shell`, `script` (a Python call, run as `python -c`) or `sequence` (other tasks or
+/// commands); `None` when it is not there or not TOML.
+pub fn poe_task(text: &str, target: &str) -> Option<Vec<String>> {
+    let doc: toml::Value = toml::from_str(text).ok()?;
+    let tasks = doc.get("tool")?.get("poe")?.get("tasks")?;
+    let mut out = Vec::new();
+    let mut todo = vec![target.to_owned()];
+    let mut seen: Vec<String> = Vec::new();
+    while let Some(t) = todo.pop() {
+        if seen.contains(&t) || seen.len() > 32 {
+            continue;
+        }
+        seen.push(t.clone());
+        let Some(v) = tasks.get(&t) else {
+            if t != target {
+                out.push(t);
+            }
+            continue;
+        };
+        out.extend(toml_commands(v, &["cmd", "shell"]));
+        if let Some(call) = v.get("script").and_then(|x| x.as_str()) {
+            out.push(format!("python3 -c {}", super::quote_word(call)));
+        }
+        if let Some(steps) = v.get("sequence").and_then(|x| x.as_array()) {
+            todo.extend(steps.iter().rev().filter_map(|x| {
+                match x {
+                    toml::Value::String(s) => Some(s.clone()),
+                    toml::Value::Table(tb) => tb
+                        .get("cmd")
+                        .or_else(|| tb.get("shell"))
+                        .and_then(|c| c.as_str())
+                        .map(str::to_owned),
+                    _ => None,
+                }
+            }));
+        }
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+/// `pip install -r FILE`: each requirement line as the `pip install` it amounts to
+/// (options and nested `-r` files are left to the command line that names them).
+pub fn requirement_installs(text: &str) -> Vec<String> {
+    text.lines()
+        .map(|l| l.split(" #").next().unwrap_or("").trim())
+        .filter(|l| !l.is_empty() && !l.starts_with('#') && !l.starts_with('-'))
+        .take(512)
+        .map(|l| format!("pip install {}", super::quote_word(l)))
+        .collect()
+}
+
+/// `npm install` in a project: each dependency of `package.json` as the `npm install
+/// NAME@SPEC` it amounts to; nothing when the manifest is not JSON.
+pub fn package_installs(pm: &str, text: &str) -> Vec<String> {
+    let Ok(doc) = serde_json::from_str::<serde_json::Value>(text) else {
+        return Vec::new();
+    };
+    [
+        "dependencies",
+        "devDependencies",
+        "optionalDependencies",
+        "peerDependencies",
+    ]
+    .iter()
+    .filter_map(|k| doc.get(*k).and_then(|d| d.as_object()))
+    .flat_map(|deps| deps.iter())
+    .take(1024)
+    .map(|(name, spec)| {
+        let spec = spec.as_str().unwrap_or("");
+        let word = if spec.is_empty() {
+            name.clone()
+        } else if spec.contains(':') || spec.contains('/') {
+            // A URL, a git or file source: installed from there.
+            spec.to_owned()
+        } else {
+            format!("{name}@{spec}")
+        };
+        format!("{pm} install {}", super::quote_word(&word))
+    })
+    .collect()
+}
+
 /// Each service of a Compose file as the `docker run` it amounts to: image, command,
 /// `privileged`, `pid`/`network_mode: host`, `cap_add`, `volumes`, `devices` — what the
 /// container rules judge.

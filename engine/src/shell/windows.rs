@@ -84,12 +84,22 @@ fn drive_path(s: &str) -> bool {
     })
 }
 
+/// `%NAME%`: a name between two percent signs, starting with a letter or `_` (a URL's
+/// `%2F` escapes are not variables, nor is a lone trailing `%41`).
 fn has_percent_var(s: &str) -> bool {
-    let mut it = s.split('%');
-    it.next();
-    it.step_by(2).take(16).any(|v| {
-        !v.is_empty() && v.len() < 32 && v.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-    })
+    let parts: Vec<&str> = s.split('%').take(34).collect();
+    let enclosed = parts.len().saturating_sub(1);
+    parts
+        .iter()
+        .enumerate()
+        .skip(1)
+        .step_by(2)
+        .take_while(|(i, _)| *i < enclosed)
+        .any(|(_, v)| {
+            v.len() < 32
+                && v.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+                && v.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        })
 }
 
 /// The POSIX equivalent of a Windows command line, or `None` when nothing was recognised.
