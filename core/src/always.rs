@@ -656,6 +656,14 @@ pub const CORPUS: &[(&str, &str)] = &[
         include_str!("../../tests/corpus/families/holdout22.jsonl"),
     ),
     (
+        "holdout23",
+        include_str!("../../tests/corpus/families/holdout23.jsonl"),
+    ),
+    (
+        "everyday8",
+        include_str!("../../tests/corpus/families/everyday8.jsonl"),
+    ),
+    (
         "everyday5",
         include_str!("../../tests/corpus/families/everyday5.jsonl"),
     ),
