@@ -406,7 +406,7 @@ mod tests {
                     ("rm -rf \"$BUILD_DIR/\"", Auth, "rm_dynamic_target"),
                     ("rm -rf ~/$DIR", Auth, "rm_dynamic_target"),
                     // `TMPDIR` set on the line itself is whatever was set.
-                    ("TMPDIR=~; rm -rf $TMPDIR/*", Auth, "rm_dynamic_target"),
+                    ("TMPDIR=~; rm -rf $TMPDIR/*", Block, "destructive_rm"),
                     ("rm -rf $TMPDIR", Auth, "rm_dynamic_target"),
                     (
                         "ls | xargs -I{} sh -c 'rm -rf ~/{}'",
@@ -479,10 +479,12 @@ mod tests {
                     Block,
                     "destructive_rm",
                 ),
+                // …and so is a variable set to a literal earlier on the line: in a POSIX
+                // shell `$X = 1` runs `rm -rf /home/dev = 1`.
                 (
                     "X=\"rm -rf /home/dev\"; $X = 1; Write-Host done",
-                    Auth,
-                    "dynamic_command",
+                    Block,
+                    "destructive_rm",
                 ),
                 (
                     "for f in \"my file.txt\" \"b c.txt\"; do rm \"$f\"; done",

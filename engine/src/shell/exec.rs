@@ -3574,8 +3574,8 @@ mod commands_run_around_a_call {
                 // Set twice: whatever it was set to last.
                 (
                     "d=$(mktemp -d); d=~; rm -rf \"$d\"",
-                    Auth,
-                    "rm_dynamic_target",
+                    Block,
+                    "destructive_rm",
                 ),
                 (
                     "aws configure set credential_process '/usr/local/bin/aws-vault exec dev --json' --profile dev",

@@ -231,6 +231,7 @@ pub fn analyze(command: &str, env: ShellEnv<'_>) -> ShellAnalysis {
         project_depth: 0,
         aliases: BTreeMap::new(),
         remote_depth: 0,
+        literal_vars: BTreeMap::new(),
     };
     if command.trim().is_empty() {
         // An empty command line is not something an agent legitimately sends.
@@ -365,6 +366,9 @@ struct Walker<'a> {
     aliases: BTreeMap<String, String>,
     /// Inside text that runs on another machine (`ssh HOST '…'`, `kubectl exec … --`).
     remote_depth: u32,
+    /// Variables set earlier in this command line to a literal (`x=-exec; y=rm`): a later
+    /// `$x` is that text, as the shell will expand it.
+    literal_vars: BTreeMap<String, String>,
 }
 
 /// Most nested scripts one command may contain before it is judged as too complex.
@@ -755,6 +759,31 @@ impl Walker<'_> {
         {
             stdin = Stdin::File(r.target.text.clone());
         }
+        let words: Vec<Word> = if self.literal_vars.is_empty() {
+            words
+        } else {
+            // A program named through a variable is still a named-at-run-time command
+            // (`dynamic_command`), whatever the walk then sees it run.
+            if words
+                .first()
+                .is_some_and(|w| w.dynamic && w.text.starts_with('$'))
+            {
+                self.issue(ShellIssue::DynamicCommand);
+            }
+            words
+                .into_iter()
+                .flat_map(|w| self.expand_literal_var(w))
+                .collect()
+        };
+        if words.is_empty() {
+            for (name, value) in &assignments {
+                if value.dynamic || value.text.len() > 4096 || self.literal_vars.len() >= 64 {
+                    self.literal_vars.remove(name);
+                } else {
+                    self.literal_vars.insert(name.clone(), value.text.clone());
+                }
+            }
+        }
         let mut it = words.into_iter();
         match it.next() {
             Some(first) => {
@@ -893,6 +922,44 @@ impl Walker<'_> {
             for sub in ctx.substitutions {
                 self.script(&sub, depth + 1, None);
             }
+        }
+    }
+
+    /// `$x`, `${x}` or `$x/rest` where `x` was set earlier on the line to a literal: the
+    /// words the shell makes of it (an unquoted expansion splits at blanks).
+    fn expand_literal_var(&self, w: Word) -> Vec<Word> {
+        if !w.dynamic || !w.text.starts_with('$') {
+            return vec![w];
+        }
+        let body = &w.text[1..];
+        let (name, rest) = match body.strip_prefix('{') {
+            Some(b) => match b.split_once('}') {
+                Some((n, r)) => (n, r),
+                None => return vec![w],
+            },
+            None => {
+                let end = body
+                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .unwrap_or(body.len());
+                (&body[..end], &body[end..])
+            }
+        };
+        if name.is_empty() || rest.contains('$') || !(rest.is_empty() || rest.starts_with('/')) {
+            return vec![w];
+        }
+        let Some(value) = self.literal_vars.get(name) else {
+            return vec![w];
+        };
+        if rest.is_empty() {
+            // Split where the shell would: at the characters of `IFS` as set on this line.
+            let ifs = self.literal_vars.get("IFS").map_or(" \t\n", String::as_str);
+            value
+                .split(|c: char| ifs.contains(c))
+                .filter(|p| !p.is_empty())
+                .map(Word::literal)
+                .collect()
+        } else {
+            vec![Word::literal(&format!("{value}{rest}"))]
         }
     }
 

@@ -192,3 +192,25 @@ fn programs_that_execute_text() {
         );
     }
 }
+
+/// A variable set to a literal earlier on the line is that literal where it is expanded
+/// (split at `IFS`); one set from a substitution stays unknown.
+#[test]
+fn literal_variables_are_expanded() {
+    let cases: &[(&str, &str)] = &[
+        ("x=-exec; y=rm; find /p $x $y {} +", "rm {}"),
+        ("d=/p/src; rm -rf $d", "rm -rf /p/src"),
+        ("d=/p; rm -rf ${d}/build", "rm -rf /p/build"),
+        ("IFS=,; c=\"rm,-rf,/p\"; $c", "rm -rf /p"),
+        (
+            "PORT=3000; npm run dev -- --port $PORT",
+            "npm run dev -- --port 3000",
+        ),
+    ];
+    for (cmd, want) in cases {
+        let p = programs(cmd);
+        assert!(p.iter().any(|x| x == want), "{cmd}: {p:?}");
+    }
+    let p = programs("d=$(mktemp -d); rm -rf $d");
+    assert!(p.iter().any(|x| x == "rm -rf $d"), "{p:?}");
+}
