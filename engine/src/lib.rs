@@ -695,6 +695,30 @@ impl Engine {
         {
             return true;
         }
+        // A secret file itself put into history: `git add -f .env`, `git notes add -F .env`,
+        // `git commit -F ~/.aws/credentials`, `git tag -a v1 --file=.env`.
+        let secret_path = |a: &str, cwd: Option<&str>| {
+            rules::secret_access::secret_of_read(&paths::normalize(a, cwd, home), false, home)
+                .is_some()
+        };
+        if gits.iter().any(|(inv, sub, rest)| {
+            let cwd = inv.cwd.as_deref().or(cwd);
+            let message_file = rest.windows(2).any(|w| match w {
+                [flag, f] => matches!(*flag, "-F" | "--file") && secret_path(f, cwd),
+                _ => false,
+            }) || rest.iter().any(|a| {
+                a.strip_prefix("--file=")
+                    .is_some_and(|f| secret_path(f, cwd))
+            });
+            (matches!(*sub, "commit" | "tag" | "notes") && message_file)
+                || (*sub == "add"
+                    && rest
+                        .iter()
+                        .filter(|a| !a.starts_with('-'))
+                        .any(|a| secret_path(a, cwd)))
+        }) {
+            return true;
+        }
         if s.secret_files.is_empty() {
             return false;
         }

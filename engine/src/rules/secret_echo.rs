@@ -486,6 +486,31 @@ mod tests {
             e.decide(&shell("git push origin main"), &s4).verdict,
             Verdict::Pass
         );
+        // The secret file itself put into history: as a note, a message file, forced in.
+        for c in [
+            "git notes --ref=ci add -f -F .env HEAD",
+            "git commit --allow-empty -F .env",
+            "git add -f .env && git commit -m cfg",
+            "git tag -a v1 --file=.env",
+        ] {
+            let s = step(&SessionState::default(), c);
+            assert_eq!(
+                e.decide(&shell("git push origin --all"), &s).verdict,
+                Verdict::Block,
+                "{c}"
+            );
+        }
+        for c in [
+            "git add .env.example && git commit -m 'docs: env template'",
+            "git commit -F .git/COMMIT_EDITMSG",
+        ] {
+            let s = step(&SessionState::default(), c);
+            assert_eq!(
+                e.decide(&shell("git push origin main"), &s).verdict,
+                Verdict::Pass,
+                "{c}"
+            );
+        }
     }
 
     #[test]
