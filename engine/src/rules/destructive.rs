@@ -473,6 +473,18 @@ mod tests {
                     Auth,
                     "opaque_inline_code",
                 ),
+                // Emacs Lisp given on the line is code; a file operand is a file to edit.
+                (
+                    "emacs --batch --eval '(delete-directory (expand-file-name \"~/Documents/thesis\") t)'",
+                    Auth,
+                    "delete_outside_project",
+                ),
+                (
+                    "emacs --batch -l init.el --eval '(org-babel-tangle-file \"README.org\")'",
+                    Pass,
+                    "",
+                ),
+                ("emacs notes.txt", Pass, ""),
                 // A loop variable used unquoted is split into words again: the command it holds.
                 (
                     "for X in \"rm -rf /home/dev\"; do $X; done",

@@ -1181,6 +1181,14 @@ impl Walker<'_> {
             self.find_exec(&inv, depth);
             return;
         }
+        // `emacs --batch --eval '(delete-directory …)'`: Emacs Lisp given on the line (a file
+        // operand is a file to edit, not code).
+        if p == "emacs" {
+            if let Some(code) = dash_c(&inv, &["--eval", "-eval"]) {
+                self.inline_code(p, &code, depth);
+            }
+            return;
+        }
         if is_interpreter(p) {
             let base = p.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
             let flags: &[&str] = match base {
