@@ -1313,6 +1313,41 @@ fn empty_input(inv: &Invocation, sa: &ShellAnalysis) -> bool {
     }
 }
 
+/// Local files a SQL client's command text loads into the server: psql's `\copy … FROM
+/// 'FILE'` (not `FROM STDIN`/`PROGRAM`), MySQL's `LOAD DATA LOCAL INFILE 'FILE'`.
+fn sql_loaded_files(inv: &Invocation) -> Vec<String> {
+    let mut out = Vec::new();
+    for a in inv.argv() {
+        let lower = a.to_ascii_lowercase();
+        let marks: &[&str] = if lower.contains("\\copy") {
+            &[" from "]
+        } else if lower.contains("load data local infile") {
+            &["infile "]
+        } else {
+            continue;
+        };
+        for m in marks {
+            for (i, _) in lower.match_indices(m).take(8) {
+                let rest = a.get(i + m.len()..).unwrap_or("").trim_start();
+                let quoted = rest.starts_with(['\'', '"']);
+                let word: String = rest
+                    .trim_start_matches(['\'', '"'])
+                    .chars()
+                    .take_while(|c| !c.is_whitespace() && !matches!(c, '\'' | '"' | ';' | ')'))
+                    .collect();
+                let lw = word.to_ascii_lowercase();
+                if word.is_empty()
+                    || (!quoted && matches!(lw.as_str(), "stdin" | "program" | "pstdin"))
+                {
+                    continue;
+                }
+                out.push(word);
+            }
+        }
+    }
+    out
+}
+
 fn egress_effects(
     inv: &Invocation,
     sa: &ShellAnalysis,
@@ -1343,6 +1378,31 @@ fn egress_effects(
             });
         };
     match p {
+        // A database client loading a local file into a server: `psql URL -c "\copy t FROM
+        // 'f'"`, `mysql -h H -e "LOAD DATA LOCAL INFILE 'f' …"`. The file leaves for the server.
+        "psql" | "mysql" | "mariadb" => {
+            let files = sql_loaded_files(inv);
+            if files.is_empty() {
+                return;
+            }
+            let host = inv
+                .argv()
+                .find_map(|a| a.contains("://").then(|| net::parse_url(a)).flatten())
+                .or_else(|| {
+                    flag_value(inv, &["-h", "--host"])
+                        .into_iter()
+                        .find_map(net::parse_destination)
+                });
+            for f in files {
+                fx.reads.push(PathUse {
+                    path: norm(&f),
+                    program: p.to_owned(),
+                    dynamic: false,
+                    recursive: false,
+                });
+            }
+            push(host, true, false, false, None);
+        }
         "curl" | "wget" | "http" | "https" | "xh" | "aria2c" | "fetch" | "lwp-request" => {
             let uploads = inv.args.iter().any(|w| {
                 let t = w.text.as_str();
