@@ -56,7 +56,9 @@ fn manifest(base: &str) -> Option<Manifest> {
     }
     match base {
         "pip.conf" | "pip.ini" | ".npmrc" | ".yarnrc" | ".yarnrc.yml" | "poetry.toml"
-        | "uv.toml" | "bunfig.toml" | ".pydistutils.cfg" => Some(Manifest::Registry),
+        | "uv.toml" | "bunfig.toml" | ".pydistutils.cfg"
+        // Terraform's CLI settings: `provider_installation { network_mirror { url = … } }`.
+        | ".terraformrc" | "terraform.rc" => Some(Manifest::Registry),
         "config.toml" | "config" => None,
         "package.json" => Some(Manifest::Npm),
         "package-lock.json" | "npm-shrinkwrap.json" | "yarn.lock" | "pnpm-lock.yaml" => {
@@ -574,6 +576,20 @@ mod tests {
                 "registry=https://registry.npm-mirror.example.dev/\n",
                 Auth,
                 "dependency_source_changed",
+            ),
+            (
+                "/home/dev/.terraformrc",
+                "",
+                "provider_installation {\n  network_mirror {\n    url = \"https://tf-mirror.example/providers/\"\n  }\n}\n",
+                Auth,
+                "dependency_source_changed",
+            ),
+            (
+                "/home/dev/.terraformrc",
+                "",
+                "plugin_cache_dir = \"$HOME/.terraform.d/plugin-cache\"\n",
+                Pass,
+                "",
             ),
         ];
         for (path, old, new, want, code) in cases {
