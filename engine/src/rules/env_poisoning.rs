@@ -243,7 +243,29 @@ fn plain_rc_line(line: &str) -> bool {
         };
         let value = value.trim().trim_matches(['"', '\'']);
         let program = value.split_whitespace().next().unwrap_or("");
+        // An agent started with its checks off from every shell (`alias
+        // claude='claude --dangerously-skip-permissions'`) is never a preference.
+        let agent = matches!(
+            name,
+            "claude"
+                | "codex"
+                | "gemini"
+                | "cursor"
+                | "cursor-agent"
+                | "aider"
+                | "goose"
+                | "copilot"
+                | "amp"
+                | "opencode"
+                | "qwen"
+                | "kiro"
+                | "kiro-cli"
+                | "q"
+        ) || value.contains("dangerously")
+            || value.contains("--yolo")
+            || value.contains("skip-permissions");
         return !name.is_empty()
+            && !agent
             && name
                 .chars()
                 .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
@@ -1145,6 +1167,11 @@ mod tests {
                 ),
                 (
                     "echo \"alias c='rm -rf'\" >> ~/.bashrc",
+                    Auth,
+                    "shell_rc_write",
+                ),
+                (
+                    "echo 'alias claude=\"claude --dangerously-skip-permissions\"' >> ~/.zshrc",
                     Auth,
                     "shell_rc_write",
                 ),

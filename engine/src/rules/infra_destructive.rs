@@ -33,34 +33,66 @@ pub fn sql_severity(sql: &str) -> Option<(Verdict, bool)> {
     let mut worst: Option<(Verdict, bool)> = None;
     let cleaned = strip_sql_literals(sql);
     for stmt in cleaned.split(';') {
-        let toks: Vec<String> = stmt
+        let spaced = stmt.replace('(', " ( ").replace(')', " ) ");
+        let all: Vec<String> = spaced
             .split_whitespace()
-            .take(64)
+            .take(256)
             .map(|t| t.to_ascii_uppercase())
             .collect();
-        let t = |i: usize| toks.get(i).map(String::as_str).unwrap_or("");
-        let sev = match (t(0), t(1)) {
-            ("DROP", "DATABASE" | "SCHEMA" | "OWNED") => Some((Verdict::Block, true)),
-            ("DROP", "TABLE" | "VIEW" | "INDEX" | "COLLECTION" | "USER" | "ROLE") => {
-                Some((Verdict::Auth, false))
-            }
-            ("TRUNCATE", _) => Some((Verdict::Auth, false)),
-            ("DELETE", "FROM") if !toks.iter().any(|x| x == "WHERE") => {
-                Some((Verdict::Auth, false))
-            }
-            ("UPDATE", _)
-                if !toks.iter().any(|x| x == "WHERE") && toks.iter().any(|x| x == "SET") =>
+        // Each statement nested in parentheses (`WITH gone AS (DELETE FROM t RETURNING 1)
+        // SELECT …`) is judged as one of its own, up to its closing parenthesis.
+        let starts = std::iter::once(0).chain(
+            all.iter()
+                .enumerate()
+                .filter(|(_, t)| *t == "(")
+                .map(|(i, _)| i + 1),
+        );
+        for start in starts.take(32) {
+            let mut depth = 0usize;
+            let toks: Vec<String> = all
+                .iter()
+                .skip(start)
+                .take_while(|t| match t.as_str() {
+                    "(" => {
+                        depth += 1;
+                        true
+                    }
+                    ")" if depth == 0 => start == 0,
+                    ")" => {
+                        depth -= 1;
+                        true
+                    }
+                    _ => true,
+                })
+                .take(64)
+                .cloned()
+                .collect();
+            if let Some(sev) = statement_severity(&toks)
+                && Some(sev.0) > worst.map(|w| w.0)
             {
-                Some((Verdict::Auth, false))
+                worst = Some(sev);
             }
-            ("ALTER", "TABLE") if toks.iter().any(|x| x == "DROP") => Some((Verdict::Auth, false)),
-            _ => None,
-        };
-        if sev.map(|s| s.0) > worst.map(|w| w.0) {
-            worst = sev;
         }
     }
     worst
+}
+
+/// Severity of one statement's tokens (upper-cased), by its leading keywords.
+fn statement_severity(toks: &[String]) -> Option<(Verdict, bool)> {
+    let t = |i: usize| toks.get(i).map(String::as_str).unwrap_or("");
+    match (t(0), t(1)) {
+        ("DROP", "DATABASE" | "SCHEMA" | "OWNED") => Some((Verdict::Block, true)),
+        ("DROP", "TABLE" | "VIEW" | "INDEX" | "COLLECTION" | "USER" | "ROLE") => {
+            Some((Verdict::Auth, false))
+        }
+        ("TRUNCATE", _) => Some((Verdict::Auth, false)),
+        ("DELETE", "FROM") if !toks.iter().any(|x| x == "WHERE") => Some((Verdict::Auth, false)),
+        ("UPDATE", _) if !toks.iter().any(|x| x == "WHERE") && toks.iter().any(|x| x == "SET") => {
+            Some((Verdict::Auth, false))
+        }
+        ("ALTER", "TABLE") if toks.iter().any(|x| x == "DROP") => Some((Verdict::Auth, false)),
+        _ => None,
+    }
 }
 
 fn strip_sql_literals(sql: &str) -> String {
@@ -803,6 +835,17 @@ mod tests {
             ("SELECT 'DROP DATABASE x' AS s", None),
             ("SELECT count(*) FROM users -- DROP TABLE users", None),
             ("select 1; drop database x", Some(Block)),
+            // A statement nested in a common table expression or a subquery is one too.
+            (
+                "WITH purged AS (DELETE FROM audit_log RETURNING 1) SELECT count(*) FROM purged",
+                Some(Auth),
+            ),
+            (
+                "WITH gone AS (DELETE FROM sessions WHERE expires_at < now() RETURNING 1) SELECT count(*) FROM gone",
+                None,
+            ),
+            ("UPDATE t SET x = (SELECT max(x) FROM t) WHERE id = 1", None),
+            ("DELETE FROM t WHERE id IN (SELECT id FROM t2)", None),
         ];
         for (sql, want) in cases {
             assert_eq!(sql_severity(sql).map(|s| s.0), want, "{sql}");

@@ -167,6 +167,13 @@ fn stops_system(inv: &Invocation) -> bool {
                 _ => false,
             }
         }
+        // `pkill -f 'postgres|nginx|sshd'`, `killall sshd`: a core service's processes
+        // killed by name (an alternation names several).
+        "pkill" | "killall" => a
+            .iter()
+            .filter(|w| !w.starts_with('-'))
+            .flat_map(|w| w.split('|'))
+            .any(|n| core_service(n.trim_matches(['^', '$', '(', ')']))),
         // `service NAME stop`
         "service" => {
             matches!(a.get(1), Some(&"stop")) && a.first().is_some_and(|n| core_service(n))
@@ -284,6 +291,18 @@ mod tests {
                 ("pkill -9 -u dev", Auth, "kill_everything"),
                 ("killall -u \"$USER\"", Auth, "kill_everything"),
                 ("sudo shutdown -h now", Auth, "system_service_stopped"),
+                (
+                    "sudo pkill -9 -f 'postgres|nginx|sshd'",
+                    Auth,
+                    "system_service_stopped",
+                ),
+                (
+                    "sudo killall NetworkManager",
+                    Auth,
+                    "system_service_stopped",
+                ),
+                ("pkill -f 'node server.js'", Pass, ""),
+                ("pkill -f 'ssh -N -L 5432:db:5432 bastion'", Pass, ""),
                 ("sudo reboot", Auth, "system_service_stopped"),
                 ("systemctl poweroff", Auth, "system_service_stopped"),
                 ("sudo init 0", Auth, "system_service_stopped"),

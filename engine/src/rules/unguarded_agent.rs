@@ -62,12 +62,32 @@ fn bypasses(agent: &str, args: &[&str]) -> bool {
             flag("--dangerously-skip-permissions")
                 || value_of("--permission-mode")
                     .is_some_and(|m| m.eq_ignore_ascii_case("bypassPermissions"))
+                // Settings given on the line that switch hooks off or replace them.
+                || value_of("--settings").is_some_and(|v| {
+                    let c: String = v.chars().filter(|c| !c.is_whitespace()).collect();
+                    c.contains("\"disableAllHooks\":true")
+                        || c.contains("\"hooks\":{}")
+                        || c.contains("bypassPermissions")
+                })
+                // Only some setting sources read: the user's own settings (where hooks are
+                // wired at user level) left out.
+                || value_of("--setting-sources").is_some_and(|v| !v.split(',').any(|s| s.trim() == "user"))
         }
         "codex" => {
+            let config = |k: &str, bad: &[&str]| {
+                args.windows(2).any(|w| match w {
+                    ["-c" | "--config", kv] => kv.split_once('=').is_some_and(|(key, val)| {
+                        key.trim() == k && bad.contains(&val.trim().trim_matches(['"', '\'']))
+                    }),
+                    _ => false,
+                })
+            };
             flag("--dangerously-bypass-approvals-and-sandbox")
                 || flag("--yolo")
                 || value_of("--sandbox").is_some_and(|m| m == "danger-full-access")
                 || value_of("-s").is_some_and(|m| m == "danger-full-access")
+                || config("approval_policy", &["never"])
+                || config("sandbox_mode", &["danger-full-access"])
         }
         "gemini" | "qwen" => {
             flag("--yolo") || flag("-y") || value_of("--approval-mode").is_some_and(|m| m == "yolo")
@@ -90,6 +110,15 @@ fn unguarded_env(agent: &str, inv: &crate::shell::Invocation) -> bool {
     inv.assignments.iter().any(|(k, v)| {
         let v = v.text.trim();
         match (agent, k.as_str()) {
+            // A home of its own: none of the user's settings (or their hooks) are read.
+            (_, "HOME") => {
+                let v = v.trim_end_matches('/');
+                !(v.is_empty()
+                    || v == "~"
+                    || v == "$HOME"
+                    || v.starts_with("/home/") && v.matches('/').count() == 2
+                    || v.starts_with("/Users/") && v.matches('/').count() == 2)
+            }
             ("claude", "CLAUDE_CONFIG_DIR") => {
                 let v = v.trim_end_matches('/');
                 !(v == "~/.claude" || v.ends_with("/.claude") && v.starts_with('/'))
@@ -181,6 +210,38 @@ mod tests {
                     Pass,
                     "",
                 ),
+                // Settings or sources on the line that leave the hooks out; a home of its own.
+                (
+                    "claude -p 'run scripts/migrate.sh' --settings '{\"disableAllHooks\": true}'",
+                    Auth,
+                    "agent_safety_off",
+                ),
+                (
+                    "claude -p 'clean branches' --setting-sources project --allowedTools 'Bash(*)'",
+                    Auth,
+                    "agent_safety_off",
+                ),
+                (
+                    "HOME=/tmp/cc-clean claude -p 'apply terraform'",
+                    Auth,
+                    "agent_safety_off",
+                ),
+                (
+                    "codex exec -c approval_policy=never -c sandbox_mode=danger-full-access 'rotate keys'",
+                    Auth,
+                    "agent_safety_off",
+                ),
+                (
+                    "claude -p 'summarise' --settings .claude/review-settings.json",
+                    Pass,
+                    "",
+                ),
+                (
+                    "claude -p 'summarise' --setting-sources user,project,local",
+                    Pass,
+                    "",
+                ),
+                ("codex exec -c model=o4-mini 'explain main.rs'", Pass, ""),
                 (
                     "claude --permission-mode bypassPermissions -p 'run the migration'",
                     Auth,
