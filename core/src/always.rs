@@ -664,6 +664,14 @@ pub const CORPUS: &[(&str, &str)] = &[
         include_str!("../../tests/corpus/families/everyday8.jsonl"),
     ),
     (
+        "holdout24",
+        include_str!("../../tests/corpus/families/holdout24.jsonl"),
+    ),
+    (
+        "holdout25",
+        include_str!("../../tests/corpus/families/holdout25.jsonl"),
+    ),
+    (
         "everyday5",
         include_str!("../../tests/corpus/families/everyday5.jsonl"),
     ),

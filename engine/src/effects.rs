@@ -395,6 +395,21 @@ fn mcp_effects(
                 fx.reads.push(p);
             }
         }
+        // A `file://` address (a browser told to open `file:///home/dev/.aws/credentials`)
+        // reads that file.
+        if let Some(local) = s.strip_prefix("file://")
+            && s.len() < 4096
+            && !s.contains('\n')
+        {
+            let path = local.split(['?', '#']).next().unwrap_or(local);
+            fx.reads.push(PathUse {
+                path: paths::normalize(path, cwd, home),
+                program: tool.to_owned(),
+                dynamic: false,
+                recursive: false,
+            });
+            continue;
+        }
         if (kl == "url" || kl == "uri" || kl == "endpoint" || kl == "webhook")
             && let Some(d) = net::parse_destination(s)
         {

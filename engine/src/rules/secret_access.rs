@@ -958,3 +958,36 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+mod file_url_tests {
+    use crate::rules::testutil::{engine, mcp_call};
+    use crate::{SessionState, Verdict, policy::Mode};
+    use serde_json::json;
+
+    /// A browser told to open a `file://` address reads that file.
+    #[test]
+    fn a_browser_opening_a_secret_file_reads_it() {
+        let e = engine(Mode::Balanced);
+        let s = SessionState::default();
+        let nav = |url: &str| {
+            e.decide(
+                &mcp_call(
+                    "puppeteer",
+                    "puppeteer_navigate",
+                    json!({ "url": url }),
+                    "/home/dev/project",
+                ),
+                &s,
+            )
+        };
+        let d = nav("file:///home/dev/.aws/credentials");
+        assert_eq!(d.verdict, Verdict::Auth, "{:?}", d.codes());
+        assert!(d.codes().contains(&"secret_read_credentials"));
+        assert_eq!(
+            nav("file:///home/dev/project/coverage/index.html").verdict,
+            Verdict::Pass
+        );
+        assert_eq!(nav("http://localhost:3000/").verdict, Verdict::Pass);
+    }
+}
