@@ -140,7 +140,8 @@ async fn a_rule_saved_from_an_mcp_approval_releases_the_same_call_later() {
     airlock_core::factors::set_password(&store, "correct horse battery").unwrap();
     handshake(&mut r, false, tools_v1()).await;
     let rc = r.home.join(".bashrc").to_string_lossy().into_owned();
-    let args = json!({"path": rc, "content": "alias ll='ls -l'"});
+    // (An alias alone is a preference that passes; a shell option set is asked about.)
+    let args = json!({"path": rc, "content": "set -o vi"});
     // The proxy lists the server's tools on its own after the handshake: the first call
     // is denied so the one turned into a rule is judged with the tool's annotations.
     call(&mut r, 6, "write_file", args.clone()).await;
