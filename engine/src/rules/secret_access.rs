@@ -224,6 +224,19 @@ pub fn secret_of_read(path: &str, recursive: bool, home: Option<&str>) -> Option
     if let Some(k) = paths::secret_kind(path, home) {
         return Some(k);
     }
+    // `cat ~/.aws/*`: a pattern in the last part reads the folder's files (`*` skips dot
+    // files, so the home folder's own pattern does not reach `.ssh`).
+    if let Some((parent, last)) = path.rsplit_once('/')
+        && last.contains(['*', '?', '['])
+        // `~/.ssh/*.pub`: a pattern that only names public files.
+        && ![".pub", ".crt", ".cer", "known_hosts"].iter().any(|e| last.ends_with(e))
+        && !parent.contains(['*', '?', '['])
+        && !parent.is_empty()
+        && paths::home_relative(parent, home).is_none_or(|r| !r.is_empty())
+        && let Some(k) = secret_of_read(parent, true, home)
+    {
+        return Some(k);
+    }
     if recursive {
         if let Some(rel) = paths::home_relative(path, home)
             && (rel.is_empty() || matches!(rel, ".config" | ".aws" | ".kube" | ".docker"))
@@ -845,6 +858,22 @@ mod tests {
                 ("cat /etc/shadow", Block, "secret_read_system"),
                 ("env", Auth, "env_dump"),
                 ("kubectl -n staging get secrets", Pass, ""),
+                // A pattern reads the folder's files; a reader run on what find finds reads
+                // what is under its starting points.
+                ("cat ~/.aws/*", Auth, "secret_read_credentials"),
+                (
+                    "find ~/.ssh -type f -exec cat {} \\;",
+                    Auth,
+                    "secret_read_private_key",
+                ),
+                (
+                    "find ~/.aws -name credentials -exec base64 {} \\;",
+                    Auth,
+                    "secret_read_credentials",
+                ),
+                ("cat ~/.ssh/*.pub", Pass, ""),
+                ("cat ~/*.md", Pass, ""),
+                ("find . -name '*.log' -exec tail -n 5 {} \\;", Pass, ""),
                 (
                     "bw list items --session \"$BW_SESSION\" | jq -r '.[].login.password'",
                     Auth,

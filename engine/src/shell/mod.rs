@@ -1271,6 +1271,15 @@ impl Walker<'_> {
 
     fn find_exec(&mut self, inv: &Invocation, depth: u8) {
         let args: Vec<&Word> = inv.args.iter().collect();
+        // find's starting points: the operands before its first test or option.
+        let roots: Vec<Word> = if inv.program == "find" {
+            args.iter()
+                .take_while(|w| !w.text.starts_with(['-', '(', '!']))
+                .map(|w| (*w).clone())
+                .collect()
+        } else {
+            Vec::new()
+        };
         let mut i = 0;
         while i < args.len() {
             let a = args.get(i).map(|w| w.text.as_str()).unwrap_or("");
@@ -1291,6 +1300,46 @@ impl Walker<'_> {
                 }
                 if !cmd.is_empty() {
                     let first = cmd.remove(0);
+                    // A reader given each file found reads what is under the starting points
+                    // (`find ~/.ssh -type f -exec cat {} \;` reads the keys).
+                    if !roots.is_empty()
+                        && matches!(
+                            program_name(&first.text).as_str(),
+                            "cat"
+                                | "head"
+                                | "tail"
+                                | "less"
+                                | "more"
+                                | "strings"
+                                | "xxd"
+                                | "od"
+                                | "hexdump"
+                                | "base64"
+                                | "bat"
+                                | "nl"
+                                | "tac"
+                        )
+                        && cmd.iter().any(|w| w.text == "{}")
+                    {
+                        cmd = cmd
+                            .into_iter()
+                            .flat_map(|w| {
+                                if w.text == "{}" {
+                                    roots
+                                        .iter()
+                                        .map(|r| {
+                                            let mut x = r.clone();
+                                            x.text = format!("{}/*", r.text.trim_end_matches('/'));
+                                            x.glob = true;
+                                            x
+                                        })
+                                        .collect()
+                                } else {
+                                    vec![w]
+                                }
+                            })
+                            .collect();
+                    }
                     let before = self.out.invocations.len();
                     self.simple(
                         Vec::new(),
