@@ -211,13 +211,7 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
         for inv in &sa.invocations {
             let args: Vec<&str> = inv.argv().collect();
             if inv.program == "find"
-                && (args.contains(&"-delete")
-                    || args.windows(2).any(|w| {
-                        matches!(
-                            w,
-                            ["-exec" | "-execdir", "rm" | "shred" | "unlink" | "truncate"]
-                        )
-                    }))
+                && (args.contains(&"-delete") || crate::shell::find_exec_deletes(&args))
                 && !find_filters_artifacts(&args)
                 && !find_bounded(&args, inv.cwd.as_deref().or(cwd), cx.home())
             {

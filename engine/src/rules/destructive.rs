@@ -268,7 +268,7 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
         }
         if p == "find" {
             let deletes = inv.argv().any(|a| a == "-delete")
-                || inv.args.windows(2).any(|w| matches!(w, [a, b] if matches!(a.text.as_str(), "-exec" | "-execdir" | "-ok") && matches!(crate::shell::program_name(&b.text).as_str(), "rm" | "shred" | "unlink" | "rmdir" | "truncate")));
+                || crate::shell::find_exec_deletes(&inv.argv().collect::<Vec<_>>());
             // `-exec sed -i '1,$d' {} +`, `-exec cp /dev/null {} \;`: every file found emptied.
             let argv: Vec<&str> = inv.argv().collect();
             let empties = argv.windows(4).any(|w| {
@@ -388,6 +388,11 @@ mod tests {
                     ("xargs rm -rf <<< /", Block, "destructive_rm"),
                     ("find / -delete", Block, "destructive_find"),
                     ("find ~ -exec rm -rf {} +", Block, "destructive_find"),
+                    (
+                        "find ~ -maxdepth 1 -exec sh -c 'rm -rf \"$1\"' _ {} \\;",
+                        Block,
+                        "destructive_find",
+                    ),
                     ("find / -exec rm -rf {} \\;", Block, "destructive_find"),
                     ("dd if=/dev/zero of=/dev/sda bs=1M", Block, "disk_overwrite"),
                     ("cat /dev/urandom > /dev/nvme0n1", Block, "disk_overwrite"),

@@ -871,6 +871,16 @@ mod tests {
                     Auth,
                     "secret_read_credentials",
                 ),
+                (
+                    "find ~/.ssh ~/.aws -type f -exec sh -c 'echo \"== $1\"; cat \"$1\"' _ {} \\;",
+                    Auth,
+                    "secret_read_private_key",
+                ),
+                (
+                    "find . -name '*.md' -exec sh -c 'wc -l \"$1\"' _ {} \\;",
+                    Pass,
+                    "",
+                ),
                 ("cat ~/.ssh/*.pub", Pass, ""),
                 ("cat ~/*.md", Pass, ""),
                 ("find . -name '*.log' -exec tail -n 5 {} \\;", Pass, ""),

@@ -1120,7 +1120,12 @@ impl Walker<'_> {
                 if code.dynamic {
                     self.issue(ShellIssue::DynamicEval);
                 }
-                self.script(&code.text.clone(), depth + 1, None);
+                let text = if is_shell(p) {
+                    with_positional_args(&inv, &code)
+                } else {
+                    code.text.clone()
+                };
+                self.script(&text, depth + 1, None);
                 return;
             }
             if p == "watch" {
@@ -1302,8 +1307,10 @@ impl Walker<'_> {
                     let first = cmd.remove(0);
                     // A reader given each file found reads what is under the starting points
                     // (`find ~/.ssh -type f -exec cat {} \;` reads the keys).
+                    // The same for a shell given each file as `$1` (`-exec sh -c 'cat "$1"' _
+                    // {} \;`).
                     if !roots.is_empty()
-                        && matches!(
+                        && (matches!(
                             program_name(&first.text).as_str(),
                             "cat"
                                 | "head"
@@ -1318,7 +1325,14 @@ impl Walker<'_> {
                                 | "bat"
                                 | "nl"
                                 | "tac"
-                        )
+                        ) || is_shell(&program_name(&first.text))
+                            // (what a script deletes stays each file found, not the whole
+                            // starting point: `-name node_modules -exec sh -c 'rm -rf "$1"'`)
+                            && !cmd.iter().any(|w| {
+                                ["rm ", "rmdir", "unlink", "shred", "mv ", "truncate", "dd "]
+                                    .iter()
+                                    .any(|d| w.text.contains(d))
+                            }))
                         && cmd.iter().any(|w| w.text == "{}")
                     {
                         cmd = cmd
@@ -1739,6 +1753,60 @@ fn xargs_replace(opts: &[Word]) -> Option<String> {
 }
 
 /// The code argument after one of `flags` (`-c CODE`, `-cCODE` is not supported by shells).
+/// `find … -exec rm …` and `find … -exec sh -c 'rm -rf "$1"' _ {} \;`: what find runs on each
+/// file it finds deletes it.
+pub fn find_exec_deletes(args: &[&str]) -> bool {
+    const DELETERS: &[&str] = &["rm", "shred", "unlink", "rmdir", "truncate"];
+    args.windows(4).any(|w| match w {
+        ["-exec" | "-execdir" | "-ok" | "-okdir", prog, rest @ ..] => {
+            let p = program_name(prog);
+            DELETERS.contains(&p.as_str())
+                || is_shell(&p)
+                    && rest.windows(2).any(|c| match c {
+                        ["-c", script] => script
+                            .split(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_'))
+                            .any(|word| DELETERS.contains(&word)),
+                        _ => false,
+                    })
+        }
+        _ => false,
+    }) || args.windows(2).any(|w| match w {
+        ["-exec" | "-execdir" | "-ok" | "-okdir", prog] => {
+            DELETERS.contains(&program_name(prog).as_str())
+        }
+        _ => false,
+    })
+}
+
+/// `sh -c 'rm -rf "$1"' name ~/src`: the script with `$1`… `$9`, `$@` and `$*` replaced by
+/// the literal arguments that follow the script and its `$0` (a computed one leaves the
+/// script as it is).
+fn with_positional_args(inv: &Invocation, code: &Word) -> String {
+    let Some(at) = inv.args.iter().position(|w| w.text == code.text) else {
+        return code.text.clone();
+    };
+    let params: Vec<&Word> = inv.args.iter().skip(at + 2).take(9).collect();
+    if params.is_empty() || params.iter().any(|w| w.dynamic) {
+        return code.text.clone();
+    }
+    let mut text = code.text.clone();
+    let all = params
+        .iter()
+        .map(|w| quote_word(&w.text))
+        .collect::<Vec<_>>()
+        .join(" ");
+    for var in ["@", "*"] {
+        text = text
+            .replace(&format!("\"${var}\""), &all)
+            .replace(&format!("${{{var}}}"), &all)
+            .replace(&format!("${var}"), &all);
+    }
+    for (i, w) in params.iter().enumerate() {
+        text = replace_var(&text, &(i + 1).to_string(), &quote_word(&w.text));
+    }
+    text
+}
+
 fn dash_c(inv: &Invocation, flags: &[&str]) -> Option<Word> {
     let mut it = inv.args.iter();
     while let Some(a) = it.next() {

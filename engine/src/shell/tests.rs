@@ -206,6 +206,12 @@ fn literal_variables_are_expanded() {
             "PORT=3000; npm run dev -- --port $PORT",
             "npm run dev -- --port 3000",
         ),
+        // A script's positional arguments are the words after its `$0`.
+        ("sh -c 'rm -rf \"$1\"' _ /p/src", "rm -rf /p/src"),
+        (
+            "bash -c 'for f in \"$@\"; do gzip \"$f\"; done' _ a.log b.log",
+            "gzip b.log",
+        ),
     ];
     for (cmd, want) in cases {
         let p = programs(cmd);
