@@ -54,6 +54,7 @@ const RULES: &[Reason] = &[
     crate::rules::infra_destructive::INFRA_DESTROY,
     crate::rules::infra_destructive::DATABASE_DROP,
     crate::rules::infra_destructive::DATA_DELETE,
+    crate::rules::infra_destructive::SQL_HOST_ACCESS,
     crate::rules::turn_gate::TURN_STYLE_OUTLIER,
     crate::rules::turn_gate::TURN_REPEAT,
     crate::rules::turn_gate::TURN_REPEAT_LOCKOUT,
