@@ -334,7 +334,10 @@ fn always_as_a_rule_releases_the_same_effect_in_any_session_and_nothing_else() {
     assert_eq!(code, 0, "{err}");
     let mut cfg = BrokerConfig::new(sb.broker_socket());
     cfg.arm_delay = Duration::ZERO;
-    cfg.hard_deadline = Duration::from_secs(5);
+    // The popup waits while the human saves the rule: `allow add` first replays it over the
+    // built-in corpus (thousands of records, a debug build here), which takes longer than a
+    // short deadline.
+    cfg.hard_deadline = Duration::from_secs(60);
     let (broker, events) = Broker::start(cfg, Store::open(&sb.db_path()).unwrap()).unwrap();
     let reset = bash_in("s1", "/home/dev/project", "git reset --hard HEAD~3");
 
