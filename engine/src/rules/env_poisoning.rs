@@ -245,23 +245,9 @@ fn plain_rc_line(line: &str) -> bool {
         let program = value.split_whitespace().next().unwrap_or("");
         // An agent started with its checks off from every shell (`alias
         // claude='claude --dangerously-skip-permissions'`) is never a preference.
-        let agent = matches!(
-            name,
-            "claude"
-                | "codex"
-                | "gemini"
-                | "cursor"
-                | "cursor-agent"
-                | "aider"
-                | "goose"
-                | "copilot"
-                | "amp"
-                | "opencode"
-                | "qwen"
-                | "kiro"
-                | "kiro-cli"
-                | "q"
-        ) || value.contains("dangerously")
+        let agent = super::unguarded_agent::agent_name(name).is_some()
+            || matches!(name, "cursor" | "kiro" | "kiro-cli" | "q")
+            || value.contains("dangerously")
             || value.contains("--yolo")
             || value.contains("skip-permissions");
         return !name.is_empty()

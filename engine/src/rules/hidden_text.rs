@@ -304,26 +304,6 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     }
 }
 
-/// Dependency manifests, whose names the next `npm install` or `pip install -r` installs.
-fn dependency_manifest(path: &str) -> bool {
-    let base = crate::paths::basename(path).to_ascii_lowercase();
-    (base.starts_with("requirements") && (base.ends_with(".txt") || base.ends_with(".in")))
-        || matches!(
-            base.as_str(),
-            "package.json"
-                | "pyproject.toml"
-                | "pipfile"
-                | "cargo.toml"
-                | "gemfile"
-                | "go.mod"
-                | "composer.json"
-                | "environment.yml"
-                | "build.gradle"
-                | "build.gradle.kts"
-                | "pom.xml"
-        )
-}
-
 /// A look-alike name where a name is looked up: a word of a command line (`pip install
 /// reqսests`), or a dependency manifest's text.
 fn lookalike_name(cx: &Ctx<'_>) -> bool {
@@ -339,7 +319,10 @@ fn lookalike_name(cx: &Ctx<'_>) -> bool {
     };
     match &cx.action.op {
         Operation::FileWrite { path, content } => {
-            dependency_manifest(path) && !content.is_ascii() && words(content)
+            super::manifest_dependencies::names_dependencies(
+                &crate::paths::basename(path).to_ascii_lowercase(),
+            ) && !content.is_ascii()
+                && words(content)
         }
         Operation::Shell { command } => {
             !command.is_ascii()

@@ -72,6 +72,16 @@ fn manifest(base: &str) -> Option<Manifest> {
     }
 }
 
+/// A file that names the packages an install fetches: a manifest or lockfile this module
+/// reads, or another ecosystem's (`composer.json`, Conda's `environment.yml`, Gradle, Maven).
+pub(crate) fn names_dependencies(base: &str) -> bool {
+    manifest(base).is_some_and(|m| m != Manifest::Registry)
+        || matches!(
+            base,
+            "composer.json" | "environment.yml" | "build.gradle" | "build.gradle.kts" | "pom.xml"
+        )
+}
+
 /// One dependency line: its name and whether it names a source other than the registry.
 #[derive(Debug, PartialEq, Eq)]
 struct Dep {

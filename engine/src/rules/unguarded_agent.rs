@@ -24,7 +24,7 @@ pub const AGENT_SAFETY_OFF: Reason = Reason::new(
 );
 
 /// The agent a program (or the package `npx` runs) is, by its command name.
-fn agent_name(program: &str) -> Option<&'static str> {
+pub(crate) fn agent_name(program: &str) -> Option<&'static str> {
     let p = program.rsplit('/').next().unwrap_or(program);
     let p = p.split('@').next().unwrap_or(p);
     Some(match p {
