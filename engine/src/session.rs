@@ -161,6 +161,7 @@ pub fn may_run(path: &str) -> bool {
         "taskfile.yml"
             | "taskfile.yaml"
             | "tox.ini"
+            | "pytest.ini"
             | "setup.cfg"
             | "pyproject.toml"
             | "hatch.toml"

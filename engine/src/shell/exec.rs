@@ -2231,7 +2231,7 @@ fn runner_loads(inv: &Invocation) -> Option<fn(&str) -> Option<&'static str>> {
             Some(py)
         }
         "jest" | "vitest" | "mocha" | "ava" | "playwright" | "karma" => Some(js),
-        "npx" | "pnpm" | "yarn" | "bunx" | "bun"
+        "npx" | "npm" | "pnpm" | "yarn" | "bunx" | "bun"
             if args
                 .iter()
                 .any(|a| matches!(*a, "jest" | "vitest" | "mocha" | "ava" | "playwright")) =>
@@ -2308,6 +2308,14 @@ impl Walker<'_> {
                     .map(|k| (k.clone(), "python")),
             );
         }
+        // Files the runner's configuration names (pytest `-p` plugins in `addopts` or a
+        // conftest's `pytest_plugins`, jest's `globalSetup` / `setupFiles…`, vitest's
+        // `setupFiles`): loaded and run although no file name says so.
+        for path in self.runner_config_files(&folder, loads) {
+            if !found.iter().any(|(f, _)| f == &path.0) {
+                found.push(path);
+            }
+        }
         found.truncate(16);
         for (path, lang) in found {
             if let Some((text, project)) = self.file_text(&path, false) {
@@ -2323,6 +2331,101 @@ impl Walker<'_> {
 }
 
 impl Walker<'_> {
+    /// Code files that the configuration of the runner `loads` belongs to names, in
+    /// `folder`: pytest's (`pytest.ini`, `pyproject.toml`, `setup.cfg`, `tox.ini`, conftests)
+    /// or a JavaScript runner's (`jest.config.*`, `vitest.config.*`, `vite.config.*`,
+    /// `package.json`).
+    fn runner_config_files(
+        &mut self,
+        folder: &str,
+        loads: fn(&str) -> Option<&'static str>,
+    ) -> Vec<(String, &'static str)> {
+        let mut out: Vec<(String, &'static str)> = Vec::new();
+        if loads("conftest.py") == Some("python") {
+            let mut configs: Vec<String> = [
+                "pytest.ini",
+                "pyproject.toml",
+                "setup.cfg",
+                "tox.ini",
+                "conftest.py",
+            ]
+            .iter()
+            .map(|c| format!("{folder}/{c}"))
+            .collect();
+            if let Some(files) = self.env.files {
+                configs.extend(
+                    files
+                        .session
+                        .written_files
+                        .keys()
+                        .filter(|k| {
+                            crate::paths::basename(k) == "conftest.py"
+                                && crate::paths::within(k, folder)
+                        })
+                        .cloned(),
+                );
+            }
+            configs.dedup();
+            for c in configs {
+                let Some((text, _)) = self.file_text(&c, false) else {
+                    continue;
+                };
+                for m in super::runners::pytest_plugin_modules(&text) {
+                    for rel in super::runners::python_module_files(&m) {
+                        let abs = format!("{folder}/{rel}");
+                        if self.known_file(&abs) && !out.iter().any(|(f, _)| f == &abs) {
+                            out.push((abs, "python"));
+                            break;
+                        }
+                    }
+                }
+            }
+        } else if loads("jest.config.js") == Some("node") {
+            let mut configs: Vec<String> = Vec::new();
+            for name in [
+                "jest.config.js",
+                "jest.config.ts",
+                "jest.config.mjs",
+                "jest.config.cjs",
+                "vitest.config.ts",
+                "vitest.config.js",
+                "vitest.config.mts",
+                "vite.config.ts",
+                "vite.config.js",
+            ] {
+                configs.push(format!("{folder}/{name}"));
+            }
+            configs.push(format!("{folder}/package.json"));
+            for c in configs {
+                let Some((text, _)) = self.file_text(&c, false) else {
+                    continue;
+                };
+                let base = c.rsplit_once('/').map_or(folder, |(d, _)| d).to_owned();
+                for rel in super::runners::js_config_paths(&text) {
+                    let abs = crate::paths::normalize(&rel, Some(&base), None);
+                    if self.known_file(&abs) && !out.iter().any(|(f, _)| f == &abs) {
+                        out.push((abs, "node"));
+                    }
+                }
+            }
+        }
+        out.truncate(8);
+        out
+    }
+
+    /// A file whose content the walker can see without asking: written in this session or
+    /// shown by the adapter.
+    fn known_file(&self, abs: &str) -> bool {
+        self.local_files.contains_key(abs)
+            || self.env.files.is_some_and(|f| {
+                f.session.written_files.contains_key(abs)
+                    || matches!(
+                        f.facts.files.get(abs),
+                        Some(crate::needs::FileView::Content(_))
+                    )
+            })
+    }
+
     /// Build files that are code, run by the tool that reads them: a `Gemfile` (Ruby, by
     /// `bundle`), `composer.json` scripts (by `composer`), `build.gradle` Exec tasks (by
     /// `gradle`), `pom.xml` exec plugins (by `mvn`), `//go:generate` lines (by `go generate`),

@@ -624,9 +624,185 @@ fn compose_service(body: &[&str]) -> String {
     words.join(" ")
 }
 
+/// Python modules a pytest configuration loads as plugins: `-p NAME` in `addopts` (in
+/// `pytest.ini`, `pyproject.toml`, `setup.cfg`, `tox.ini`, or on `PYTEST_ADDOPTS`) and the
+/// names listed in a `conftest.py`'s `pytest_plugins`. `-p no:NAME` disables a plugin and is
+/// skipped.
+pub fn pytest_plugin_modules(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut push = |m: &str| {
+        let m = m.trim_matches(|c: char| c == '"' || c == '\'' || c == ',' || c == '[' || c == ']');
+        if !m.is_empty()
+            && !m.starts_with("no:")
+            && m.chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+            && !out.iter().any(|o| o == m)
+        {
+            out.push(m.to_owned());
+        }
+    };
+    for line in text.lines().take(4096) {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        for w in words.windows(2) {
+            if let [flag, name] = w
+                && flag.trim_matches(|c| c == '"' || c == '\'' || c == '[') == "-p"
+            {
+                push(name);
+            }
+        }
+        for w in &words {
+            if let Some(name) = w
+                .strip_prefix("-p")
+                .filter(|n| n.len() > 1 && !n.starts_with(' '))
+                && name
+                    .chars()
+                    .next()
+                    .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            {
+                push(name);
+            }
+        }
+    }
+    if let Some(i) = text.find("pytest_plugins") {
+        let rest = text.get(i + "pytest_plugins".len()..).unwrap_or("");
+        let rest = rest
+            .trim_start()
+            .strip_prefix('=')
+            .unwrap_or("")
+            .trim_start();
+        let end = if rest.starts_with(['[', '(']) {
+            rest.find([']', ')'])
+        } else {
+            rest.find('\n')
+        }
+        .unwrap_or(rest.len());
+        for q in rest
+            .get(..end)
+            .unwrap_or("")
+            .split([',', '[', '(', ']', ')'])
+        {
+            let q = q.trim();
+            if q.len() > 2 && (q.starts_with('"') || q.starts_with('\'')) {
+                push(q);
+            }
+        }
+    }
+    out.truncate(16);
+    out
+}
+
+/// Files a module name can be, relative to the project folder: `a.b` is `a/b.py`,
+/// `a/b/__init__.py`, or the same under `src/`.
+pub fn python_module_files(module: &str) -> Vec<String> {
+    let rel = module.replace('.', "/");
+    vec![
+        format!("{rel}.py"),
+        format!("{rel}/__init__.py"),
+        format!("src/{rel}.py"),
+    ]
+}
+
+/// Local code files a JavaScript test runner's configuration names (jest's `globalSetup`,
+/// `setupFiles`, `setupFilesAfterEnv`, `testEnvironment`, `reporters`, `transform`; vitest's
+/// `setupFiles` and `globalSetup`): every quoted string that is a path into the project
+/// (`./x`, `../x`, `<rootDir>/x`, `x/y.js`), not a glob or a mapping pattern. Relative to the
+/// configuration's folder, `<rootDir>` removed; a name without an extension is tried as
+/// `.js` and `.ts`.
+pub fn js_config_paths(text: &str) -> Vec<String> {
+    const CODE: &[&str] = &[".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".jsx", ".tsx"];
+    let mut out: Vec<String> = Vec::new();
+    let mut rest = text;
+    while let Some(i) = rest.find(['"', '\'', '`']) {
+        let Some(q) = rest.get(i..i + 1) else { break };
+        let after = rest.get(i + 1..).unwrap_or("");
+        let Some(end) = after.find(q) else { break };
+        let s = after.get(..end).unwrap_or("");
+        rest = after.get(end + 1..).unwrap_or("");
+        if s.contains(['*', '$', '(', '|', '\n', ' ', '{', '?'])
+            || s.contains("node_modules")
+            || s.contains("://")
+        {
+            continue;
+        }
+        let rel = if let Some(r) = s.strip_prefix("<rootDir>/") {
+            r
+        } else if let Some(r) = s.strip_prefix("./") {
+            r
+        } else if s.starts_with("../") || (s.contains('/') && !s.starts_with(['@', '/'])) {
+            s
+        } else {
+            continue;
+        };
+        let lower = rel.to_ascii_lowercase();
+        let base = lower.rsplit('/').next().unwrap_or(&lower);
+        let candidates: Vec<String> = if CODE.iter().any(|e| lower.ends_with(e)) {
+            vec![rel.to_owned()]
+        } else if !base.contains('.') && !rel.is_empty() && !rel.ends_with('/') {
+            vec![format!("{rel}.js"), format!("{rel}.ts")]
+        } else {
+            continue;
+        };
+        for c in candidates {
+            if !out.contains(&c) {
+                out.push(c);
+            }
+        }
+        if out.len() >= 16 {
+            break;
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn runner_configuration_names_code() {
+        let py: &[(&str, &[&str])] = &[
+            (
+                "[pytest]\naddopts = -p tools.sandbox -q\n",
+                &["tools.sandbox"],
+            ),
+            ("addopts = \"-ra -pmyplug --strict\"", &["myplug"]),
+            ("addopts = -p no:cacheprovider -p xdist", &["xdist"]),
+            ("pytest_plugins = [\"a.b\", 'c']\n", &["a.b", "c"]),
+            (
+                "pytest_plugins = (\n    \"fixtures.db\",\n)\n",
+                &["fixtures.db"],
+            ),
+            ("pytest_plugins = \"single\"\n", &["single"]),
+            ("[pytest]\ntestpaths = tests\n", &[]),
+            ("cmd = tar -p -x", &[]),
+        ];
+        for (text, want) in py {
+            assert_eq!(pytest_plugin_modules(text), *want, "{text}");
+        }
+        let js: &[(&str, &[&str])] = &[
+            (
+                "{ globalSetup: './test/global-setup.js' }",
+                &["test/global-setup.js"],
+            ),
+            (
+                "setupFilesAfterEnv: ['<rootDir>/test/setup']",
+                &["test/setup.js", "test/setup.ts"],
+            ),
+            (
+                "testEnvironment: 'node', reporters: ['default', './rep.cjs']",
+                &["rep.cjs"],
+            ),
+            (
+                "testMatch: ['**/*.test.ts'], moduleNameMapper: { '^@/(.*)$': '<rootDir>/src/$1' }",
+                &[],
+            ),
+            ("setupFiles: ['jest-canvas-mock', '@scope/x/setup.js']", &[]),
+            ("coverageDirectory: '<rootDir>/coverage/'", &[]),
+        ];
+        for (text, want) in js {
+            assert_eq!(js_config_paths(text), *want, "{text}");
+        }
+    }
 
     #[test]
     fn justfile_recipes_with_dependencies() {
