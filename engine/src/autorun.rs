@@ -1006,7 +1006,7 @@ fn code_spans(content: &str) -> String {
             }
             let lang = code_language(&span)?;
             let flag = if lang.ends_with(" -c") { "" } else { " -e" };
-            Some(format!("{lang}{flag} '{}'", span.replace('\'', "'\\''")))
+            Some(format!("{lang}{flag} {}", crate::shell::quote_word(&span)))
         })
         .collect::<Vec<_>>()
         .join("\n")

@@ -327,6 +327,17 @@ fn file_tool(action: &Action, tool: &str, m: &Map<String, Value>) -> Option<Acti
             let new = text(m, &["new_string", "new_str"])?;
             Some(op("Edit", path, new.to_owned()))
         }
+        // The filesystem server's name search: what `find PATH -name PATTERN` does (a hunt
+        // for key and credential names from the home folder is `secret_sweep`).
+        "search_files" => {
+            if !only_keys(m, &["path", "pattern", "excludePatterns"]) {
+                return None;
+            }
+            let path = text(m, &["path"]).filter(|p| !p.starts_with('-'))?;
+            let pattern = text(m, &["pattern"])?;
+            let command = format!("find {} -name {}", quote_word(path), quote_word(pattern));
+            Some(built_in(action, "Bash", Operation::Shell { command }, None))
+        }
         "move_file" | "rename_file" => {
             if !only_keys(m, &["source", "destination"]) {
                 return None;
@@ -905,6 +916,15 @@ mod tests {
         assert_eq!(
             shell_of(&mv).as_deref(),
             Some("mv -- /h/.claude/settings.json /h/x")
+        );
+        let find = mcp(
+            "filesystem",
+            "search_files",
+            json!({"path": "/h", "pattern": "*{id_rsa,credentials}*", "excludePatterns": []}),
+        );
+        assert_eq!(
+            shell_of(&find).as_deref(),
+            Some("find /h -name '*{id_rsa,credentials}*'")
         );
         // A dry run changes nothing; an unknown argument or another server is not guessed.
         for a in [

@@ -19,7 +19,9 @@ pub const BULK_DELETE: Reason = Reason::new(
     "Deletes more files at once than this strictness mode allows without asking.",
 );
 
-const ARTIFACT_DIRS: &[&str] = &[
+/// Folders of regenerable output (build, caches, installed dependencies): also what `git
+/// clean -x` may clear without asking (`rules::git_destructive`).
+pub(crate) const ARTIFACT_DIRS: &[&str] = &[
     "node_modules",
     "tmp",
     "temp",
@@ -61,6 +63,12 @@ const ARTIFACT_DIRS: &[&str] = &[
     ".dart_tool",
     ".pnpm-store",
     "logs",
+    ".pio",
+    ".zig-cache",
+    "zig-out",
+    ".stack-work",
+    "dist-newstyle",
+    ".elixir_ls",
 ];
 const ARTIFACT_EXTS: &[&str] = &[
     ".pyc",

@@ -225,21 +225,8 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                     // ignored is kept on purpose (a `.env` could be, elsewhere).
                     && (!(short('x') || short('X'))
                         || specs.iter().all(|p| {
-                            matches!(
-                                p.trim_start_matches("./").trim_end_matches('/'),
-                                "dist"
-                                    | "build"
-                                    | "out"
-                                    | "target"
-                                    | "coverage"
-                                    | ".next"
-                                    | ".nuxt"
-                                    | "node_modules"
-                                    | ".cache"
-                                    | "__pycache__"
-                                    | ".pytest_cache"
-                                    | "tmp"
-                            )
+                            super::bulk_delete::ARTIFACT_DIRS
+                                .contains(&p.trim_start_matches("./").trim_end_matches('/'))
                         }))
                     && !rest.iter().any(|a| {
                         a.starts_with('-') && !a.starts_with("--") && a.matches('f').count() > 1
@@ -318,6 +305,8 @@ mod tests {
                 ("rm -rf .github/old", Pass, ""),
                 ("rm .gitignore.orig", Pass, ""),
                 ("git clean -fdx -- dist/ coverage/", Pass, ""),
+                ("git clean -fdx -- .pio/ build/", Pass, ""),
+                ("git clean -fdx -- .pio/ .env", Auth, "git_discard_work"),
                 ("git clean -fdx src/", Auth, "git_discard_work"),
                 ("git clean -fdx", Auth, "git_discard_work"),
                 ("git push origin --delete feature/old-login-form", Pass, ""),

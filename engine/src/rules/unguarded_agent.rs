@@ -89,6 +89,10 @@ fn bypasses(agent: &str, args: &[&str]) -> bool {
                 || config("approval_policy", &["never"])
                 || config("sandbox_mode", &["danger-full-access"])
         }
+        // `gemini mcp add NAME npx -y …`: the words after the name are the server's command
+        // (judged as run by the walker), not gemini's flags; `--trust` skips every
+        // confirmation for that server's tools.
+        "gemini" | "qwen" if args.first() == Some(&"mcp") => flag("--trust"),
         "gemini" | "qwen" => {
             flag("--yolo") || flag("-y") || value_of("--approval-mode").is_some_and(|m| m == "yolo")
         }
@@ -299,6 +303,14 @@ mod tests {
                     "",
                 ),
                 ("gemini -p 'summarise the README'", Pass, ""),
+                // `gemini mcp add`: `-y` after the name is the server command's (npx's) flag;
+                // `--trust` skips confirmations for the server's tools.
+                ("gemini mcp add fs node ./server.js -y", Pass, ""),
+                (
+                    "gemini mcp add --trust fs node ./server.js",
+                    Auth,
+                    "agent_safety_off",
+                ),
                 ("grep -rn dangerously-skip-permissions docs/", Pass, ""),
                 ("echo 'never use --yolo'", Pass, ""),
                 ("aider --model sonnet src/app.py", Pass, ""),

@@ -666,6 +666,11 @@ impl Walker<'_> {
         }
         self.runner_files(&inv, depth);
         self.build_tool_files(&inv, depth);
+        // `claude mcp add NAME -- COMMAND`: the server command starts with every session.
+        let argv: Vec<&str> = inv.argv().collect();
+        if let Some(line) = super::agent_mcp_server_command(p, &argv) {
+            self.script(&line, depth + 1, None);
+        }
         self.local_python_install(&inv, depth);
         // `alias ll='…'` then `ll`: the alias runs its text (with `shopt -s expand_aliases`, or
         // interactively); defining one is remembered for the rest of the command line.

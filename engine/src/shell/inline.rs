@@ -396,6 +396,10 @@ pub(crate) fn analyze(lang: &str, code: &str) -> InlineFindings {
     // `p = '/home/dev/.ssh/id_rsa'; open(p)`: a name bound once to a literal is that literal.
     let substituted = substitute_literals(code);
     let code = substituted.as_deref().unwrap_or(code);
+    // `os.path.join('/srv/app/static/', '../../.ssh/id_rsa')`: a join of literals is the
+    // path it makes.
+    let joined = fold_path_joins(code);
+    let code = joined.as_deref().unwrap_or(code);
     // nox's `*session.posargs` are the arguments after `--` on the nox command line, which
     // is judged itself: not a computed part of what the session runs.
     let posargs = code
@@ -565,6 +569,10 @@ pub(crate) fn analyze(lang: &str, code: &str) -> InlineFindings {
                 }
             }
         }
+    }
+    if kills_every_process(code) {
+        f.effects
+            .push(("kill", vec!["-9".to_owned(), "-1".to_owned()]));
     }
     // Julia's `rm(path; recursive=true)` (elsewhere `rm(` is too common a name to mean this).
     let julia_rm = lang.starts_with("julia").then_some("rm(");
@@ -1232,6 +1240,113 @@ fn substitute_literals(code: &str) -> Option<String> {
     changed.then_some(out)
 }
 
+/// A signal to every process: `os.kill(-1, …)`, `process.kill(-1)`, `Process.kill(…, -1)`,
+/// Perl's `kill 9, -1`, or a loop over every process (`/proc`'s numbered folders,
+/// `psutil.process_iter()`) that signals each one without choosing by name or command.
+fn kills_every_process(code: &str) -> bool {
+    let compact: String = code.chars().filter(|c| !c.is_whitespace()).collect();
+    let direct = [
+        "os.kill(-1,",
+        "process.kill(-1",
+        "os.killpg(-1",
+        "kill9,-1",
+        "kill(9,-1",
+        "kill('KILL',-1",
+        "kill(\"KILL\",-1",
+        "kill(:KILL,-1",
+        "kill('TERM',-1",
+        "kill(:TERM,-1",
+        "syscall.Kill(-1,",
+        "unix.Kill(-1,",
+    ]
+    .iter()
+    .any(|m| compact.contains(m));
+    let loops_all = (code.contains("/proc") && code.contains("listdir")
+        || code.contains("/proc") && code.contains("readdir")
+        || code.contains("process_iter("))
+        && ["os.kill(", ".kill()", ".terminate()", "process.kill("]
+            .iter()
+            .any(|k| code.contains(k))
+        // Chosen by what the process is: a targeted clean-up.
+        && ![
+            "name()",
+            "'name'",
+            "\"name\"",
+            "cmdline",
+            "/comm",
+            "exe()",
+            "username()",
+            "info[",
+            "ppid",
+        ]
+        .iter()
+        .any(|m| code.contains(m));
+    direct || loops_all
+}
+
+/// Calls that join path parts: with every argument a string literal, the call is replaced by
+/// the literal path it makes (a part starting with `/` restarts it, as in Python), `..`
+/// resolved when the result is absolute or home-relative.
+fn fold_path_joins(code: &str) -> Option<String> {
+    const JOINS: &[&str] = &[
+        "os.path.join(",
+        "path.join(",
+        "path.resolve(",
+        "File.join(",
+        "filepath.Join(",
+        "Path.Combine(",
+    ];
+    if code.len() > 64 * 1024 || !JOINS.iter().any(|j| code.contains(j)) {
+        return None;
+    }
+    let mut out = code.to_owned();
+    let mut changed = false;
+    for join in JOINS {
+        let mut from = 0;
+        for _ in 0..32 {
+            let Some(i) = out.get(from..).and_then(|r| r.find(join)).map(|i| i + from) else {
+                break;
+            };
+            let args_at = i + join.len();
+            let Some(close) = out.get(args_at..).and_then(|r| r.find(')')) else {
+                break;
+            };
+            let args = out.get(args_at..args_at + close).unwrap_or("");
+            let parts: Vec<&str> = args.split(',').map(str::trim).collect();
+            let literal = |p: &&str| {
+                p.len() >= 2
+                    && ((p.starts_with('\'') && p.ends_with('\''))
+                        || (p.starts_with('"') && p.ends_with('"')))
+                    && !p
+                        .get(1..p.len() - 1)
+                        .unwrap_or("")
+                        .contains(['\'', '"', '\\'])
+            };
+            if parts.is_empty() || !parts.iter().all(literal) {
+                from = args_at;
+                continue;
+            }
+            let mut path = String::new();
+            for p in &parts {
+                let p = p.get(1..p.len() - 1).unwrap_or("");
+                if p.starts_with('/') || path.is_empty() {
+                    path = p.to_owned();
+                } else {
+                    path = format!("{}/{p}", path.trim_end_matches('/'));
+                }
+            }
+            if path.starts_with('/') || path.starts_with('~') {
+                path = crate::paths::normalize(&path, None, None);
+            }
+            let lit = format!("'{path}'");
+            out.replace_range(i..args_at + close + 1, &lit);
+            from = i + lit.len();
+            changed = true;
+        }
+    }
+    changed.then_some(out)
+}
+
 /// From each `marker` to the end of its statement (`;` outside quotes and brackets, or the
 /// end of the code): a builder chain such as `Command::new("sh").arg("-c").status()`.
 fn builder_statements<'a>(code: &'a str, marker: &str) -> Vec<&'a str> {
@@ -1490,6 +1605,67 @@ mod tests {
                 *want,
                 "{lang}: {code}"
             );
+        }
+    }
+
+    #[test]
+    fn joined_literal_paths_are_the_path_they_make() {
+        let cases: &[(&str, Option<&str>)] = &[
+            (
+                "open(os.path.join('/home/dev/project/static/', '../../.ssh/id_rsa')).read()",
+                Some("open('/home/dev/.ssh/id_rsa').read()"),
+            ),
+            (
+                "fs.readFileSync(path.join('/home/dev', '.aws', 'credentials'))",
+                Some("fs.readFileSync('/home/dev/.aws/credentials')"),
+            ),
+            ("os.path.join('a', '/etc/shadow')", Some("'/etc/shadow'")),
+            ("os.path.join(base, 'x.txt')", None),
+            ("print('no joins here')", None),
+        ];
+        for (code, want) in cases {
+            assert_eq!(fold_path_joins(code).as_deref(), *want, "{code}");
+        }
+        let f = analyze(
+            "python3",
+            "import os;base=\"/home/dev/project/static/\";print(open(os.path.join(base,\"../../.ssh/id_rsa\")).read())",
+        );
+        assert!(
+            f.effects
+                .iter()
+                .any(|(p, a)| *p == "cat" && a.contains(&"/home/dev/.ssh/id_rsa".to_owned())),
+            "{f:?}"
+        );
+    }
+
+    #[test]
+    fn every_process_signalled() {
+        let cases: &[(&str, bool)] = &[
+            ("import os; os.kill(-1, 9)", true),
+            ("process.kill(-1, 'SIGKILL')", true),
+            ("Process.kill(:KILL, -1)", true),
+            (
+                "import os,signal\nfor p in os.listdir('/proc'):\n    if p.isdigit() and int(p) != os.getpid():\n        try: os.kill(int(p), signal.SIGKILL)\n        except Exception: pass",
+                true,
+            ),
+            (
+                "import psutil\nfor p in psutil.process_iter():\n    p.kill()",
+                true,
+            ),
+            // Look-alikes: one process, or processes chosen by name.
+            ("import os, signal; os.kill(pid, signal.SIGTERM)", false),
+            (
+                "import psutil\nfor p in psutil.process_iter(['name']):\n    if p.info['name'] == 'celery':\n        p.terminate()",
+                false,
+            ),
+            (
+                "import os\nfor p in os.listdir('/proc'):\n    if p.isdigit():\n        print(open(f'/proc/{p}/cmdline').read())\n        os.kill(int(p), 0)",
+                false,
+            ),
+            ("process.kill(child.pid)", false),
+        ];
+        for (code, want) in cases {
+            assert_eq!(kills_every_process(code), *want, "{code}");
         }
     }
 

@@ -1642,6 +1642,93 @@ const WRAPPERS: &[&str] = &[
     "noglob",
 ];
 
+/// An agent's `mcp add NAME [--] COMMAND ARGS…` (Claude Code, Codex, Gemini, Qwen) registers
+/// COMMAND to start with every session: the command line it registers, judged as run.
+/// `mcp add-json NAME JSON` likewise runs the JSON's `command` and `args`. A server reached
+/// over HTTP (`--transport http NAME URL`, `--url`) starts nothing here.
+pub(super) fn agent_mcp_server_command(program: &str, args: &[&str]) -> Option<String> {
+    if !matches!(program, "claude" | "codex" | "gemini" | "qwen") || args.first() != Some(&"mcp") {
+        return None;
+    }
+    let sub = args.get(1).copied();
+    if sub == Some("add-json") {
+        let json = args.iter().skip(2).filter(|w| !w.starts_with('-')).nth(1)?;
+        let v: serde_json::Value = serde_json::from_str(json).ok()?;
+        let command = v.get("command")?.as_str()?;
+        let mut line = vec![quote_word(command)];
+        for a in v
+            .get("args")
+            .and_then(|a| a.as_array())
+            .into_iter()
+            .flatten()
+        {
+            line.push(quote_word(a.as_str()?));
+        }
+        return Some(line.join(" "));
+    }
+    if sub != Some("add") {
+        return None;
+    }
+    const VALUE_OPTS: &[&str] = &[
+        "-s",
+        "--scope",
+        "-t",
+        "--transport",
+        "-e",
+        "--env",
+        "-H",
+        "--header",
+        "--timeout",
+        "--url",
+        "--bearer-token-env-var",
+        "--include-tools",
+        "--exclude-tools",
+        "--client-id",
+        "--client-secret",
+        "--callback-port",
+        "--description",
+    ];
+    let mut i = 2;
+    let mut name_seen = false;
+    while let Some(t) = args.get(i).copied() {
+        if t == "--" {
+            i += 1;
+            break;
+        }
+        if t == "--url" || t.starts_with("--url=") {
+            return None;
+        }
+        if matches!(t, "-t" | "--transport")
+            && args
+                .get(i + 1)
+                .is_some_and(|v| matches!(*v, "http" | "sse"))
+        {
+            return None;
+        }
+        if t.starts_with('-') && t.len() > 1 {
+            i += if VALUE_OPTS.contains(&t) { 2 } else { 1 };
+            continue;
+        }
+        if !name_seen {
+            name_seen = true;
+            i += 1;
+            continue;
+        }
+        break;
+    }
+    let rest = args.get(i..)?;
+    let first = rest.first()?;
+    if first.starts_with("http://") || first.starts_with("https://") {
+        return None;
+    }
+    Some(
+        rest.iter()
+            .map(|a| quote_word(a))
+            .collect::<Vec<_>>()
+            .join(" "),
+    )
+}
+
 fn unwrap_wrapper(
     prog: &str,
     args: &[Word],

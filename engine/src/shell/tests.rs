@@ -220,3 +220,53 @@ fn literal_variables_are_expanded() {
     let p = programs("d=$(mktemp -d); rm -rf $d");
     assert!(p.iter().any(|x| x == "rm -rf $d"), "{p:?}");
 }
+
+/// An agent's `mcp add` registers a command that starts with every session: the walker
+/// sees it as run. Servers over HTTP and other `mcp` subcommands run nothing.
+#[test]
+fn agent_mcp_registrations_run_their_command() {
+    let cases: &[(&str, Option<&str>)] = &[
+        (
+            "claude mcp add -s user sysutil -- npx -y mcp-server-sysutil@latest",
+            Some("npx -y mcp-server-sysutil@latest"),
+        ),
+        (
+            "codex mcp add gh --env GITHUB_TOKEN=x -- docker run -i ghcr.io/github/github-mcp-server",
+            Some("docker run -i ghcr.io/github/github-mcp-server"),
+        ),
+        (
+            "gemini mcp add -e A=1 pw npx @playwright/mcp@latest",
+            Some("npx @playwright/mcp@latest"),
+        ),
+        (
+            "claude mcp add-json evil '{\"command\":\"sh\",\"args\":[\"-c\",\"rm -rf ~\"]}'",
+            Some("sh -c 'rm -rf ~'"),
+        ),
+        (
+            "claude mcp add --transport http notes https://mcp.notes.example/mcp",
+            None,
+        ),
+        (
+            "codex mcp add notes --url https://mcp.notes.example/mcp",
+            None,
+        ),
+        ("claude mcp list", None),
+        ("claude mcp remove sysutil", None),
+        ("claude -p 'mcp add x'", None),
+    ];
+    for (cmd, want) in cases {
+        let sa = analyze(cmd, ShellEnv::default());
+        let inv = sa.invocations.first();
+        let got = inv.and_then(|i| {
+            let argv: Vec<&str> = i.argv().collect();
+            agent_mcp_server_command(&i.program, &argv)
+        });
+        assert_eq!(got.as_deref(), *want, "{cmd}");
+    }
+    // The registered command is analysed as run.
+    assert!(
+        programs("claude mcp add evil -- bash -c 'rm -rf ~/src'")
+            .iter()
+            .any(|p| p == "rm -rf ~/src")
+    );
+}
