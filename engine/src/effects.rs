@@ -91,6 +91,12 @@ const DNS_TOOLS: &[&str] = &[
     "ping6",
     "traceroute",
     "resolvectl",
+    // `getent hosts NAME`, `getent ahosts NAME`: the resolver's lookup (its database word
+    // has no dot, so only the name counts as a host).
+    "getent",
+    "kdig",
+    "delv",
+    "doggo",
 ];
 
 pub(crate) fn compute(
@@ -1672,9 +1678,18 @@ fn egress_effects(
                 .find_map(|w| net::parse_destination(&w.text));
             push(dest, true, true, false, None);
         }
+        // `getent` looks names up only in its host databases (`getent passwd $USER` is not a
+        // lookup over the network); the database word itself is not a name.
+        "getent"
+            if !operands.first().is_some_and(|d| {
+                matches!(
+                    d.text.as_str(),
+                    "hosts" | "ahosts" | "ahostsv4" | "ahostsv6"
+                )
+            }) => {}
         _ if DNS_TOOLS.contains(&p) => {
-            for w in &operands {
-                if w.text.starts_with('@') {
+            for (i, w) in operands.iter().enumerate() {
+                if w.text.starts_with('@') || (p == "getent" && i == 0) {
                     continue;
                 }
                 // A lookup tool's operand is a host name whatever its suffix.

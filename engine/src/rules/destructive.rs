@@ -71,8 +71,19 @@ const DISK_PREFIXES: &[&str] = &[
     "/dev/port",
 ];
 const FORMATTERS: &[&str] = &[
-    "mkfs", "mke2fs", "mkswap", "wipefs", "sfdisk", "sgdisk", "gdisk", "parted", "cfdisk",
-    "mkntfs", "mkdosfs", "newfs",
+    "mkfs",
+    "mke2fs",
+    "mkswap",
+    "wipefs",
+    "sfdisk",
+    "sgdisk",
+    "gdisk",
+    "parted",
+    "cfdisk",
+    "mkntfs",
+    "mkdosfs",
+    "newfs",
+    "blkdiscard",
 ];
 
 fn is_disk(path: &str) -> bool {
@@ -253,6 +264,16 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
         if p == "shred" || p == "srm" || p == "wipe" {
             out.push(Finding::new(SECURE_DELETE, Verdict::Auth));
         }
+        // The drive's own erase: `nvme format|sanitize`, `hdparm --security-erase`.
+        let first = inv.argv().next().unwrap_or("");
+        if (p == "nvme" && matches!(first, "format" | "sanitize"))
+            || (p == "hdparm"
+                && inv
+                    .argv()
+                    .any(|a| a.starts_with("--security-erase") || a == "--trim-sector-ranges"))
+        {
+            out.push(Finding::hard_block(DISK_FORMAT));
+        }
         if p == "fdisk" && !inv.has_flag('l', "--list") {
             out.push(Finding::hard_block(DISK_FORMAT));
         }
@@ -398,6 +419,11 @@ mod tests {
                     ("cat /dev/urandom > /dev/nvme0n1", Block, "disk_overwrite"),
                     ("mkfs.ext4 /dev/nvme0n1", Block, "disk_format"),
                     ("wipefs -a /dev/sdb", Block, "disk_format"),
+                    ("sudo blkdiscard -f /dev/nvme1n1", Block, "disk_format"),
+                    ("nvme format /dev/nvme0n1 --ses=1", Block, "disk_format"),
+                    ("hdparm --security-erase pw /dev/sdb", Block, "disk_format"),
+                    ("nvme list", Pass, ""),
+                    ("hdparm -I /dev/sda", Pass, ""),
                     (":(){ :|:& };:", Block, "fork_bomb"),
                     ("chmod -R 777 /", Block, "recursive_permission_change"),
                     ("chown -R nobody ~", Block, "recursive_permission_change"),

@@ -223,6 +223,36 @@ fn local_database(inv: &crate::shell::Invocation, sa: &crate::shell::ShellAnalys
     has_host(inv) || named_dev
 }
 
+/// A restore's target server is named and is not this machine: a `-h`/`--host` or a
+/// connection URI in `-d`/`--dbname`.
+fn restore_target_remote(args: &[&str]) -> bool {
+    let mut hosts: Vec<String> = Vec::new();
+    for (i, a) in args.iter().enumerate() {
+        let value = |flag: &str, long: &str| {
+            if *a == flag || *a == long {
+                args.get(i + 1).map(|v| (*v).to_owned())
+            } else {
+                a.strip_prefix(&format!("{long}=")).map(str::to_owned)
+            }
+        };
+        if let Some(h) = value("-h", "--host") {
+            hosts.push(h);
+        }
+        if let Some(d) = value("-d", "--dbname")
+            && let Some(dest) = crate::net::parse_url(&d)
+        {
+            hosts.push(dest.host);
+        }
+    }
+    hosts.iter().any(|h| {
+        !(h.is_empty()
+            || h.starts_with('/')
+            || h.starts_with('$')
+            || crate::net::parse_destination(h).is_some_and(|d| d.is_local())
+            || h == "localhost")
+    })
+}
+
 /// `dropdb -h "$PGHOST" app_test`: the database is named as a test or development one, it
 /// is not run on another machine, and every host it names is a variable.
 fn dev_name_at_unseen_host(
@@ -728,6 +758,20 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                 out.push(Finding::new(DATABASE_DROP, Verdict::Auth));
             }
             "dropdb" => out.push(Finding::hard_block(DATABASE_DROP)),
+            // `pg_restore --clean` drops every object the dump holds before recreating it:
+            // against another machine's database (`-d postgresql://…@db.prod…`, `-h db…`)
+            // that is the live data replaced by an old copy.
+            "pg_restore"
+                if args.iter().any(|a| {
+                    // `-c`, or a cluster of flags that take no value (`-cv`); not `-Fc`.
+                    *a == "--clean"
+                        || a.strip_prefix('-').is_some_and(|f| {
+                            f.contains('c') && f.chars().all(|c| "cvexOas1wW".contains(c))
+                        })
+                }) && restore_target_remote(&args) =>
+            {
+                out.push(Finding::new(DATABASE_DROP, Verdict::Auth));
+            }
             "redis-cli"
                 if args.iter().any(|a| {
                     a.eq_ignore_ascii_case("flushall") || a.eq_ignore_ascii_case("flushdb")
@@ -999,6 +1043,32 @@ mod tests {
                 ("kubectl delete po worker-1 -n ci", Pass, ""),
                 ("dropdb prod", Block, "database_drop"),
                 ("dropdb -h db.prod.example app", Block, "database_drop"),
+                (
+                    "pg_restore --clean --if-exists -j 4 -d \"postgresql://admin@db-primary.prod.example:5432/shop\" backups/shop.dump",
+                    Auth,
+                    "database_drop",
+                ),
+                (
+                    "pg_restore -c -h db.prod.example -d shop shop.dump",
+                    Auth,
+                    "database_drop",
+                ),
+                ("pg_restore --clean -d shop_dev shop.dump", Pass, ""),
+                (
+                    "pg_restore -Fc -h db.prod.example -d shop_new shop.dump",
+                    Pass,
+                    "",
+                ),
+                (
+                    "pg_restore -d postgresql://admin@db.prod.example/shop_new shop.dump",
+                    Pass,
+                    "",
+                ),
+                (
+                    "pg_restore --clean -h localhost -d shop shop.dump",
+                    Pass,
+                    "",
+                ),
                 (
                     "ssh bastion.example 'dropdb -h localhost app_dev'",
                     Block,

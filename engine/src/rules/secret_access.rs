@@ -281,6 +281,20 @@ pub fn is_keychain_access(program: &str, args: &[&str]) -> bool {
             args.windows(2).any(|w| matches!(w, ["state", "pull"]))
         }
         "gh" => args.windows(2).any(|w| matches!(w, ["auth", "token"])),
+        // Every config var of an app, keys included (`heroku config -a shop`,
+        // `heroku config:get DATABASE_URL`); a service unit's `Environment=` values.
+        "heroku" => matches!(first, "config" | "config:get"),
+        "systemctl" => {
+            first == "show"
+                && args.iter().enumerate().any(|(i, a)| {
+                    a.contains("Environment")
+                        && (args
+                            .get(i.wrapping_sub(1))
+                            .is_some_and(|p| *p == "-p" || *p == "--property")
+                            || a.starts_with("-p")
+                            || a.starts_with("--property="))
+                })
+        }
         // `npm config get //registry.npmjs.org/:_authToken`, `yarn config get npmAuthToken`:
         // the registry token the package manager keeps.
         "npm" | "pnpm" | "yarn" | "bun" => args.windows(3).any(|w| match w {
@@ -323,6 +337,20 @@ pub fn is_keychain_access(program: &str, args: &[&str]) -> bool {
                         | ["sts", "get-session-token"]
                 )
             }) || (args.contains(&"ssm") && args.contains(&"--with-decryption"))
+                // A function's environment: where its keys are configured.
+                || (args.contains(&"lambda")
+                    && args
+                        .iter()
+                        .any(|a| matches!(*a, "get-function-configuration" | "get-function"))
+                    // …unless a query picks something else out (`--query Runtime`).
+                    && args
+                        .iter()
+                        .enumerate()
+                        .find_map(|(i, a)| {
+                            a.strip_prefix("--query=")
+                                .or_else(|| (*a == "--query").then(|| args.get(i + 1).copied()).flatten())
+                        })
+                        .is_none_or(|q| q.contains("Environment")))
                 // Instance user data: where bootstrap secrets are passed.
                 || (args.contains(&"describe-instance-attribute")
                     && args.iter().any(|a| a.eq_ignore_ascii_case("userdata")))
@@ -890,6 +918,34 @@ mod tests {
                     "keychain_access",
                 ),
                 ("bw list folders", Pass, ""),
+                (
+                    "aws lambda get-function-configuration --function-name billing-prod --query 'Environment.Variables'",
+                    Auth,
+                    "keychain_access",
+                ),
+                (
+                    "aws lambda get-function-configuration --function-name billing-prod",
+                    Auth,
+                    "keychain_access",
+                ),
+                (
+                    "aws lambda get-function-configuration --function-name billing-prod --query Runtime",
+                    Pass,
+                    "",
+                ),
+                ("aws lambda list-functions", Pass, ""),
+                ("heroku config -a shop-prod", Auth, "keychain_access"),
+                ("heroku ps -a shop-prod", Pass, ""),
+                (
+                    "systemctl show payments-api.service -p Environment --value",
+                    Auth,
+                    "keychain_access",
+                ),
+                (
+                    "systemctl show payments-api.service -p ActiveState",
+                    Pass,
+                    "",
+                ),
                 (
                     "terraform state pull | jq '.resources[]'",
                     Auth,

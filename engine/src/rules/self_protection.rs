@@ -112,8 +112,29 @@ fn editor_preferences_only(cx: &Ctx<'_>, path: &str) -> bool {
     let Operation::FileWrite { content, .. } = &cx.action.op else {
         return false;
     };
-    let c = content.to_ascii_lowercase();
-    !c.trim().is_empty()
+    // A path setting that points into the workspace (`"python.defaultInterpreterPath":
+    // "${workspaceFolder}/.venv/bin/python"`) is the project's own toolchain: the line is
+    // left out of the search for the words below.
+    let c: String = content
+        .to_ascii_lowercase()
+        .lines()
+        .filter(|l| {
+            let Some((key, value)) = l.split_once("\":") else {
+                return true;
+            };
+            let value = value.trim().trim_end_matches(',').trim_matches('"');
+            let in_workspace = value.starts_with("${workspacefolder}/") && !value.contains("..")
+                || value.starts_with(".venv/")
+                || value.starts_with("./.venv/");
+            !(key.contains("path")
+                && in_workspace
+                && !["terminal", "shell", "chat", "mcp", "hook", "task"]
+                    .iter()
+                    .any(|k| key.contains(k)))
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    !content.trim().is_empty()
         && ![
             "hook",
             "airlock",
@@ -452,6 +473,21 @@ mod tests {
         assert_eq!(write("\"github.copilot.chat.agent.enabled\": false"), Block);
         assert_eq!(
             write("\"terminal.integrated.profiles.linux\": {\"b\": {\"path\": \"bash\"}}"),
+            Block
+        );
+        // The project's own interpreter, inside the workspace; one outside it is not.
+        assert_eq!(
+            write(
+                "\"python.defaultInterpreterPath\": \"${workspaceFolder}/.venv/bin/python\",\n\"python.testing.pytestEnabled\": true"
+            ),
+            Pass
+        );
+        assert_eq!(
+            write("\"python.defaultInterpreterPath\": \"/tmp/x/python\""),
+            Block
+        );
+        assert_eq!(
+            write("\"python.defaultInterpreterPath\": \"${workspaceFolder}/../../tmp/python\""),
             Block
         );
         // An edit that only removes text may remove the wiring.

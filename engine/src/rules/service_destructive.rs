@@ -67,11 +67,19 @@ const VERBS: &[&str] = &[
     // delete`): the copies that would have undone everything else.
     "forget",
     "prune",
+    // A restore writes an old copy over the live one (`gcloud sql backups restore`,
+    // `heroku pg:backups:restore`).
+    "restore",
 ];
 
 /// Programs whose destroying verbs act on this machine (or are judged by another rule).
 const LOCAL_TOOLS: &[&str] = &[
     "git",
+    // `dotnet restore`, `nuget restore`, `paket restore`: packages into this project.
+    "dotnet",
+    "nuget",
+    "paket",
+    "msbuild",
     "rsync",
     "docker",
     "podman",
@@ -505,6 +513,20 @@ pub fn service_destroy(inv: &Invocation) -> Option<bool> {
     if inv.args.iter().any(|w| json_deletes(&w.text)) {
         return Some(false);
     }
+    // A retention cut to minutes (`kafka-configs --alter --add-config retention.ms=1000`):
+    // the broker deletes everything older at once.
+    if inv.argv().any(|a| a == "--alter")
+        && inv.argv().any(|a| {
+            a.split(',').any(|kv| {
+                kv.split_once('=').is_some_and(|(k, v)| {
+                    k.trim() == "retention.ms"
+                        && v.trim().parse::<u64>().is_ok_and(|ms| ms < 3_600_000)
+                })
+            })
+        })
+    {
+        return Some(false);
+    }
     let argv: Vec<&str> = inv.argv().collect();
     // Syncing a bucket with deletion (`gsutil rsync -d`, `aws s3 sync --delete`, `rclone
     // sync`, `azcopy sync --delete-destination=true`): the destination loses what the source
@@ -862,6 +884,33 @@ mod tests {
             Mode::Balanced,
             &[
                 ("gh repo delete acme/webapp --yes", Auth, "service_destroy"),
+                (
+                    "gcloud sql backups restore 1704240000123 --restore-instance=shop-prod-pg --quiet",
+                    Auth,
+                    "service_destroy",
+                ),
+                (
+                    "heroku pg:backups:restore b101 DATABASE_URL -a shop-prod --confirm shop-prod",
+                    Auth,
+                    "service_destroy",
+                ),
+                (
+                    "kafka-configs.sh --bootstrap-server kafka-1.prod.example:9092 --alter --entity-type topics --entity-name payments.events --add-config retention.ms=1000",
+                    Auth,
+                    "service_destroy",
+                ),
+                ("dotnet restore", Pass, ""),
+                ("nuget restore MySolution.sln", Pass, ""),
+                (
+                    "kafka-configs.sh --bootstrap-server k.example:9092 --alter --entity-type topics --entity-name logs --add-config retention.ms=604800000",
+                    Pass,
+                    "",
+                ),
+                (
+                    "kafka-configs.sh --bootstrap-server k.example:9092 --describe --entity-type topics",
+                    Pass,
+                    "",
+                ),
                 // Tools named for wiping an account; verbs with a prefix; payment verbs.
                 (
                     "aws-nuke run -c nuke.yaml --no-dry-run --force --profile prod",

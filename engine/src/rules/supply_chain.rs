@@ -71,6 +71,19 @@ fn runner_package<'a>(program: &str, args: &'a [&'a str]) -> Option<(&'a str, bo
 /// `github:owner/repo`), over HTTPS or SSH, without credentials in it: as trusted as the
 /// package index — anyone can publish to either, so it is not judged harder than a plain
 /// install. Plain `http://`, `git://`, unlisted hosts and URLs with credentials stay flagged.
+/// An npm alias spec (`NAME@npm:OTHER[@VERSION]`) that installs a package under another
+/// package's name. The same name (`react@npm:react@18`, a version pin) is not a rename.
+fn npm_alias_renames(spec: &str) -> bool {
+    let Some((alias, target)) = spec.split_once("@npm:") else {
+        return false;
+    };
+    let target = match target.rfind('@') {
+        Some(i) if i > 0 => target.get(..i).unwrap_or(target),
+        _ => target,
+    };
+    !alias.is_empty() && !target.is_empty() && alias != target
+}
+
 fn listed_forge(cx: &Ctx<'_>, spec: &str) -> bool {
     if spec.starts_with("github:") {
         return cx.policy.host_allowed("github.com");
@@ -844,6 +857,13 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                     .is_none_or(|d| !cx.policy.host_allowed(&d.host) && !d.is_local())
             });
             let trusted_host = args.contains(&"--trusted-host");
+            // `npm install lodash@npm:lodash-utils-plus`: another package installed under a
+            // known name, which every `require('lodash')` then loads.
+            let renamed = matches!(inv.program.as_str(), "npm" | "pnpm" | "yarn" | "bun")
+                && args.iter().any(|a| npm_alias_renames(a));
+            if renamed {
+                out.push(Finding::new(UNTRUSTED_SOURCE, Auth));
+            }
             if from_url || bad_index || trusted_host {
                 out.push(Finding::new(
                     UNTRUSTED_SOURCE,
@@ -865,6 +885,18 @@ mod tests {
         table(
             Mode::Balanced,
             &[
+                (
+                    "npm install lodash@npm:lodash-utils-plus@4.17.21",
+                    Auth,
+                    "untrusted_package_source",
+                ),
+                (
+                    "pnpm add react@npm:preact-compat-shim",
+                    Auth,
+                    "untrusted_package_source",
+                ),
+                ("npm install react@npm:react@18.2.0", Pass, ""),
+                ("npm install lodash@4.17.21", Pass, ""),
                 (
                     "conda install -y -c http://198.51.100.23/conda-mirror pytorch-cuda-nightly",
                     Auth,

@@ -47,11 +47,79 @@ const INPUT_LIBRARIES: &[&str] = &[
     "sendkeys",
 ];
 
+pub const TERMINAL_ANSWER: Reason = Reason::new(
+    "terminal_answer",
+    "Types an answer (y, a number, Enter) into another terminal, where a permission prompt may wait.",
+);
+
+/// Keys that answer a prompt rather than run a command.
+fn answer_key(k: &str) -> bool {
+    let k = k.trim_matches(['\'', '"']);
+    matches!(
+        k.to_ascii_lowercase().as_str(),
+        "y" | "n"
+            | "yes"
+            | "no"
+            | "enter"
+            | "c-m"
+            | "return"
+            | "kenter"
+            | "tab"
+            | "up"
+            | "down"
+            | "\\n"
+            | "\\r"
+    ) || (k.len() == 1 && k.chars().all(|c| c.is_ascii_digit()))
+}
+
+/// `tmux send-keys -t other '2' Enter`, `screen -X stuff 'y\n'`: keystrokes typed into
+/// another terminal that are only an answer — to another agent's permission prompt, say.
+/// Typing a command there (`tmux send-keys -t dev 'npm run dev' Enter`) or `C-c` is not.
+fn answers_another_terminal(inv: &crate::shell::Invocation) -> bool {
+    let args: Vec<&str> = inv.argv().collect();
+    let keys: Vec<&str> = match inv.program.as_str() {
+        "tmux" if matches!(args.first(), Some(&("send-keys" | "send"))) => {
+            let mut keys = Vec::new();
+            let mut i = 1;
+            while let Some(a) = args.get(i) {
+                if matches!(*a, "-t" | "-N") {
+                    i += 2;
+                    continue;
+                }
+                if a.starts_with('-') && a.len() > 1 {
+                    i += 1;
+                    continue;
+                }
+                keys.push(*a);
+                i += 1;
+            }
+            keys
+        }
+        "screen" => args
+            .windows(2)
+            .find(|w| w.first() == Some(&"stuff"))
+            .and_then(|w| w.get(1).copied())
+            .map(|t| {
+                vec![
+                    t.trim_end_matches("\\n")
+                        .trim_end_matches("\\r")
+                        .trim_end_matches('\n'),
+                ]
+            })
+            .unwrap_or_default(),
+        _ => return false,
+    };
+    !keys.is_empty() && keys.iter().all(|k| answer_key(k))
+}
+
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     let Some(sa) = cx.shell else {
         return;
     };
     for inv in &sa.invocations {
+        if answers_another_terminal(inv) {
+            out.push(Finding::new(TERMINAL_ANSWER, crate::Verdict::Auth));
+        }
         if SYNTHESISERS.contains(&inv.program.as_str()) {
             out.push(Finding::hard_block(SYNTHETIC_INPUT));
             return;
@@ -132,6 +200,15 @@ mod tests {
                         Block,
                         "synthetic_input",
                     ),
+                    (
+                        "tmux send-keys -t dev:1.0 '2' Enter",
+                        Auth,
+                        "terminal_answer",
+                    ),
+                    ("tmux send-keys -t agent y Enter", Auth, "terminal_answer"),
+                    ("screen -S work -X stuff 'y\\n'", Auth, "terminal_answer"),
+                    ("tmux send-keys -t dev 'npm run dev' Enter", Pass, ""),
+                    ("tmux send-keys -t dev C-c", Pass, ""),
                     // Mentioning the tools is not using them.
                     ("grep -rn xdotool docs/", Pass, ""),
                     ("apt-cache show xdotool", Pass, ""),

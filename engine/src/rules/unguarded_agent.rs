@@ -123,6 +123,15 @@ fn unguarded_env(agent: &str, inv: &crate::shell::Invocation) -> bool {
                     || v.starts_with("/home/") && v.matches('/').count() == 2
                     || v.starts_with("/Users/") && v.matches('/').count() == 2)
             }
+            // A configuration folder of its own (opencode, goose, amp, crush read theirs
+            // from `$XDG_CONFIG_HOME`): none of the user's plugins or hooks.
+            (_, "XDG_CONFIG_HOME") => {
+                let v = v.trim_end_matches('/');
+                !(v.is_empty()
+                    || v == "~/.config"
+                    || v == "$HOME/.config"
+                    || v.ends_with("/.config") && v.matches('/').count() == 3)
+            }
             ("claude", "CLAUDE_CONFIG_DIR") => {
                 let v = v.trim_end_matches('/');
                 !(v == "~/.claude" || v.ends_with("/.claude") && v.starts_with('/'))
@@ -193,6 +202,16 @@ mod tests {
                     "agent_safety_off",
                 ),
                 ("opencode run 'explain src/main.rs'", Pass, ""),
+                (
+                    "XDG_CONFIG_HOME=$(mktemp -d) opencode run \"finish the migration\"",
+                    Auth,
+                    "agent_safety_off",
+                ),
+                (
+                    "XDG_CONFIG_HOME=/home/dev/.config opencode run 'explain'",
+                    Pass,
+                    "",
+                ),
                 // A guard-less configuration by variable.
                 (
                     "CLAUDE_CONFIG_DIR=\"$(mktemp -d)\" claude -p 'apply the migration'",

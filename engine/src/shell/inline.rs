@@ -570,6 +570,43 @@ pub(crate) fn analyze(lang: &str, code: &str) -> InlineFindings {
             }
         }
     }
+    // A Redis client flushing a named remote server: `redis.Redis(host='r.prod.example')
+    // .flushall()` is `redis-cli -h r.prod.example FLUSHALL`. (A local or unnamed server —
+    // a test fixture's `r.flushdb()` — is left to the rest of the code's judgement.)
+    for verb in ["flushall", "flushdb"] {
+        if code.contains(&format!(".{verb}(")) {
+            let host = string_literals(code).into_iter().find_map(|l| {
+                let h = l
+                    .strip_prefix("redis://")
+                    .or_else(|| l.strip_prefix("rediss://"))
+                    .map(|r| {
+                        let r = r.rsplit('@').next().unwrap_or(r);
+                        r.split([':', '/']).next().unwrap_or(r).to_owned()
+                    })
+                    .unwrap_or(l);
+                (h.contains('.')
+                    && !h.contains([' ', '/'])
+                    && h.chars().any(|c| c.is_ascii_alphabetic())
+                    && h != "localhost"
+                    && !h.ends_with(".localhost")
+                    && !h.ends_with(".local")
+                    && h.parse::<std::net::IpAddr>().is_err()
+                    && (code.contains(&format!("host='{h}'"))
+                        || code.contains(&format!("host=\"{h}\""))
+                        || code.contains(&format!("host: '{h}'"))
+                        || code.contains(&format!("host: \"{h}\""))
+                        || code.contains("redis://")
+                        || code.contains("rediss://")))
+                .then_some(h)
+            });
+            if let Some(h) = host {
+                f.effects.push((
+                    "redis-cli",
+                    vec!["-h".to_owned(), h, verb.to_ascii_uppercase()],
+                ));
+            }
+        }
+    }
     if kills_every_process(code) {
         f.effects
             .push(("kill", vec!["-9".to_owned(), "-1".to_owned()]));
@@ -1636,6 +1673,35 @@ mod tests {
                 .any(|(p, a)| *p == "cat" && a.contains(&"/home/dev/.ssh/id_rsa".to_owned())),
             "{f:?}"
         );
+    }
+
+    #[test]
+    fn remote_redis_flush_in_code() {
+        let cases: &[(&str, bool)] = &[
+            (
+                "import os, redis; r = redis.Redis(host='redis-main.prod.example', port=6380); r.flushall(asynchronous=True)",
+                true,
+            ),
+            (
+                "const r = createClient({ url: 'rediss://:pw@cache.prod.example:6380' }); await r.flushdb();",
+                true,
+            ),
+            // Look-alikes: a test fixture's local server, no flush.
+            ("r = redis.Redis(host='localhost'); r.flushdb()", false),
+            ("r = redis.Redis(); r.flushdb()", false),
+            (
+                "r = redis.Redis(host='cache.prod.example'); print(r.dbsize())",
+                false,
+            ),
+        ];
+        for (code, want) in cases {
+            let f = analyze("python3", code);
+            assert_eq!(
+                f.effects.iter().any(|(p, _)| *p == "redis-cli"),
+                *want,
+                "{code}"
+            );
+        }
     }
 
     #[test]
