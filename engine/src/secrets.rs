@@ -322,7 +322,10 @@ impl SecretScanner {
                 // AWS's documented example credentials (`AKIAIOSFODNN7EXAMPLE`,
                 // `wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY`) and values built the same way
                 // are placeholders in docs and fixtures, never anyone's secret.
-                let documented_example = value.as_str().contains("EXAMPLE");
+                let documented_example = value.as_str().contains("EXAMPLE")
+                    // `AKIAXXXXXXXXXXXXXXXX`, `ghp_xxxxxxxx…`: a masked or placeholder value,
+                    // eight or more of one letter in a row.
+                    || placeholder_run(value.as_str());
                 if accept && !documented_example {
                     out.push(SecretMatch {
                         kind,
@@ -382,6 +385,24 @@ impl SecretScanner {
     }
 }
 
+/// Eight or more of the same `x`/`X`/`0`/`*` in a row: a masked or placeholder value.
+fn placeholder_run(v: &str) -> bool {
+    let mut run = 0;
+    let mut last = None;
+    for c in v.chars() {
+        if Some(c) == last && matches!(c, 'x' | 'X' | '0' | '*' | '.') {
+            run += 1;
+            if run >= 7 {
+                return true;
+            }
+        } else {
+            run = 0;
+        }
+        last = Some(c);
+    }
+    false
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -398,6 +419,9 @@ mod tests {
             ("AKIAQ3EGRTYUIOP7ZK4M", Some("aws_access_key")),
             // Documented example values are placeholders.
             ("AKIAIOSFODNN7EXAMPLE", None),
+            // Placeholders and masks.
+            ("AKIAXXXXXXXXXXXXXXXX", None),
+            ("ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", None),
             (
                 "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
                 None,

