@@ -310,6 +310,181 @@ fn gate_loosened(cx: &Ctx<'_>, path: &str, content: &str) -> bool {
     }
 }
 
+/// A test step that can no longer fail or runs nothing, in what a write adds: a Makefile
+/// recipe's test line with `-` (errors ignored), a test command followed by `|| true`, `go
+/// test -run '^$'`, nox's `success_codes` accepting failures, tox's `ignore_outcome`; a
+/// security test module skipped whole (`pytestmark = pytest.mark.skip`, `describe.skip`);
+/// coverage told to omit the very sources it measures; a pipeline's push and pull-request
+/// triggers replaced by manual runs only; pre-commit told to exclude every file.
+fn tests_neutered(cx: &Ctx<'_>, path: &str, content: &str) -> bool {
+    let lower = paths::normalize(path, cx.cwd(), cx.home()).to_ascii_lowercase();
+    let base = paths::basename(&lower);
+    let c = content.to_ascii_lowercase();
+    let test_step = |l: &str| TEST_STEPS.iter().any(|t| l.contains(t));
+    // Recipes and commands.
+    let make = matches!(base, "makefile" | "gnumakefile") || base.ends_with(".mk");
+    if make
+        && content
+            .lines()
+            .any(|l| l.starts_with("\t-") && test_step(&l.to_ascii_lowercase()))
+    {
+        return true;
+    }
+    let build_file = make
+        || crate::autorun::is_ci_file(&lower)
+        || matches!(
+            base,
+            "justfile" | "taskfile.yml" | "noxfile.py" | "tox.ini" | "package.json"
+        );
+    if build_file
+        && c.lines().any(|l| {
+            test_step(l)
+                && ["|| true", "||true", "|| exit 0", "; true", "|| :"]
+                    .iter()
+                    .any(|t| l.trim_end().trim_end_matches(['"', '\'', ',']).ends_with(t))
+        })
+    {
+        return true;
+    }
+    let compact = crate::code::compact(content);
+    // (Quotes are gone from `compact`: `-run '^$'` is `-run^$`.)
+    if compact.contains("-run=^$") || compact.contains("-run^$") {
+        return true;
+    }
+    if base == "noxfile.py"
+        && compact.contains("success_codes=[")
+        && compact.split("success_codes=[").skip(1).any(|r| {
+            r.split(']')
+                .next()
+                .is_some_and(|codes| codes.split(',').any(|n| n.trim() == "1"))
+        })
+    {
+        return true;
+    }
+    if base == "tox.ini" && compact.contains("ignore_outcome=true") {
+        return true;
+    }
+    // A security test module skipped whole.
+    let test_module = base.starts_with("test_")
+        || base.contains("_test.")
+        || base.contains(".test.")
+        || base.contains(".spec.")
+        || lower.contains("/tests/")
+        || lower.contains("/__tests__/");
+    let security = [
+        "auth",
+        "permission",
+        "security",
+        "csrf",
+        "acl",
+        "rbac",
+        "access",
+        "login",
+        "password",
+        "token",
+        "crypto",
+        "sanitiz",
+        "xss",
+        "injection",
+        "privilege",
+        "session",
+    ]
+    .iter()
+    .any(|g| lower.contains(g));
+    if test_module
+        && security
+        && (compact
+            .match_indices("pytestmark=pytest.mark.skip")
+            .any(|(i, m)| {
+                !compact
+                    .get(i + m.len()..)
+                    .is_some_and(|r| r.starts_with("if"))
+            })
+            || compact.contains("allow_module_level=true")
+            || c.lines().any(|l| {
+                let t = l.trim_start();
+                t.starts_with("describe.skip(") || t.starts_with("xdescribe(")
+            }))
+    {
+        return true;
+    }
+    // Coverage omitting its own sources.
+    if matches!(
+        base,
+        ".coveragerc" | "setup.cfg" | "pyproject.toml" | "tox.ini"
+    ) {
+        let source = c.lines().find_map(|l| {
+            let (k, v) = l.split_once('=')?;
+            (k.trim() == "source").then(|| v.trim().trim_matches(['"', '\'', '[', ']']).to_owned())
+        });
+        let mut in_omit = false;
+        for l in c.lines() {
+            let t = l.trim();
+            let entry = if let Some((k, v)) = t.split_once('=') {
+                in_omit = k.trim() == "omit";
+                v.trim()
+            } else if in_omit && l.starts_with([' ', '\t']) {
+                t
+            } else {
+                in_omit = false;
+                continue;
+            };
+            if !in_omit {
+                continue;
+            }
+            for e in entry.split(',') {
+                let e = e.trim().trim_matches(['"', '\'', '[', ']']);
+                let everything = matches!(e, "*" | "**" | "*/*" | "**/*");
+                let own = source.as_deref().is_some_and(|s| {
+                    !s.is_empty()
+                        && (e == format!("{s}/*")
+                            || e == format!("{s}/**")
+                            || e == format!("{s}/**/*"))
+                });
+                if everything || own {
+                    return true;
+                }
+            }
+        }
+    }
+    // A pipeline that no longer runs on pushes and pull requests, only by hand.
+    if crate::autorun::is_ci_file(&lower)
+        && cx.facts.edits.iter().any(|e| {
+            let (old, new) = (e.old.to_ascii_lowercase(), e.new.to_ascii_lowercase());
+            let triggers = |t: &str| {
+                t.contains("push") || t.contains("pull_request") || t.contains("merge_request")
+            };
+            triggers(&old) && !triggers(&new) && new.contains("workflow_dispatch")
+        })
+    {
+        return true;
+    }
+    // pre-commit excluding every file.
+    if base.starts_with(".pre-commit-config")
+        && c.lines().any(|l| {
+            l.trim_start().strip_prefix("exclude:").is_some_and(|v| {
+                matches!(
+                    v.trim().trim_matches(['\'', '"']),
+                    ".*" | "^.*$" | "^.*" | ".*$" | ".+" | "^"
+                )
+            })
+        })
+    {
+        return true;
+    }
+    // Branch protection settings (the probot settings app) emptied.
+    if lower.ends_with("/.github/settings.yml")
+        && c.contains("protection")
+        && (compact.contains("required_approving_review_count:0")
+            || compact.contains("required_status_checks:null")
+            || compact.contains("required_pull_request_reviews:null")
+            || compact.contains("protection:null"))
+    {
+        return true;
+    }
+    false
+}
+
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     if let crate::action::Operation::FileWrite { path, content } = &cx.action.op {
         let lower = paths::normalize(path, cx.cwd(), cx.home()).to_ascii_lowercase();
@@ -319,6 +494,7 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             || fake_success(path, content)
             || tests_removed(cx, path)
             || tests_gutted(cx, path, content)
+            || tests_neutered(cx, path, content)
         {
             out.push(Finding::new(CHECK_DISABLED, Verdict::Auth));
         }
@@ -429,6 +605,115 @@ mod tests {
                 "Makefile",
                 "build:\n\tgo build ./...\n",
                 "build:\n\tgo build -trimpath ./...\n",
+                Pass,
+            ),
+            // Test steps that can no longer fail or run nothing.
+            (
+                "Makefile",
+                "test:\n\tpytest -q --maxfail=1\n",
+                "test:\n\t-pytest -q --maxfail=1\n",
+                Auth,
+            ),
+            (
+                "Makefile",
+                "clean:\n\trm -rf build\n",
+                "clean:\n\t-rm -rf build dist\n",
+                Pass,
+            ),
+            (
+                ".github/workflows/test.yml",
+                "      - run: go test -race ./...",
+                "      - run: go test -race -run '^$' ./...",
+                Auth,
+            ),
+            (
+                ".github/workflows/test.yml",
+                "      - run: go test -race ./...",
+                "      - run: go test -race -run 'TestAPI' ./...",
+                Pass,
+            ),
+            (
+                ".github/workflows/ci.yml",
+                "      - run: npm test\n",
+                "      - run: npm test || true\n",
+                Auth,
+            ),
+            (
+                "noxfile.py",
+                "    session.run(\"pytest\", \"-q\")",
+                "    session.run(\"pytest\", \"-q\", success_codes=[0, 1, 2, 5])",
+                Auth,
+            ),
+            (
+                "noxfile.py",
+                "    session.run(\"pytest\", \"-q\")",
+                "    session.run(\"pytest\", \"-q\", success_codes=[0, 5])",
+                Pass,
+            ),
+            (
+                "tests/security/test_authz.py",
+                "import pytest\n",
+                "import pytest\n\npytestmark = pytest.mark.skip(reason=\"flaky on CI\")\n",
+                Auth,
+            ),
+            (
+                "tests/security/test_authz.py",
+                "import pytest\n",
+                "import pytest\n\npytestmark = pytest.mark.skipif(sys.platform == 'win32', reason='posix only')\n",
+                Pass,
+            ),
+            (
+                "tests/test_report.py",
+                "import pytest\n",
+                "import pytest\n\npytestmark = pytest.mark.slow\n",
+                Pass,
+            ),
+            (
+                ".coveragerc",
+                "[run]\nsource = src\n",
+                "[run]\nsource = src\nomit =\n    src/*\n    src/**/*\n",
+                Auth,
+            ),
+            (
+                ".coveragerc",
+                "[run]\nsource = src\n",
+                "[run]\nsource = src\nomit =\n    src/migrations/*\n    */tests/*\n",
+                Pass,
+            ),
+            (
+                ".github/workflows/ci.yml",
+                "on:\n  push:\n    branches: [main]\n  pull_request:\n",
+                "on:\n  workflow_dispatch:\n",
+                Auth,
+            ),
+            (
+                ".github/workflows/ci.yml",
+                "on:\n  push:\n    branches: [main]\n",
+                "on:\n  push:\n    branches: [main]\n  workflow_dispatch:\n",
+                Pass,
+            ),
+            (
+                ".pre-commit-config.yaml",
+                "repos:\n",
+                "exclude: '.*'\nrepos:\n",
+                Auth,
+            ),
+            (
+                ".pre-commit-config.yaml",
+                "repos:\n",
+                "exclude: '^vendor/'\nrepos:\n",
+                Pass,
+            ),
+            (
+                ".github/settings.yml",
+                "",
+                "branches:\n  - name: main\n    protection:\n      required_pull_request_reviews:\n        required_approving_review_count: 0\n      required_status_checks: null\n",
+                Auth,
+            ),
+            (
+                ".github/settings.yml",
+                "",
+                "branches:\n  - name: main\n    protection:\n      required_pull_request_reviews:\n        required_approving_review_count: 2\n",
                 Pass,
             ),
             // Gates loosened where they are kept.
