@@ -174,6 +174,14 @@ pub fn may_run(path: &str) -> bool {
     ) {
         return true;
     }
+    // Package managers' settings (a registry or mirror written now applies to every later
+    // install: `rules::supply_chain`).
+    if matches!(base.as_str(), "pip.conf" | "pip.ini" | "uv.toml")
+        || path.contains("/.cargo/config")
+        || (base == "settings.xml" && path.contains("/.m2/"))
+    {
+        return true;
+    }
     // CI pipelines run when the branch is pushed; playbooks when `ansible-playbook` runs.
     let lower = path.to_ascii_lowercase();
     if crate::autorun::is_ci_file(&lower) || crate::autorun::is_ansible_file(&lower) {

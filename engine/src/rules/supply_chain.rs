@@ -84,6 +84,56 @@ fn npm_alias_renames(spec: &str) -> bool {
     !alias.is_empty() && !target.is_empty() && alias != target
 }
 
+/// The package managers a written settings file points somewhere: `.npmrc`'s `registry=`,
+/// `pip.conf`'s `index-url`, `.cargo/config.toml`'s source replacement, …. `None` for other
+/// files.
+fn registry_settings_for(path: &str) -> Option<&'static [&'static str]> {
+    let lower = path.to_ascii_lowercase();
+    let base = crate::paths::basename(&lower);
+    Some(match base {
+        ".npmrc" | ".yarnrc" | ".yarnrc.yml" | "bunfig.toml" => {
+            &["npm", "npx", "pnpm", "pnpx", "yarn", "bun", "bunx"]
+        }
+        "pip.conf" | "pip.ini" | "uv.toml" => &["pip", "pip3", "uv", "uvx", "pipx"],
+        "config" | "config.toml" if lower.contains("/.cargo/") => &["cargo"],
+        ".gemrc" => &["gem", "bundle"],
+        "config" if lower.contains("/.bundle/") => &["bundle"],
+        ".condarc" => &["conda", "mamba", "micromamba"],
+        "settings.xml" if lower.contains("/.m2/") => &["mvn", "mvnw"],
+        _ => return None,
+    })
+}
+
+/// Hosts that package-manager settings written in this session send `program`'s downloads
+/// to, which the policy does not list: the write may have been approved as "a mirror", but
+/// every later install now comes from there.
+fn redirected_by_written_settings(cx: &Ctx<'_>, program: &str) -> bool {
+    let program = program
+        .trim_start_matches("./")
+        .rsplit('/')
+        .next()
+        .unwrap_or(program);
+    cx.session.written_files.iter().any(|(path, file)| {
+        registry_settings_for(path).is_some_and(|pms| pms.contains(&program))
+            && file.content.lines().any(|l| {
+                let k = l.to_ascii_lowercase();
+                [
+                    "registry", "index", "mirror", "url", "source", "channel", "proxy",
+                ]
+                .iter()
+                .any(|w| k.contains(w))
+                    && l.split(|c: char| {
+                        c.is_whitespace() || matches!(c, '=' | '"' | '\'' | '<' | '>')
+                    })
+                    .filter_map(|t| t.find("http").and_then(|i| t.get(i..)))
+                    .filter_map(net::parse_url)
+                    .any(|d| {
+                        !d.is_local() && !d.is_private_ip() && !cx.policy.host_allowed(&d.host)
+                    })
+            })
+    })
+}
+
 fn listed_forge(cx: &Ctx<'_>, spec: &str) -> bool {
     if spec.starts_with("github:") {
         return cx.policy.host_allowed("github.com");
@@ -768,6 +818,60 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                 ));
             }
         }
+        // A package manager that fetches, after this session pointed it elsewhere.
+        let fetches = match inv.program.as_str() {
+            "npm" | "pnpm" | "yarn" | "bun" => args.first().is_none_or(|a| {
+                matches!(
+                    *a,
+                    "install"
+                        | "i"
+                        | "ci"
+                        | "add"
+                        | "update"
+                        | "up"
+                        | "upgrade"
+                        | "exec"
+                        | "x"
+                        | "dlx"
+                )
+            }),
+            "npx" | "pnpx" | "bunx" | "uvx" | "pipx" => true,
+            "pip" | "pip3" => args
+                .first()
+                .is_some_and(|a| matches!(*a, "install" | "download" | "wheel")),
+            "uv" => args
+                .iter()
+                .any(|a| matches!(*a, "sync" | "add" | "install" | "lock" | "run" | "pip")),
+            "cargo" => args.first().is_some_and(|a| {
+                matches!(
+                    *a,
+                    "build"
+                        | "b"
+                        | "test"
+                        | "t"
+                        | "run"
+                        | "r"
+                        | "check"
+                        | "c"
+                        | "fetch"
+                        | "update"
+                        | "install"
+                        | "add"
+                        | "generate-lockfile"
+                )
+            }),
+            "gem" | "bundle" => args
+                .first()
+                .is_none_or(|a| matches!(*a, "install" | "update" | "add")),
+            "conda" | "mamba" | "micromamba" => args
+                .first()
+                .is_some_and(|a| matches!(*a, "install" | "create" | "update")),
+            "mvn" | "mvnw" => true,
+            _ => false,
+        };
+        if fetches && redirected_by_written_settings(cx, &inv.program) {
+            out.push(Finding::new(UNTRUSTED_SOURCE, Auth));
+        }
         if let Some((pkg, _yes)) = runner_package(&inv.program, &args)
             && !cx.policy.package_allowed(pkg)
         {
@@ -879,6 +983,67 @@ mod tests {
     use crate::Verdict::*;
     use crate::policy::Mode;
     use crate::rules::testutil::table;
+
+    /// Package-manager settings written in the session that send downloads to an unlisted
+    /// host: the next install or build that fetches is asked about.
+    #[test]
+    fn installs_after_settings_written_this_session() {
+        use crate::action::{Action, Host};
+        use crate::rules::testutil::{CWD, engine, file_write};
+        use crate::session::SessionState;
+        let e = engine(Mode::Balanced);
+        let cases: &[(&str, &str, &str, bool)] = &[
+            (
+                ".npmrc",
+                "@acme:registry=https://npm.pkg-proxy.example/\n",
+                "npm ci",
+                true,
+            ),
+            (
+                ".venv/pip.conf",
+                "[global]\nindex-url = https://pypi.fastmirror.example/simple\n",
+                ".venv/bin/pip install -r requirements.txt",
+                true,
+            ),
+            (
+                ".cargo/config.toml",
+                "[source.crates-io]\nreplace-with = \"m\"\n[source.m]\nregistry = \"sparse+https://crates.fastmirror.example/index/\"\n",
+                "cargo build --release",
+                true,
+            ),
+            // Look-alikes: a listed registry, a local one, a command that fetches nothing.
+            (
+                ".npmrc",
+                "@acme:registry=https://npm.pkg.github.com/\n",
+                "npm ci",
+                false,
+            ),
+            (
+                ".npmrc",
+                "registry=http://localhost:4873/\n",
+                "npm install",
+                false,
+            ),
+            (
+                ".npmrc",
+                "@acme:registry=https://npm.pkg-proxy.example/\n",
+                "npm run lint",
+                false,
+            ),
+            (".npmrc", "save-exact=true\n", "npm install", false),
+        ];
+        for (path, content, cmd, flagged) in cases {
+            let w = file_write("Write", &format!("{CWD}/{path}"), content);
+            let s = e.observe(&SessionState::default(), &w, "");
+            let d = e.decide(&Action::shell(Host::ClaudeCode, *cmd, Some(CWD)), &s);
+            assert_eq!(
+                d.codes().contains(&"untrusted_package_source"),
+                *flagged,
+                "{path} then {cmd}: {:?}",
+                d.codes()
+            );
+        }
+    }
 
     #[test]
     fn package_sources_and_integrity_checks() {

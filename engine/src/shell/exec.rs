@@ -1836,6 +1836,40 @@ impl Walker<'_> {
                     }
                 } else if let Some(cmd) = git_exec_value(k, v) {
                     self.script(&cmd, depth + 1, None);
+                } else if {
+                    let k = k.to_ascii_lowercase();
+                    k == "include.path" || (k.starts_with("includeif.") && k.ends_with(".path"))
+                } {
+                    // `git config include.path ../tools/team.gitconfig`: the included file's
+                    // settings apply from now on — the commands it names are judged as set.
+                    // A relative path is relative to the configuration file (`.git/`, or the
+                    // home folder for `--global`).
+                    let from = if global {
+                        self.env.home.map(|h| h.trim_end_matches('/').to_owned())
+                    } else {
+                        let base = match &dir {
+                            Some(d) => self.abs(d),
+                            None => self.abs("."),
+                        };
+                        Some(format!("{base}/.git"))
+                    };
+                    let target = match (v.strip_prefix("~/"), from) {
+                        (Some(r), _) => self
+                            .env
+                            .home
+                            .map(|h| format!("{}/{r}", h.trim_end_matches('/'))),
+                        (None, _) if v.starts_with('/') => Some((*v).clone()),
+                        (None, Some(f)) => Some(crate::paths::normalize(v, Some(&f), None)),
+                        (None, None) => None,
+                    };
+                    if let Some(target) = target
+                        && let Some((text, project)) = self.file_text(&target, false)
+                    {
+                        let cmds = crate::autorun::git_config_text_commands(&text);
+                        if !cmds.trim().is_empty() {
+                            self.in_file(project, |w| w.script(&cmds, depth + 1, None));
+                        }
+                    }
                 }
             }
             return;
@@ -2319,6 +2353,23 @@ impl Walker<'_> {
         for path in self.runner_config_files(&folder, loads) {
             if !found.iter().any(|(f, _)| f == &path.0) {
                 found.push(path);
+            }
+        }
+        // Playwright starts its `webServer.command` (a shell command line) before the tests.
+        if inv.program == "playwright" || args.contains(&"playwright") {
+            for name in [
+                "playwright.config.ts",
+                "playwright.config.js",
+                "playwright.config.mjs",
+            ] {
+                let Some((text, project)) = self.file_text(&format!("{folder}/{name}"), false)
+                else {
+                    continue;
+                };
+                let commands = super::runners::js_command_values(&text);
+                if !commands.is_empty() && self.budget() {
+                    self.in_file(project, |w| w.script(&commands.join("\n"), depth + 1, None));
+                }
             }
         }
         found.truncate(16);

@@ -691,6 +691,32 @@ pub fn pytest_plugin_modules(text: &str) -> Vec<String> {
     out
 }
 
+/// The string values of `command:` keys in a JavaScript configuration (Playwright's
+/// `webServer: { command: 'npm run dev' }`), quotes removed.
+pub fn js_command_values(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for (i, _) in text.match_indices("command").take(16) {
+        let rest = text.get(i + "command".len()..).unwrap_or("");
+        let rest = rest.trim_start_matches(['"', '\'']).trim_start();
+        let Some(rest) = rest.strip_prefix(':') else {
+            continue;
+        };
+        let rest = rest.trim_start();
+        let Some(q) = rest
+            .chars()
+            .next()
+            .filter(|c| matches!(c, '\'' | '"' | '`'))
+        else {
+            continue;
+        };
+        let body = rest.get(1..).unwrap_or("");
+        if let Some(end) = body.find(q) {
+            out.push(body.get(..end).unwrap_or("").to_owned());
+        }
+    }
+    out
+}
+
 /// Files a module name can be, relative to the project folder: `a.b` is `a/b.py`,
 /// `a/b/__init__.py`, or the same under `src/`.
 pub fn python_module_files(module: &str) -> Vec<String> {
@@ -802,6 +828,13 @@ mod tests {
         for (text, want) in js {
             assert_eq!(js_config_paths(text), *want, "{text}");
         }
+        assert_eq!(
+            js_command_values(
+                "webServer: {\n    command: 'npm run dev',\n    url: 'http://localhost:3000' }"
+            ),
+            ["npm run dev"]
+        );
+        assert!(js_command_values("const command = require('x');").is_empty());
     }
 
     #[test]
