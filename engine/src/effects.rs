@@ -1519,6 +1519,35 @@ fn egress_effects(
                 push(None, true, false, false, None);
             }
         }
+        // Peer-to-peer and relay sharing: what they add or send is handed to a public network
+        // (`ipfs add -r .`, `wormhole send`, `croc send`, `ffsend upload`, `w3 up`), named
+        // here by the relay it goes through.
+        "ipfs" | "wormhole" | "croc" | "ffsend" | "w3" | "onionshare-cli"
+            if operands.first().is_some_and(|w| {
+                matches!(w.text.as_str(), "add" | "send" | "upload" | "up" | "put")
+                    || (p == "onionshare-cli" || p == "croc") && !w.text.is_empty()
+            }) =>
+        {
+            let relay = match p {
+                "ipfs" => "ipfs.io",
+                "wormhole" => "relay.magic-wormhole.io",
+                "croc" => "croc.schollz.com",
+                "ffsend" => "send.vis.ee",
+                "w3" => "up.web3.storage",
+                _ => "onion.network",
+            };
+            push(
+                Some(Destination {
+                    host: relay.to_owned(),
+                    ip: None,
+                    has_credentials: false,
+                }),
+                true,
+                false,
+                false,
+                None,
+            );
+        }
         "nc" | "ncat" | "netcat" | "telnet" | "socat" | "openssl" | "cryptcat" => {
             if p == "openssl" && operands.first().is_none_or(|w| w.text != "s_client") {
                 return;

@@ -43,6 +43,21 @@ const PATTERNS: &[(&str, Prefilter, &str)] = &[
         r"(?-u)\bgithub_pat_[A-Za-z0-9_]{50,255}\b",
     ),
     (
+        "notion_token",
+        Any(&["ntn_"]),
+        r"(?-u)\bntn_[A-Za-z0-9]{40,}\b",
+    ),
+    (
+        "linear_key",
+        Any(&["lin_api_"]),
+        r"(?-u)\blin_api_[A-Za-z0-9]{32,}\b",
+    ),
+    (
+        "sentry_token",
+        Any(&["sntrys_", "sntryu_"]),
+        r"(?-u)\bsntry[su]_[A-Za-z0-9_=+/]{32,}",
+    ),
+    (
         "gitlab_token",
         Any(&["glpat-"]),
         r"(?-u)\bglpat-[A-Za-z0-9_\-]{20,}\b",
@@ -158,6 +173,9 @@ pub fn kind_words(kind: &str) -> &'static str {
         "github_token" | "github_pat" => "GitHub token",
         "gitlab_token" => "GitLab token",
         "slack_token" => "Slack token",
+        "notion_token" => "Notion token",
+        "linear_key" => "Linear API key",
+        "sentry_token" => "Sentry token",
         "slack_webhook" => "Slack webhook address",
         "stripe_key" => "Stripe key",
         "anthropic_key" => "Anthropic API key",
@@ -422,6 +440,15 @@ mod tests {
             // Placeholders and masks.
             ("AKIAXXXXXXXXXXXXXXXX", None),
             ("ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", None),
+            (
+                "Bearer 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",
+                Some("notion_token"),
+            ),
+            (
+                "lin_api_Zk3T9qLmW2xR8vN4pB7cY1dF6gH0jK5sA",
+                Some("linear_key"),
+            ),
+            ("ntn_short", None),
             (
                 "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
                 None,

@@ -111,6 +111,12 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                         | "gsutil"
                         | "dvc"
                         | "wandb"
+                        | "ipfs"
+                        | "wormhole"
+                        | "croc"
+                        | "ffsend"
+                        | "w3"
+                        | "onionshare-cli"
                 )
                 || e.values.iter().any(|v| {
                     v.starts_with('@')
@@ -324,6 +330,14 @@ mod tests {
                     Pass,
                     "",
                 ),
+                (
+                    "ipfs add -r -Q --pin=true .",
+                    Auth,
+                    "upload_unknown_destination",
+                ),
+                ("croc send build.tar.gz", Auth, "upload_unknown_destination"),
+                ("ipfs cat QmHash", Pass, ""),
+                ("ipfs id", Pass, ""),
                 ("getent passwd \"$USER\" | cut -d: -f6", Pass, ""),
                 ("dig _sip._tcp.example.com SRV", Pass, ""),
                 ("curl -s https://example.com/data.json", Pass, ""),

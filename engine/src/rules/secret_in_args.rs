@@ -50,6 +50,9 @@ fn issuers(kind: &str) -> &'static [&'static str] {
         "telegram_bot_token" => &["api.telegram.org"],
         "mailgun_key" => &["mailgun.net"],
         "azure_storage_key" => &["core.windows.net"],
+        "notion_token" => &["notion.com"],
+        "linear_key" => &["linear.app"],
+        "sentry_token" => &["sentry.io"],
         _ => &[],
     }
 }
@@ -81,6 +84,34 @@ fn password_on_command_line(inv: &crate::shell::Invocation) -> bool {
             .is_some_and(|v| !v.is_empty() && !v.starts_with('$'))
     });
     login && flag
+}
+
+/// A passphrase typed into an encryption or archive command (`openssl enc -k 'Vx8!…'`,
+/// `-pass pass:…`, `zip -P …`, `7z a -p… x.7z`, `gpg --passphrase …`): it lands in the
+/// history, the process list and the agent's context, next to the file it protects.
+fn literal_passphrase(inv: &crate::shell::Invocation) -> bool {
+    let args: Vec<&str> = inv.argv().collect();
+    let literal = |v: &str| {
+        let v = v.trim_matches(['\'', '"']);
+        v.len() >= 8 && !v.starts_with('$') && !v.starts_with('-')
+    };
+    match inv.program.as_str() {
+        "openssl" => args.windows(2).any(|w| match w {
+            ["-k", v] => literal(v),
+            ["-pass" | "-passin" | "-passout", v] => v.strip_prefix("pass:").is_some_and(literal),
+            _ => false,
+        }),
+        "zip" => args
+            .windows(2)
+            .any(|w| matches!(w, ["-P" | "--password", v] if literal(v))),
+        "7z" | "7za" | "7zz" => args
+            .iter()
+            .any(|a| a.strip_prefix("-p").is_some_and(literal)),
+        "gpg" | "gpg2" => args
+            .windows(2)
+            .any(|w| matches!(w, ["--passphrase", v] if literal(v))),
+        _ => false,
+    }
 }
 
 /// A connection address with a real password in it for a machine elsewhere
@@ -132,9 +163,9 @@ fn password_in_remote_uri(inv: &crate::shell::Invocation) -> bool {
 
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     if cx.shell.is_some_and(|sa| {
-        sa.invocations
-            .iter()
-            .any(|i| password_on_command_line(i) || password_in_remote_uri(i))
+        sa.invocations.iter().any(|i| {
+            password_on_command_line(i) || password_in_remote_uri(i) || literal_passphrase(i)
+        })
     }) {
         out.push(Finding::new(SECRET_IN_ARGS, Verdict::Auth));
     }
@@ -267,6 +298,27 @@ mod tests {
                     Auth,
                     "secret_in_arguments",
                 ),
+                (
+                    "openssl enc -aes-256-cbc -pbkdf2 -salt -k 'Vx8!qLr2#Tm9wZp4-backup' -in a.sql -out a.enc",
+                    Auth,
+                    "secret_in_arguments",
+                ),
+                (
+                    "zip -P 'S3cr3t-Zip-Pass' out.zip a.txt",
+                    Auth,
+                    "secret_in_arguments",
+                ),
+                (
+                    "openssl enc -aes-256-cbc -pbkdf2 -pass env:BACKUP_KEY -in a.sql -out a.enc",
+                    Pass,
+                    "",
+                ),
+                (
+                    "openssl enc -d -aes-256-cbc -pass file:key.txt -in a.enc",
+                    Pass,
+                    "",
+                ),
+                ("7z a -p archive.7z dir/", Pass, ""),
                 (
                     "docker run -e POSTGRES_PASSWORD=postgres -p 5432:5432 postgres:16",
                     Pass,

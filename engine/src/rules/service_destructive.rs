@@ -495,6 +495,19 @@ pub fn service_destroy(inv: &Invocation) -> Option<bool> {
         || tool
             .as_deref()
             .is_some_and(|t| MIGRATION_TOOLS.contains(&t));
+    // Every row of a table rewritten at once on production (`RAILS_ENV=production rails
+    // runner 'Subscription.update_all(status: …)'`, Django's `Model.objects.update(…)`): as
+    // unrecoverable as deleting them, with no delete verb in sight.
+    if names_production(inv)
+        && inv.argv().any(|a| {
+            let c: String = a.chars().filter(|c| !c.is_whitespace()).collect();
+            (c.contains(".update_all(") && !c.contains(".where(") && !c.contains(".find_by"))
+                || c.contains(".objects.update(")
+                || c.contains(".objects.all().update(")
+        })
+    {
+        return Some(false);
+    }
     if migration && !names_production(inv) {
         return None;
     }
@@ -900,6 +913,26 @@ mod tests {
                     "service_destroy",
                 ),
                 ("dotnet restore", Pass, ""),
+                (
+                    "RAILS_ENV=production bin/rails runner 'Subscription.update_all(status: \"canceled\")'",
+                    Auth,
+                    "service_destroy",
+                ),
+                (
+                    "DJANGO_SETTINGS_MODULE=config.settings.production python manage.py shell -c 'Order.objects.update(status=\"void\")'",
+                    Auth,
+                    "service_destroy",
+                ),
+                (
+                    "RAILS_ENV=production bin/rails runner 'User.where(id: 42).update_all(locked: false)'",
+                    Pass,
+                    "",
+                ),
+                (
+                    "bin/rails runner 'Subscription.update_all(status: \"trial\")'",
+                    Pass,
+                    "",
+                ),
                 ("nuget restore MySolution.sln", Pass, ""),
                 (
                     "kafka-configs.sh --bootstrap-server k.example:9092 --alter --entity-type topics --entity-name logs --add-config retention.ms=604800000",
