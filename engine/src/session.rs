@@ -73,6 +73,10 @@ pub struct SessionState {
     /// Symbolic links the session created: absolute link path → absolute target.
     #[serde(default)]
     pub symlinks: BTreeMap<String, String>,
+    /// Git remotes the session added or re-pointed (`git remote add backup URL`): name →
+    /// URL, so a later `git push backup` is judged by where it really goes.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub git_remotes: BTreeMap<String, String>,
     /// Files the session downloaded (`curl -o`, `wget`, `curl URL > f`) and nobody has
     /// rewritten since: running one later is running code from the network. At most
     /// [`MAX_DOWNLOADS`]; past that `written_files_full` is set.
@@ -323,6 +327,13 @@ impl SessionState {
                 content: text,
             },
         );
+    }
+
+    /// Remember a git remote the session added or re-pointed (at most [`MAX_SYMLINKS`]).
+    pub fn remember_git_remote(&mut self, name: &str, url: &str) {
+        if self.git_remotes.len() < MAX_SYMLINKS || self.git_remotes.contains_key(name) {
+            self.git_remotes.insert(name.to_owned(), url.to_owned());
+        }
     }
 
     /// Remember a symbolic link the session created.

