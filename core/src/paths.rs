@@ -147,6 +147,19 @@ impl Paths {
         if let Ok(exe) = std::env::current_exe() {
             v.push(exe.to_string_lossy().into_owned());
         }
+        // The hook wiring kept elsewhere and linked in (`~/.claude/settings.json` →
+        // `~/dotfiles/claude/settings.json`): the real file is as protected as the link, or
+        // editing it through its other name would unwire the agent.
+        if let Some(home) = &self.home {
+            for rel in airlock_engine::paths::self_home_paths() {
+                let p = home.join(rel);
+                if let Ok(real) = std::fs::canonicalize(&p)
+                    && real != p
+                {
+                    v.push(real.to_string_lossy().into_owned());
+                }
+            }
+        }
         v
     }
 
@@ -190,4 +203,40 @@ pub fn self_binary() -> Result<PathBuf, CoreError> {
 
 pub fn display(p: &Path) -> String {
     p.display().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Hook wiring kept in a dotfiles folder and linked into place: the real file is
+    /// protected too. (Real files and a real symbolic link in a temporary home.)
+    #[cfg(unix)]
+    #[test]
+    fn linked_hook_wiring_protects_its_real_file() {
+        let home = tempfile::tempdir().expect("temp home");
+        let dotfiles = home.path().join("dotfiles/claude");
+        std::fs::create_dir_all(&dotfiles).expect("dotfiles");
+        std::fs::write(dotfiles.join("settings.json"), "{}").expect("settings");
+        std::fs::create_dir_all(home.path().join(".claude")).expect(".claude");
+        std::os::unix::fs::symlink(
+            dotfiles.join("settings.json"),
+            home.path().join(".claude/settings.json"),
+        )
+        .expect("link");
+        let state = tempfile::tempdir().expect("state");
+        let paths = Paths::system_for_user(state.path(), 1000, Some(home.path().to_path_buf()));
+        let real = std::fs::canonicalize(dotfiles.join("settings.json")).expect("real");
+        let protected = paths.protected();
+        assert!(
+            protected.iter().any(|p| Path::new(p) == real),
+            "{protected:?}"
+        );
+        // An unlinked file adds nothing of its own.
+        assert!(
+            !protected
+                .iter()
+                .any(|p| p.ends_with("/.gemini/settings.json"))
+        );
+    }
 }

@@ -615,6 +615,12 @@ pub fn is_git_hook(path: &str) -> bool {
 }
 
 /// Built-in locations of Airlock's own state and of the agent configs that wire its hooks.
+/// Airlock's own files and the agents' hook wiring, relative to the home folder (see
+/// [`is_protected`]); the service adds where any of them really lives when it is a link.
+pub fn self_home_paths() -> &'static [&'static str] {
+    SELF_HOME_PATHS
+}
+
 const SELF_HOME_PATHS: &[&str] = &[
     ".config/airlock",
     ".local/share/airlock",

@@ -209,6 +209,56 @@ fn secret_sweep(cx: &Ctx<'_>) -> bool {
     })
 }
 
+/// Secrets fished out of what other programs showed: another terminal's scrollback (`tmux
+/// capture-pane`, `screen -X hardcopy`), the system journal, shell history, process lists,
+/// searched for passwords, tokens or keys (`… | grep -iE 'password|token|AKIA'`).
+fn scrollback_hunt(cx: &Ctx<'_>) -> bool {
+    let Some(sa) = cx.shell else {
+        return false;
+    };
+    const WORDS: &[&str] = &[
+        "password",
+        "passwd",
+        "token",
+        "secret",
+        "akia",
+        "api_key",
+        "apikey",
+        "api-key",
+        "private key",
+        "bearer",
+        "ghp_",
+        "sk-",
+        "xox",
+    ];
+    sa.invocations.iter().any(|inv| {
+        if !matches!(
+            inv.program.as_str(),
+            "grep" | "egrep" | "rg" | "ag" | "awk" | "sed"
+        ) {
+            return false;
+        }
+        let pattern = inv
+            .argv()
+            .find(|a| !a.starts_with('-'))
+            .unwrap_or("")
+            .to_ascii_lowercase();
+        let hunts = WORDS.iter().filter(|w| pattern.contains(*w)).count() >= 2;
+        hunts
+            && sa.upstream(inv).iter().any(|u| {
+                let a: Vec<&str> = u.argv().collect();
+                (u.program == "tmux"
+                    && a.first()
+                        .is_some_and(|f| *f == "capture-pane" || *f == "capturep"))
+                    || (u.program == "screen" && a.contains(&"hardcopy"))
+                    || matches!(
+                        u.program.as_str(),
+                        "journalctl" | "dmesg" | "history" | "ps" | "lastcomm"
+                    )
+            })
+    })
+}
+
 /// Classify a read: its reason and verdicts by mode.
 pub fn read_finding(kind: SecretKind) -> (Reason, [Verdict; 4]) {
     match kind {
@@ -546,7 +596,7 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             out.push(Finding::new(reason, cx.mode().pick(by_mode)));
         }
     }
-    if secret_sweep(cx) {
+    if secret_sweep(cx) || scrollback_hunt(cx) {
         out.push(Finding::new(SECRET_SWEEP, cx.ask_or_block()));
     }
     // Secrets read out of a database (tokens, passwords, API keys), through a client or an
@@ -918,6 +968,18 @@ mod tests {
                     "keychain_access",
                 ),
                 ("bw list folders", Pass, ""),
+                (
+                    "tmux capture-pane -p -J -S -10000 -t ops:0.1 | grep -iE 'password|token|secret|AKIA'",
+                    Auth,
+                    "secret_sweep",
+                ),
+                (
+                    "journalctl -u api --since today | grep -Ei 'token|password'",
+                    Auth,
+                    "secret_sweep",
+                ),
+                ("tmux capture-pane -p -t dev:0 | grep -i error", Pass, ""),
+                ("journalctl -u api | grep -i 'invalid token'", Pass, ""),
                 (
                     "aws lambda get-function-configuration --function-name billing-prod --query 'Environment.Variables'",
                     Auth,

@@ -2774,6 +2774,38 @@ fn pom_exec_commands(xml: &str) -> Vec<String> {
             );
             out.push(cmd.join(" "));
         }
+        // Ant's `<delete dir="…"/>` and `<delete><fileset dir="…"/></delete>` (the antrun
+        // plugin): `rm -rf` of the folder, Maven's `${user.home}` being `~`.
+        for (i, _) in block.match_indices("<delete").take(16) {
+            let t = block.get(i..).unwrap_or("");
+            let end = t
+                .find("</delete>")
+                .or_else(|| t.find("/>"))
+                .unwrap_or(t.len());
+            let t = t.get(..end).unwrap_or(t);
+            for attr in ["dir=\"", "file=\""] {
+                for v in t
+                    .split(attr)
+                    .skip(1)
+                    .filter_map(|r| r.split('"').next())
+                    .take(8)
+                {
+                    let v = v
+                        .replace("${user.home}", "~")
+                        .replace("${project.basedir}", ".")
+                        .replace("${basedir}", ".");
+                    let word = if v
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || "~/._-".contains(c))
+                    {
+                        v
+                    } else {
+                        super::inline::shell_quote(&v)
+                    };
+                    out.push(format!("rm -rf {word}"));
+                }
+            }
+        }
         for (i, _) in block.match_indices("<exec ").take(16) {
             let t = block.get(i..).unwrap_or("");
             if let Some(v) = t
@@ -3666,6 +3698,12 @@ mod tests {
         assert!(sed_commands("s/a/b/e").1);
         assert!(!sed_commands("s/a/b/g").1);
         assert_eq!(tcl_commands("exec rm -rf /x"), vec!["rm -rf /x"]);
+        // Ant deletes in a pom's antrun plugin.
+        let pom = "<plugin><artifactId>maven-antrun-plugin</artifactId><configuration><target>\n<delete includeemptydirs=\"true\"><fileset dir=\"${user.home}\" includes=\"**/*\"/></delete>\n<delete dir=\"${project.basedir}/target/tmp\"/>\n</target></configuration></plugin>";
+        assert_eq!(
+            pom_exec_commands(pom),
+            vec!["rm -rf ~", "rm -rf ./target/tmp"]
+        );
         assert_eq!(
             git_exec_value("alias.st", "!rm -rf ~"),
             Some("rm -rf ~".to_owned())
