@@ -74,10 +74,9 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
         // A push to a remote this session added (`git remote add backup URL`, then `git push
         // backup`): judged by the URL it was given.
         let remembered = e
-            .dest
-            .is_none()
-            .then(|| e.git_remote.as_ref())
-            .flatten()
+            .git_remote
+            .as_ref()
+            .filter(|_| e.dest.is_none())
             .and_then(|r| cx.session.git_remotes.get(r))
             .and_then(|url| crate::net::parse_destination(url));
         let Some(d) = e.dest.as_ref().or(remembered.as_ref()) else {

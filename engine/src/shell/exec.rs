@@ -76,6 +76,12 @@ fn git_exec_key(key: &str) -> bool {
         || (k.starts_with("diff.") && (k.ends_with(".textconv") || k.ends_with(".command")))
 }
 
+/// `include.path` / `includeIf.<cond>.path`: a key that pulls another configuration file in.
+fn is_include_key(key: &str) -> bool {
+    let k = key.to_ascii_lowercase();
+    k == "include.path" || (k.starts_with("includeif.") && k.ends_with(".path"))
+}
+
 /// The command text a git config value runs, if it runs one.
 fn git_exec_value(key: &str, value: &str) -> Option<String> {
     let k = key.to_ascii_lowercase();
@@ -1836,10 +1842,7 @@ impl Walker<'_> {
                     }
                 } else if let Some(cmd) = git_exec_value(k, v) {
                     self.script(&cmd, depth + 1, None);
-                } else if {
-                    let k = k.to_ascii_lowercase();
-                    k == "include.path" || (k.starts_with("includeif.") && k.ends_with(".path"))
-                } {
+                } else if is_include_key(k) {
                     // `git config include.path ../tools/team.gitconfig`: the included file's
                     // settings apply from now on — the commands it names are judged as set.
                     // A relative path is relative to the configuration file (`.git/`, or the
