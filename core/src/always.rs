@@ -672,6 +672,14 @@ pub const CORPUS: &[(&str, &str)] = &[
         include_str!("../../tests/corpus/families/holdout25.jsonl"),
     ),
     (
+        "holdout26",
+        include_str!("../../tests/corpus/families/holdout26.jsonl"),
+    ),
+    (
+        "everyday9",
+        include_str!("../../tests/corpus/families/everyday9.jsonl"),
+    ),
+    (
         "everyday5",
         include_str!("../../tests/corpus/families/everyday5.jsonl"),
     ),

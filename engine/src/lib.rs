@@ -520,6 +520,16 @@ impl Engine {
                     .filter(|c| s.knows(&self.key, c))
                     .map(str::to_owned),
             );
+            // Written re-encoded (base64, hex, percent-escapes, a list of character codes):
+            // the file holds the secret all the same.
+            for d in session::decoded_candidates(text) {
+                out.extend(
+                    session::outbound_candidates(&d)
+                        .into_iter()
+                        .filter(|c| s.knows(&self.key, c))
+                        .map(str::to_owned),
+                );
+            }
         }
         out
     }

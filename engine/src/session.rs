@@ -404,6 +404,8 @@ pub fn decoded_candidates(text: &str) -> Vec<String> {
     if let Some(t) = percent_decoded(text) {
         out.push(t);
     }
+    // Lists of character codes (`[65, 75, 73, …]`, one per line in JSON).
+    out.extend(char_code_runs(text));
     let pieces = text
         .split(|c: char| {
             c.is_whitespace() || matches!(c, '"' | '\'' | '`' | '&' | '?' | ',' | ';' | '=' | ':')
@@ -475,6 +477,39 @@ fn percent_decoded(text: &str) -> Option<String> {
     String::from_utf8(out)
         .ok()
         .filter(|t| t.chars().all(|c| !c.is_control() || c.is_whitespace()))
+}
+
+/// Runs of at least twelve decimal numbers in the printable range (32–126), separated by
+/// commas, spaces or new lines, read as the text whose character codes they are.
+fn char_code_runs(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut run = String::new();
+    let mut flush = |run: &mut String| {
+        if run.len() >= 12 {
+            out.push(std::mem::take(run));
+        }
+        run.clear();
+    };
+    for token in text.split(|c: char| c == ',' || c.is_whitespace()) {
+        let t = token.trim_matches(|c| c == '[' || c == ']');
+        if t.is_empty() {
+            // Only separators: `[` / `]` on their own lines, or doubled blanks.
+            if token.contains(['[', ']']) {
+                flush(&mut run);
+            }
+            continue;
+        }
+        match t.parse::<u8>() {
+            Ok(n) if (32..=126).contains(&n) && !t.starts_with('+') => run.push(char::from(n)),
+            _ => flush(&mut run),
+        }
+        if token.ends_with(']') {
+            flush(&mut run);
+        }
+    }
+    flush(&mut run);
+    out.truncate(16);
+    out
 }
 
 fn base32_decode(s: &str) -> Option<Vec<u8>> {
@@ -634,6 +669,17 @@ mod tests {
         );
         assert!(super::decoded_candidates("plain words only here").is_empty());
         assert!(super::percent_decoded("a%20b%20c").is_none());
+        // Character codes, one per line as JSON prints them.
+        let codes: String = "Xy7pQ2lmN9zz"
+            .bytes()
+            .map(|b| format!("   {b},\n"))
+            .collect();
+        assert!(
+            super::decoded_candidates(&format!("{{\"samples\": [\n{codes}  ]}}"))
+                .iter()
+                .any(|d| s.knows(&k, d))
+        );
+        assert!(super::char_code_runs("ports: 80, 443, 8080, 3000").is_empty());
         let before = s.fingerprints.len();
         s.remember_secret(&k, "short");
         assert_eq!(s.fingerprints.len(), before);
