@@ -678,6 +678,7 @@ impl Walker<'_> {
             self.script(&line, depth + 1, None);
         }
         self.local_python_install(&inv, depth);
+        self.env_file_preloads(&inv, depth);
         // `alias ll='…'` then `ll`: the alias runs its text (with `shopt -s expand_aliases`, or
         // interactively); defining one is remembered for the rest of the command line.
         if p == "alias" {
@@ -2710,6 +2711,72 @@ impl Walker<'_> {
 
     /// `pip install .` / `pip install -e ./pkg` (also through `python -m pip` and `uv pip`)
     /// builds the local project: its `setup.py` runs, as Python.
+    /// A `.env` file this session wrote that makes Node load a module first
+    /// (`NODE_OPTIONS=--require ./x.cjs`): every `node`, `npm run …` or framework start in
+    /// the folder that reads it runs that module. Judged as running it.
+    fn env_file_preloads(&mut self, inv: &Invocation, depth: u8) {
+        if !matches!(
+            inv.program.as_str(),
+            "node"
+                | "npm"
+                | "npx"
+                | "pnpm"
+                | "yarn"
+                | "bun"
+                | "next"
+                | "vite"
+                | "nuxt"
+                | "nodemon"
+                | "tsx"
+                | "ts-node"
+        ) {
+            return;
+        }
+        let Some(files) = self.env.files else {
+            return;
+        };
+        let folder = match inv.cwd.as_deref().or(self.cwd.as_deref()) {
+            Some(c) => c.trim_end_matches('/').to_owned(),
+            None => return,
+        };
+        let mut modules: Vec<String> = Vec::new();
+        for (path, w) in &files.session.written_files {
+            let base = crate::paths::basename(path);
+            if !(base == ".env" || base.starts_with(".env."))
+                || !crate::paths::within(path, &folder)
+            {
+                continue;
+            }
+            for line in w.content.lines() {
+                let Some(v) = line.trim().strip_prefix("NODE_OPTIONS=") else {
+                    continue;
+                };
+                let words: Vec<&str> = super::unquoted(v.trim()).split_whitespace().collect();
+                for pair in words.windows(2) {
+                    if let [flag, m] = pair
+                        && matches!(*flag, "--require" | "-r" | "--import" | "--loader")
+                    {
+                        modules.push((*m).to_owned());
+                    }
+                }
+                for w in &words {
+                    for prefix in ["--require=", "--import=", "--loader="] {
+                        if let Some(m) = w.strip_prefix(prefix) {
+                            modules.push(m.to_owned());
+                        }
+                    }
+                }
+            }
+        }
+        modules.truncate(8);
+        for m in modules {
+            if m.starts_with('.') || m.starts_with('/') {
+                let abs = crate::paths::normalize(&m, Some(&folder), None);
+                self.exec_file(&Word::literal(&abs), Some("node"), depth);
+            }
+        }
+    }
+
     fn local_python_install(&mut self, inv: &Invocation, depth: u8) {
         let args: Vec<&str> = inv.argv().collect();
         let pip_args: &[&str] = match inv.program.as_str() {
