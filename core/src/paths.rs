@@ -204,4 +204,3 @@ pub fn self_binary() -> Result<PathBuf, CoreError> {
 pub fn display(p: &Path) -> String {
     p.display().to_string()
 }
-

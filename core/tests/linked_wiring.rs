@@ -25,5 +25,9 @@ fn linked_hook_wiring_protects_its_real_file() {
         "{protected:?}"
     );
     // A file that is not a link adds nothing of its own.
-    assert!(!protected.iter().any(|p| p.ends_with("/.gemini/settings.json")));
+    assert!(
+        !protected
+            .iter()
+            .any(|p| p.ends_with("/.gemini/settings.json"))
+    );
 }

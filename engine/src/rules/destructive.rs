@@ -423,6 +423,17 @@ mod tests {
                     ("nvme format /dev/nvme0n1 --ses=1", Block, "disk_format"),
                     ("hdparm --security-erase pw /dev/sdb", Block, "disk_format"),
                     ("nvme list", Pass, ""),
+                    // AppleScript's own deletes.
+                    (
+                        "osascript -e 'tell application \"Finder\" to delete (every item of folder \"Documents\" of home)' -e 'tell application \"Finder\" to empty trash'",
+                        Block,
+                        "destructive_rm",
+                    ),
+                    (
+                        "osascript -e 'tell application \"Finder\" to reveal POSIX file \"/Users/alex/code\"'",
+                        Pass,
+                        "",
+                    ),
                     ("hdparm -I /dev/sda", Pass, ""),
                     (":(){ :|:& };:", Block, "fork_bomb"),
                     ("chmod -R 777 /", Block, "recursive_permission_change"),

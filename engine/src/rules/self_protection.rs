@@ -647,6 +647,11 @@ mod tests {
                         "self_protection",
                     ),
                     ("pkill -f airlock", Block, "self_protection"),
+                    (
+                        "osascript -e 'quit app \"Airlock\"'",
+                        Block,
+                        "self_protection",
+                    ),
                     ("kill -9 $(pgrep airlock)", Block, "self_protection"),
                     ("rm -rf ~/.config/airlock", Block, "self_protection"),
                     (

@@ -642,6 +642,9 @@ pub(crate) fn analyze(lang: &str, code: &str) -> InlineFindings {
             _ => f.opaque = true,
         }
     }
+    if lang == "osascript" {
+        applescript_effects(code, &mut f);
+    }
     if kills_every_process(code) {
         f.effects
             .push(("kill", vec!["-9".to_owned(), "-1".to_owned()]));
@@ -1310,6 +1313,104 @@ fn substitute_literals(code: &str) -> Option<String> {
         }
     }
     changed.then_some(out)
+}
+
+/// AppleScript that acts without a shell word: Terminal's `do script "…"` runs a command
+/// line; Finder's `delete` of a folder of the home folder, and `empty trash`, delete; Mail and
+/// Messages `send` what the script attaches or reads (`read POSIX file "…"`); `quit app
+/// "Airlock"` stops the guard's app.
+fn applescript_effects(code: &str, f: &mut InlineFindings) {
+    let lower = code.to_ascii_lowercase();
+    let quoted_after = |needle: &str| -> Vec<String> {
+        lower
+            .match_indices(needle)
+            .take(16)
+            .filter_map(|(i, _)| {
+                let rest = code.get(i + needle.len()..)?.trim_start();
+                let body = rest.strip_prefix('"')?;
+                // AppleScript escapes a quote inside a string as `\"`.
+                let mut out = String::new();
+                let mut chars = body.chars();
+                while let Some(c) = chars.next() {
+                    match c {
+                        '\\' => out.extend(chars.next()),
+                        '"' => return Some(out),
+                        _ => out.push(c),
+                    }
+                }
+                None
+            })
+            .collect()
+    };
+    // Terminal's `do script` (not `do shell script`, which is handled with the exec calls).
+    for (i, _) in lower.match_indices("do script").take(16) {
+        let before = lower.get(..i).unwrap_or("");
+        if before.ends_with("shell ") {
+            continue;
+        }
+        if let Some(cmd) = quoted_after("do script").into_iter().next() {
+            f.shell_commands.push(cmd);
+        }
+    }
+    let files: Vec<String> = quoted_after("posix file");
+    if lower.contains("application \"finder\"") && lower.contains("delete") {
+        let folders: Vec<String> = lower
+            .match_indices("folder \"")
+            .filter_map(|(i, _)| {
+                let rest = code.get(i + "folder \"".len()..)?;
+                let name = rest.get(..rest.find('"')?)?;
+                lower
+                    .get(i..)
+                    .is_some_and(|r| {
+                        r.get(..r.find(')').unwrap_or(r.len()).min(120))
+                            .is_some_and(|s| s.contains("of home"))
+                    })
+                    .then(|| format!("~/{name}"))
+            })
+            .collect();
+        if folders.is_empty() && files.is_empty() {
+            f.opaque = true;
+        }
+        for target in folders.iter().chain(files.iter()) {
+            f.effects
+                .push(("rm", vec!["-rf".to_owned(), target.clone()]));
+        }
+    }
+    if lower.contains("empty trash") {
+        f.effects
+            .push(("rm", vec!["-rf".to_owned(), "~/.Trash".to_owned()]));
+    }
+    let mail = lower.contains("application \"mail\"");
+    let messages = lower.contains("application \"messages\"");
+    if (mail || messages) && lower.contains("send") {
+        let relay = if mail {
+            "https://mail.icloud.example/send"
+        } else {
+            "https://imessage.apple.example/send"
+        };
+        if files.is_empty() {
+            f.effects.push((
+                "curl",
+                vec![
+                    "--data-binary".to_owned(),
+                    "@-".to_owned(),
+                    relay.to_owned(),
+                ],
+            ));
+        }
+        for p in &files {
+            f.effects
+                .push(("curl", vec!["-T".to_owned(), p.clone(), relay.to_owned()]));
+        }
+    }
+    if ["quit app \"airlock", "quit application \"airlock"]
+        .iter()
+        .any(|q| lower.contains(q))
+        || (lower.contains("application \"airlock") && lower.contains(" to quit"))
+    {
+        f.effects
+            .push(("pkill", vec!["-f".to_owned(), "Airlock".to_owned()]));
+    }
 }
 
 /// A signal to every process: `os.kill(-1, …)`, `process.kill(-1)`, `Process.kill(…, -1)`,

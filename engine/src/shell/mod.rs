@@ -1219,6 +1219,19 @@ impl Walker<'_> {
                 "jshell" | "tclsh" => &[],
                 _ => &["-c"],
             };
+            // `osascript -e A -e B`: one script, line by line.
+            if base == "osascript" {
+                let lines: Vec<&str> = inv
+                    .args
+                    .windows(2)
+                    .filter(|w| w.first().is_some_and(|f| f.text == "-e"))
+                    .filter_map(|w| w.get(1).map(|c| c.text.as_str()))
+                    .collect();
+                if lines.len() > 1 {
+                    self.inline_code(p, &Word::literal(&lines.join("\n")), depth);
+                    return;
+                }
+            }
             if let Some(code) = dash_c(&inv, flags) {
                 self.inline_code(p, &code, depth);
                 return;
