@@ -1441,22 +1441,24 @@ fn egress_effects(
             push(host, true, false, false, None);
         }
         "curl" | "wget" | "http" | "https" | "xh" | "aria2c" | "fetch" | "lwp-request" => {
-            let uploads = inv.args.iter().any(|w| {
-                let t = w.text.as_str();
-                t.starts_with("-d") && t.len() <= 2
-                    || t.starts_with("--data")
-                    || t == "-F"
-                    || t.starts_with("--form")
-                    || t == "-T"
-                    || t == "--upload-file"
-                    || t == "--json"
-                    || t.starts_with("--post-")
-                    || t.starts_with("--body-")
-                    || t == "--method=POST"
-                    || t == "--method=PUT"
-                    || (matches!(p, "http" | "https" | "xh")
-                        && (t.contains(":=") || (t.contains('=') && !t.starts_with('-'))))
-            }) || inv.has_flag('d', "") && p == "curl";
+            let uploads = inv.args.iter().any(|w| url_carries_file(&w.text))
+                || inv.args.iter().any(|w| {
+                    let t = w.text.as_str();
+                    t.starts_with("-d") && t.len() <= 2
+                        || t.starts_with("--data")
+                        || t == "-F"
+                        || t.starts_with("--form")
+                        || t == "-T"
+                        || t == "--upload-file"
+                        || t == "--json"
+                        || t.starts_with("--post-")
+                        || t.starts_with("--body-")
+                        || t == "--method=POST"
+                        || t == "--method=PUT"
+                        || (matches!(p, "http" | "https" | "xh")
+                            && (t.contains(":=") || (t.contains('=') && !t.starts_with('-'))))
+                })
+                || inv.has_flag('d', "") && p == "curl";
             let mut any = false;
             for w in &operands {
                 if let Some(d) = net::parse_destination(&w.text) {
@@ -1470,6 +1472,17 @@ fn egress_effects(
             }
             if !any {
                 push(None, uploads, false, false, None);
+            }
+        }
+        // A web address handed to the browser (`open -g URL`, `xdg-open URL`): the browser
+        // requests it, query string and all.
+        "open" | "xdg-open" | "gio" | "sensible-browser" | "firefox" | "chromium"
+        | "google-chrome" => {
+            for w in &operands {
+                if w.text.starts_with("http://") || w.text.starts_with("https://") {
+                    let uploads = url_carries_file(&w.text);
+                    push(net::parse_destination(&w.text), uploads, false, false, None);
+                }
             }
         }
         // Mail: `sendmail -t` (recipients in the message), `mail -s S addr`, `mutt`, `swaks
@@ -1943,6 +1956,18 @@ fn git_egress(
         }
         _ => {}
     }
+}
+
+/// A web address with a file's content computed into it (`https://x/f?data=$(gzip -c f |
+/// base64)`): the request carries the file.
+pub fn url_carries_file(text: &str) -> bool {
+    text.contains("://")
+        && (text.contains("$(") || text.contains('`'))
+        && [
+            "cat ", "gzip", "base64", "tar ", "xxd", "head ", "tail ", "zip ",
+        ]
+        .iter()
+        .any(|r| text.contains(r))
 }
 
 /// Did anything upstream of `inv` in its pipeline (or the invocation itself) read a path?

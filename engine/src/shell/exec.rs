@@ -679,6 +679,33 @@ impl Walker<'_> {
         }
         self.local_python_install(&inv, depth);
         self.env_file_preloads(&inv, depth);
+        // `open -a Terminal x.sh`, `open setup.command`: Terminal runs the file.
+        if inv.program == "open" {
+            let args: Vec<&str> = inv.argv().collect();
+            let terminal = args.windows(2).any(|w| {
+                w.first() == Some(&"-a")
+                    && w.get(1).is_some_and(|a| {
+                        let a = a.to_ascii_lowercase();
+                        a.contains("terminal") || a.contains("iterm") || a.contains("warp")
+                    })
+            });
+            let scripts: Vec<String> = inv
+                .operands()
+                .iter()
+                .filter(|w| {
+                    let t = w.text.to_ascii_lowercase();
+                    !t.contains("://")
+                        && (t.ends_with(".command")
+                            || t.ends_with(".tool")
+                            || (terminal && (t.ends_with(".sh") || !t.contains('.'))))
+                        && !matches!(t.as_str(), "terminal" | "iterm" | "warp")
+                })
+                .map(|w| self.abs(&w.text))
+                .collect();
+            for sc in scripts {
+                self.exec_file(&Word::literal(&sc), None, depth);
+            }
+        }
         // `alias ll='…'` then `ll`: the alias runs its text (with `shopt -s expand_aliases`, or
         // interactively); defining one is remembered for the rest of the command line.
         if p == "alias" {
