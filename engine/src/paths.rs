@@ -591,6 +591,8 @@ pub fn is_persistence(path: &str, home: Option<&str>) -> bool {
             // A launcher of the user's own replaces the system's under the same name: what
             // it runs starts whenever that application is opened.
             || rel.starts_with(".local/share/applications/") && rel.ends_with(".desktop")
+            // Terminal apps' own start-up scripts: iTerm2 runs `AutoLaunch` scripts at start.
+            || rel.starts_with("Library/Application Support/iTerm2/Scripts/AutoLaunch/")
             // The user session's environment (a `PATH` put first here shadows every program).
             || rel.starts_with(".config/environment.d/")
             || rel == ".pam_environment"

@@ -152,6 +152,30 @@ pub fn grants_privilege(inv: &Invocation) -> bool {
     {
         return true;
     }
+    // Someone made an owner of a published package (`npm owner add`, `cargo owner --add`,
+    // `gem owner --add`): they can publish the next release everyone installs.
+    let owner_add = match p {
+        "npm" | "pnpm" | "yarn" => {
+            ops.first().map(String::as_str) == Some("owner")
+                && ops
+                    .get(1)
+                    .is_some_and(|o| matches!(o.as_str(), "add" | "a"))
+        }
+        "cargo" => {
+            ops.first().map(String::as_str) == Some("owner")
+                && args
+                    .iter()
+                    .any(|a| *a == "--add" || *a == "-a" || a.starts_with("--add="))
+        }
+        "gem" => {
+            ops.first().map(String::as_str) == Some("owner")
+                && args.iter().any(|a| *a == "--add" || *a == "-a")
+        }
+        _ => false,
+    };
+    if owner_add {
+        return true;
+    }
     // This folder's code pushed into a new public repository (`gh repo create x --public
     // --source=. --push`): everyone can read it from then on. An empty public repository
     // made from nothing local is not.
@@ -337,6 +361,18 @@ mod tests {
                     "",
                 ),
                 ("gh repo create my-dotfiles-template --public", Pass, ""),
+                (
+                    "npm owner add jsmith-dev @acme/http-client",
+                    Auth,
+                    "cloud_privilege",
+                ),
+                (
+                    "cargo owner --add rustdev-helper acme-tracing",
+                    Auth,
+                    "cloud_privilege",
+                ),
+                ("npm owner ls @acme/http-client", Pass, ""),
+                ("cargo owner --list acme-tracing", Pass, ""),
                 (
                     "kubectl debug node/ip-10-0-1-23 -it --image=busybox -- chroot /host sh",
                     Auth,

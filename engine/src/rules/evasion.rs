@@ -103,6 +103,33 @@ fn security_off(inv: &crate::shell::Invocation) -> bool {
     match inv.program.as_str() {
         "spctl" => has("--master-disable") || has("--global-disable") || has("--disable"),
         "csrutil" => has("disable"),
+        // Gatekeeper's quarantine taken off what was downloaded, or off every download; the
+        // screen lock's password; automatic security updates.
+        "xattr" => {
+            (has("-d") || has("-dr") || has("-rd") || has("-c") || has("-cr") || has("-rc"))
+                && (args.contains(&"com.apple.quarantine") || has("-c") || has("-cr") || has("-rc"))
+                && args
+                    .iter()
+                    .any(|a| a.contains("Downloads") || a.ends_with(".app") || a.ends_with(".app/"))
+        }
+        "defaults" => {
+            has("write")
+                && ((args.contains(&"com.apple.LaunchServices") && args.contains(&"LSQuarantine"))
+                    || (args.contains(&"com.apple.screensaver")
+                        && args.contains(&"askForPassword")
+                        && args.iter().any(|a| matches!(*a, "0" | "false" | "NO")))
+                    || (args.iter().any(|a| a.contains("SoftwareUpdate"))
+                        && args.iter().any(|a| {
+                            matches!(
+                                *a,
+                                "CriticalUpdateInstall"
+                                    | "AutomaticCheckEnabled"
+                                    | "ConfigDataInstall"
+                            )
+                        })
+                        && args.iter().any(|a| matches!(*a, "0" | "false" | "NO"))))
+        }
+        "softwareupdate" => args.windows(2).any(|w| w == ["--schedule", "off"]),
         "setenforce" => has("0") || args.iter().any(|a| a.eq_ignore_ascii_case("permissive")),
         "ufw" => has("disable"),
         "auditctl" => args.windows(2).any(|w| w == ["-e", "0"]),
@@ -523,6 +550,33 @@ mod tests {
                     "",
                 ),
                 ("spctl --status", Pass, ""),
+                (
+                    "xattr -dr com.apple.quarantine ~/Downloads/DevToolsHelper.app && open ~/Downloads/DevToolsHelper.app",
+                    Auth,
+                    "security_control_off",
+                ),
+                (
+                    "defaults write com.apple.LaunchServices LSQuarantine -bool NO",
+                    Auth,
+                    "security_control_off",
+                ),
+                (
+                    "defaults write com.apple.screensaver askForPassword -int 0",
+                    Auth,
+                    "security_control_off",
+                ),
+                (
+                    "sudo softwareupdate --schedule off",
+                    Auth,
+                    "security_control_off",
+                ),
+                ("xattr -l ~/Downloads/tool.zip", Pass, ""),
+                (
+                    "defaults write com.apple.dock autohide -bool true",
+                    Pass,
+                    "",
+                ),
+                ("softwareupdate --list", Pass, ""),
                 ("sudo ufw allow 8080/tcp", Pass, ""),
                 ("getenforce", Pass, ""),
                 ("history | grep docker", Pass, ""),

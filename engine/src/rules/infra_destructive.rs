@@ -90,13 +90,42 @@ fn statement_severity(toks: &[String]) -> Option<(Verdict, bool)> {
             Some((Verdict::Auth, false))
         }
         ("TRUNCATE", _) => Some((Verdict::Auth, false)),
-        ("DELETE", "FROM") if !toks.iter().any(|x| x == "WHERE") => Some((Verdict::Auth, false)),
-        ("UPDATE", _) if !toks.iter().any(|x| x == "WHERE") && toks.iter().any(|x| x == "SET") => {
+        ("DELETE", "FROM") if !filtered(toks) => Some((Verdict::Auth, false)),
+        ("UPDATE", _) if !filtered(toks) && toks.iter().any(|x| x == "SET") => {
             Some((Verdict::Auth, false))
         }
         ("ALTER", "TABLE") if toks.iter().any(|x| x == "DROP") => Some((Verdict::Auth, false)),
+        // ClickHouse's mutations: `ALTER TABLE t DELETE WHERE 1`, `ALTER TABLE t UPDATE …`.
+        ("ALTER", "TABLE")
+            if toks.iter().any(|x| x == "DELETE" || x == "UPDATE") && !filtered(toks) =>
+        {
+            Some((Verdict::Auth, false))
+        }
         _ => None,
     }
+}
+
+/// Does the statement keep some rows out? A `WHERE` that holds for every row (`WHERE 1=1`,
+/// `WHERE TRUE`, `WHERE 1`) filters nothing.
+fn filtered(toks: &[String]) -> bool {
+    let Some(i) = toks.iter().position(|x| x == "WHERE") else {
+        return false;
+    };
+    let cond: String = toks
+        .iter()
+        .skip(i + 1)
+        .take_while(|t| {
+            !matches!(
+                t.as_str(),
+                "RETURNING" | "ORDER" | "LIMIT" | "SETTINGS" | ")"
+            )
+        })
+        .map(String::as_str)
+        .collect();
+    !matches!(
+        cond.as_str(),
+        "1=1" | "TRUE" | "1" | "0=0" | "1<>0" | "1!=0" | "1>0" | "''=''" | "NOT0" | "NOTFALSE"
+    )
 }
 
 fn strip_sql_literals(sql: &str) -> String {
@@ -917,6 +946,15 @@ mod tests {
             ("TRUNCATE orders", Some(Auth)),
             ("DELETE FROM users", Some(Auth)),
             ("DELETE FROM users WHERE id = 3", None),
+            ("DELETE FROM orders WHERE 1=1", Some(Auth)),
+            ("DELETE FROM orders WHERE 1 = 1", Some(Auth)),
+            ("UPDATE accounts SET balance = 0 WHERE TRUE", Some(Auth)),
+            ("ALTER TABLE analytics.events DELETE WHERE 1", Some(Auth)),
+            (
+                "ALTER TABLE events DELETE WHERE ts < now() - INTERVAL 90 DAY",
+                None,
+            ),
+            ("DELETE FROM orders WHERE 1=1 AND status = 'void'", None),
             ("SELECT 'DROP DATABASE x' AS s", None),
             ("SELECT count(*) FROM users -- DROP TABLE users", None),
             ("select 1; drop database x", Some(Block)),

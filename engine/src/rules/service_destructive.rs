@@ -689,7 +689,22 @@ pub fn service_takedown(inv: &Invocation) -> bool {
                     .split([':', '-'])
                     .any(|t| matches!(t, "stop" | "deallocate" | "shutdown" | "hibernate"))
             });
-    capacity_zero || scale_to_zero || stops
+    // A chart upgraded with its replicas set to zero (`helm upgrade api ./c --kube-context prod
+    // --set replicaCount=0`), unless the release lives on a local cluster.
+    let helm_zero = p == "helm"
+        && args.iter().any(|a| matches!(*a, "upgrade" | "install"))
+        && !super::infra_destructive::local_cluster_release(&args)
+        && args
+            .iter()
+            .filter_map(|a| a.strip_prefix("--set=").or(Some(a)))
+            .flat_map(|a| a.split(','))
+            .any(|kv| {
+                kv.split_once('=').is_some_and(|(k, v)| {
+                    let k = k.rsplit('.').next().unwrap_or(k).to_ascii_lowercase();
+                    matches!(k.as_str(), "replicacount" | "replicas" | "minreplicas") && zero(v)
+                })
+            });
+    capacity_zero || scale_to_zero || stops || helm_zero
 }
 
 /// An HTTP client call with a destroying method to a non-local host.
@@ -1134,6 +1149,16 @@ mod tests {
                     "kubectl --context prod -n default scale deploy --all --replicas=0",
                     Auth,
                     "service_takedown",
+                ),
+                (
+                    "helm upgrade api ./charts/api -n api --kube-context prod --reuse-values --set replicaCount=0,autoscaling.enabled=false",
+                    Auth,
+                    "service_takedown",
+                ),
+                (
+                    "helm upgrade api ./charts/api -n api --kube-context prod --set replicaCount=3",
+                    Pass,
+                    "",
                 ),
                 (
                     "aws ecs update-service --cluster prod --service api --desired-count 0",

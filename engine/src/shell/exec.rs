@@ -76,6 +76,10 @@ fn git_exec_key(key: &str) -> bool {
         || (k.starts_with("diff.") && (k.ends_with(".textconv") || k.ends_with(".command")))
 }
 
+fn p_is(inv: &Invocation, name: &str) -> bool {
+    inv.program == name
+}
+
 /// `include.path` / `includeIf.<cond>.path`: a key that pulls another configuration file in.
 fn is_include_key(key: &str) -> bool {
     let k = key.to_ascii_lowercase();
@@ -654,6 +658,32 @@ impl Walker<'_> {
         for (k, v) in &inv.assignments {
             if COMMAND_VARS.contains(&k.as_str()) && !v.text.trim().is_empty() {
                 self.script(&v.text, depth + 1, None);
+            }
+            // `LESSOPEN='|cmd %s' less f`: less runs the command to show each file.
+            if matches!(k.as_str(), "LESSOPEN" | "LESSCLOSE") {
+                let cmd = super::unquoted(v.text.trim())
+                    .trim()
+                    .trim_start_matches('|');
+                let cmd = cmd.replace("%s", "");
+                if !cmd.trim().is_empty() {
+                    self.script(&cmd, depth + 1, None);
+                }
+            }
+        }
+        // `zip -T -TT CMD`: zip runs CMD to test the archive it wrote.
+        if p_is(&inv, "zip") {
+            let args: Vec<&str> = inv.argv().collect();
+            for w in args.windows(2) {
+                if let [flag, cmd] = w
+                    && matches!(*flag, "-TT" | "--unzip-command")
+                {
+                    self.script(cmd, depth + 1, None);
+                }
+            }
+            for a in &args {
+                if let Some(cmd) = a.strip_prefix("--unzip-command=") {
+                    self.script(cmd, depth + 1, None);
+                }
             }
         }
         let p = inv.program.as_str();
