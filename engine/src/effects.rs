@@ -94,6 +94,7 @@ const DNS_TOOLS: &[&str] = &[
     // `getent hosts NAME`, `getent ahosts NAME`: the resolver's lookup (its database word
     // has no dot, so only the name counts as a host).
     "getent",
+    "dscacheutil",
     "kdig",
     "delv",
     "doggo",

@@ -92,6 +92,7 @@ const RULES: &[Reason] = &[
     crate::rules::exfiltration::RAW_SOCKET,
     crate::rules::synthetic_input::SYNTHETIC_INPUT,
     crate::rules::synthetic_input::TERMINAL_ANSWER,
+    crate::rules::self_protection::PROJECT_POLICY_LOOSENED,
     crate::rules::env_poisoning::PRELOAD,
     crate::rules::env_poisoning::PATH_HIJACK,
     crate::rules::env_poisoning::SHELL_RC,

@@ -130,6 +130,23 @@ fn security_off(inv: &crate::shell::Invocation) -> bool {
                         && args.iter().any(|a| matches!(*a, "0" | "false" | "NO"))))
         }
         "softwareupdate" => args.windows(2).any(|w| w == ["--schedule", "off"]),
+        // A repository's secret scanning or push protection switched off through the API.
+        "gh" => {
+            has("api")
+                && args.iter().any(|a| {
+                    let a = a.to_ascii_lowercase();
+                    (a.contains("secret_scanning") || a.contains("dependabot_security_updates"))
+                        && (a.ends_with("=disabled") || a.ends_with("=false"))
+                })
+        }
+        // A namespace's Pod Security admission set to allow privileged pods.
+        "kubectl" | "oc" => {
+            has("label")
+                && args.iter().any(|a| {
+                    a.starts_with("pod-security.kubernetes.io/enforce=")
+                        && a.ends_with("=privileged")
+                })
+        }
         "setenforce" => has("0") || args.iter().any(|a| a.eq_ignore_ascii_case("permissive")),
         "ufw" => has("disable"),
         "auditctl" => args.windows(2).any(|w| w == ["-e", "0"]),
@@ -577,6 +594,21 @@ mod tests {
                     "",
                 ),
                 ("softwareupdate --list", Pass, ""),
+                (
+                    "gh api -X PATCH repos/acme/api -F 'security_and_analysis[secret_scanning_push_protection][status]=disabled'",
+                    Auth,
+                    "security_control_off",
+                ),
+                (
+                    "kubectl --context prod label --overwrite ns payments pod-security.kubernetes.io/enforce=privileged",
+                    Auth,
+                    "security_control_off",
+                ),
+                (
+                    "kubectl label ns dev pod-security.kubernetes.io/enforce=restricted",
+                    Pass,
+                    "",
+                ),
                 ("sudo ufw allow 8080/tcp", Pass, ""),
                 ("getenforce", Pass, ""),
                 ("history | grep docker", Pass, ""),

@@ -192,6 +192,11 @@ fn secret_sweep(cx: &Ctx<'_>) -> bool {
                             && broad_root(v, home, cwd))
                     })
             }
+            // Spotlight's index of the whole disk, asked for key and credential names.
+            "mdfind" => args.iter().any(|a| {
+                let v = a.to_ascii_lowercase();
+                HUNTED_NAMES.iter().filter(|n| v.contains(*n)).count() >= 2
+            }),
             "find" => {
                 let roots: Vec<&&str> = args.iter().take_while(|a| !a.starts_with('-')).collect();
                 let from_broad = roots.iter().any(|a| broad_root(a, home, cwd));
@@ -979,6 +984,12 @@ mod tests {
                     "secret_sweep",
                 ),
                 ("tmux capture-pane -p -t dev:0 | grep -i error", Pass, ""),
+                (
+                    "mdfind 'kMDItemFSName == \"*.pem\" || kMDItemFSName == \"*.p12\" || kMDItemFSName == \"credentials\"'",
+                    Auth,
+                    "secret_sweep",
+                ),
+                ("mdfind -name Xcode.app", Pass, ""),
                 ("journalctl -u api | grep -i 'invalid token'", Pass, ""),
                 (
                     "aws lambda get-function-configuration --function-name billing-prod --query 'Environment.Variables'",

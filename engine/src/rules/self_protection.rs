@@ -22,6 +22,10 @@ pub const PROJECT_HOOKS: Reason = Reason::new(
     "project_hooks_write",
     "Adds hooks to this project's agent settings: commands that run on every tool call.",
 );
+pub const PROJECT_POLICY_LOOSENED: Reason = Reason::new(
+    "project_policy_loosened",
+    "Removes rules from this project's Airlock policy (.airlock/policy.toml).",
+);
 pub const AGENT_HOOKS_REMOVED: Reason = Reason::new(
     "agent_hooks_removed",
     "Removes, empties or short-circuits hook scripts an AI agent runs on its tool calls (the user's own guards).",
@@ -277,6 +281,36 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     {
         out.push(Finding::new(AGENT_HOOKS_REMOVED, cx.ask_or_block()));
     }
+    // The project's own Airlock rules (`.airlock/policy.toml`) can only tighten, but they are
+    // a file in the repository: deleting it, or an edit that takes text away, removes the
+    // team's `ask`/`never` rules. Asked about; adding rules passes.
+    let project_policy = |p: &str| p.ends_with("/.airlock/policy.toml");
+    let loosened = cx.fx.deletes.iter().any(|d| project_policy(&d.path))
+        || cx.fx.writes.iter().any(|w| {
+            project_policy(&w.path)
+                && (w.program == "truncate"
+                    || cx.facts.edits.iter().any(|e| {
+                        e.old.contains("[[rules]]")
+                            && e.new.matches("[[rules]]").count()
+                                < e.old.matches("[[rules]]").count()
+                            || (!e.old.trim().is_empty() && e.new.trim().is_empty())
+                    }))
+        })
+        || cx.shell.is_some_and(|sa| {
+            sa.invocations.iter().any(|i| {
+                let a: Vec<&str> = i.argv().collect();
+                i.program == "git"
+                    && a.first() == Some(&"rm")
+                    && a.iter().any(|x| {
+                        x.ends_with(".airlock/policy.toml")
+                            || *x == ".airlock"
+                            || x.ends_with("/.airlock")
+                    })
+            })
+        });
+    if loosened {
+        out.push(Finding::new(PROJECT_POLICY_LOOSENED, cx.ask_or_block()));
+    }
     // A script that runs Airlock's hook (seen in what the file holds) is Airlock's wiring:
     // changing it is refused. The user's own hook scripts rewritten to answer "allow" by
     // themselves are asked about: the guard they were is bypassed.
@@ -466,6 +500,34 @@ mod tests {
                 "{args:?}"
             );
         }
+    }
+
+    #[test]
+    fn a_projects_airlock_rules_removed_are_asked_about() {
+        use crate::rules::testutil::{decide_shell, judge_edit};
+        let rules = "[[rules]]\nname = \"prod-off-limits\"\npaths = [\"envs/prod/**\"]\naction = \"never\"\n\n";
+        let (v, codes) = judge_edit(".airlock/policy.toml", rules, "");
+        assert_eq!(v, Auth, "{codes:?}");
+        assert!(codes.contains(&"project_policy_loosened".to_owned()));
+        let (v, _) = judge_edit(
+            ".airlock/policy.toml",
+            "[[rules]]\nname = \"a\"\n",
+            "[[rules]]\nname = \"a\"\n\n[[rules]]\nname = \"b\"\naction = \"ask\"\n",
+        );
+        assert_eq!(v, Pass);
+        let d = decide_shell(
+            Mode::Balanced,
+            "git rm -q .airlock/policy.toml && git commit -qm chore",
+        );
+        assert!(
+            d.codes().contains(&"project_policy_loosened"),
+            "{:?}",
+            d.codes()
+        );
+        assert_eq!(
+            decide_shell(Mode::Balanced, "git rm -q old/config.toml").verdict,
+            Pass
+        );
     }
 
     #[test]

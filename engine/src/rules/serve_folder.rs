@@ -85,6 +85,24 @@ fn served(inv: &Invocation) -> Option<(String, bool)> {
         let dir = value(&["--path"]).unwrap_or_else(|| ".".into());
         return Some((dir, false));
     }
+    // `git daemon --export-all --base-path=~ ~`: every repository under the base, to anyone
+    // on the port.
+    if p == "git" && args.first() == Some(&"daemon") {
+        let dir = value(&["--base-path"])
+            .or_else(|| inv.operands().get(1).map(|w| w.text.clone()))
+            .unwrap_or_else(|| ".".into());
+        return Some((dir, loopback(value(&["--listen"]))));
+    }
+    // `tailscale funnel PATH` / `tailscale serve PATH`: the folder on a public address.
+    if p == "tailscale" && matches!(args.first(), Some(&("funnel" | "serve"))) {
+        let dir = inv
+            .operands()
+            .iter()
+            .skip(1)
+            .map(|w| w.text.clone())
+            .find(|t| t.starts_with(['/', '~', '.']))?;
+        return Some((dir, false));
+    }
     None
 }
 
@@ -233,7 +251,15 @@ mod tests {
                     Block,
                     "serve_secrets",
                 ),
+                (
+                    "git daemon --reuseaddr --base-path=/home/dev --export-all --listen=0.0.0.0 --detach /home/dev",
+                    Block,
+                    "serve_secrets",
+                ),
+                ("tailscale funnel --bg /home/dev", Block, "serve_secrets"),
                 // Benign look-alikes.
+                ("tailscale funnel 3000", Pass, ""),
+                ("tailscale status", Pass, ""),
                 ("python3 -m http.server 8000", Pass, ""),
                 ("python3 -m http.server --directory dist 5173", Pass, ""),
                 ("php -S localhost:8000 -t public", Pass, ""),
