@@ -406,6 +406,8 @@ pub fn decoded_candidates(text: &str) -> Vec<String> {
     }
     // Lists of character codes (`[65, 75, 73, …]`, one per line in JSON).
     out.extend(char_code_runs(text));
+    // Characters spaced out one by one (`A K I A …`).
+    out.extend(spaced_runs(text));
     let pieces = text
         .split(|c: char| {
             c.is_whitespace() || matches!(c, '"' | '\'' | '`' | '&' | '?' | ',' | ';' | '=' | ':')
@@ -509,6 +511,31 @@ fn char_code_runs(text: &str) -> Vec<String> {
     }
     flush(&mut run);
     out.truncate(16);
+    out
+}
+
+/// Runs of at least twelve single characters separated by white space, joined.
+fn spaced_runs(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut run = String::new();
+    for token in text.split_whitespace() {
+        let mut chars = token.chars();
+        match (chars.next(), chars.next()) {
+            (Some(c), None) => run.push(c),
+            _ => {
+                if run.chars().count() >= 12 {
+                    out.push(std::mem::take(&mut run));
+                }
+                run.clear();
+            }
+        }
+        if out.len() >= 16 {
+            break;
+        }
+    }
+    if run.chars().count() >= 12 {
+        out.push(run);
+    }
     out
 }
 
@@ -680,6 +707,13 @@ mod tests {
                 .any(|d| s.knows(&k, d))
         );
         assert!(super::char_code_runs("ports: 80, 443, 8080, 3000").is_empty());
+        // Spaced out one character at a time.
+        assert!(
+            super::decoded_candidates("Env check:\nX y 7 p Q 2 l m N 9 z z\n")
+                .iter()
+                .any(|d| s.knows(&k, d))
+        );
+        assert!(super::spaced_runs("a b c").is_empty());
         let before = s.fingerprints.len();
         s.remember_secret(&k, "short");
         assert_eq!(s.fingerprints.len(), before);
