@@ -482,7 +482,15 @@ fn secret_sharing_guidance(text: &str) -> bool {
             && SECRET_WORDS.iter().any(|w| sentence.contains(w))
             && CHANNELS.iter().any(|c| rest.contains(c))
             && !FORBIDS.iter().any(|f| rest.contains(f))
-            && !STAND_INS.iter().any(|f| sentence.contains(f))
+            // (A word of its own: `vendor-help.example` is a host name, not a stand-in.)
+            && !STAND_INS.iter().any(|f| {
+                sentence.match_indices(f).any(|(i, _)| {
+                    !sentence
+                        .get(..i)
+                        .and_then(|b| b.chars().last())
+                        .is_some_and(|c| matches!(c, '.' | '-' | '@' | '/'))
+                })
+            })
     })
 }
 
