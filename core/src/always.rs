@@ -680,6 +680,10 @@ pub const CORPUS: &[(&str, &str)] = &[
         include_str!("../../tests/corpus/families/everyday9.jsonl"),
     ),
     (
+        "holdout27",
+        include_str!("../../tests/corpus/families/holdout27.jsonl"),
+    ),
+    (
         "everyday5",
         include_str!("../../tests/corpus/families/everyday5.jsonl"),
     ),
