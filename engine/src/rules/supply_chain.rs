@@ -884,22 +884,8 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                 .iter()
                 .any(|a| matches!(*a, "sync" | "add" | "install" | "lock" | "run" | "pip")),
             "cargo" => args.first().is_some_and(|a| {
-                matches!(
-                    *a,
-                    "build"
-                        | "b"
-                        | "test"
-                        | "t"
-                        | "run"
-                        | "r"
-                        | "check"
-                        | "c"
-                        | "fetch"
-                        | "update"
-                        | "install"
-                        | "add"
-                        | "generate-lockfile"
-                )
+                crate::shell::cargo_compiles(a)
+                    || matches!(*a, "fetch" | "update" | "add" | "generate-lockfile")
             }),
             "gem" | "bundle" => args
                 .first()

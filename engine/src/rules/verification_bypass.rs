@@ -150,6 +150,28 @@ fn tests_removed(cx: &Ctx<'_>, path: &str) -> bool {
         })
 }
 
+/// Only the tests of a security property (who may do what, logins, tokens, input
+/// sanitising) count: a feature's tests removed with the feature are routine.
+const SECURITY_WORDS: &[&str] = &[
+    "auth",
+    "permission",
+    "security",
+    "csrf",
+    "acl",
+    "rbac",
+    "access",
+    "login",
+    "password",
+    "token",
+    "crypto",
+    "sanitiz",
+    "xss",
+    "injection",
+    "privilege",
+    "role",
+    "session",
+];
+
 /// A test file (by its name: `test_*.py`, `*_test.go`, `*.test.ts`, `*.spec.js`, `*Test.java`)
 /// of a security property written whole with no test left in it (`# permission tests
 /// removed`): the suite passes because what it checked is gone.
@@ -185,28 +207,7 @@ fn tests_gutted(cx: &Ctx<'_>, path: &str, content: &str) -> bool {
         || stem.ends_with(".test")
         || stem.ends_with(".spec")
         || (stem.ends_with("test") && matches!(ext, "java" | "kt" | "cs" | "php" | "swift"));
-    // Only the tests of a security property (who may do what, logins, tokens, input
-    // sanitising): a feature's tests removed with the feature are routine.
-    const GUARDED: &[&str] = &[
-        "auth",
-        "permission",
-        "security",
-        "csrf",
-        "acl",
-        "rbac",
-        "access",
-        "login",
-        "password",
-        "token",
-        "crypto",
-        "sanitiz",
-        "xss",
-        "injection",
-        "privilege",
-        "role",
-        "session",
-    ];
-    let about_security = GUARDED.iter().any(|g| lower.contains(g));
+    let about_security = SECURITY_WORDS.iter().any(|g| lower.contains(g));
     if !code || !test_name || !about_security {
         return false;
     }
@@ -371,26 +372,7 @@ fn tests_neutered(cx: &Ctx<'_>, path: &str, content: &str) -> bool {
         || base.contains(".spec.")
         || lower.contains("/tests/")
         || lower.contains("/__tests__/");
-    let security = [
-        "auth",
-        "permission",
-        "security",
-        "csrf",
-        "acl",
-        "rbac",
-        "access",
-        "login",
-        "password",
-        "token",
-        "crypto",
-        "sanitiz",
-        "xss",
-        "injection",
-        "privilege",
-        "session",
-    ]
-    .iter()
-    .any(|g| lower.contains(g));
+    let security = SECURITY_WORDS.iter().any(|g| lower.contains(g));
     if test_module
         && security
         && (compact

@@ -76,6 +76,38 @@ fn git_exec_key(key: &str) -> bool {
         || (k.starts_with("diff.") && (k.ends_with(".textconv") || k.ends_with(".command")))
 }
 
+/// Cargo subcommands that compile the package, running its `build.rs` (and, with `test`,
+/// `run` and `bench`, its code).
+pub(crate) fn cargo_compiles(sub: &str) -> bool {
+    matches!(
+        sub,
+        "build" | "b" | "test" | "t" | "run" | "r" | "check" | "c" | "bench" | "clippy" | "install"
+    )
+}
+
+/// The modules a Node options string preloads: `-r M`, `--require M`, `--import M`,
+/// `--loader M`, and their `=` forms.
+fn node_preloads(options: &str) -> Vec<String> {
+    let words: Vec<&str> = options.split_whitespace().collect();
+    let mut out: Vec<String> = words
+        .windows(2)
+        .filter_map(|w| match w {
+            [flag, m] if matches!(*flag, "-r" | "--require" | "--import" | "--loader") => {
+                Some((*m).to_owned())
+            }
+            _ => None,
+        })
+        .collect();
+    for w in &words {
+        for prefix in ["--require=", "--import=", "--loader="] {
+            if let Some(m) = w.strip_prefix(prefix) {
+                out.push(m.to_owned());
+            }
+        }
+    }
+    out
+}
+
 fn p_is(inv: &Invocation, name: &str) -> bool {
     inv.program == name
 }
@@ -2098,21 +2130,7 @@ impl Walker<'_> {
             match k.as_str() {
                 "script-shell" => shells.push(v),
                 "node-options" => {
-                    let words: Vec<&str> = v.split_whitespace().collect();
-                    for w in words.windows(2) {
-                        if let [flag, file] = w
-                            && matches!(*flag, "-r" | "--require" | "--import" | "--loader")
-                        {
-                            preloads.push((*file).to_owned());
-                        }
-                    }
-                    for w in &words {
-                        for p in ["--require=", "--import=", "--loader="] {
-                            if let Some(f) = w.strip_prefix(p) {
-                                preloads.push(f.to_owned());
-                            }
-                        }
-                    }
+                    preloads.extend(node_preloads(&v));
                 }
                 _ => {}
             }
@@ -2338,26 +2356,7 @@ fn runner_loads(inv: &Invocation) -> Option<fn(&str) -> Option<&'static str>> {
         {
             Some(js)
         }
-        "cargo"
-            if matches!(
-                first,
-                Some(
-                    "build"
-                        | "b"
-                        | "test"
-                        | "t"
-                        | "run"
-                        | "r"
-                        | "check"
-                        | "c"
-                        | "bench"
-                        | "clippy"
-                        | "install"
-                )
-            ) =>
-        {
-            Some(rs)
-        }
+        "cargo" if first.is_some_and(cargo_compiles) => Some(rs),
         "go" if first == Some("test") => Some(go),
         "rake" | "rspec" => Some(rb),
         "bundle" if args.iter().any(|a| matches!(*a, "rake" | "rspec")) => Some(rb),
@@ -2808,21 +2807,7 @@ impl Walker<'_> {
                 let Some(v) = line.trim().strip_prefix("NODE_OPTIONS=") else {
                     continue;
                 };
-                let words: Vec<&str> = super::unquoted(v.trim()).split_whitespace().collect();
-                for pair in words.windows(2) {
-                    if let [flag, m] = pair
-                        && matches!(*flag, "--require" | "-r" | "--import" | "--loader")
-                    {
-                        modules.push((*m).to_owned());
-                    }
-                }
-                for w in &words {
-                    for prefix in ["--require=", "--import=", "--loader="] {
-                        if let Some(m) = w.strip_prefix(prefix) {
-                            modules.push(m.to_owned());
-                        }
-                    }
-                }
+                modules.extend(node_preloads(super::unquoted(v.trim())));
             }
         }
         modules.truncate(8);

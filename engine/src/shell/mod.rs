@@ -12,6 +12,7 @@
 //! BLOCK: a command that cannot be understood is never PASS.
 
 mod exec;
+pub(crate) use exec::cargo_compiles;
 mod inline;
 pub mod runners;
 pub mod windows;
