@@ -1515,17 +1515,7 @@ fn egress_effects(
                     .trim_end_matches('>')
                     .to_ascii_lowercase();
                 if domain.contains('.') {
-                    push(
-                        Some(Destination {
-                            host: domain,
-                            ip: None,
-                            has_credentials: false,
-                        }),
-                        true,
-                        false,
-                        false,
-                        None,
-                    );
+                    push(Some(Destination::named(domain)), true, false, false, None);
                     any = true;
                 }
             }
@@ -1550,17 +1540,7 @@ fn egress_effects(
                 "w3" => "up.web3.storage",
                 _ => "onion.network",
             };
-            push(
-                Some(Destination {
-                    host: relay.to_owned(),
-                    ip: None,
-                    has_credentials: false,
-                }),
-                true,
-                false,
-                false,
-                None,
-            );
+            push(Some(Destination::named(relay)), true, false, false, None);
         }
         "nc" | "ncat" | "netcat" | "telnet" | "socat" | "openssl" | "cryptcat" => {
             if p == "openssl" && operands.first().is_none_or(|w| w.text != "s_client") {

@@ -13,6 +13,15 @@ pub struct Destination {
 }
 
 impl Destination {
+    /// A destination known by name only (a mail domain, a relay service).
+    pub fn named(host: impl Into<String>) -> Destination {
+        Destination {
+            host: host.into(),
+            ip: None,
+            has_credentials: false,
+        }
+    }
+
     /// Loopback and unspecified addresses never leave the machine.
     pub fn is_local(&self) -> bool {
         match self.ip {

@@ -2365,6 +2365,14 @@ fn runner_loads(inv: &Invocation) -> Option<fn(&str) -> Option<&'static str>> {
 }
 
 impl Walker<'_> {
+    /// The folder an invocation runs in (a `cd` earlier on the line, else the call's own).
+    fn run_folder(&self, inv: &Invocation) -> Option<String> {
+        inv.cwd
+            .as_deref()
+            .or(self.cwd.as_deref())
+            .map(|c| c.trim_end_matches('/').to_owned())
+    }
+
     /// Files the agent wrote in this session that the runner will load from the folder it
     /// runs in (or below): judged as code in their language, as if run directly.
     fn runner_files(&mut self, inv: &Invocation, depth: u8) {
@@ -2374,9 +2382,8 @@ impl Walker<'_> {
         let Some(files) = self.env.files else {
             return;
         };
-        let folder = match inv.cwd.as_deref().or(self.cwd.as_deref()) {
-            Some(c) => c.trim_end_matches('/').to_owned(),
-            None => return,
+        let Some(folder) = self.run_folder(inv) else {
+            return;
         };
         let mut found: Vec<(String, &'static str)> = files
             .session
@@ -2791,9 +2798,8 @@ impl Walker<'_> {
         let Some(files) = self.env.files else {
             return;
         };
-        let folder = match inv.cwd.as_deref().or(self.cwd.as_deref()) {
-            Some(c) => c.trim_end_matches('/').to_owned(),
-            None => return,
+        let Some(folder) = self.run_folder(inv) else {
+            return;
         };
         let mut modules: Vec<String> = Vec::new();
         for (path, w) in &files.session.written_files {
