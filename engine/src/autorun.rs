@@ -549,14 +549,8 @@ pub fn is_git_config(path: &str, home: Option<&str>) -> bool {
 
 /// The commands a Git configuration runs: `core.fsmonitor`, `core.sshCommand`, `core.pager`,
 /// `core.editor`, `core.askPass`, `!`-aliases, `!`-credential helpers, diff/merge/filter
-/// commands.
-/// The commands a git configuration text makes git run (`core.fsmonitor`, `core.sshCommand`,
-/// `!` aliases, filters), for a file included from another configuration.
-pub fn git_config_text_commands(content: &str) -> String {
-    git_config_commands(content)
-}
-
-fn git_config_commands(content: &str) -> String {
+/// commands: judged when the file is written, or included from another configuration.
+pub fn git_config_commands(content: &str) -> String {
     const KEYS: &[&str] = &[
         "fsmonitor",
         "sshcommand",

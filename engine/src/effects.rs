@@ -1929,14 +1929,31 @@ fn git_egress(
                 push(Some(d), false, false, false, None);
             }
         }
-        "remote" if rest.first().is_some_and(|a| *a == "add" || *a == "set-url") => {
-            if let Some(d) = rest.iter().skip(2).find_map(|a| net::parse_destination(a)) {
-                let name = rest.get(1).map(|s| (*s).to_owned());
-                push(Some(d), true, false, false, name);
+        "remote" => {
+            if let Some((name, url)) = git_remote_set(inv)
+                && let Some(d) = net::parse_destination(&url)
+            {
+                push(Some(d), true, false, false, Some(name));
             }
         }
         _ => {}
     }
+}
+
+/// `git remote add NAME URL` / `git remote set-url NAME URL`: the remote's name and URL.
+pub fn git_remote_set(inv: &Invocation) -> Option<(String, String)> {
+    if inv.program != "git" {
+        return None;
+    }
+    let a: Vec<&str> = inv.argv().collect();
+    let i = a.iter().position(|x| *x == "remote")?;
+    if !matches!(a.get(i + 1), Some(&("add" | "set-url"))) {
+        return None;
+    }
+    let mut rest = a.iter().skip(i + 2).filter(|x| !x.starts_with('-'));
+    let name = rest.next()?;
+    let url = rest.next()?;
+    Some(((*name).to_owned(), (*url).to_owned()))
 }
 
 /// A web address with a file's content computed into it (`https://x/f?data=$(gzip -c f |

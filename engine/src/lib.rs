@@ -590,22 +590,8 @@ impl Engine {
                     for (link, target) in &sa.links {
                         s.remember_symlink(link, target);
                     }
-                    for inv in &sa.invocations {
-                        let a: Vec<&str> = inv.argv().collect();
-                        if inv.program == "git"
-                            && let Some(i) = a.iter().position(|x| *x == "remote")
-                            && matches!(a.get(i + 1), Some(&("add" | "set-url")))
-                        {
-                            let rest: Vec<&str> = a
-                                .iter()
-                                .skip(i + 2)
-                                .filter(|x| !x.starts_with('-'))
-                                .copied()
-                                .collect();
-                            if let [name, url, ..] = rest.as_slice() {
-                                s.remember_git_remote(name, url);
-                            }
-                        }
+                    for (name, url) in sa.invocations.iter().filter_map(effects::git_remote_set) {
+                        s.remember_git_remote(&name, &url);
                     }
                     // A repository fetched into a folder (`git clone URL [DIR]`, `git submodule
                     // add URL [PATH]`) is code from the network, as a download is.

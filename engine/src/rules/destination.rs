@@ -53,9 +53,8 @@ fn lfs_redirected(cx: &Ctx<'_>) -> bool {
             f.content.lines().any(|l| {
                 l.split_once('=').is_some_and(|(k, v)| {
                     k.trim().to_ascii_lowercase().ends_with("url")
-                        && crate::net::parse_url(v.trim()).is_some_and(|d| {
-                            !d.is_local() && !d.is_private_ip() && !cx.policy.host_allowed(&d.host)
-                        })
+                        && crate::net::parse_url(v.trim())
+                            .is_some_and(|d| super::supply_chain::unlisted_elsewhere(cx, &d))
                 })
             })
         })

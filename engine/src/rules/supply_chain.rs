@@ -119,6 +119,18 @@ fn registry_settings_for(path: &str) -> Option<&'static [&'static str]> {
     })
 }
 
+/// A web address inside a word (`@acme:registry=https://…`, `sparse+https://…`).
+fn embedded_url(word: &str) -> Option<net::Destination> {
+    word.find("http")
+        .and_then(|i| word.get(i..))
+        .and_then(net::parse_url)
+}
+
+/// A destination on another machine that the policy does not list.
+pub(crate) fn unlisted_elsewhere(cx: &Ctx<'_>, d: &net::Destination) -> bool {
+    !d.is_local() && !d.is_private_ip() && !cx.policy.host_allowed(&d.host)
+}
+
 /// Hosts that package-manager settings written in this session send `program`'s downloads
 /// to, which the policy does not list: the write may have been approved as "a mirror", but
 /// every later install now comes from there.
@@ -140,11 +152,8 @@ fn redirected_by_written_settings(cx: &Ctx<'_>, program: &str) -> bool {
                     && l.split(|c: char| {
                         c.is_whitespace() || matches!(c, '=' | '"' | '\'' | '<' | '>')
                     })
-                    .filter_map(|t| t.find("http").and_then(|i| t.get(i..)))
-                    .filter_map(net::parse_url)
-                    .any(|d| {
-                        !d.is_local() && !d.is_private_ip() && !cx.policy.host_allowed(&d.host)
-                    })
+                    .filter_map(embedded_url)
+                    .any(|d| unlisted_elsewhere(cx, &d))
             })
     })
 }
@@ -844,18 +853,12 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
         if matches!(inv.program.as_str(), "claude" | "codex" | "gemini" | "qwen")
             && args.first() == Some(&"mcp")
             && matches!(args.get(1), Some(&("add" | "add-json")))
-            && args
-                .iter()
-                .filter_map(|a| a.find("http").and_then(|i| a.get(i..)))
-                .filter_map(net::parse_url)
-                .any(|d| {
-                    !d.is_local()
-                        && !d.is_private_ip()
-                        && !cx.policy.host_allowed(&d.host)
-                        && !VENDOR_MCP_HOSTS
-                            .iter()
-                            .any(|v| d.host == *v || d.host.ends_with(&format!(".{v}")))
-                })
+            && args.iter().filter_map(|a| embedded_url(a)).any(|d| {
+                unlisted_elsewhere(cx, &d)
+                    && !VENDOR_MCP_HOSTS
+                        .iter()
+                        .any(|v| d.host == *v || d.host.ends_with(&format!(".{v}")))
+            })
         {
             out.push(Finding::new(UNTRUSTED_SOURCE, Auth));
         }

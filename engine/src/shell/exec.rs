@@ -108,10 +108,6 @@ fn node_preloads(options: &str) -> Vec<String> {
     out
 }
 
-fn p_is(inv: &Invocation, name: &str) -> bool {
-    inv.program == name
-}
-
 /// `include.path` / `includeIf.<cond>.path`: a key that pulls another configuration file in.
 fn is_include_key(key: &str) -> bool {
     let k = key.to_ascii_lowercase();
@@ -703,7 +699,7 @@ impl Walker<'_> {
             }
         }
         // `zip -T -TT CMD`: zip runs CMD to test the archive it wrote.
-        if p_is(&inv, "zip") {
+        if inv.program == "zip" {
             let args: Vec<&str> = inv.argv().collect();
             for w in args.windows(2) {
                 if let [flag, cmd] = w
@@ -1958,7 +1954,7 @@ impl Walker<'_> {
                     if let Some(target) = target
                         && let Some((text, project)) = self.file_text(&target, false)
                     {
-                        let cmds = crate::autorun::git_config_text_commands(&text);
+                        let cmds = crate::autorun::git_config_commands(&text);
                         if !cmds.trim().is_empty() {
                             self.in_file(project, |w| w.script(&cmds, depth + 1, None));
                         }
