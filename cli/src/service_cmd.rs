@@ -18,34 +18,7 @@ use crate::log_cmd;
 
 /// Where a root install puts the binaries (the packages use `/usr/bin`).
 pub const SYSTEM_BIN_DIR: &str = "/usr/local/bin";
-/// Claude Code's managed settings (Linux): hooks here cannot be removed by user settings.
-pub const CLAUDE_MANAGED_SETTINGS: &str = "/etc/claude-code/managed-settings.json";
-/// Each host's system-level (managed / enterprise) hook file on Linux, in the same format as
-/// its user file, root-owned, where the host documents one. Codex's managed hooks live in
-/// `/etc/codex/requirements.toml` ([`CODEX_REQUIREMENTS`], TOML, written as one marked block);
-/// VS Code has no system hook file (it runs the Claude Code and Copilot files).
-pub const SYSTEM_HOOK_FILES: &[(airlock_wire::Agent, &str)] = &[
-    // Managed settings: users cannot disable managed hooks (`disableAllHooks` in user
-    // settings leaves them running).
-    (airlock_wire::Agent::ClaudeCode, CLAUDE_MANAGED_SETTINGS),
-    // Enterprise hooks: highest priority of Cursor's hook sources.
-    (airlock_wire::Agent::Cursor, "/etc/cursor/hooks.json"),
-    // Policy hooks: must be root-owned, not group/world-writable; `disableAllHooks` cannot
-    // disable them.
-    (
-        airlock_wire::Agent::Copilot,
-        "/etc/github-copilot/policy.d/airlock.json",
-    ),
-    // System settings: the top layer, but a user can disable a hook by name and relocate the
-    // file with an environment variable, so on Gemini CLI this is tamper-evident at best.
-    (airlock_wire::Agent::Gemini, "/etc/gemini-cli/settings.json"),
-    // Windsurf's system-level Cascade hooks (Linux/WSL): merged with the user's and the
-    // workspace's, run first. Cline has no system-level hook directory.
-    (airlock_wire::Agent::Windsurf, "/etc/windsurf/hooks.json"),
-];
-
-/// Codex CLI's admin-enforced requirements, where managed hooks need no per-user trust.
-pub const CODEX_REQUIREMENTS: &str = "/etc/codex/requirements.toml";
+use airlock_wire::system::{CODEX_REQUIREMENTS, HOOK_FILES as SYSTEM_HOOK_FILES};
 
 /// The systemd unit a root install writes.
 pub const UNIT_PATH: &str = "/etc/systemd/system/airlock.service";

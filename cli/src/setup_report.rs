@@ -123,11 +123,7 @@ fn agent_states(home: &Path) -> Vec<AgentState> {
                 (_, false) => Wired::No,
                 (None, true) => Wired::Unknown("the airlock binary's path is unknown".into()),
                 (Some(bin), true) => {
-                    let system_file = crate::service_cmd::SYSTEM_HOOK_FILES
-                        .iter()
-                        .find(|(a, _)| *a == agent)
-                        .filter(|_| system)
-                        .map(|(_, f)| airlock_wire::is_wired_file(agent, Path::new(f), bin));
+                    let system_file = system.then(|| airlock_wire::system::is_wired(agent, bin));
                     match (airlock_wire::is_wired(agent, home, bin), system_file) {
                         (Ok(true), _) | (_, Some(Ok(true))) => Wired::Yes,
                         (Err(e), _) => Wired::Unknown(e.to_string()),

@@ -69,6 +69,25 @@ pub fn system_marker_present() -> bool {
     crate::platform::is_root_owned_file(std::path::Path::new(SYSTEM_MARKER))
 }
 
+/// The folder of the system level's root-owned binaries, as `airlock system install` recorded
+/// it in the marker (the hooks in every system-level hook file run `<bin_dir>/airlock` or the
+/// `airlock-hook` beside it). `None` at user level, or when the marker names no absolute
+/// folder.
+pub fn system_bin_dir() -> Option<PathBuf> {
+    if !system_marker_present() {
+        return None;
+    }
+    bin_dir_of_marker(&std::fs::read_to_string(SYSTEM_MARKER).ok()?)
+}
+
+fn bin_dir_of_marker(text: &str) -> Option<PathBuf> {
+    let t: toml::Table = text.parse().ok()?;
+    t.get("bin_dir")?
+        .as_str()
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
+}
+
 /// Where one user's Airlock files are.
 #[derive(Debug, Clone)]
 pub struct Paths {
@@ -203,4 +222,24 @@ pub fn self_binary() -> Result<PathBuf, CoreError> {
 
 pub fn display(p: &Path) -> String {
     p.display().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_marker_names_the_system_binaries() {
+        let written =
+            "# Airlock system protection level\nlevel = \"system\"\nbin_dir = \"/usr/bin\"\n";
+        assert_eq!(bin_dir_of_marker(written), Some(PathBuf::from("/usr/bin")));
+        for bad in [
+            "level = \"system\"\n",
+            "bin_dir = \"bin\"\n",
+            "bin_dir = 3\n",
+            "not toml = =",
+        ] {
+            assert_eq!(bin_dir_of_marker(bad), None, "{bad}");
+        }
+    }
 }

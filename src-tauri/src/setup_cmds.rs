@@ -6,6 +6,7 @@ use crate::tray::refresh_tray;
 use crate::wizard;
 use anyhow::Context as _;
 use serde::Serialize;
+use std::sync::atomic::Ordering;
 use tauri::{AppHandle, Emitter, Manager, State, WebviewUrl, WebviewWindowBuilder};
 
 /// Logs a wizard step's result (never the secrets involved) and turns errors into text.
@@ -49,7 +50,15 @@ pub(crate) async fn wizard_password(
     // At the system level the password is the guard service's (it verifies every factor).
     let r = if shared.system {
         if password == repeat {
-            policy::service_set_password(&password)
+            // The password just set also unlocks approvals: the service reaches this desktop
+            // only through the app as the approval agent, and the self-test's AUTH needs it.
+            policy::service_set_password(&password).and_then(|()| {
+                if shared.agent.registered.load(Ordering::SeqCst) {
+                    return Ok(());
+                }
+                crate::unlock::unlock_approvals(&app, &shared, proof(Some(password), None))
+                    .context("the password is set, but approvals could not be unlocked")
+            })
         } else {
             Err(anyhow::anyhow!("the two passwords differ"))
         }
@@ -163,7 +172,7 @@ pub(crate) async fn wizard_agents(shared: State<'_, Shared>) -> Res<Vec<wizard::
     let r = (|| -> anyhow::Result<Vec<wizard::AgentInfo>> {
         let home = shared.paths.home.clone().context("no home directory")?;
         let bin = wizard::airlock_binary()?;
-        Ok(wizard::agents(&home, &bin))
+        Ok(wizard::agents(&home, &bin, shared.system))
     })();
     step("agents", r)
 }
@@ -174,7 +183,7 @@ pub(crate) async fn wizard_wire(shared: State<'_, Shared>, agent: String) -> Res
         let home = shared.paths.home.clone().context("no home directory")?;
         let bin = wizard::airlock_binary()?;
         let store = shared.paths.open_store()?;
-        wizard::wire(&store, &home, &agent, &bin)
+        wizard::wire(&store, &home, &agent, &bin, shared.system)
     })();
     step("wire", r)
 }

@@ -217,7 +217,8 @@ pub fn run() -> ExitCode {
     };
     // First run: no store yet (or no password in it) opens the setup wizard.
     let store_existed = paths.db.exists();
-    let mut show_wizard = std::env::args().any(|a| a == "--setup");
+    let setup_asked = std::env::args().any(|a| a == "--setup");
+    let mut show_wizard = setup_asked;
     let started = paths
         .open_store()
         .map_err(|e| format!("{e:#}"))
@@ -353,9 +354,21 @@ pub fn run() -> ExitCode {
             }
             if system {
                 // The system service reaches this desktop only through the app's approval
-                // agent, which the factor unlocks.
-                tracing::info!("system level: asking to unlock approvals");
-                open_unlock(&handle);
+                // agent, which the factor unlocks. With no password in the service yet there
+                // is nothing to unlock with: the wizard sets it (and unlocks with it). An
+                // unanswered status counts as set: the unlock prompt then says what is wrong.
+                let first_run = matches!(
+                    crate::policy::status_at(&handle.state::<Shared>().paths, true),
+                    Ok(s) if !s.password_set
+                );
+                if first_run || setup_asked {
+                    tracing::info!(first_run, "system level: opening the setup wizard");
+                    open_wizard(&handle);
+                }
+                if !first_run {
+                    tracing::info!("system level: asking to unlock approvals");
+                    open_unlock(&handle);
+                }
             } else if show_wizard {
                 tracing::info!("first run: opening the setup wizard");
                 open_wizard(&handle);

@@ -55,10 +55,23 @@ pub(crate) async fn agent_unlock(
     if !shared.system {
         return Err("Only the system level needs this: the app already shows approvals.".into());
     }
+    unlock_approvals(&app, &shared, proof(password, code))
+        .map_err(|e| format!("Not unlocked: {e:#}"))?;
+    Ok("Approvals unlocked.".into())
+}
+
+/// Registers the app as this user's approval agent with `proof` (verified in the service),
+/// closes the unlock prompt and refreshes the tray. The unlock prompt and the wizard's
+/// password step (system level) both come here.
+pub(crate) fn unlock_approvals(
+    app: &AppHandle,
+    shared: &Shared,
+    proof: airlock_core::factors::Proof,
+) -> anyhow::Result<()> {
     let handle = app.clone();
     agent::unlock(
         Arc::clone(&shared.agent),
-        proof(password, code),
+        proof,
         shared.broker.socket_path().to_owned(),
         shared.paths.db.clone(),
         move || {
@@ -68,13 +81,12 @@ pub(crate) async fn agent_unlock(
             );
             refresh_tray(&handle);
         },
-    )
-    .map_err(|e| format!("Not unlocked: {e:#}"))?;
+    )?;
     if let Some(w) = app.get_webview_window("prompt") {
         let _ = w.destroy();
     }
-    refresh_tray(&app);
-    Ok("Approvals unlocked.".into())
+    refresh_tray(app);
+    Ok(())
 }
 
 /// The unlock prompt (system level): the factor registers the app as the approval agent.

@@ -110,14 +110,21 @@ pub fn totp_finish(store: &Store, password: &str, code: &str) -> Result<&'static
     }
 }
 
-/// The `airlock` CLI the hooks run: next to this app's binary (how the packages install it),
-/// else on `PATH`.
+/// The `airlock` CLI the hooks run: at the system level the root-owned one the system
+/// install put in place (the one its managed hook files run); else next to this app's binary
+/// (how the packages install it), else on `PATH`.
 pub fn airlock_binary() -> Result<PathBuf> {
     let name = if cfg!(windows) {
         "airlock.exe"
     } else {
         "airlock"
     };
+    if let Some(p) = airlock_core::paths::system_bin_dir()
+        .map(|d| d.join(name))
+        .filter(|p| p.is_file())
+    {
+        return Ok(p);
+    }
     let beside = std::env::current_exe()
         .ok()
         .and_then(|e| e.parent().map(|d| d.join(name)))
@@ -143,25 +150,53 @@ pub struct AgentInfo {
     pub config: String,
     /// Why it cannot be wired on its own (VS Code runs the Claude Code / Copilot hooks).
     pub note: Option<&'static str>,
+    /// System level: the system install wired it for every user in the host's managed file;
+    /// a user-level entry would only run Airlock a second time per call.
+    pub system_wired: bool,
 }
 
-pub fn agents(home: &Path, airlock_bin: &Path) -> Vec<AgentInfo> {
+/// Step 4's table. At the system level an agent wired in its system file is shown as such and
+/// not offered for wiring again.
+pub fn agents(home: &Path, airlock_bin: &Path, system: bool) -> Vec<AgentInfo> {
     Agent::ALL
         .into_iter()
-        .map(|a| AgentInfo {
-            name: a.as_str(),
-            installed: airlock_wire::is_installed(a, home),
-            wired: airlock_wire::is_wired(a, home, airlock_bin).unwrap_or(false),
-            config: airlock_wire::config_path(a, home).display().to_string(),
-            note: (a == Agent::VsCode)
-                .then_some("covered through the Claude Code and Copilot hook files"),
+        .map(|a| {
+            let system_wired = system_wired(a, airlock_bin, system);
+            AgentInfo {
+                name: a.as_str(),
+                installed: airlock_wire::is_installed(a, home),
+                wired: airlock_wire::is_wired(a, home, airlock_bin).unwrap_or(false),
+                config: match airlock_wire::system::hook_file(a).filter(|_| system_wired) {
+                    Some(f) => f.to_owned(),
+                    None => airlock_wire::config_path(a, home).display().to_string(),
+                },
+                note: (a == Agent::VsCode)
+                    .then_some("covered through the Claude Code and Copilot hook files"),
+                system_wired,
+            }
         })
         .collect()
 }
 
-/// Step 4: wires one agent (same code as `airlock wire`), ledgered like the CLI does.
-pub fn wire(store: &Store, home: &Path, agent: &str, airlock_bin: &Path) -> Result<String> {
+/// At the system level, whether the system install wired `agent` for every user. A system
+/// file that cannot be read counts as not wired (the user's own wiring is then offered).
+fn system_wired(agent: Agent, airlock_bin: &Path, system: bool) -> bool {
+    system && airlock_wire::system::is_wired(agent, airlock_bin).unwrap_or(false)
+}
+
+/// Step 4: wires one agent (same code as `airlock wire`), ledgered like the CLI does. At the
+/// system level an agent the system install already wired is left alone.
+pub fn wire(
+    store: &Store,
+    home: &Path,
+    agent: &str,
+    airlock_bin: &Path,
+    system: bool,
+) -> Result<String> {
     let agent: Agent = agent.parse().map_err(|e| anyhow::anyhow!("{e}"))?;
+    if system_wired(agent, airlock_bin, system) {
+        return Ok("wired for every user by the system install".to_owned());
+    }
     let opts = WireOptions {
         airlock_bin: airlock_bin.to_path_buf(),
         timeout_secs: WIRE_TIMEOUT_SECS,
@@ -425,24 +460,24 @@ mod tests {
         std::fs::create_dir_all(home.join(".claude")).unwrap();
         let store = Store::open_in_memory().unwrap();
         let bin = home.join("bin/airlock");
-        let list = agents(home, &bin);
+        let list = agents(home, &bin, false);
         let claude = list.iter().find(|a| a.name == "claude-code").unwrap();
-        assert!(claude.installed && !claude.wired);
+        assert!(claude.installed && !claude.wired && !claude.system_wired);
         assert!(!list.iter().find(|a| a.name == "cursor").unwrap().installed);
         assert!(
-            wire(&store, home, "claude-code", &bin)
+            wire(&store, home, "claude-code", &bin, false)
                 .unwrap()
                 .starts_with("wired")
         );
         assert!(
-            wire(&store, home, "claude-code", &bin)
+            wire(&store, home, "claude-code", &bin, false)
                 .unwrap()
                 .starts_with("already")
         );
         assert!(airlock_wire::is_wired(Agent::ClaudeCode, home, &bin).unwrap());
         let settings = std::fs::read_to_string(home.join(".claude/settings.json")).unwrap();
         assert!(settings.contains("hook claude-code"), "{settings}");
-        assert!(wire(&store, home, "nonsense", &bin).is_err());
+        assert!(wire(&store, home, "nonsense", &bin, false).is_err());
         assert_eq!(store.ledger().unwrap().len(), 2);
     }
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The tray app's test suite: unit tests, and the real-window tests (tests/gui.rs,
-# tests/hook_popup.rs, tests/always_popup.rs, tests/remote_app.rs, tests/system_app.rs, tests/wizard.rs, tests/desktop.rs) under a virtual X display and a private session bus.
+# tests/hook_popup.rs, tests/always_popup.rs, tests/remote_app.rs, tests/system_app.rs, tests/system_wizard.rs, tests/wizard.rs, tests/desktop.rs) under a virtual X display and a private session bus.
 #
 # On a fresh Debian 12 machine with the Rust toolchain it first installs the system packages
 # the build and the tests need (only those missing; sudo only when not root), then builds the

@@ -16,65 +16,10 @@
 
 mod support;
 
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::time::Duration;
 
 use support::*;
-
-const BIN_DIR: &str = "/opt/airlock-app-test/bin";
-
-fn is_root() -> bool {
-    Command::new("id")
-        .arg("-u")
-        .output()
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
-        .unwrap_or(false)
-}
-
-/// Stops the service and uninstalls however the test ends.
-struct Installed {
-    service: Option<Child>,
-}
-
-impl Drop for Installed {
-    fn drop(&mut self) {
-        if let Some(mut c) = self.service.take() {
-            let _ = c.kill();
-            let _ = c.wait();
-        }
-        let _ = Command::new(airlock_bin())
-            .args(["system", "uninstall", "--bin-dir", BIN_DIR])
-            .status();
-        let _ = std::fs::remove_dir_all("/opt/airlock-app-test");
-    }
-}
-
-fn start_service() -> Child {
-    let mut child = Command::new("setpriv")
-        .args([
-            "--reuid=airlock",
-            "--regid=airlock",
-            "--clear-groups",
-            "--",
-            &format!("{BIN_DIR}/airlock"),
-            "daemon",
-            "--system",
-        ])
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .unwrap();
-    for _ in 0..100 {
-        if std::os::unix::net::UnixStream::connect("/run/airlock/guard.sock").is_ok() {
-            return child;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    let _ = child.kill();
-    let _ = child.wait();
-    panic!("the system service did not open its socket");
-}
 
 #[test]
 fn at_the_system_level_the_unlocked_app_is_the_approval_agent() {

@@ -16,71 +16,11 @@
 
 mod support;
 
-use std::process::Command;
 use std::time::Duration;
 
 use airlock_core::factors;
 use airlock_store::{DecisionFilter, Outcome, Store};
 use support::*;
-
-/// Lines of the app log that report wizard step `step` as `done` or `failed`.
-fn step_count(s: &Session, result: &str, step: &str) -> usize {
-    s.log_text()
-        .lines()
-        .filter(|l| {
-            l.contains(&format!("wizard step {result}")) && l.contains(&format!("\"{step}\""))
-        })
-        .count()
-}
-
-fn wait_step(s: &Session, result: &str, step: &str, n: usize) {
-    let t0 = std::time::Instant::now();
-    while step_count(s, result, step) < n {
-        assert!(
-            t0.elapsed() < Duration::from_secs(20),
-            "wizard step {step} never {result}; log:\n{}",
-            s.log_text()
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
-}
-
-fn keys(win: &str, ks: &[&str]) {
-    focus(win);
-    for k in ks {
-        xdotool(&["key", "--clearmodifiers", k]);
-        std::thread::sleep(Duration::from_millis(120));
-    }
-}
-
-fn type_text(win: &str, text: &str) {
-    focus(win);
-    xdotool(&["type", "--delay", "15", text]);
-}
-
-/// Reads the QR code shown in window `win` off the screen.
-fn scan_qr(s: &Session, win: &str) -> String {
-    let path = s.home.path().join("qr-screen.png");
-    let ok = Command::new("import")
-        .args(["-window", win, path.to_str().unwrap()])
-        .status()
-        .unwrap()
-        .success();
-    assert!(ok, "screenshot failed");
-    let img = image::open(&path).unwrap().to_luma8();
-    let (w, h) = img.dimensions();
-    let mut prepared =
-        rqrr::PreparedImage::prepare_from_greyscale(w as usize, h as usize, |x, y| {
-            img.get_pixel(x as u32, y as u32)[0]
-        });
-    let grids = prepared.detect_grids();
-    assert!(
-        !grids.is_empty(),
-        "no QR code on screen ({})",
-        path.display()
-    );
-    grids[0].decode().unwrap().1
-}
 
 #[test]
 fn first_run_wizard_sets_up_everything_and_self_tests() {

@@ -171,10 +171,14 @@ async function stepAgents(note) {
     const cb = document.createElement("input");
     cb.type = "checkbox";
     cb.value = a.name;
-    cb.checked = a.installed && !a.note;
-    cb.disabled = !a.installed || !!a.note || a.wired;
+    // System level: an agent the system install wired for every user is not wired again
+    // (a second entry would run Airlock twice per call).
+    cb.checked = a.installed && !a.note && !a.system_wired;
+    cb.disabled = !a.installed || !!a.note || a.wired || a.system_wired;
     td0.appendChild(cb);
-    const status = a.note ? a.note : a.wired ? "wired" : a.installed ? "found" : "not found";
+    const status = a.note ? a.note
+      : a.system_wired ? "wired for every user (system level)"
+      : a.wired ? "wired" : a.installed ? "found" : "not found";
     const cells = [a.name, status, a.config];
     tr.appendChild(td0);
     for (const v of cells) {

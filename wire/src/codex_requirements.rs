@@ -89,6 +89,30 @@ fn checked(path: &Path, text: &str) -> Result<(), WireError> {
         })
 }
 
+/// Whether Airlock's block in the requirements at `path` runs `airlock_bin` (or the
+/// `airlock-hook` beside it). A missing file or block is not wired.
+pub fn is_wired(path: &Path, airlock_bin: &Path) -> Result<bool, WireError> {
+    let Some(text) = fsops::read(&fsops::resolve(path))? else {
+        return Ok(false);
+    };
+    let Some(start) = text.find(BEGIN) else {
+        return Ok(false);
+    };
+    let ours = text.get(start..).unwrap_or("");
+    let ours = ours
+        .get(..ours.find(END).unwrap_or(ours.len()))
+        .unwrap_or("");
+    let Some(bin) = airlock_bin.to_str() else {
+        return Ok(false);
+    };
+    let command = crate::hosts::Ours::new(bin, "codex", crate::has_hook_bin(airlock_bin)).command;
+    let want = format!("command = {}", toml_str(&command));
+    Ok(EVENTS
+        .iter()
+        .all(|(event, _)| ours.contains(&format!("[[hooks.{event}]]")))
+        && ours.matches(&want).count() == EVENTS.len())
+}
+
 /// Write (or refresh) Airlock's managed hooks in Codex's `requirements.toml` at `path`.
 pub fn wire(path: PathBuf, opts: &WireOptions) -> Result<WireReport, WireError> {
     let bin = opts
@@ -203,7 +227,12 @@ mod tests {
         );
         assert_eq!(pre["hooks"][0]["timeout"].as_integer(), Some(150));
         assert!(t["hooks"]["UserPromptSubmit"][0].get("matcher").is_none());
+        let bin = opts().airlock_bin;
+        assert!(is_wired(&f, &bin).unwrap());
+        assert!(!is_wired(&f, Path::new("/opt/other/airlock")).unwrap());
         unwire(f.clone(), &opts()).unwrap();
+        assert!(!is_wired(&f, &bin).unwrap());
+        assert!(!is_wired(&dir.path().join("none.toml"), &bin).unwrap());
         assert_eq!(std::fs::read_to_string(&f).unwrap(), admin);
         assert!(matches!(
             unwire(f.clone(), &opts()),

@@ -67,6 +67,7 @@ mod json;
 mod platform;
 mod plugin;
 mod scripts;
+pub mod system;
 
 use std::fmt;
 use std::path::{Path, PathBuf};

@@ -444,3 +444,122 @@ pub fn popup_buttons(win: &str) -> ((i64, i64), (i64, i64)) {
     let by = y + h - 14 - 22;
     ((x + w / 4, by), (x + 3 * w / 4, by))
 }
+
+// ---- the setup wizard (tests/wizard.rs, tests/system_wizard.rs)
+
+/// Lines of the app log that report wizard step `step` as `done` or `failed`.
+pub fn step_count(s: &Session, result: &str, step: &str) -> usize {
+    s.log_text()
+        .lines()
+        .filter(|l| {
+            l.contains(&format!("wizard step {result}")) && l.contains(&format!("\"{step}\""))
+        })
+        .count()
+}
+
+pub fn wait_step(s: &Session, result: &str, step: &str, n: usize) {
+    let t0 = std::time::Instant::now();
+    while step_count(s, result, step) < n {
+        assert!(
+            t0.elapsed() < Duration::from_secs(20),
+            "wizard step {step} never {result}; log:\n{}",
+            s.log_text()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+pub fn keys(win: &str, ks: &[&str]) {
+    focus(win);
+    for k in ks {
+        xdotool(&["key", "--clearmodifiers", k]);
+        std::thread::sleep(Duration::from_millis(120));
+    }
+}
+
+pub fn type_text(win: &str, text: &str) {
+    focus(win);
+    xdotool(&["type", "--delay", "15", text]);
+}
+
+/// Reads the QR code shown in window `win` off the screen.
+pub fn scan_qr(s: &Session, win: &str) -> String {
+    let path = s.home.path().join("qr-screen.png");
+    let ok = Command::new("import")
+        .args(["-window", win, path.to_str().unwrap()])
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok, "screenshot failed");
+    let img = image::open(&path).unwrap().to_luma8();
+    let (w, h) = img.dimensions();
+    let mut prepared =
+        rqrr::PreparedImage::prepare_from_greyscale(w as usize, h as usize, |x, y| {
+            img.get_pixel(x as u32, y as u32)[0]
+        });
+    let grids = prepared.detect_grids();
+    assert!(
+        !grids.is_empty(),
+        "no QR code on screen ({})",
+        path.display()
+    );
+    grids[0].decode().unwrap().1
+}
+
+// ---- the system level (tests/system_app.rs, tests/system_wizard.rs)
+
+/// Where these tests install the system level's binaries.
+pub const BIN_DIR: &str = "/opt/airlock-app-test/bin";
+
+pub fn is_root() -> bool {
+    Command::new("id")
+        .arg("-u")
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
+        .unwrap_or(false)
+}
+
+/// Stops the service and uninstalls however the test ends.
+pub struct Installed {
+    pub service: Option<Child>,
+}
+
+impl Drop for Installed {
+    fn drop(&mut self) {
+        if let Some(mut c) = self.service.take() {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+        let _ = Command::new(airlock_bin())
+            .args(["system", "uninstall", "--bin-dir", BIN_DIR])
+            .status();
+        let _ = std::fs::remove_dir_all("/opt/airlock-app-test");
+    }
+}
+
+pub fn start_service() -> Child {
+    let mut child = Command::new("setpriv")
+        .args([
+            "--reuid=airlock",
+            "--regid=airlock",
+            "--clear-groups",
+            "--",
+            &format!("{BIN_DIR}/airlock"),
+            "daemon",
+            "--system",
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .unwrap();
+    for _ in 0..100 {
+        if std::os::unix::net::UnixStream::connect("/run/airlock/guard.sock").is_ok() {
+            return child;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    panic!("the system service did not open its socket");
+}
