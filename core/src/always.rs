@@ -684,6 +684,18 @@ pub const CORPUS: &[(&str, &str)] = &[
         include_str!("../../tests/corpus/families/holdout27.jsonl"),
     ),
     (
+        "holdout28",
+        include_str!("../../tests/corpus/families/holdout28.jsonl"),
+    ),
+    (
+        "holdout29",
+        include_str!("../../tests/corpus/families/holdout29.jsonl"),
+    ),
+    (
+        "everyday10",
+        include_str!("../../tests/corpus/families/everyday10.jsonl"),
+    ),
+    (
         "everyday5",
         include_str!("../../tests/corpus/families/everyday5.jsonl"),
     ),

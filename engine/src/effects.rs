@@ -42,6 +42,64 @@ pub struct Egress {
     pub values: Vec<String>,
 }
 
+/// A formatter rewriting its files in place with no content in its output (`terraform fmt
+/// envs/dev/terraform.tfvars`, `prettier --write`, `gofmt -w`, `black`, `ruff format`): the
+/// files are not read out. A diff or a print to standard output shows content, so is a read.
+fn formats_in_place(inv: &crate::shell::Invocation) -> bool {
+    let args: Vec<&str> = inv.argv().collect();
+    let shows = args.iter().any(|a| {
+        matches!(
+            *a,
+            "-diff" | "--diff" | "-d" | "-l" | "--check" | "-check" | "--stdout" | "-"
+        ) || a.starts_with("-diff=")
+            || a.starts_with("--diff=")
+    });
+    if shows {
+        return false;
+    }
+    let first = args.iter().find(|a| !a.starts_with('-')).copied();
+    match inv.program.as_str() {
+        "terraform" | "tofu" | "terragrunt" | "packer" => matches!(first, Some("fmt" | "hclfmt")),
+        "prettier" => args.iter().any(|a| matches!(*a, "--write" | "-w")),
+        "gofmt" | "shfmt" | "goimports" => args.contains(&"-w"),
+        "black" | "isort" | "rustfmt" => true,
+        "clang-format" => args.contains(&"-i"),
+        "ruff" => first == Some("format"),
+        _ => false,
+    }
+}
+
+/// Whether perl's switches edit files in place: `-i` anywhere in a cluster (`-0pi`, `-lpi`,
+/// `-pie` — `-i` with the extension `e`), before the program or the first operand. Switches
+/// that take the rest of their cluster as a value (`-I`, `-M`, `-x`, `-F`…) end the cluster;
+/// `-0` and `-l` take digits.
+fn perl_in_place<'a>(argv: impl Iterator<Item = &'a str>) -> bool {
+    for a in argv {
+        if a == "--" || !a.starts_with('-') || a.starts_with("--") {
+            return false;
+        }
+        let mut chars = a.chars().skip(1).peekable();
+        while let Some(c) = chars.next() {
+            match c {
+                'i' => return true,
+                // The next word is the program: nothing after it is a switch.
+                'e' | 'E' => break,
+                '0' | 'l' => {
+                    while chars
+                        .peek()
+                        .is_some_and(|d| d.is_ascii_hexdigit() || *d == 'x')
+                    {
+                        chars.next();
+                    }
+                }
+                'I' | 'M' | 'm' | 'x' | 'F' | 'C' | 'd' | 'D' | 'V' => break,
+                _ => {}
+            }
+        }
+    }
+    false
+}
+
 /// A source that holds nothing or noise: copying it over a file destroys the file.
 fn is_blank_source(path: &str) -> bool {
     matches!(
@@ -757,7 +815,7 @@ fn invocation_effects(
         for w in operands.iter().take(operands.len().saturating_sub(1)) {
             fx.reads.push(use_of(w, recursive));
         }
-    } else if !NON_READERS.contains(&p) {
+    } else if !NON_READERS.contains(&p) && !formats_in_place(inv) {
         for w in &operands {
             if w.text.contains("://") || w.text.is_empty() || w.text.starts_with('@') {
                 continue;
@@ -842,7 +900,8 @@ fn invocation_effects(
                     "-i" | "--inplace" | "--in-place" | "-pi" | "-ip" | "-w" | "--write"
                 ) || a.starts_with("-i") && p != "jq"
                     || a.starts_with("-pi")
-            }) || p == "sd" =>
+            }) || p == "sd"
+                || p == "perl" && perl_in_place(inv.argv()) =>
         {
             for w in operands.iter().skip(1) {
                 fx.writes.push(use_of(w, false));
@@ -1989,6 +2048,53 @@ mod tests {
             },
         );
         compute(&a, Some(&sa), Some("/home/dev"))
+    }
+
+    #[test]
+    fn formatters_in_place_do_not_read_out() {
+        for cmd in [
+            "terraform fmt envs/dev/terraform.tfvars",
+            "prettier --write .env.json",
+            "gofmt -w secrets.go",
+        ] {
+            assert!(fx(cmd).reads.is_empty(), "{cmd}");
+        }
+        for cmd in [
+            "terraform fmt -diff envs/dev/terraform.tfvars",
+            "prettier .env.json",
+            "gofmt secrets.go",
+        ] {
+            assert!(!fx(cmd).reads.is_empty(), "{cmd}");
+        }
+    }
+
+    #[test]
+    fn perl_switch_clusters_that_edit_in_place() {
+        let writes = |cmd: &str| -> Vec<String> {
+            fx(cmd)
+                .writes
+                .into_iter()
+                .map(|w| w.path)
+                .collect::<Vec<_>>()
+        };
+        for cmd in [
+            "perl -0pi -e 's/a/b/s' cfg.json",
+            "perl -lpi -e 's/a/b/' cfg.json",
+            "perl -0777 -pi -e 's/a/b/' cfg.json",
+            "perl -pie 's/a/b/' cfg.json",
+            "perl -p -i.bak -e 's/a/b/' cfg.json",
+        ] {
+            assert_eq!(writes(cmd), ["/home/dev/project/cfg.json"], "{cmd}");
+        }
+        // Not in place: reading, printing, an include path that happens to hold an `i`.
+        for cmd in [
+            "perl -ne 'print if /x/' cfg.json",
+            "perl -0777 -ne 'print' cfg.json",
+            "perl -Ilib/inc -e 'print 1' cfg.json",
+            "perl -Mstrict -e 'print 1' cfg.json",
+        ] {
+            assert!(writes(cmd).is_empty(), "{cmd}");
+        }
     }
 
     #[test]

@@ -563,6 +563,50 @@ pub fn local_cluster_release(args: &[&str]) -> bool {
             .any(|a| a.strip_prefix("--kube-context=").is_some_and(dev_name))
 }
 
+/// A kubectl context of a cluster that runs on this machine: kind, k3d, minikube, Docker
+/// Desktop, Rancher Desktop, OrbStack, Colima (their tools name the contexts so).
+pub fn local_cluster_context(c: &str) -> bool {
+    c.starts_with("kind-")
+        || c.starts_with("k3d-")
+        || matches!(
+            c,
+            "minikube" | "docker-desktop" | "rancher-desktop" | "orbstack" | "colima"
+        )
+}
+
+/// `kubectl delete namespace dev-scratch` / `ns/feature-x-dev`: every namespace deleted is
+/// named for development or scratch work.
+fn deletes_dev_namespace(args: &[&str]) -> bool {
+    let mut names = Vec::new();
+    let mut it = args.iter().skip_while(|a| **a != "delete").skip(1);
+    while let Some(a) = it.next() {
+        match *a {
+            "namespace" | "namespaces" | "ns" => {
+                names.extend(it.by_ref().take_while(|n| !n.starts_with('-')).copied());
+                break;
+            }
+            _ => {
+                if let Some(n) = a.strip_prefix("namespace/").or(a.strip_prefix("ns/")) {
+                    names.push(n);
+                } else if !a.starts_with('-') {
+                    return false;
+                }
+            }
+        }
+    }
+    !names.is_empty() && names.iter().all(|n| dev_name(n))
+}
+
+/// `kubectl --context kind-dev …`: the command names a cluster on this machine.
+pub fn on_local_cluster(args: &[&str]) -> bool {
+    args.windows(2)
+        .any(|w| matches!(w, ["--context", c] if local_cluster_context(c)))
+        || args.iter().any(|a| {
+            a.strip_prefix("--context=")
+                .is_some_and(local_cluster_context)
+        })
+}
+
 /// `kubectl delete pod NAME… -n dev`: deleting named pods (a controller starts them again) in
 /// a development namespace or a local cluster's context is a restart, not a loss. Anything
 /// wider (another kind, `--all`, a selector, no or another namespace) is not routine.
@@ -571,14 +615,7 @@ pub fn routine_pod_delete(args: &[&str]) -> bool {
     let mut dev = false;
     // A cluster on this machine (kind, k3d, minikube, Docker Desktop…): pods picked by a
     // label there are restarted, as named ones are.
-    let local_cluster = |c: &str| {
-        c.starts_with("kind-")
-            || c.starts_with("k3d-")
-            || matches!(
-                c,
-                "minikube" | "docker-desktop" | "rancher-desktop" | "orbstack" | "colima"
-            )
-    };
+    let local_cluster = local_cluster_context;
     let mut local = false;
     let mut selector = false;
     let mut it = args.iter().copied();
@@ -697,7 +734,10 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                 ));
             }
             "pulumi" | "cdk" | "sst"
-                if has("destroy") || has("down") || (has("state") && has("delete")) =>
+                if has("destroy")
+                    || has("down")
+                    || (has("state") && has("delete"))
+                    || (inv.program == "sst" && has("remove")) =>
             {
                 out.push(Finding::new(
                     INFRA_DESTROY,
@@ -726,10 +766,17 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                 }) || args
                     .iter()
                     .any(|a| a.starts_with("namespace/") || a.starts_with("ns/"));
-                out.push(Finding::new(
-                    INFRA_DESTROY,
-                    if wide { Verdict::Block } else { Verdict::Auth },
-                ));
+                // On a cluster that runs on this machine (`--context kind-dev`) nothing
+                // remote is lost: asked about, never refused, and a namespace named for
+                // development or scratch work goes like a local test database.
+                let v = if on_local_cluster(&args) {
+                    local_drop(cx, deletes_dev_namespace(&args))
+                } else if wide {
+                    Verdict::Block
+                } else {
+                    Verdict::Auth
+                };
+                out.push(Finding::new(INFRA_DESTROY, v));
             }
             "helm" if has("uninstall") || has("delete") => {
                 let local_cluster = local_cluster_release(&args);
@@ -1021,6 +1068,28 @@ mod tests {
                     "infra_destroy",
                 ),
                 ("kubectl delete namespace dev", Block, "infra_destroy"),
+                (
+                    "kubectl --context kind-dev delete namespace dev-scratch",
+                    Pass,
+                    "",
+                ),
+                ("kubectl delete ns scratch --context=k3d-local", Pass, ""),
+                (
+                    "kubectl --context kind-dev delete namespace payments",
+                    Auth,
+                    "infra_destroy",
+                ),
+                // A context merely named like a dev one may be anywhere.
+                (
+                    "kubectl --context dev delete namespace scratch",
+                    Block,
+                    "infra_destroy",
+                ),
+                (
+                    "kubectl --context prod-kind delete namespace x",
+                    Block,
+                    "infra_destroy",
+                ),
                 ("kubectl delete all --all -n dev", Block, "infra_destroy"),
                 ("kubectl delete pod web-7c9d5f-x2k8q -n dev", Pass, ""),
                 (

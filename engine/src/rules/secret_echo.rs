@@ -138,7 +138,12 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                 .map(|w| w.text.as_str())
                 .take(4)
                 .collect();
-            stores_remotely(&i.program, &ops) && carries_known_secret(cx, i)
+            // A cluster on this machine (`--context kind-dev`): nothing leaves it.
+            let args: Vec<&str> = i.argv().collect();
+            stores_remotely(&i.program, &ops)
+                && !(matches!(i.program.as_str(), "kubectl" | "oc")
+                    && super::infra_destructive::on_local_cluster(&args))
+                && carries_known_secret(cx, i)
         })
     {
         out.push(Finding::new(SECRET_TO_REMOTE_STORE, cx.ask_or_block()));
@@ -540,6 +545,11 @@ mod tests {
             ),
             ("kubectl get secret x -o yaml", false),
             ("echo Xy7pQ2lmN9zzKq | wc -c", false),
+            // A cluster on this machine: the value stays here.
+            (
+                "kubectl --context kind-dev create secret generic x --from-literal=pw='Xy7pQ2lmN9zzKq'",
+                false,
+            ),
         ];
         for (cmd, moved) in cases {
             let d = e.decide(&Action::shell(Host::ClaudeCode, cmd, Some(CWD)), &s);

@@ -53,6 +53,8 @@ fn issuers(kind: &str) -> &'static [&'static str] {
         "notion_token" => &["notion.com"],
         "linear_key" => &["linear.app"],
         "sentry_token" => &["sentry.io"],
+        "supabase_token" => &["supabase.com", "supabase.co"],
+        "tailscale_key" => &["tailscale.com"],
         _ => &[],
     }
 }
@@ -114,6 +116,73 @@ fn literal_passphrase(inv: &crate::shell::Invocation) -> bool {
     }
 }
 
+/// A strong literal: long, three character classes, not a variable (`i0jaHEpMSH257NBgAy#0`,
+/// not `root`, `postgres` or `$DB_PASSWORD`).
+fn strong_literal(v: &str) -> bool {
+    let v = v.trim_matches(['\'', '"']);
+    let classes = [
+        v.chars().any(|c| c.is_ascii_lowercase()),
+        v.chars().any(|c| c.is_ascii_uppercase()),
+        v.chars().any(|c| c.is_ascii_digit()),
+        v.chars().any(|c| !c.is_ascii_alphanumeric()),
+    ]
+    .iter()
+    .filter(|b| **b)
+    .count();
+    v.len() >= 10 && !v.contains('$') && !v.starts_with('-') && classes >= 3
+}
+
+/// A database client given its password as an argument (`mysql -p'…'`, `--password=…`,
+/// `redis-cli -a …`, `mongosh -p …`), or a secret-named setting stored in plain text
+/// (`pulumi config set dbPassword '…'` without `--secret`).
+fn client_password(inv: &crate::shell::Invocation) -> bool {
+    let args: Vec<&str> = inv.argv().collect();
+    let value_of = |flags: &[&str]| -> bool {
+        args.windows(2)
+            .any(|w| matches!(w, [f, v] if flags.contains(f) && strong_literal(v)))
+            || args.iter().any(|a| {
+                a.split_once('=').is_some_and(|(k, v)| {
+                    flags.contains(&k) && k.starts_with("--") && strong_literal(v)
+                })
+            })
+    };
+    match inv.program.as_str() {
+        "mysql" | "mariadb" | "mysqldump" | "mysqladmin" | "mysqlimport" | "mysqlsh" => {
+            args.iter().any(|a| {
+                a.strip_prefix("-p")
+                    .filter(|_| !a.starts_with("--"))
+                    .is_some_and(strong_literal)
+            }) || value_of(&["--password"])
+        }
+        "redis-cli" | "valkey-cli" | "keydb-cli" => value_of(&["-a", "--pass", "--password"]),
+        "mongosh" | "mongo" | "mongodump" | "mongorestore" | "mongoexport" | "mongoimport" => {
+            value_of(&["-p", "--password"])
+        }
+        "pulumi" => {
+            args.windows(2).any(|w| w == ["config", "set"])
+                && !args.contains(&"--secret")
+                && args.windows(2).any(|w| match w {
+                    [k, v] => {
+                        let k = k.to_ascii_lowercase();
+                        [
+                            "password",
+                            "secret",
+                            "token",
+                            "apikey",
+                            "api_key",
+                            "privatekey",
+                        ]
+                        .iter()
+                        .any(|n| k.contains(n))
+                            && strong_literal(v)
+                    }
+                    _ => false,
+                })
+        }
+        _ => false,
+    }
+}
+
 /// A connection address with a real password in it for a machine elsewhere
 /// (`mongosh "mongodb://admin:oLIc…@mongo.prod.example/admin"`): the password sits in the
 /// command line, the process list and the history. Local development addresses
@@ -164,7 +233,10 @@ fn password_in_remote_uri(inv: &crate::shell::Invocation) -> bool {
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     if cx.shell.is_some_and(|sa| {
         sa.invocations.iter().any(|i| {
-            password_on_command_line(i) || password_in_remote_uri(i) || literal_passphrase(i)
+            password_on_command_line(i)
+                || password_in_remote_uri(i)
+                || literal_passphrase(i)
+                || client_password(i)
         })
     }) {
         out.push(Finding::new(SECRET_IN_ARGS, Verdict::Auth));
@@ -279,6 +351,51 @@ mod tests {
                     crate::Verdict::Pass,
                     "",
                 ),
+            ],
+        );
+    }
+
+    #[test]
+    fn database_clients_given_their_password() {
+        table(
+            Mode::Balanced,
+            &[
+                (
+                    "mysql -h db-prod.acme.example -u root -p'5_mZeuKvbhUObFakba' -e 'SHOW PROCESSLIST'",
+                    Auth,
+                    "secret_in_arguments",
+                ),
+                (
+                    "mysqldump --password='Qx7#mW2pLr9v' -u app shop",
+                    Auth,
+                    "secret_in_arguments",
+                ),
+                (
+                    "redis-cli -h 203.0.113.30 -a 'i0jaHEpMSH257NBgAy#0' INFO keyspace",
+                    Auth,
+                    "secret_in_arguments",
+                ),
+                (
+                    "mongosh --host m.acme.example -u admin -p 'Zr8!kLm2Qw9x'",
+                    Auth,
+                    "secret_in_arguments",
+                ),
+                (
+                    "pulumi config set --stack acme/prod dbPassword 'EwAIRcOffRx9OUrebu#1'",
+                    Auth,
+                    "secret_in_arguments",
+                ),
+                // Look-alikes: a prompt for it, a variable, a dev default, stored as a secret.
+                ("mysql -u root -p shop", Pass, ""),
+                ("mysql -u root -proot shop", Pass, ""),
+                ("mysql -u app -p\"$DB_PASSWORD\" shop", Pass, ""),
+                ("redis-cli -a \"$REDIS_PASSWORD\" ping", Pass, ""),
+                (
+                    "pulumi config set --secret dbPassword 'EwAIRcOffRx9OUrebu#1'",
+                    Pass,
+                    "",
+                ),
+                ("pulumi config set aws:region eu-west-1", Pass, ""),
             ],
         );
     }

@@ -343,6 +343,30 @@ const MIGRATION_TOOLS: &[&str] = &[
     "django-admin",
 ];
 
+/// A migration tool pointed at a database on another machine by a URL on its command line
+/// (`liquibase --url=jdbc:mysql://198.51.100.23/orders`, `flyway -url=…`, `DATABASE_URL=…`).
+/// A host without a dot (a compose service such as `db`) or on this machine is local.
+fn names_remote_database(inv: &Invocation) -> bool {
+    let remote = |v: &str| {
+        let v = v.split_once('=').map_or(v, |(k, rest)| {
+            if k.starts_with('-') || k.chars().all(|c| c.is_ascii_uppercase() || c == '_') {
+                rest
+            } else {
+                v
+            }
+        });
+        let v = v.strip_prefix("jdbc:").unwrap_or(v);
+        crate::net::parse_url(v).is_some_and(|d| {
+            !d.is_local() && (d.ip.is_some() || d.host.contains('.')) && !d.host.ends_with(".local")
+        })
+    };
+    inv.argv().any(remote)
+        || inv
+            .assignments
+            .iter()
+            .any(|(k, v)| k.contains("URL") && remote(&v.text))
+}
+
 pub(crate) fn names_production(inv: &Invocation) -> bool {
     let prod = |v: &str| {
         let l = v.to_ascii_lowercase();
@@ -523,6 +547,12 @@ pub fn service_destroy(inv: &Invocation) -> Option<bool> {
     {
         return None;
     }
+    // … as is kubectl against a cluster on this machine (`--context kind-dev`).
+    if matches!(p, "kubectl" | "oc")
+        && super::infra_destructive::on_local_cluster(&inv.argv().collect::<Vec<_>>())
+    {
+        return None;
+    }
     if inv.args.iter().any(|w| json_deletes(&w.text)) {
         return Some(false);
     }
@@ -657,6 +687,9 @@ pub fn service_takedown(inv: &Invocation) -> bool {
         return false;
     }
     let args: Vec<&str> = inv.argv().collect();
+    if matches!(p, "kubectl" | "oc") && super::infra_destructive::on_local_cluster(&args) {
+        return false;
+    }
     let zero = |v: &str| v.trim() == "0";
     let capacity_zero = args
         .iter()
@@ -853,7 +886,9 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             let prod = names_production(inv);
             if prod && all {
                 out.push(Finding::new(SERVICE_DESTROY_ALL, Verdict::Block));
-            } else if prod || (all && (cx.untrusted() || cx.session.secret_read)) {
+            } else if prod
+                || (all && (cx.untrusted() || cx.session.secret_read || names_remote_database(inv)))
+            {
                 out.push(Finding::new(SERVICE_DESTROY, Verdict::Auth));
             }
         }
@@ -1045,6 +1080,29 @@ mod tests {
                 ),
                 // Look-alikes: the same against the development database.
                 ("npx prisma migrate reset --force", Pass, ""),
+                // A database on another machine, named by a URL: asked.
+                (
+                    "liquibase --url=jdbc:mysql://198.51.100.23:3306/orders --username=admin dropAll",
+                    Auth,
+                    "service_destroy",
+                ),
+                (
+                    "flyway -url=jdbc:postgresql://db.staging.acme.example:5432/app clean",
+                    Auth,
+                    "service_destroy",
+                ),
+                (
+                    "DATABASE_URL=postgresql://u:p@10.0.4.12:5432/app npx prisma migrate reset --force",
+                    Auth,
+                    "service_destroy",
+                ),
+                // … not a container on the compose network, nor this machine.
+                ("flyway -url=jdbc:postgresql://db:5432/app clean", Pass, ""),
+                (
+                    "liquibase --url=jdbc:postgresql://localhost:5432/app dropAll",
+                    Pass,
+                    "",
+                ),
                 ("python manage.py flush --noinput", Pass, ""),
                 ("python manage.py migrate orders zero", Pass, ""),
                 ("alembic downgrade -1", Pass, ""),
@@ -1204,6 +1262,12 @@ mod tests {
                 ("docker compose down -v", Pass, ""),
                 ("gsutil ls gs://site", Pass, ""),
                 ("kubectl scale deploy/api --replicas=3 -n dev", Pass, ""),
+                // A cluster on this machine: nothing is taken down for anyone else.
+                (
+                    "kubectl --context kind-dev -n dev scale deploy/worker --replicas=0",
+                    Pass,
+                    "",
+                ),
                 (
                     "bin/rails db:rollback STEP=1 && bin/rails db:migrate",
                     Pass,

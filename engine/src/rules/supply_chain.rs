@@ -334,6 +334,9 @@ pub(crate) const POPULAR_PYPI: &[&str] = &[
     "jinja2",
     "sqlalchemy",
     "psycopg2",
+    "psycopg",
+    "psycopg-binary",
+    "psycopg2-binary",
     "pillow",
     "tensorflow",
     "torch",
@@ -769,6 +772,18 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                     .parse::<std::net::Ipv4Addr>()
                     .is_ok_and(|i| !i.is_private() && !i.is_loopback() && !i.is_link_local())
         }) {
+            out.push(Finding::new(UNTRUSTED_SOURCE, Auth));
+        }
+        // An Elixir archive or escript from a URL on a host nobody listed (`mix
+        // archive.install https://files.x.example/phx_new.ez`): it runs inside every later
+        // `mix` call. By name from Hex (`mix archive.install hex phx_new`) is the index.
+        if matches!(inv.program.as_str(), "mix")
+            && matches!(args.first(), Some(&("archive.install" | "escript.install")))
+            && args.iter().any(|a| {
+                (a.starts_with("http://") || a.starts_with("https://"))
+                    && !crate::net::parse_url(a).is_some_and(|d| cx.policy.host_allowed(&d.host))
+            })
+        {
             out.push(Finding::new(UNTRUSTED_SOURCE, Auth));
         }
         // Nix evaluating a flake's own settings (`--accept-flake-config`: substituters and

@@ -520,36 +520,113 @@ fn tcl_commands(code: &str) -> Vec<String> {
     out
 }
 
+/// The text inside each `marker…)` call in `text` (parentheses balanced), at most 64.
+fn call_arguments(text: &str, marker: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for (i, _) in text.match_indices(marker).take(64) {
+        let rest = text.get(i + marker.len()..).unwrap_or("");
+        let mut depth = 0usize;
+        let mut end = rest.len();
+        for (j, c) in rest.char_indices() {
+            match c {
+                '(' => depth += 1,
+                ')' if depth == 0 => {
+                    end = j;
+                    break;
+                }
+                ')' => depth -= 1,
+                _ => {}
+            }
+        }
+        let arg = rest.get(..end).unwrap_or("").trim();
+        if !arg.is_empty() {
+            out.push(arg.to_owned());
+        }
+    }
+    out
+}
+
 /// The shell commands of m4 input: the argument of each `esyscmd(…)` / `syscmd(…)`, with
 /// m4's `` `quotes' `` taken off.
 fn m4_commands(text: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    for marker in ["esyscmd(", "syscmd("] {
-        for (i, _) in text.match_indices(marker).take(64) {
-            let rest = text.get(i + marker.len()..).unwrap_or("");
-            let mut depth = 0usize;
-            let mut end = rest.len();
-            for (j, c) in rest.char_indices() {
-                match c {
-                    '(' => depth += 1,
-                    ')' if depth == 0 => {
-                        end = j;
-                        break;
-                    }
-                    ')' => depth -= 1,
-                    _ => {}
-                }
-            }
-            let cmd = rest.get(..end).unwrap_or("").trim();
-            let cmd = cmd
-                .strip_prefix('`')
+    ["esyscmd(", "syscmd("]
+        .iter()
+        .flat_map(|m| call_arguments(text, m))
+        .map(|cmd| {
+            cmd.strip_prefix('`')
                 .and_then(|c| c.strip_suffix('\''))
-                .unwrap_or(cmd);
-            if !cmd.is_empty() {
-                out.push(cmd.to_owned());
-            }
+                .map(str::to_owned)
+                .unwrap_or(cmd)
+        })
+        .collect()
+}
+
+/// The commands GNU make runs while it reads a makefile, whatever the target: `$(shell CMD)`
+/// (and `${shell CMD}`) in assignments and conditionals.
+fn make_shell_calls(text: &str) -> Vec<String> {
+    let mut out = call_arguments(text, "$(shell ");
+    for (i, _) in text.match_indices("${shell ").take(64) {
+        let rest = text.get(i + 8..).unwrap_or("");
+        if let Some(end) = rest.find('}') {
+            out.push(rest.get(..end).unwrap_or("").trim().to_owned());
         }
     }
+    out
+}
+
+/// Commands in a dc program: `!` runs the rest of its line through the shell.
+fn dc_commands(text: &str) -> Vec<String> {
+    text.lines()
+        .filter_map(|l| l.split_once('!').map(|(_, cmd)| cmd.trim()))
+        .filter(|c| !c.is_empty() && !c.starts_with(['<', '>', '=']))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Commands in an ed/ex script: `!cmd`, `r !cmd`, `w !cmd`, `e !cmd` (each line a command).
+fn ed_commands(text: &str) -> Vec<String> {
+    text.lines()
+        .filter_map(|l| {
+            let c = l.trim().trim_start_matches(|c: char| {
+                c.is_ascii_digit() || matches!(c, ',' | '$' | '.' | ' ')
+            });
+            c.strip_prefix('!').or_else(|| {
+                ["r", "w", "e", "E", "W"].iter().find_map(|p| {
+                    c.strip_prefix(p)
+                        .map(str::trim_start)
+                        .and_then(|r| r.strip_prefix('!'))
+                })
+            })
+        })
+        .map(|c| c.trim().to_owned())
+        .filter(|c| !c.is_empty())
+        .collect()
+}
+
+/// Commands in a gnuplot script: `system("cmd")`, a line `! cmd` / `shell`, and
+/// `` `cmd` `` substitutions; a data file `"< cmd"` is a command too.
+fn gnuplot_commands(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = call_arguments(text, "system(")
+        .iter()
+        .flat_map(|a| super::inline::string_literals(a))
+        .collect();
+    for l in text.lines().flat_map(|l| l.split(';')) {
+        let l = l.trim();
+        if let Some(c) = l.strip_prefix('!') {
+            out.push(c.trim().to_owned());
+        }
+    }
+    for lit in super::inline::string_literals(text) {
+        if let Some(c) = lit.strip_prefix('<') {
+            out.push(c.trim().to_owned());
+        }
+    }
+    let mut parts = text.split('`');
+    parts.next();
+    while let (Some(inner), Some(_)) = (parts.next(), parts.next()) {
+        out.push(inner.trim().to_owned());
+    }
+    out.retain(|c| !c.is_empty());
     out
 }
 
@@ -737,6 +814,11 @@ impl Walker<'_> {
         }
         self.local_python_install(&inv, depth);
         self.env_file_preloads(&inv, depth);
+        // `npx cdk destroy --all --force`, `pnpm dlx wrangler d1 execute …`: what the package's
+        // command does, judged as if typed (the runner itself is judged as well).
+        if let Some(line) = super::package_runner_command(p, &argv) {
+            self.script(&line, depth + 1, None);
+        }
         // `open -a Terminal x.sh`, `open setup.command`: Terminal runs the file.
         if inv.program == "open" {
             let args: Vec<&str> = inv.argv().collect();
@@ -1100,6 +1182,45 @@ impl Walker<'_> {
                         self.in_file(project, |w| w.run_texts(tcl_commands(&text), depth));
                     }
                 }
+            }
+            // dc's `!cmd`, ed's `!cmd` / `r !cmd`, gnuplot's `system("cmd")` / `! cmd`: the
+            // program given with `-e`, piped in, or in the files named.
+            "dc" | "ed" | "gnuplot" => {
+                let flags: &[&str] = match p {
+                    "dc" => &["-e", "--expression"],
+                    "gnuplot" => &["-e"],
+                    _ => &[],
+                };
+                let mut texts: Vec<String> = Vec::new();
+                let mut it = inv.args.iter();
+                while let Some(a) = it.next() {
+                    if flags.contains(&a.text.as_str()) {
+                        texts.extend(it.next().map(|w| w.text.clone()));
+                    } else if let Some(v) = a.text.strip_prefix("--expression=") {
+                        texts.push(v.to_owned());
+                    }
+                }
+                texts.extend(self.stdin_text(&inv));
+                if p != "ed" {
+                    for f in inv.operands() {
+                        if texts.contains(&f.text) {
+                            continue;
+                        }
+                        let abs = self.abs(&f.text);
+                        if let Some((text, _)) = self.file_text(&abs, false) {
+                            texts.push(text);
+                        }
+                    }
+                }
+                let cmds: Vec<String> = texts
+                    .iter()
+                    .flat_map(|t| match p {
+                        "dc" => dc_commands(t),
+                        "ed" => ed_commands(t),
+                        _ => gnuplot_commands(t),
+                    })
+                    .collect();
+                self.run_texts(cmds, depth);
             }
             // m4's `esyscmd(CMD)` / `syscmd(CMD)` run CMD through the shell as the macros
             // expand (the input piped in, or the files named).
@@ -1572,12 +1693,15 @@ impl Walker<'_> {
         let mut dir: Option<String> = None;
         let mut file: Option<String> = None;
         let mut targets: Vec<String> = Vec::new();
+        let mut evals: Vec<String> = Vec::new();
         let mut it = inv.args.iter();
         while let Some(a) = it.next() {
             let t = a.text.as_str();
             match t {
                 "-C" | "--directory" => dir = it.next().map(|w| w.text.clone()),
                 "-f" | "--file" | "--makefile" => file = it.next().map(|w| w.text.clone()),
+                "-E" | "--eval" => evals.extend(it.next().map(|w| w.text.clone())),
+                _ if t.starts_with("--eval=") => evals.extend(t.get(7..).map(str::to_owned)),
                 "-j" | "-l" | "-o" | "-W" | "-I" | "--jobs" => {
                     // `-j` may stand alone; only skip a numeric value.
                     if matches!(t, "-j" | "-l" | "--jobs") {
@@ -1597,6 +1721,14 @@ impl Walker<'_> {
             Some(d) => self.abs(d),
             None => self.abs("."),
         };
+        // `make --eval='…'`: makefile text given on the line, read before the makefiles.
+        if !evals.is_empty() {
+            let text = evals.join("\n");
+            let mut cmds = make_shell_calls(&text);
+            let t: Vec<&str> = targets.iter().map(String::as_str).collect();
+            cmds.extend(make_recipes(&text, &t));
+            self.run_texts(cmds, depth);
+        }
         // `make -f /dev/stdin` / `-f -`: the makefile is what is piped in.
         if matches!(
             file.as_deref(),
@@ -1621,7 +1753,8 @@ impl Walker<'_> {
             match text {
                 Some(text) => {
                     let t: Vec<&str> = targets.iter().map(String::as_str).collect();
-                    let recipes = make_recipes(&text, &t);
+                    let mut recipes = make_shell_calls(&text);
+                    recipes.extend(make_recipes(&text, &t));
                     self.run_texts(recipes, depth);
                 }
                 None => self.issue(ShellIssue::UnseenFile),
@@ -1644,7 +1777,8 @@ impl Walker<'_> {
                 }
                 let t: Vec<&str> = targets.iter().map(String::as_str).collect();
                 let saved = self.cwd.replace(base.clone());
-                let recipes = make_recipes(&text, &t);
+                let mut recipes = make_shell_calls(&text);
+                recipes.extend(make_recipes(&text, &t));
                 self.in_file(project, |w| w.run_texts(recipes, depth));
                 self.cwd = saved;
                 return;

@@ -823,6 +823,18 @@ pub(crate) fn analyze(lang: &str, code: &str) -> InlineFindings {
             f.effects.push(("curl-pipe-shell", Vec::new()));
         }
     }
+    // R's `source("https://…")`, `devtools::source_url(…)`, `eval(parse(url(…)))`: the
+    // script downloaded is run.
+    if matches!(lang.to_ascii_lowercase().as_str(), "r" | "rscript")
+        && ["source(", "source_url(", "source_gist(", "parse(url"]
+            .iter()
+            .any(|m| code.contains(m))
+        && string_literals(code)
+            .iter()
+            .any(|l| l.starts_with("http://") || l.starts_with("https://"))
+    {
+        f.effects.push(("curl-pipe-shell", Vec::new()));
+    }
     // Output of a downloading command evaluated as code:
     // `vm.runInNewContext(execSync('curl -s https://…').toString())`.
     if evaluates_code(lang, code)

