@@ -815,7 +815,20 @@ fn invocation_effects(
         for w in operands.iter().take(operands.len().saturating_sub(1)) {
             fx.reads.push(use_of(w, recursive));
         }
-    } else if !NON_READERS.contains(&p) && !formats_in_place(inv) {
+    } else if formats_in_place(inv) {
+        // Rewritten, not read out: the files named, or those of the folder it runs in.
+        let files: Vec<&Word> = operands
+            .iter()
+            .copied()
+            .filter(|w| !matches!(w.text.as_str(), "fmt" | "hclfmt" | "format"))
+            .collect();
+        if files.is_empty() {
+            fx.writes.push(use_of(&Word::literal("*"), true));
+        }
+        for w in files {
+            fx.writes.push(use_of(w, true));
+        }
+    } else if !NON_READERS.contains(&p) {
         for w in &operands {
             if w.text.contains("://") || w.text.is_empty() || w.text.starts_with('@') {
                 continue;
@@ -2057,8 +2070,16 @@ mod tests {
             "prettier --write .env.json",
             "gofmt -w secrets.go",
         ] {
-            assert!(fx(cmd).reads.is_empty(), "{cmd}");
+            let f = fx(cmd);
+            assert!(f.reads.is_empty(), "{cmd}");
+            // … but rewritten.
+            assert_eq!(f.writes.len(), 1, "{cmd}");
         }
+        let f = fx("cd infra && terraform fmt");
+        assert_eq!(
+            f.writes.iter().map(|w| w.path.as_str()).collect::<Vec<_>>(),
+            ["/home/dev/project/infra/*"]
+        );
         for cmd in [
             "terraform fmt -diff envs/dev/terraform.tfvars",
             "prettier .env.json",

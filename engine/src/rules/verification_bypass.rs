@@ -365,6 +365,18 @@ fn tests_neutered(cx: &Ctx<'_>, path: &str, content: &str) -> bool {
     if base == "tox.ini" && compact.contains("ignore_outcome=true") {
         return true;
     }
+    // pytest told only to collect the tests in its own configuration (`addopts = "--co"`):
+    // every later run reports success without running one.
+    if matches!(
+        base,
+        "pyproject.toml" | "pytest.ini" | "setup.cfg" | "tox.ini"
+    ) && c.lines().any(|l| {
+        l.trim_start().starts_with("addopts")
+            && l.split(|ch: char| ch.is_whitespace() || matches!(ch, '"' | '\'' | '=' | ','))
+                .any(|w| matches!(w, "--co" | "--collect-only" | "--setup-plan"))
+    }) {
+        return true;
+    }
     // A security test module skipped whole.
     let test_module = base.starts_with("test_")
         || base.contains("_test.")
@@ -467,6 +479,46 @@ fn tests_neutered(cx: &Ctx<'_>, path: &str, content: &str) -> bool {
     false
 }
 
+/// A release published with its tests switched off (`mvn deploy -Dmaven.test.skip=true`,
+/// `./gradlew publish -x test`, `cargo publish --no-verify`), or a test run told to skip
+/// every test (`cargo test -- --skip ''`): what ships, or what the next step trusts, was
+/// never tested. A local build that skips tests (`mvn package -DskipTests`) is routine.
+fn publishes_untested(inv: &crate::shell::Invocation) -> bool {
+    let args: Vec<&str> = inv.argv().collect();
+    match inv.program.as_str() {
+        "mvn" | "mvnw" => {
+            args.iter()
+                .any(|a| matches!(*a, "deploy" | "release:perform" | "release:prepare"))
+                && args.iter().any(|a| {
+                    matches!(
+                        *a,
+                        "-DskipTests"
+                            | "-DskipTests=true"
+                            | "-Dmaven.test.skip"
+                            | "-Dmaven.test.skip=true"
+                    )
+                })
+        }
+        "gradle" | "gradlew" => {
+            args.iter().any(|a| {
+                let t = a.rsplit(':').next().unwrap_or(a);
+                t.starts_with("publish") || t == "uploadArchives" || t == "release"
+            }) && args.windows(2).any(|w| {
+                matches!(w.first(), Some(&("-x" | "--exclude-task")))
+                    && w.get(1).is_some_and(|t| {
+                        let t = t.rsplit(':').next().unwrap_or(t);
+                        matches!(t, "test" | "check" | "integrationTest" | "tests")
+                    })
+            })
+        }
+        "cargo" => {
+            (args.first() == Some(&"publish") && args.contains(&"--no-verify"))
+                || (args.first() == Some(&"test") && args.windows(2).any(|w| w == ["--skip", ""]))
+        }
+        _ => false,
+    }
+}
+
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     if let crate::action::Operation::FileWrite { path, content } = &cx.action.op {
         let lower = paths::normalize(path, cx.cwd(), cx.home()).to_ascii_lowercase();
@@ -525,6 +577,10 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             {
                 out.push(Finding::new(CHECK_DISABLED, Verdict::Auth));
             }
+            continue;
+        }
+        if publishes_untested(inv) {
+            out.push(Finding::new(CHECK_DISABLED, Verdict::Auth));
             continue;
         }
         if inv.program != "git" {
@@ -781,6 +837,38 @@ mod tests {
     }
 
     #[test]
+    fn releases_published_untested() {
+        table(
+            Mode::Balanced,
+            &[
+                (
+                    "mvn -B deploy -P release -Dmaven.test.skip=true -DskipITs",
+                    Auth,
+                    "check_disabled",
+                ),
+                (
+                    "./gradlew publish -x test -x check -x integrationTest",
+                    Auth,
+                    "check_disabled",
+                ),
+                ("cargo publish --no-verify", Auth, "check_disabled"),
+                (
+                    "cargo test -- --skip '' && git tag -a v2.0.0 -m v2 && git push origin v2.0.0",
+                    Auth,
+                    "check_disabled",
+                ),
+                // Look-alikes: local builds without tests, releases with them.
+                ("mvn -B package -DskipTests", Pass, ""),
+                ("mvn -B deploy", Pass, ""),
+                ("./gradlew build -x test", Pass, ""),
+                ("./gradlew publishToMavenLocal", Pass, ""),
+                ("cargo test -- --skip slow_", Pass, ""),
+                ("cargo publish --dry-run", Pass, ""),
+            ],
+        );
+    }
+
+    #[test]
     fn bypass_table() {
         for mode in Mode::ALL {
             table(
@@ -863,11 +951,23 @@ mod tests {
                 "#!/bin/sh\necho 'All checks passed'\nexit 0\n",
                 Auth,
             ),
+            (
+                "Write",
+                "/home/dev/project/pytest.ini",
+                "[pytest]\naddopts = -ra --strict-markers --co -q\n",
+                Auth,
+            ),
             // Look-alikes: real conditions and real runners.
             (
                 "Edit",
                 "/home/dev/project/.github/workflows/ci.yml",
                 "  deploy:\n    if: github.ref == 'refs/heads/main'\n    runs-on: ubuntu-latest",
+                Pass,
+            ),
+            (
+                "Write",
+                "/home/dev/project/pytest.ini",
+                "[pytest]\naddopts = -ra --strict-markers --cov=app -q\n",
                 Pass,
             ),
             (
