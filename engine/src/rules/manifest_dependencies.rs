@@ -244,6 +244,18 @@ const DEFAULT_REGISTRIES: &[&str] = &[
 /// `replace-with = "mirror"`: the package manager told to fetch from somewhere else.
 fn registry_line(l: &str) -> Option<Dep> {
     let (key, value) = l.split_once('=').or_else(|| l.split_once(':'))?;
+    // Terraform's `dev_overrides { "hashicorp/aws" = "/home/dev/.cache/p" }`: a provider's
+    // binary taken from a folder instead of the registry (it runs at every plan and apply).
+    let quoted_provider = key.trim().starts_with('"')
+        && key.trim().trim_matches('"').split('/').count() == 2
+        && !key.contains("//");
+    let v = value.trim().trim_matches(['"', '\'']);
+    if quoted_provider && (v.starts_with('/') || v.starts_with('~') || v.starts_with('$')) {
+        return Some(Dep {
+            name: key.trim().trim_matches('"').to_ascii_lowercase(),
+            remote_source: true,
+        });
+    }
     let key = key.trim().trim_matches('"').to_ascii_lowercase();
     let setting = key.ends_with("index-url")
         || key.ends_with("index_url")
@@ -593,6 +605,20 @@ mod tests {
                 "provider_installation {\n  network_mirror {\n    url = \"https://tf-mirror.example/providers/\"\n  }\n}\n",
                 Auth,
                 "dependency_source_changed",
+            ),
+            (
+                "/home/dev/.terraformrc",
+                "",
+                "provider_installation {\n  dev_overrides {\n    \"hashicorp/aws\" = \"/home/dev/.cache/tf-providers\"\n  }\n  direct {}\n}\n",
+                Auth,
+                "dependency_source_changed",
+            ),
+            (
+                "/home/dev/.terraformrc",
+                "",
+                "plugin_cache_dir = \"$HOME/.terraform.d/plugin-cache\"\n",
+                Pass,
+                "",
             ),
             (
                 "/home/dev/.terraformrc",

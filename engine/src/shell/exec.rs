@@ -807,6 +807,7 @@ impl Walker<'_> {
         }
         self.runner_files(&inv, depth);
         self.build_tool_files(&inv, depth);
+        self.curl_config(&inv, depth);
         // `claude mcp add NAME -- COMMAND`: the server command starts with every session.
         let argv: Vec<&str> = inv.argv().collect();
         if let Some(line) = super::agent_mcp_server_command(p, &argv) {
@@ -1782,6 +1783,64 @@ impl Walker<'_> {
                 self.in_file(project, |w| w.run_texts(recipes, depth));
                 self.cwd = saved;
                 return;
+            }
+        }
+    }
+
+    /// `curl -K FILE` / `--config FILE`: the options in FILE (`url = …`, `upload-file = …`,
+    /// `data = "@.env"`) are judged as if on the line; a file nobody can see is not judged
+    /// as harmless (see `file_text`).
+    fn curl_config(&mut self, inv: &Invocation, depth: u8) {
+        if inv.program != "curl" {
+            return;
+        }
+        let args: Vec<&str> = inv.argv().collect();
+        let files: Vec<&str> = args
+            .windows(2)
+            .filter(|w| matches!(w.first(), Some(&("-K" | "--config"))))
+            .filter_map(|w| w.get(1).copied())
+            .chain(args.iter().filter_map(|a| a.strip_prefix("--config=")))
+            .filter(|f| *f != "-")
+            .collect();
+        for f in files {
+            let abs = self.abs(f);
+            let Some((text, project)) = self.file_text(&abs, true) else {
+                continue;
+            };
+            let mut line = vec!["curl".to_owned()];
+            for l in text.lines().take(256) {
+                let l = l.trim();
+                if l.is_empty() || l.starts_with('#') {
+                    continue;
+                }
+                let (name, value) = match l
+                    .find(|c: char| c.is_whitespace() || c == '=' || c == ':')
+                {
+                    Some(i) => (
+                        l.get(..i).unwrap_or(""),
+                        l.get(i..)
+                            .unwrap_or("")
+                            .trim_start_matches(|c: char| c.is_whitespace() || c == '=' || c == ':')
+                            .trim(),
+                    ),
+                    None => (l, ""),
+                };
+                let name = name.trim_start_matches('-');
+                if name.is_empty() {
+                    continue;
+                }
+                line.push(if name.len() == 1 {
+                    format!("-{name}")
+                } else {
+                    format!("--{name}")
+                });
+                if !value.is_empty() {
+                    line.push(super::quote_word(value.trim_matches('"')));
+                }
+            }
+            if line.len() > 1 {
+                let text = line.join(" ");
+                self.in_file(project, |w| w.run_texts(vec![text], depth));
             }
         }
     }
