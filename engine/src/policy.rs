@@ -940,6 +940,39 @@ pub const DEFAULT_ALLOW_PACKAGES: &[&str] = &[
     "pytest",
     "mypy",
     "pre-commit",
+    // Scopes of projects whose codemods and generators agents run (`npx @eslint/migrate-config`,
+    // `npx @turbo/codemod`): only the project can publish under its scope. MCP servers stay
+    // listed by exact name above: a misspelt server name is asked about, whoever owns it.
+    "@eslint/*",
+    "@typescript-eslint/*",
+    "@turbo/*",
+    "@angular/*",
+    "@angular-devkit/*",
+    "@schematics/*",
+    "@vue/*",
+    "@nestjs/*",
+    "@docusaurus/*",
+    "@storybook/*",
+    "@vercel/*",
+    "@nx/*",
+    "@biomejs/*",
+    "@sveltejs/*",
+    "@astrojs/*",
+    "@remix-run/*",
+    "@changesets/*",
+    "@commitlint/*",
+    "@graphql-codegen/*",
+    "@nuxt/*",
+    "@vitejs/*",
+    "@babel/*",
+    "@swc/*",
+    "@prisma/*",
+    "@tailwindcss/*",
+    "@aws-cdk/*",
+    "@redwoodjs/*",
+    "@ionic/*",
+    "@capacitor/*",
+    "@electron-forge/*",
     // Widely used project CLIs (exact names: a look-alike is still asked about).
     "expo",
     "@expo/cli",
@@ -1260,7 +1293,17 @@ impl Policy {
             Some(i) if i > 0 => pkg.get(..i).unwrap_or(pkg),
             _ => pkg,
         };
-        self.allow_packages.iter().any(|p| p == name)
+        // `@scope/*`: every package of a scope, which only its owner on the registry can
+        // publish to (a look-alike scope is another name, still asked about).
+        self.allow_packages.iter().any(|p| {
+            p == name
+                || p.strip_suffix("/*").is_some_and(|scope| {
+                    scope.starts_with('@')
+                        && name
+                            .strip_prefix(scope)
+                            .is_some_and(|rest| rest.len() > 1 && rest.starts_with('/'))
+                })
+        })
     }
 }
 
@@ -1333,6 +1376,13 @@ mod tests {
         assert!(p.host_is_exfil("webhook.site"));
         assert!(p.package_allowed("prettier@3.1.0"));
         assert!(!p.package_allowed("some-unknown-pkg"));
+        // A scope listed whole: its packages, not a look-alike scope or the bare scope.
+        assert!(p.package_allowed("@eslint/migrate-config"));
+        assert!(p.package_allowed("@turbo/codemod@latest"));
+        assert!(!p.package_allowed("@eslint-config/migrate"));
+        assert!(!p.package_allowed("@esl1nt/migrate-config"));
+        assert!(!p.package_allowed("@eslint"));
+        assert!(!p.package_allowed("@eslint/"));
     }
 
     #[test]

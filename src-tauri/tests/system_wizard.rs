@@ -110,17 +110,9 @@ fn first_run_at_the_system_level_sets_up_through_the_service() {
 
     // 1. Password, set in the service; a mismatched repeat sets nothing. The password also
     //    unlocks approvals.
-    type_text(&win, PASSWORD);
-    keys(&win, &["Tab"]);
-    type_text(&win, "correct horse batterx");
-    keys(&win, &["Return"]);
-    wait_step(&s, "failed", "password", 1);
-    assert_eq!(status(s.home.path())["password_set"], false);
-    keys(&win, &["ctrl+a", "BackSpace"]);
-    type_text(&win, PASSWORD);
-    keys(&win, &["Return"]);
-    wait_step(&s, "done", "password", 1);
-    assert_eq!(status(s.home.path())["password_set"], true);
+    wizard_password_step(&s, &win, "wizard-system", || {
+        status(s.home.path())["password_set"] == true
+    });
     assert!(
         s.wait_log(
             "approval agent registered with the system service",
@@ -130,31 +122,11 @@ fn first_run_at_the_system_level_sets_up_through_the_service() {
         "the password step did not unlock approvals; log:\n{}",
         s.log_text()
     );
-    shot(&s, "wizard-system-password.png");
 
     // 2. TOTP, enrolled in the service.
-    std::thread::sleep(Duration::from_millis(400));
-    keys(&win, &["Return"]); // "Set up TOTP"
-    wait_step(&s, "done", "totp-begin", 1);
-    std::thread::sleep(Duration::from_millis(600));
-    let uri = scan_qr(&s, &win);
-    assert!(uri.starts_with("otpauth://totp/"), "{uri}");
-    let totp = totp_rs::TOTP::from_url(&uri).unwrap();
-    let code = totp.generate_current().unwrap();
-    let wrong = if code == "000000" { "111111" } else { "000000" };
-    type_text(&win, wrong);
-    keys(&win, &["Return"]);
-    wait_step(&s, "failed", "totp-finish", 1);
-    assert_eq!(
-        status(s.home.path())["factor"]["totp"],
-        false,
-        "a wrong code enrolled TOTP"
-    );
-    keys(&win, &["ctrl+a", "BackSpace"]);
-    type_text(&win, &totp.generate_current().unwrap());
-    keys(&win, &["Return"]);
-    wait_step(&s, "done", "totp-finish", 1);
-    assert_eq!(status(s.home.path())["factor"]["totp"], true);
+    wizard_totp_step(&s, &win, "wizard-system", || {
+        status(s.home.path())["factor"]["totp"] == true
+    });
 
     // 3. Mode: Down from "balanced" selects "strict", raised in the service.
     std::thread::sleep(Duration::from_millis(400));

@@ -55,44 +55,14 @@ fn first_run_wizard_sets_up_everything_and_self_tests() {
     assert!(!factors::password_is_set(&store).unwrap());
 
     // 1. Password: a mismatched repeat is refused visibly and saves nothing (not ledgered:
-    //    no policy change was attempted).
-    type_text(&win, PASSWORD);
-    keys(&win, &["Tab"]);
-    type_text(&win, "correct horse batterx");
-    keys(&win, &["Return"]);
-    wait_step(&s, "failed", "password", 1);
-    shot(&s, "wizard-password-refused.png");
-    assert!(!factors::password_is_set(&store).unwrap());
-    keys(&win, &["ctrl+a", "BackSpace"]);
-    type_text(&win, PASSWORD);
-    keys(&win, &["Return"]);
-    wait_step(&s, "done", "password", 1);
+    //    no policy change was attempted). 2. TOTP: a wrong code enrols nothing.
+    wizard_password_step(&s, &win, "wizard", || {
+        factors::password_is_set(&store).unwrap()
+    });
     factors::verify_password(&store, PASSWORD).unwrap();
-
-    // 2. TOTP: scan the QR code off the screen; a wrong code is refused (TOTP stays off),
-    //    the right one enrols it.
-    std::thread::sleep(Duration::from_millis(400));
-    keys(&win, &["Return"]); // "Set up TOTP" has the focus
-    wait_step(&s, "done", "totp-begin", 1);
-    std::thread::sleep(Duration::from_millis(600));
-    let uri = scan_qr(&s, &win);
-    assert!(uri.starts_with("otpauth://totp/"), "{uri}");
-    let totp = totp_rs::TOTP::from_url(&uri).unwrap();
-    let code = totp.generate_current().unwrap();
-    let wrong = if code == "000000" { "111111" } else { "000000" };
-    type_text(&win, wrong);
-    keys(&win, &["Return"]);
-    wait_step(&s, "failed", "totp-finish", 1);
-    assert!(
-        !factors::totp_enrolled(&store).unwrap(),
-        "a wrong code enrolled TOTP"
-    );
-    keys(&win, &["ctrl+a", "BackSpace"]);
-    shot(&s, "wizard-totp.png");
-    type_text(&win, &totp.generate_current().unwrap());
-    keys(&win, &["Return"]);
-    wait_step(&s, "done", "totp-finish", 1);
-    assert!(factors::totp_enrolled(&store).unwrap());
+    wizard_totp_step(&s, &win, "wizard", || {
+        factors::totp_enrolled(&store).unwrap()
+    });
     assert!(
         factors::totp_needs_password(&store).unwrap(),
         "no keyring here: sealed"

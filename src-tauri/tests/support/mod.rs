@@ -506,6 +506,48 @@ pub fn scan_qr(s: &Session, win: &str) -> String {
     grids[0].decode().unwrap().1
 }
 
+/// The wizard's password step, keyboard only: a mismatched repeat is refused and sets
+/// nothing (`is_set` stays false), then the password is set. Screenshot `<shots>-password-refused.png`.
+pub fn wizard_password_step(s: &Session, win: &str, shots: &str, is_set: impl Fn() -> bool) {
+    type_text(win, PASSWORD);
+    keys(win, &["Tab"]);
+    type_text(win, "correct horse batterx");
+    keys(win, &["Return"]);
+    wait_step(s, "failed", "password", 1);
+    shot(s, &format!("{shots}-password-refused.png"));
+    assert!(!is_set(), "a mismatched repeat set the password");
+    keys(win, &["ctrl+a", "BackSpace"]);
+    type_text(win, PASSWORD);
+    keys(win, &["Return"]);
+    wait_step(s, "done", "password", 1);
+    assert!(is_set(), "the password step set no password");
+}
+
+/// The wizard's TOTP step: the QR code scanned off the screen like a phone would; a wrong
+/// code is refused and enrols nothing (`enrolled` stays false), the right one enrols.
+/// Screenshot `<shots>-totp.png`.
+pub fn wizard_totp_step(s: &Session, win: &str, shots: &str, enrolled: impl Fn() -> bool) {
+    std::thread::sleep(Duration::from_millis(400));
+    keys(win, &["Return"]); // "Set up TOTP" has the focus
+    wait_step(s, "done", "totp-begin", 1);
+    std::thread::sleep(Duration::from_millis(600));
+    let uri = scan_qr(s, win);
+    assert!(uri.starts_with("otpauth://totp/"), "{uri}");
+    let totp = totp_rs::TOTP::from_url(&uri).unwrap();
+    let code = totp.generate_current().unwrap();
+    let wrong = if code == "000000" { "111111" } else { "000000" };
+    type_text(win, wrong);
+    keys(win, &["Return"]);
+    wait_step(s, "failed", "totp-finish", 1);
+    assert!(!enrolled(), "a wrong code enrolled TOTP");
+    keys(win, &["ctrl+a", "BackSpace"]);
+    shot(s, &format!("{shots}-totp.png"));
+    type_text(win, &totp.generate_current().unwrap());
+    keys(win, &["Return"]);
+    wait_step(s, "done", "totp-finish", 1);
+    assert!(enrolled(), "the right code did not enrol TOTP");
+}
+
 // ---- the system level (tests/system_app.rs, tests/system_wizard.rs)
 
 /// Where these tests install the system level's binaries.
