@@ -42,6 +42,8 @@ enum Manifest {
     /// package is fetched from. Tools write these; an agent editing a `resolved` address by
     /// hand points an install at a file of its choosing.
     Lock,
+    /// A container build file: the base image it starts `FROM`.
+    Image,
 }
 
 fn manifest(base: &str) -> Option<Manifest> {
@@ -68,6 +70,12 @@ fn manifest(base: &str) -> Option<Manifest> {
         "gemfile" => Some(Manifest::Gem),
         "go.mod" => Some(Manifest::GoMod),
         _ if base.ends_with(".gemspec") => Some(Manifest::Gem),
+        _ if base.starts_with("dockerfile")
+            || base.starts_with("containerfile")
+            || base.ends_with(".dockerfile") =>
+        {
+            Some(Manifest::Image)
+        }
         _ => None,
     }
 }
@@ -75,7 +83,7 @@ fn manifest(base: &str) -> Option<Manifest> {
 /// A file that names the packages an install fetches: a manifest or lockfile this module
 /// reads, or another ecosystem's (`composer.json`, Conda's `environment.yml`, Gradle, Maven).
 pub(crate) fn names_dependencies(base: &str) -> bool {
-    manifest(base).is_some_and(|m| m != Manifest::Registry)
+    manifest(base).is_some_and(|m| !matches!(m, Manifest::Registry | Manifest::Image))
         || matches!(
             base,
             "composer.json" | "environment.yml" | "build.gradle" | "build.gradle.kts" | "pom.xml"
@@ -199,7 +207,25 @@ fn parse_line(kind: Manifest, line: &str) -> Option<Dep> {
         Manifest::GoMod => go_line(l),
         Manifest::Registry => registry_line(l),
         Manifest::Lock => lock_line(l),
+        Manifest::Image => image_line(l),
     }
+}
+
+/// `FROM 203.0.113.50:5000/library/node:20`: a base image from a registry at a bare public
+/// address (no name anyone vouches for). Names (`node:20`, `ghcr.io/acme/base`) and private
+/// or local registries (`localhost:5000/…`, `10.0.0.5:5000/…`) are not flagged.
+fn image_line(l: &str) -> Option<Dep> {
+    let rest = l.strip_prefix("from ")?;
+    let image = rest.split_whitespace().find(|w| !w.starts_with("--"))?;
+    let host = image.split('/').next().filter(|_| image.contains('/'))?;
+    let ip = host.split(':').next().unwrap_or(host);
+    let public_ip = ip
+        .parse::<std::net::Ipv4Addr>()
+        .is_ok_and(|i| !i.is_private() && !i.is_loopback() && !i.is_link_local());
+    Some(Dep {
+        name: String::new(),
+        remote_source: public_ip,
+    })
 }
 
 /// `"resolved": "https://host/…"`, `resolved "https://…"`, `tarball: https://…`: a package
@@ -617,6 +643,20 @@ mod tests {
                 "/home/dev/.terraformrc",
                 "",
                 "plugin_cache_dir = \"$HOME/.terraform.d/plugin-cache\"\n",
+                Pass,
+                "",
+            ),
+            (
+                "/home/dev/project/Dockerfile",
+                "",
+                "FROM 203.0.113.50:5000/library/node:20-alpine\nWORKDIR /app\n",
+                Auth,
+                "dependency_source_changed",
+            ),
+            (
+                "/home/dev/project/Dockerfile",
+                "",
+                "FROM --platform=linux/amd64 node:20-alpine AS build\nFROM ghcr.io/acme/base:1\nFROM localhost:5000/dev/base:1\n",
                 Pass,
                 "",
             ),

@@ -214,6 +214,54 @@ fn secret_sweep(cx: &Ctx<'_>) -> bool {
     })
 }
 
+/// The memory of a program that holds credentials, dumped or attached to (`gcore $(pgrep
+/// ssh-agent)`, `gdb -p $(pidof gpg-agent) -ex 'dump memory …'`, `cat /proc/$(pgrep
+/// keepassxc)/mem`): the keys it holds, read without a file.
+fn credential_memory_dump(cx: &Ctx<'_>) -> bool {
+    const HOLDERS: &[&str] = &[
+        "ssh-agent",
+        "gpg-agent",
+        "keepassxc",
+        "keepass",
+        "1password",
+        "bitwarden",
+        "gnome-keyring",
+        "kwalletd",
+        "secret-service",
+        "lsass",
+        "op-ssh-sign",
+        "vault agent",
+        "aws-vault",
+    ];
+    let Some(sa) = cx.shell else {
+        return false;
+    };
+    sa.invocations.iter().any(|inv| {
+        let text = inv
+            .argv()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .to_ascii_lowercase();
+        let names_holder = HOLDERS.iter().any(|h| text.contains(h))
+            || sa.invocations.iter().any(|o| {
+                matches!(o.program.as_str(), "pgrep" | "pidof")
+                    && o.argv()
+                        .any(|a| HOLDERS.contains(&a.to_ascii_lowercase().as_str()))
+            });
+        let dumps = match inv.program.as_str() {
+            "gcore" | "procdump" | "memdump" | "avml" | "lime" => true,
+            "gdb" | "lldb" => {
+                text.contains("-p") || text.contains("attach") || text.contains("--pid")
+            }
+            "cat" | "dd" | "xxd" | "strings" | "hexdump" | "od" | "python3" | "python" => {
+                text.contains("/proc/") && text.contains("/mem")
+            }
+            _ => false,
+        };
+        dumps && names_holder
+    })
+}
+
 /// Secrets fished out of what other programs showed: another terminal's scrollback (`tmux
 /// capture-pane`, `screen -X hardcopy`), the system journal, shell history, process lists,
 /// searched for passwords, tokens or keys (`… | grep -iE 'password|token|AKIA'`).
@@ -603,6 +651,9 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     }
     if secret_sweep(cx) || scrollback_hunt(cx) {
         out.push(Finding::new(SECRET_SWEEP, cx.ask_or_block()));
+    }
+    if credential_memory_dump(cx) {
+        out.push(Finding::new(SECRET_READ_CREDENTIALS, cx.ask_or_block()));
     }
     // Secrets read out of a database (tokens, passwords, API keys), through a client or an
     // MCP database tool: the values land in the agent's context.
@@ -1100,6 +1151,31 @@ mod tests {
             &[("cat ~/.ssh/id_rsa", Block, "secret_read_private_key")],
         );
         table(Mode::Light, &[("cat .env", Pass, "")]);
+    }
+
+    #[test]
+    fn memory_of_credential_holders() {
+        crate::rules::testutil::table(
+            Mode::Balanced,
+            &[
+                (
+                    "gdb -p $(pgrep -u dev ssh-agent) -batch -ex 'gcore /tmp/agent.core'",
+                    Auth,
+                    "secret_read_credentials",
+                ),
+                ("gcore $(pidof gpg-agent)", Auth, "secret_read_credentials"),
+                (
+                    "cat /proc/$(pgrep keepassxc)/mem > /tmp/k.bin",
+                    Auth,
+                    "secret_read_credentials",
+                ),
+                // Look-alikes: debugging one's own program, an agent's status.
+                ("gdb -p 4242 -batch -ex bt", Pass, ""),
+                ("gcore $(pgrep -f 'target/debug/api')", Pass, ""),
+                ("pgrep ssh-agent", Pass, ""),
+                ("ssh-add -l", Pass, ""),
+            ],
+        );
     }
 
     #[test]
