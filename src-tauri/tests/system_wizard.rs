@@ -84,28 +84,11 @@ fn first_run_at_the_system_level_sets_up_through_the_service() {
     // hook file) are "installed" for this user.
     std::fs::create_dir_all(home.path().join(".claude")).unwrap();
     std::fs::create_dir_all(home.path().join(".kiro")).unwrap();
-    let path = format!("{BIN_DIR}:{}", std::env::var("PATH").unwrap_or_default());
-    let s = start_with(
-        home,
-        Start {
-            no_store: true,
-            env: &[
-                ("PATH", &path),
-                (
-                    "DBUS_SESSION_BUS_ADDRESS",
-                    "unix:path=/nonexistent/airlock-test",
-                ),
-            ],
-            ..Start::default()
-        },
-    );
-    let win = wait_window("^Airlock setup$", Duration::from_secs(30))
-        .unwrap_or_else(|| panic!("no setup wizard on a first run; log:\n{}", s.log_text()));
+    let (s, win) = start_wizard(home, BIN_DIR);
     assert!(
         windows("^Airlock: unlock approvals").is_empty(),
         "the unlock prompt opened with no password to unlock with"
     );
-    std::thread::sleep(Duration::from_millis(1000)); // page load
     assert_eq!(status(s.home.path())["password_set"], false);
 
     // 1. Password, set in the service; a mismatched repeat sets nothing. The password also

@@ -29,28 +29,7 @@ fn first_run_wizard_sets_up_everything_and_self_tests() {
     std::fs::create_dir_all(home.path().join(".claude")).unwrap();
     // The real `airlock` CLI on PATH, as a package installs it.
     let bin = airlock_bin();
-    let path = format!(
-        "{}:{}",
-        bin.parent().unwrap().display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
-    let s = start_with(
-        home,
-        Start {
-            no_store: true,
-            env: &[
-                ("PATH", &path),
-                (
-                    "DBUS_SESSION_BUS_ADDRESS",
-                    "unix:path=/nonexistent/airlock-test",
-                ),
-            ],
-            ..Start::default()
-        },
-    );
-    let win = wait_window("^Airlock setup$", Duration::from_secs(30))
-        .unwrap_or_else(|| panic!("no setup wizard on first run; log:\n{}", s.log_text()));
-    std::thread::sleep(Duration::from_millis(1000)); // page load
+    let (s, win) = start_wizard(home, &bin.parent().unwrap().display().to_string());
     let store = Store::open(&s.db).unwrap();
     assert!(!factors::password_is_set(&store).unwrap());
 

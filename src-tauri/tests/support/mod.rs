@@ -506,6 +506,32 @@ pub fn scan_qr(s: &Session, win: &str) -> String {
     grids[0].decode().unwrap().1
 }
 
+/// Starts the app on a first run (no store) with `bin_dir` first on `PATH` and no Secret
+/// Service (`DBUS_SESSION_BUS_ADDRESS` pointing nowhere, so a TOTP secret takes the
+/// no-keyring path instead of waiting on an unlock prompt nobody can answer); waits for the
+/// setup wizard's window and its page.
+pub fn start_wizard(home: tempfile::TempDir, bin_dir: &str) -> (Session, String) {
+    let path = format!("{bin_dir}:{}", std::env::var("PATH").unwrap_or_default());
+    let s = start_with(
+        home,
+        Start {
+            no_store: true,
+            env: &[
+                ("PATH", &path),
+                (
+                    "DBUS_SESSION_BUS_ADDRESS",
+                    "unix:path=/nonexistent/airlock-test",
+                ),
+            ],
+            ..Start::default()
+        },
+    );
+    let win = wait_window("^Airlock setup$", Duration::from_secs(30))
+        .unwrap_or_else(|| panic!("no setup wizard on a first run; log:\n{}", s.log_text()));
+    std::thread::sleep(Duration::from_millis(1000)); // page load
+    (s, win)
+}
+
 /// The wizard's password step, keyboard only: a mismatched repeat is refused and sets
 /// nothing (`is_set` stays false), then the password is set. Screenshot `<shots>-password-refused.png`.
 pub fn wizard_password_step(s: &Session, win: &str, shots: &str, is_set: impl Fn() -> bool) {
