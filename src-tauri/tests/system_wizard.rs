@@ -140,19 +140,7 @@ fn first_run_at_the_system_level_sets_up_through_the_service() {
 
     // 5. Self-test through the real hook and the service: the AUTH is approved in the popup
     //    the service's request opens (approvals were unlocked by the password step).
-    std::thread::sleep(Duration::from_millis(500));
-    keys(&win, &["Return"]); // "Run self-test"
-    let popup = wait_window("^Airlock approval #", Duration::from_secs(30))
-        .unwrap_or_else(|| panic!("the AUTH self-test raised no popup; log:\n{}", s.log_text()));
-    wait_rendered(&s, 1);
-    let (_, approve) = popup_buttons(&popup);
-    std::thread::sleep(Duration::from_millis(1700));
-    click(approve.0, approve.1);
-    assert!(
-        s.wait_log("self-test decision", 3, Duration::from_secs(30)),
-        "self-test did not finish; log:\n{}",
-        s.log_text()
-    );
+    wizard_self_test_step(&s, &win);
     shot(&s, "wizard-system-selftest.png");
     let log = s.log_text();
     assert_eq!(log.matches("ok=true").count(), 3, "{log}");

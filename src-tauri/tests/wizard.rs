@@ -77,20 +77,7 @@ fn first_run_wizard_sets_up_everything_and_self_tests() {
     keys(&win, &["Return"]); // "Next"
 
     // 5. Self-test: PASS, AUTH (approved in the real popup), BLOCK, through the real hook.
-    std::thread::sleep(Duration::from_millis(500));
-    keys(&win, &["Return"]); // "Run self-test"
-    let popup = wait_window("^Airlock approval #", Duration::from_secs(30))
-        .unwrap_or_else(|| panic!("the AUTH self-test raised no popup; log:\n{}", s.log_text()));
-    wait_rendered(&s, 1);
-    let (_, approve) = popup_buttons(&popup);
-    std::thread::sleep(Duration::from_millis(1700));
-    click(approve.0, approve.1);
-    assert!(
-        s.wait_log("self-test decision", 3, Duration::from_secs(30)),
-        "self-test did not finish; log:\n{}",
-        s.log_text()
-    );
-    std::thread::sleep(Duration::from_millis(500));
+    wizard_self_test_step(&s, &win);
     shot(&s, "wizard-selftest.png");
     let mut rows = store
         .recent_decisions(&DecisionFilter::default())

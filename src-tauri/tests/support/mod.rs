@@ -574,6 +574,25 @@ pub fn wizard_totp_step(s: &Session, win: &str, shots: &str, enrolled: impl Fn()
     assert!(enrolled(), "the right code did not enrol TOTP");
 }
 
+/// The wizard's self-test: "Run self-test", the AUTH case approved in the real popup once
+/// it is armed, then the three decisions logged.
+pub fn wizard_self_test_step(s: &Session, win: &str) {
+    std::thread::sleep(Duration::from_millis(500));
+    keys(win, &["Return"]); // "Run self-test"
+    let popup = wait_window("^Airlock approval #", Duration::from_secs(30))
+        .unwrap_or_else(|| panic!("the AUTH self-test raised no popup; log:\n{}", s.log_text()));
+    wait_rendered(s, 1);
+    let (_, approve) = popup_buttons(&popup);
+    std::thread::sleep(Duration::from_millis(1700)); // armed 1.5 s after arrival
+    click(approve.0, approve.1);
+    assert!(
+        s.wait_log("self-test decision", 3, Duration::from_secs(30)),
+        "self-test did not finish; log:\n{}",
+        s.log_text()
+    );
+    std::thread::sleep(Duration::from_millis(500));
+}
+
 // ---- the system level (tests/system_app.rs, tests/system_wizard.rs)
 
 /// Where these tests install the system level's binaries.
