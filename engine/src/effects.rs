@@ -955,20 +955,20 @@ fn invocation_effects(
                 }
             }
         }
-        "sed" | "perl"
+        // (perl's in-place switches are taken by the arm above.)
+        "sed"
             if inv
                 .args
                 .iter()
                 .any(|w| w.text.starts_with("-i") || w.text == "--in-place") =>
         {
             // `sed -i '1,$d' F`: every line deleted, the file emptied.
-            let empties = p == "sed"
-                && operands.first().is_some_and(|s| {
-                    matches!(
-                        s.text.trim(),
-                        "d" | "1,$d" | ",$d" | "1,$ d" | "/./d" | "/^/d"
-                    )
-                });
+            let empties = operands.first().is_some_and(|s| {
+                matches!(
+                    s.text.trim(),
+                    "d" | "1,$d" | ",$d" | "1,$ d" | "/./d" | "/^/d"
+                )
+            });
             for w in operands.iter().skip(1) {
                 fx.writes.push(use_of(w, false));
                 if empties {

@@ -217,14 +217,9 @@ fn parse_line(kind: Manifest, line: &str) -> Option<Dep> {
 fn image_line(l: &str) -> Option<Dep> {
     let rest = l.strip_prefix("from ")?;
     let image = rest.split_whitespace().find(|w| !w.starts_with("--"))?;
-    let host = image.split('/').next().filter(|_| image.contains('/'))?;
-    let ip = host.split(':').next().unwrap_or(host);
-    let public_ip = ip
-        .parse::<std::net::Ipv4Addr>()
-        .is_ok_and(|i| !i.is_private() && !i.is_loopback() && !i.is_link_local());
     Some(Dep {
         name: String::new(),
-        remote_source: public_ip,
+        remote_source: super::supply_chain::image_at_public_ip(image),
     })
 }
 

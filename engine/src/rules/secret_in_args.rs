@@ -116,11 +116,9 @@ fn literal_passphrase(inv: &crate::shell::Invocation) -> bool {
     }
 }
 
-/// A strong literal: long, three character classes, not a variable (`i0jaHEpMSH257NBgAy#0`,
-/// not `root`, `postgres` or `$DB_PASSWORD`).
-fn strong_literal(v: &str) -> bool {
-    let v = v.trim_matches(['\'', '"']);
-    let classes = [
+/// How many of lower case, upper case, digits and other characters `v` mixes (0–4).
+fn char_classes(v: &str) -> usize {
+    [
         v.chars().any(|c| c.is_ascii_lowercase()),
         v.chars().any(|c| c.is_ascii_uppercase()),
         v.chars().any(|c| c.is_ascii_digit()),
@@ -128,8 +126,14 @@ fn strong_literal(v: &str) -> bool {
     ]
     .iter()
     .filter(|b| **b)
-    .count();
-    v.len() >= 10 && !v.contains('$') && !v.starts_with('-') && classes >= 3
+    .count()
+}
+
+/// A strong literal: long, three character classes, not a variable (`i0jaHEpMSH257NBgAy#0`,
+/// not `root`, `postgres` or `$DB_PASSWORD`).
+fn strong_literal(v: &str) -> bool {
+    let v = v.trim_matches(['\'', '"']);
+    v.len() >= 10 && !v.contains('$') && !v.starts_with('-') && char_classes(v) >= 3
 }
 
 /// A database client given its password as an argument (`mysql -p'…'`, `--password=…`,
@@ -217,16 +221,7 @@ fn password_in_remote_uri(inv: &crate::shell::Invocation) -> bool {
             || host.ends_with(".localhost")
             || host.ends_with(".local")
             || !host.contains('.');
-        let classes = [
-            password.chars().any(|c| c.is_ascii_lowercase()),
-            password.chars().any(|c| c.is_ascii_uppercase()),
-            password.chars().any(|c| c.is_ascii_digit()),
-            password.chars().any(|c| !c.is_ascii_alphanumeric()),
-        ]
-        .iter()
-        .filter(|b| **b)
-        .count();
-        !local && !password.contains('$') && password.len() >= 10 && classes >= 3
+        !local && !password.contains('$') && password.len() >= 10 && char_classes(password) >= 3
     })
 }
 

@@ -99,6 +99,18 @@ fn npm_alias_renames(spec: &str) -> bool {
     !alias.is_empty() && !target.is_empty() && alias != target
 }
 
+/// An image or chart reference whose registry is a bare public IP address
+/// (`203.0.113.5:5000/app:1`): no name anyone vouches for. Names, private and local
+/// registries, and references without a registry (`node:20`) are not.
+pub(crate) fn image_at_public_ip(reference: &str) -> bool {
+    let host = reference.split('/').next().unwrap_or("");
+    let ip = host.split(':').next().unwrap_or("");
+    reference.contains('/')
+        && ip
+            .parse::<std::net::Ipv4Addr>()
+            .is_ok_and(|i| !i.is_private() && !i.is_loopback() && !i.is_link_local())
+}
+
 /// The package managers a written settings file points somewhere: `.npmrc`'s `registry=`,
 /// `pip.conf`'s `index-url`, `.cargo/config.toml`'s source replacement, …. `None` for other
 /// files.
@@ -764,13 +776,7 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             "kubectl" | "oc" | "helm" | "docker" | "podman" | "nerdctl"
         ) && args.iter().any(|a| {
             let v = a.rsplit('=').next().unwrap_or(a);
-            let v = v.strip_prefix("oci://").unwrap_or(v);
-            let host = v.split('/').next().unwrap_or("");
-            let ip = host.split(':').next().unwrap_or("");
-            v.contains('/')
-                && ip
-                    .parse::<std::net::Ipv4Addr>()
-                    .is_ok_and(|i| !i.is_private() && !i.is_loopback() && !i.is_link_local())
+            image_at_public_ip(v.strip_prefix("oci://").unwrap_or(v))
         }) {
             out.push(Finding::new(UNTRUSTED_SOURCE, Auth));
         }
