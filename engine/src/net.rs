@@ -116,6 +116,41 @@ pub fn parse_url(s: &str) -> Option<Destination> {
     from_host(host, creds)
 }
 
+/// Could this web address carry data out in its own text? No: an `http(s)` address with no
+/// query, fragment or credentials whose host labels and path segments are all made of words
+/// (`https://pestphp.com/docs/plugins`, `https://docs.rs/tokio/1.40.0/tokio/`). Yes for
+/// anything else: a query string, a random-looking label or segment (`/a8f3k29xq1`,
+/// `x7f2.collector.example`), a long address. Used to tell reading documentation from a
+/// request that could smuggle a value.
+pub fn url_carries_data(s: &str) -> bool {
+    let Ok(u) = url::Url::parse(s.trim()) else {
+        return true;
+    };
+    if !matches!(u.scheme(), "http" | "https")
+        || s.len() > 200
+        || u.query().is_some_and(|q| !q.is_empty())
+        || u.fragment().is_some_and(|f| !f.is_empty())
+        || !u.username().is_empty()
+        || u.password().is_some()
+    {
+        return true;
+    }
+    // A word: letters only (up to 24), a number (up to 6 digits, versions and ids), or a short
+    // mix (`v2`, `es2020`, `h1`).
+    let word = |p: &str| {
+        p.is_empty()
+            || (p.len() <= 24 && p.chars().all(|c| c.is_ascii_alphabetic()))
+            || (p.len() <= 6 && p.chars().all(|c| c.is_ascii_digit()))
+            || (p.len() <= 6 && p.chars().all(|c| c.is_ascii_alphanumeric()))
+    };
+    let wordy = |seg: &str| seg.split(['-', '_', '.', '~']).all(word);
+    let host_ok = u.host_str().is_some_and(|h| h.split('.').all(wordy));
+    let path_ok = u
+        .path_segments()
+        .is_some_and(|mut segs| segs.all(|seg| !seg.contains('%') && wordy(seg)));
+    !(host_ok && path_ok)
+}
+
 /// Parse anything that names a destination: URL, `user@host:path`, `host:port`, bare host, IP.
 pub fn parse_destination(s: &str) -> Option<Destination> {
     let s = s.trim();
@@ -288,6 +323,35 @@ pub fn destinations_in_text(text: &str) -> Vec<Destination> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn urls_that_can_carry_data() {
+        use super::url_carries_data;
+        for plain in [
+            "https://express-rate-limit.mintlify.app/overview",
+            "https://pestphp.com/docs/plugins",
+            "https://www.python-httpx.org/",
+            "https://docs.rs/tokio/1.40.0/tokio/",
+            "https://nextjs.org/docs/app/building-your-application/routing",
+            "https://developer.mozilla.org/en-US/docs/Web/HTTP/Headers/Cache-Control",
+        ] {
+            assert!(!url_carries_data(plain), "{plain}");
+        }
+        for data in [
+            "https://collector.example/?k=abc",
+            "https://collector.example/a8f3k29xq1",
+            "https://x7f2k9q3.collector.example/",
+            "https://collector.example/sk_live_4eC39HqLyjWDarjtT1zdp7dc",
+            "https://collector.example/QVBJX1RPS0VO",
+            "https://collector.example/%41%50%49",
+            "https://user:pw@collector.example/",
+            "https://collector.example/docs#token=abc",
+            "ftp://collector.example/docs",
+            "not a url",
+        ] {
+            assert!(url_carries_data(data), "{data}");
+        }
+    }
+
     use super::*;
 
     #[test]

@@ -69,6 +69,15 @@ pub(crate) const ARTIFACT_DIRS: &[&str] = &[
     ".stack-work",
     "dist-newstyle",
     ".elixir_ls",
+    "output",
+    "outputs",
+    "artifacts",
+    "test-results",
+    "playwright-report",
+    "blob-report",
+    ".nyc_output",
+    "lightning_logs",
+    "mlruns",
 ];
 const ARTIFACT_EXTS: &[&str] = &[
     ".pyc",

@@ -104,6 +104,20 @@ fn repository_deleted(cx: &Ctx<'_>) -> bool {
         })
 }
 
+/// A remote-tracking branch (`origin/feat/x`, `upstream/main`) or the upstream shorthand
+/// (`@{u}`, `@{upstream}`, `main@{u}`).
+fn upstream_ref(t: &str) -> bool {
+    let t = t.trim_start_matches("refs/remotes/");
+    t.ends_with("@{u}")
+        || t.ends_with("@{upstream}")
+        || t.split_once('/').is_some_and(|(remote, branch)| {
+            matches!(remote, "origin" | "upstream")
+                && !branch.is_empty()
+                && !branch.contains(['~', '^', '$', '`', '*', ':'])
+                && !branch.contains("@{")
+        })
+}
+
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     if repository_deleted(cx) {
         out.push(Finding::new(
@@ -207,7 +221,18 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                 }
             }
             "reset" if has("--hard") || has("--merge") || has("--keep") => {
-                out.push(Finding::new(HISTORY_LOSS, Verdict::Auth));
+                // `git reset --hard origin/feat/x` / `@{u}`: the branch made to match what
+                // was pushed — local commits stay in the reflog, and only uncommitted edits
+                // go. Anything else (`HEAD~20`, a bare `--hard`) is asked about.
+                let targets: Vec<&&str> = rest.iter().filter(|a| !a.starts_with('-')).collect();
+                let to_upstream = matches!(targets.as_slice(), [t] if upstream_ref(t));
+                let v = if to_upstream {
+                    cx.mode()
+                        .pick([Verdict::Pass, Verdict::Pass, Verdict::Auth, Verdict::Auth])
+                } else {
+                    Verdict::Auth
+                };
+                out.push(Finding::new(HISTORY_LOSS, v));
             }
             "clean" if (has("--force") || short('f')) && !(short('n') || has("--dry-run")) => {
                 // Untracked files in named build folders (`git clean -fd coverage tmp`) are
@@ -385,6 +410,22 @@ mod tests {
                 ("git push origin feature-x", Pass, ""),
                 ("git push -u origin HEAD", Pass, ""),
                 ("git reset --soft HEAD~1", Pass, ""),
+                // Made to match what was pushed: local commits stay in the reflog.
+                ("git reset --hard origin/feat/saved-replies", Pass, ""),
+                ("git fetch origin && git reset --hard origin/main", Pass, ""),
+                ("git reset --hard @{u}", Pass, ""),
+                ("git reset --hard origin/main~5", Auth, "git_discard_work"),
+                ("git reset --hard", Auth, "git_discard_work"),
+                (
+                    "git reset --hard origin/main && git clean -fd",
+                    Auth,
+                    "git_discard_work",
+                ),
+                (
+                    "git reset --hard origin/main && git reflog expire --expire=now --all",
+                    Auth,
+                    "git_discard_work",
+                ),
                 ("git clean -n", Pass, ""),
                 ("git restore --staged src/lib.rs", Pass, ""),
                 ("git restore src/lib.rs", Pass, ""),

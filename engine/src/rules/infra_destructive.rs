@@ -6,7 +6,7 @@
 //! `psql`/`mysql`/`sqlite3`/MCP database tools is tokenised: `DROP DATABASE`/`SCHEMA` is BLOCK,
 //! `DROP TABLE`, `TRUNCATE` and `DELETE` without `WHERE` are AUTH; a SQL file the client
 //! reads (`psql -f F`, `mysql < F`, `.read F`) is judged by its content as the adapter or the
-//! session knows it. `dropdb`, `redis-cli FLUSHALL` and Mongo `dropDatabase` are BLOCK.
+//! session knows it. `dropdb`, a remote `redis-cli FLUSHALL` and Mongo `dropDatabase` are BLOCK.
 //! Dropping a database on this machine (no host, `localhost`, a loopback address, a socket)
 //! is AUTH instead: resetting a development database is routine, on a server it is not; one
 //! named as a test or development database (`app_test`, `billing_dev`, a numbered Redis
@@ -548,6 +548,42 @@ const DEV_PARTS: &[&str] = &[
     "orbstack",
 ];
 
+/// `kubectl -n dev …` / `--namespace=feature-x-dev`: the command names a development
+/// namespace, names no production context or namespace, and reaches no further (`--all`,
+/// `-A`).
+pub(crate) fn dev_namespace_scope(args: &[&str]) -> bool {
+    let mut dev = false;
+    let mut it = args.iter().copied();
+    while let Some(a) = it.next() {
+        let (k, v) = match a.split_once('=') {
+            Some((k, v)) if k.starts_with("--") => (k, Some(v)),
+            _ if a.starts_with("-n") && a.len() > 2 && !a.starts_with("--") => ("-n", a.get(2..)),
+            _ => (a, None),
+        };
+        match k {
+            "-n" | "--namespace" | "--context" => {
+                let Some(v) = v.or_else(|| it.next()) else {
+                    return false;
+                };
+                if prod_name(v) {
+                    return false;
+                }
+                dev |= k != "--context" && dev_name(v);
+            }
+            "--all" | "-A" | "--all-namespaces" => return false,
+            _ => {}
+        }
+    }
+    dev
+}
+
+/// A namespace or context named for production (`prod`, `prod-eks`, `payments-production`).
+fn prod_name(name: &str) -> bool {
+    name.to_ascii_lowercase()
+        .split(['-', '_', '.', '/', ':', '@'])
+        .any(|p| matches!(p, "prod" | "production" | "prd" | "live"))
+}
+
 fn dev_name(name: &str) -> bool {
     let l = name.to_ascii_lowercase();
     DEV_PARTS.contains(&l.as_str()) || l.split(['-', '_', '.']).any(|p| DEV_PARTS.contains(&p))
@@ -607,9 +643,10 @@ pub fn on_local_cluster(args: &[&str]) -> bool {
         })
 }
 
-/// `kubectl delete pod NAME… -n dev`: deleting named pods (a controller starts them again) in
-/// a development namespace or a local cluster's context is a restart, not a loss. Anything
-/// wider (another kind, `--all`, a selector, no or another namespace) is not routine.
+/// `kubectl delete pod NAME…`: deleting named pods (a controller starts them again) is a
+/// restart, not a loss, unless the namespace or context is named for production; pods picked
+/// by a label (`-l app=api`) only in a development namespace or on a local cluster. Anything
+/// wider (another kind, `--all`, a field selector, a manifest) is not routine.
 pub fn routine_pod_delete(args: &[&str]) -> bool {
     let mut ops: Vec<&str> = Vec::new();
     let mut dev = false;
@@ -617,6 +654,7 @@ pub fn routine_pod_delete(args: &[&str]) -> bool {
     // label there are restarted, as named ones are.
     let local_cluster = local_cluster_context;
     let mut local = false;
+    let mut prod = false;
     let mut selector = false;
     let mut it = args.iter().copied();
     while let Some(a) = it.next() {
@@ -625,11 +663,13 @@ pub fn routine_pod_delete(args: &[&str]) -> bool {
                 if let Some(c) = it.next() {
                     dev |= dev_name(c);
                     local |= local_cluster(c);
+                    prod |= prod_name(c);
                 }
             }
             "-n" | "--namespace" => {
-                if it.next().is_some_and(dev_name) {
-                    dev = true;
+                if let Some(n) = it.next() {
+                    dev |= dev_name(n);
+                    prod |= prod_name(n);
                 }
             }
             "-l" | "--selector" => {
@@ -641,12 +681,14 @@ pub fn routine_pod_delete(args: &[&str]) -> bool {
             _ if a.starts_with("--namespace=") || a.starts_with("--context=") => {
                 if let Some((k, v)) = a.split_once('=') {
                     dev |= dev_name(v);
+                    prod |= prod_name(v);
                     local |= k == "--context" && local_cluster(v);
                 }
             }
             _ if a.starts_with("-n") && a.len() > 2 && !a.starts_with("--") => {
-                if a.get(2..).is_some_and(dev_name) {
-                    dev = true;
+                if let Some(n) = a.get(2..) {
+                    dev |= dev_name(n);
+                    prod |= prod_name(n);
                 }
             }
             _ if a.starts_with("--selector=") || a.starts_with("-l=") => selector = true,
@@ -665,7 +707,9 @@ pub fn routine_pod_delete(args: &[&str]) -> bool {
     };
     if selector {
         // By label: only pods, only on a cluster on this machine.
-        return local && matches!(rest, [kind] if matches!(*kind, "pod" | "pods" | "po"));
+        return (local || dev)
+            && !prod
+            && matches!(rest, [kind] if matches!(*kind, "pod" | "pods" | "po"));
     }
     let pods = match rest.split_first() {
         Some((kind, names)) if matches!(*kind, "pod" | "pods" | "po") => {
@@ -677,7 +721,7 @@ pub fn routine_pod_delete(args: &[&str]) -> bool {
         }),
         None => false,
     };
-    pods && dev
+    pods && !prod
 }
 
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
@@ -860,19 +904,19 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                     a.eq_ignore_ascii_case("flushall") || a.eq_ignore_ascii_case("flushdb")
                 }) =>
             {
-                // `FLUSHDB` of a numbered database other than the default one (`-n 15`)
-                // empties a database set aside, usually for tests.
-                let numbered = redis_numbered_db(inv)
-                    && args.iter().any(|a| a.eq_ignore_ascii_case("flushdb"));
-                // A named local host, a local Compose service's own client (`docker compose
-                // exec redis redis-cli FLUSHALL`), or — with no host at all — only such a
-                // numbered `FLUSHDB`: a whole default-host flush stays refused.
-                let default_host = numbered && redis_default_host(inv) && !on_another_machine(sa);
-                if (local_database(inv, sa) && has_host(inv))
-                    || compose_local_client(inv, sa)
-                    || default_host
-                {
-                    out.push(Finding::new(DATABASE_DROP, local_drop(cx, numbered)));
+                // Redis on this machine — a named local host, no host at all (redis-cli
+                // then talks to 127.0.0.1:6379, and no variable moves it), or a local
+                // Compose service's own client (`docker compose exec redis redis-cli
+                // FLUSHALL`) — holds development data: emptying one of its databases
+                // (`FLUSHDB`) is a reset, emptying all of them (`FLUSHALL`) is asked about.
+                // Anywhere else it is refused.
+                let flushdb = !args.iter().any(|a| a.eq_ignore_ascii_case("flushall"));
+                let compose = compose_local_client(inv, sa);
+                let here = !on_another_machine(sa)
+                    && ((local_database(inv, sa) && has_host(inv)) || redis_default_host(inv));
+                if compose || here {
+                    let disposable = flushdb && (here || redis_numbered_db(inv));
+                    out.push(Finding::new(DATABASE_DROP, local_drop(cx, disposable)));
                 } else {
                     out.push(Finding::hard_block(DATABASE_DROP));
                 }
@@ -1054,10 +1098,29 @@ mod tests {
                 ("terraform destroy -auto-approve", Block, "infra_destroy"),
                 ("terraform destroy", Auth, "infra_destroy"),
                 ("kubectl delete namespace prod", Block, "infra_destroy"),
-                ("kubectl delete pod web-1", Auth, "infra_destroy"),
+                // Named pods: a restart, unless production is named.
+                ("kubectl delete pod web-1", Pass, ""),
+                (
+                    "kubectl -n staging delete pod web-7c9d8f6b5-xk2lp",
+                    Pass,
+                    "",
+                ),
                 ("kubectl delete pod web-1 -n prod", Auth, "infra_destroy"),
                 (
-                    "kubectl delete pods -l app=web -n dev",
+                    "kubectl --context prod-eks delete pod api-0",
+                    Auth,
+                    "infra_destroy",
+                ),
+                // By label: in a development namespace or on a local cluster only.
+                ("kubectl delete pods -l app=web -n dev", Pass, ""),
+                ("kubectl -n dev delete pod -l app=api", Pass, ""),
+                (
+                    "kubectl -n staging delete pods -l app=api",
+                    Auth,
+                    "infra_destroy",
+                ),
+                (
+                    "kubectl --context prod-dev delete pods -l app=api -n dev",
                     Auth,
                     "infra_destroy",
                 ),
@@ -1136,7 +1199,22 @@ mod tests {
                     "database_drop",
                 ),
                 ("redis-cli -h localhost -n 15 FLUSHDB", Pass, ""),
-                ("redis-cli -h localhost FLUSHDB", Auth, "database_drop"),
+                ("redis-cli -h localhost FLUSHDB", Pass, ""),
+                ("redis-cli -h 127.0.0.1 -p 6379 -n 0 FLUSHDB", Pass, ""),
+                ("redis-cli FLUSHDB", Pass, ""),
+                ("redis-cli FLUSHALL", Auth, "database_drop"),
+                ("redis-cli -h localhost flushall", Auth, "database_drop"),
+                ("ssh dev1.example redis-cli FLUSHDB", Block, "database_drop"),
+                (
+                    "redis-cli -h cache.prod.example FLUSHDB",
+                    Block,
+                    "database_drop",
+                ),
+                (
+                    "redis-cli -u redis://cache.prod.example:6379 FLUSHDB",
+                    Block,
+                    "database_drop",
+                ),
                 (
                     "mongosh mongodb+srv://prod.cluster0.example.net/app --eval 'db.dropDatabase()'",
                     Block,
@@ -1225,7 +1303,6 @@ mod tests {
                     Block,
                     "database_drop",
                 ),
-                ("redis-cli FLUSHDB", Block, "database_drop"),
                 (
                     "redis-cli -h cache.prod.example -n 15 FLUSHDB",
                     Block,
@@ -1302,7 +1379,6 @@ mod tests {
                     Block,
                     "database_drop",
                 ),
-                ("redis-cli FLUSHALL", Block, "database_drop"),
                 ("mysql -e 'DROP TABLE users' app", Auth, "data_delete"),
                 ("psql -c 'select count(*) from users'", Pass, ""),
                 ("terraform plan", Pass, ""),

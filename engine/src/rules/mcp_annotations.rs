@@ -460,6 +460,30 @@ fn channel_post(tool: &str, arguments: &serde_json::Value) -> bool {
         })
 }
 
+/// An emoji reaction (`slack_add_reaction {channel_id, timestamp, reaction: "eyes"}`,
+/// `add_reaction_to_issue {content: "+1"}`): a word from a fixed set on something already
+/// there, with no room for data — even after untrusted content came in.
+fn reaction(tool: &str, arguments: &serde_json::Value) -> bool {
+    let w = words(tool);
+    let Some(m) = arguments.as_object() else {
+        return false;
+    };
+    w.iter()
+        .any(|t| matches!(t.as_str(), "reaction" | "reactions" | "react" | "emoji"))
+        && !sensitive(tool)
+        && !w.iter().any(|t| {
+            matches!(
+                t.as_str(),
+                "post" | "send" | "reply" | "write" | "edit" | "update"
+            )
+        })
+        && m.values().all(|v| match v {
+            serde_json::Value::String(s) => s.len() <= 64 && !s.contains(char::is_whitespace),
+            serde_json::Value::Number(_) | serde_json::Value::Bool(_) => true,
+            _ => false,
+        })
+}
+
 /// Branches a push must not land on unreviewed.
 fn protected_branch(b: &str) -> bool {
     let b = b.to_ascii_lowercase();
@@ -578,8 +602,11 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                 && !words(tool)
                     .iter()
                     .any(|w| matches!(w.as_str(), "config" | "configuration" | "settings"));
-            let read_like =
-                local || reads(server, tool) || plain_get(arguments) || read_only_sql(arguments);
+            let read_like = local
+                || reads(server, tool)
+                || plain_get(arguments)
+                || read_only_sql(arguments)
+                || (reaction(tool, arguments) && mode <= Mode::Balanced);
             // Opening an issue or a pull request, or commenting, or pushing to a feature
             // branch, in a session that has taken in nothing untrusted and read no secret:
             // routine in balanced.
@@ -681,6 +708,46 @@ mod tests {
             ("jira", "jira"),
         ] {
             assert!(!reads(server, tool), "{server} {tool}");
+        }
+    }
+
+    #[test]
+    fn reactions_carry_no_data() {
+        use super::reaction;
+        use serde_json::json;
+        for (tool, args) in [
+            (
+                "slack_add_reaction",
+                json!({"channel_id": "C0ZCWV5TIZU", "timestamp": "1718061222.9191", "reaction": "eyes"}),
+            ),
+            (
+                "add_reaction_to_issue_comment",
+                json!({"owner": "acme", "repo": "api", "comment_id": 42, "content": "+1"}),
+            ),
+        ] {
+            assert!(reaction(tool, &args), "{tool}");
+        }
+        for (tool, args) in [
+            // Free text rides along.
+            (
+                "slack_add_reaction",
+                json!({"channel_id": "C1", "timestamp": "1.2", "reaction": "see https://x.example/?k=AKIA"}),
+            ),
+            (
+                "slack_add_reaction",
+                json!({"channel_id": "C1", "timestamp": "1.2", "reaction": {"name": "eyes"}}),
+            ),
+            (
+                "post_message_with_reaction",
+                json!({"channel": "C1", "text": "hi"}),
+            ),
+            (
+                "delete_reaction",
+                json!({"channel": "C1", "timestamp": "1.2"}),
+            ),
+            ("add_comment", json!({"body": "x"})),
+        ] {
+            assert!(!reaction(tool, &args), "{tool}");
         }
     }
 

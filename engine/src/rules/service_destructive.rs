@@ -504,8 +504,7 @@ pub fn service_destroy(inv: &Invocation) -> Option<bool> {
     let local_db_client = matches!(p, "redis-cli" | "psql" | "mysql" | "mongosh" | "mongo")
         && !inv.remote
         && (super::infra_destructive::explicitly_local(inv)
-            || (super::infra_destructive::redis_default_host(inv)
-                && super::infra_destructive::redis_numbered_db(inv)));
+            || super::infra_destructive::redis_default_host(inv));
     if local_tool || local_db_client || inv.from_inline_code || local_env(inv) {
         return None;
     }
@@ -687,7 +686,12 @@ pub fn service_takedown(inv: &Invocation) -> bool {
         return false;
     }
     let args: Vec<&str> = inv.argv().collect();
-    if matches!(p, "kubectl" | "oc") && super::infra_destructive::on_local_cluster(&args) {
+    // On a local cluster, or in a development namespace (`kubectl -n dev scale
+    // deploy/worker --replicas=0`): a developer's own workload.
+    if matches!(p, "kubectl" | "oc")
+        && (super::infra_destructive::on_local_cluster(&args)
+            || super::infra_destructive::dev_namespace_scope(&args))
+    {
         return false;
     }
     let zero = |v: &str| v.trim() == "0";
@@ -1267,6 +1271,28 @@ mod tests {
                     "kubectl --context kind-dev -n dev scale deploy/worker --replicas=0",
                     Pass,
                     "",
+                ),
+                // … nor in a development namespace.
+                ("kubectl -n dev scale deploy/worker --replicas=0", Pass, ""),
+                (
+                    "kubectl scale deploy/api --replicas=0 --namespace=feature-x-dev",
+                    Pass,
+                    "",
+                ),
+                (
+                    "kubectl --context prod-eks -n dev scale deploy/api --replicas=0",
+                    Auth,
+                    "service_takedown",
+                ),
+                (
+                    "kubectl -n staging scale deploy/api --replicas=0",
+                    Auth,
+                    "service_takedown",
+                ),
+                (
+                    "kubectl -n dev scale deploy --all --replicas=0",
+                    Auth,
+                    "service_takedown",
                 ),
                 (
                     "bin/rails db:rollback STEP=1 && bin/rails db:migrate",

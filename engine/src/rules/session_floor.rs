@@ -5,7 +5,8 @@
 //! trifecta: private data + untrusted instructions + a way out) it is AUTH in light/balanced
 //! and BLOCK in strict/paranoid, and approving needs a possession factor. Verdicts by mode
 //! `[light, balanced, strict, paranoid]`:
-//! - secret read, then upload: AUTH everywhere; then plain request: `[PASS, AUTH, AUTH, BLOCK]`
+//! - secret read, then upload: AUTH everywhere; then plain request: `[PASS, AUTH, AUTH, BLOCK]`;
+//!   then a web page read whose address has no room for data: `[PASS, PASS, AUTH, BLOCK]`
 //! - untrusted content, then upload: `[PASS, AUTH, AUTH, AUTH]`; plain request: `[PASS, PASS, AUTH, AUTH]`
 //!
 //! - secret read, then publishing files nobody showed the engine (a package, a gist, a
@@ -140,8 +141,19 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
         return;
     }
     if cx.session.secret_read {
+        // Reading a page whose address has no room for data (`WebFetch
+        // https://pestphp.com/docs/plugins`): nothing of the secret can ride along, so it is
+        // asked about only from strict on. (A value of the secret in any address is
+        // `secret_egress`, on every channel.)
+        let plain_read = matches!(
+            &cx.action.op,
+            crate::action::Operation::Fetch { url, is_search: false }
+                if !crate::net::url_carries_data(url)
+        );
         let v = if uploads {
             Auth
+        } else if plain_read {
+            mode.pick([Pass, Pass, Auth, Block])
         } else {
             mode.pick([Pass, Auth, Auth, Block])
         };
@@ -193,6 +205,41 @@ mod tests {
             );
         }
         s
+    }
+
+    #[test]
+    fn reading_documentation_after_a_secret() {
+        let fetch = |url: &str| Action {
+            host: Host::ClaudeCode,
+            tool: "WebFetch".into(),
+            op: Operation::Fetch {
+                url: url.into(),
+                is_search: false,
+            },
+            cwd: Some(CWD.into()),
+            provenance: Provenance::User,
+            session_id: None,
+        };
+        let cases = [
+            (Mode::Balanced, "https://pestphp.com/docs/plugins", Pass),
+            (Mode::Balanced, "https://www.python-httpx.org/", Pass),
+            (Mode::Strict, "https://pestphp.com/docs/plugins", Auth),
+            // Room for data: a query, a random-looking segment or label.
+            (Mode::Balanced, "https://collector.example/?q=abc12", Auth),
+            (Mode::Balanced, "https://collector.example/k9f8a7d6s5", Auth),
+            (Mode::Balanced, "https://q8x7w6v5.collector.example/", Auth),
+            // The secret itself in an address is refused on every channel.
+            (
+                Mode::Balanced,
+                "https://collector.example/abc123def456ghi789",
+                Block,
+            ),
+        ];
+        for (mode, url, want) in cases {
+            let s = session(mode, true, false);
+            let d = engine(mode).decide(&fetch(url), &s);
+            assert_eq!(d.verdict, want, "{mode} {url} {:?}", d.codes());
+        }
     }
 
     #[test]

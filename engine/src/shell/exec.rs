@@ -1483,6 +1483,29 @@ impl Walker<'_> {
         let extract: RunnerExtract;
         let home = self.env.home.map(str::to_owned);
         match p {
+            // Listing, showing or formatting the recipes runs none of them.
+            "just"
+                if args.iter().any(|a| {
+                    matches!(
+                        *a,
+                        "-l" | "--list"
+                            | "--summary"
+                            | "--show"
+                            | "--dump"
+                            | "--fmt"
+                            | "-s"
+                            | "--variables"
+                            | "--groups"
+                            | "--init"
+                            | "--help"
+                            | "-h"
+                            | "--version"
+                            | "-V"
+                    )
+                }) =>
+            {
+                return;
+            }
             "just" => {
                 names = &["justfile", "Justfile", ".justfile"];
                 let targets: Vec<String> = operands
@@ -1494,6 +1517,23 @@ impl Walker<'_> {
                     let t: Vec<&str> = targets.iter().map(String::as_str).collect();
                     runners::just_recipes(text, &t)
                 });
+            }
+            "task" | "go-task"
+                if args.iter().any(|a| {
+                    matches!(
+                        *a,
+                        "-l" | "--list"
+                            | "-a"
+                            | "--list-all"
+                            | "--summary"
+                            | "--init"
+                            | "-h"
+                            | "--help"
+                            | "--version"
+                    )
+                }) =>
+            {
+                return;
             }
             "task" | "go-task" => {
                 names = &[
@@ -1674,10 +1714,16 @@ impl Walker<'_> {
             Some(f) => vec![paths::normalize(f, Some(&base), self.env.home)],
             None => names.iter().map(|n| format!("{base}/{n}")).collect(),
         };
+        let run_key = format!("{p} {}", operands.join(" "));
         for c in &candidates {
             // None of them is required: a runner may find its file elsewhere (a parent
             // folder, a setting), and an absent one runs nothing.
             if let Some((text, project)) = self.file_text(c, false) {
+                // The same recipe of the same file was analysed already (a recipe calling
+                // its own runner): analysing it again finds nothing new.
+                if !self.runs_seen.insert((c.clone(), run_key.clone())) {
+                    return;
+                }
                 if !self.budget() {
                     return;
                 }

@@ -18,7 +18,7 @@ pub mod runners;
 pub mod windows;
 mod words;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use brush_parser::ast;
 
@@ -229,6 +229,7 @@ pub fn analyze(command: &str, env: ShellEnv<'_>) -> ShellAnalysis {
         local_files: BTreeMap::new(),
         local_links: BTreeMap::new(),
         file_execs: 0,
+        runs_seen: BTreeSet::new(),
         project_depth: 0,
         aliases: BTreeMap::new(),
         remote_depth: 0,
@@ -362,6 +363,9 @@ struct Walker<'a> {
     local_links: BTreeMap<String, String>,
     /// Files whose content was analysed (bounded).
     file_execs: usize,
+    /// Task-runner recipes already analysed (file, program and operands): a recipe that
+    /// runs its own runner again (`default: just --list`) is not analysed twice.
+    runs_seen: BTreeSet<(String, String)>,
     /// Inside the project's own files (see `exec::in_file`).
     project_depth: u32,
     /// Aliases defined earlier in this command line (`alias ll='…'`): name → text.

@@ -1005,6 +1005,23 @@ mod tests {
                 "just build",
                 Pass,
             ),
+            // A default recipe that lists the recipes calls `just` again: analysed once,
+            // not judged as too deep.
+            (
+                "justfile",
+                "default:\n    @just --list\n\nfmt:\n    ./vendor/bin/pint\n",
+                "just --list && just fmt",
+                Pass,
+            ),
+            (
+                "justfile",
+                "default:\n    @just --list\n\nfmt:\n    rm -rf ~/\n",
+                "just --list && just fmt",
+                Block,
+            ),
+            // Listing runs no recipe, even a harmful default one.
+            ("justfile", "default:\n    rm -rf ~/\n", "just --list", Pass),
+            ("justfile", "default:\n    rm -rf ~/\n", "just", Block),
             (
                 "Taskfile.yml",
                 "version: '3'\ntasks:\n  lint:\n    deps: [wipe]\n    cmds:\n      - golangci-lint run\n  wipe:\n    cmds:\n      - rm -rf ~\n",
