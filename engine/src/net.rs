@@ -289,6 +289,33 @@ fn looks_like_file(h: &str) -> bool {
 
 /// Destinations mentioned anywhere in free text (MCP arguments, request bodies): URLs,
 /// e-mail addresses and raw IPs.
+/// Hosts a person names in prose: what [`destinations_in_text`] finds, and bare host names
+/// (`deploy to staging.acme.example`). Lower-cased.
+pub fn hosts_named_in_text(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = destinations_in_text(text)
+        .into_iter()
+        .map(|d| d.host)
+        .collect();
+    for token in text.split(|c: char| {
+        c.is_whitespace() || matches!(c, '"' | '\'' | '<' | '>' | ',' | ';' | '(' | ')' | '[' | ']' | '`')
+    }) {
+        if out.len() >= 64 {
+            break;
+        }
+        let t = token.trim_end_matches(['.', ':', '!', '?']).to_ascii_lowercase();
+        let t = t.rsplit_once('@').map_or(t.as_str(), |(_, h)| h);
+        let t = t.split(':').next().unwrap_or(t);
+        let tld_ok = t
+            .rsplit('.')
+            .next()
+            .is_some_and(|l| l.len() >= 2 && l.chars().all(|c| c.is_ascii_alphabetic()));
+        if t.contains('.') && tld_ok && valid_host_name(t) && !out.iter().any(|h| h == t) {
+            out.push(t.to_owned());
+        }
+    }
+    out
+}
+
 pub fn destinations_in_text(text: &str) -> Vec<Destination> {
     let mut out = Vec::new();
     for token in text.split(|c: char| {

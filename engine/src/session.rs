@@ -105,7 +105,15 @@ pub struct SessionState {
     /// Turns that were blocked, by keyed sketch (never their text), most recent last.
     #[serde(default)]
     pub blocked_turns: Vec<BlockedTurn>,
+    /// Hosts the user named in their own turns (`upload the tarball to 203.0.113.40`), at
+    /// most [`MAX_USER_HOSTS`]: for this session they count as listed destinations. Only a
+    /// turn that passed unflagged names them; a secret's value still never leaves.
+    #[serde(default)]
+    pub user_hosts: BTreeSet<String>,
 }
+
+/// Most user-named hosts one session remembers.
+pub const MAX_USER_HOSTS: usize = 16;
 
 /// Most untrusted sources one session names.
 pub const MAX_TAINT_SOURCES: usize = 8;

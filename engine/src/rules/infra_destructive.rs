@@ -16,6 +16,7 @@
 
 use crate::action::Operation;
 use crate::effects::json_strings;
+use crate::policy::Mode;
 use crate::verdict::{Finding, Reason, Verdict};
 
 use super::Ctx;
@@ -199,6 +200,42 @@ fn push_sql(sql: &str, out: &mut Vec<Finding>) {
 /// `local`: the statement goes to a database on this machine (`-h localhost`, the default
 /// socket): dropping it is asked about, never refused outright — a development database is
 /// what agents are asked to reset.
+/// The databases a script drops by name: `DROP DATABASE IF EXISTS crm_test` → `crm_test`
+/// (any other destructive statement is an empty name: it acts in the connected database); a
+/// dropped schema (`DROP SCHEMA public CASCADE`) is `None`, for the same reason. A name that
+/// is not a plain word (a variable, an expression) is kept as written, so it never reads as a
+/// development name by accident.
+fn dropped_databases(sql: &str) -> Vec<Option<String>> {
+    let cleaned = strip_sql_literals(sql);
+    let mut out = Vec::new();
+    for stmt in cleaned.split(';') {
+        let toks: Vec<&str> = stmt.split_whitespace().take(8).collect();
+        let up = |i: usize| toks.get(i).map(|t| t.to_ascii_uppercase()).unwrap_or_default();
+        if up(0) != "DROP" || !matches!(up(1).as_str(), "DATABASE" | "SCHEMA") {
+            // Any other destructive statement: not a database's reset (`Some("")` never
+            // reads as a development name).
+            if sql_severity(stmt).is_some() {
+                out.push(Some(String::new()));
+            }
+            continue;
+        }
+        if up(1) == "SCHEMA" {
+            out.push(None);
+            continue;
+        }
+        let mut i = 2;
+        if up(2) == "IF" && up(3) == "EXISTS" {
+            i = 4;
+        }
+        let name = toks
+            .get(i)
+            .map(|n| n.trim_matches(['`', '"', '[', ']']).to_owned())
+            .unwrap_or_default();
+        out.push(Some(name));
+    }
+    out
+}
+
 fn push_sql_at(sql: &str, local: bool, out: &mut Vec<Finding>) {
     match sql_severity(sql) {
         Some((Verdict::Block, _)) if local => out.push(Finding::new(DATABASE_DROP, Verdict::Auth)),
@@ -643,11 +680,12 @@ pub fn on_local_cluster(args: &[&str]) -> bool {
         })
 }
 
-/// `kubectl delete pod NAME…`: deleting named pods (a controller starts them again) is a
-/// restart, not a loss, unless the namespace or context is named for production; pods picked
-/// by a label (`-l app=api`) only in a development namespace or on a local cluster. Anything
-/// wider (another kind, `--all`, a field selector, a manifest) is not routine.
-pub fn routine_pod_delete(args: &[&str]) -> bool {
+/// `kubectl delete pod NAME…`: deleting named pods (a controller starts them again) in a
+/// development namespace is a restart, not a loss, and so are pods picked by a label
+/// (`-l app=api`) on a local cluster. `broad` (up to balanced): named pods anywhere not
+/// named for production, and labelled pods in a development namespace, too. Anything wider
+/// (another kind, `--all`, a field selector, a manifest) is not routine.
+pub fn routine_pod_delete(args: &[&str], broad: bool) -> bool {
     let mut ops: Vec<&str> = Vec::new();
     let mut dev = false;
     // A cluster on this machine (kind, k3d, minikube, Docker Desktop…): pods picked by a
@@ -707,7 +745,7 @@ pub fn routine_pod_delete(args: &[&str]) -> bool {
     };
     if selector {
         // By label: only pods, only on a cluster on this machine.
-        return (local || dev)
+        return (local || (broad && dev))
             && !prod
             && matches!(rest, [kind] if matches!(*kind, "pod" | "pods" | "po"));
     }
@@ -721,7 +759,7 @@ pub fn routine_pod_delete(args: &[&str]) -> bool {
         }),
         None => false,
     };
-    pods && !prod
+    pods && !prod && (dev || broad)
 }
 
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
@@ -793,7 +831,9 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             "kubectl" | "oc" if has("apply") && args.iter().any(|a| a.starts_with("--prune")) => {
                 out.push(Finding::new(INFRA_DESTROY, Verdict::Auth));
             }
-            "kubectl" | "oc" if has("delete") && !routine_pod_delete(&args) => {
+            "kubectl" | "oc"
+                if has("delete") && !routine_pod_delete(&args, cx.mode() <= Mode::Balanced) =>
+            {
                 let wide = args.iter().any(|a| {
                     matches!(
                         *a,
@@ -988,14 +1028,19 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                 let local =
                     (local_database(inv, sa) && has_host(inv)) || compose_local_client(inv, sa);
                 let mut found = Vec::new();
+                let mut dropped = Vec::new();
+                let mut judge = |sql: &str, found: &mut Vec<Finding>| {
+                    push_sql_at(sql, local, found);
+                    dropped.extend(dropped_databases(sql));
+                };
                 for a in &args {
-                    push_sql_at(a, local, &mut found);
+                    judge(a, &mut found);
                 }
                 if let crate::shell::Stdin::Text(t) = &inv.stdin {
-                    push_sql_at(t, local, &mut found);
+                    judge(t, &mut found);
                 }
                 for text in sql_files(cx, inv) {
-                    push_sql_at(&text, local, &mut found);
+                    judge(&text, &mut found);
                 }
                 // A test or development database on this machine (`-d payments_test`): its
                 // reset is routine in a clean session.
@@ -1004,7 +1049,17 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                     .find(|w| matches!(w.first(), Some(&"-d") | Some(&"--dbname") | Some(&"-D")))
                     .and_then(|w| w.get(1).copied())
                     .or_else(|| args.iter().find_map(|a| a.strip_prefix("--dbname=")));
-                let disposable = local && db.is_some_and(dev_name);
+                // … or a script that only drops (and recreates) databases named so
+                // (`DROP DATABASE IF EXISTS crm_test; CREATE DATABASE crm_test`). A drop of
+                // any other database is never part of a test database's reset.
+                let named = |n: &Option<String>| n.as_ref().filter(|n| !n.is_empty()).cloned();
+                let drops_dev = dropped.iter().all(|n| match named(n) {
+                    Some(name) => dev_name(&name),
+                    None => db.is_some_and(dev_name),
+                });
+                let disposable = local
+                    && drops_dev
+                    && (db.is_some_and(dev_name) || dropped.iter().any(|n| named(n).is_some()));
                 for f in found {
                     if disposable && !f.hard {
                         let v = local_drop(cx, true);
@@ -1088,6 +1143,26 @@ mod tests {
         ] {
             assert!(!super::sql_host_access(sql), "{sql}");
         }
+    }
+
+    /// From strict on, only the narrow restarts stay routine: named pods in a development
+    /// namespace, labelled pods on a local cluster.
+    #[test]
+    fn restarts_in_strict() {
+        table(
+            Mode::Strict,
+            &[
+                ("kubectl delete pod web-7c9d5f-x2k8q -n dev", Pass, ""),
+                ("kubectl --context kind-dev delete pod -l app=api", Pass, ""),
+                ("kubectl delete pod web-1", Auth, "infra_destroy"),
+                ("kubectl -n dev delete pod -l app=api", Auth, "infra_destroy"),
+                (
+                    "kubectl -n dev scale deploy/worker --replicas=0",
+                    Auth,
+                    "service_takedown",
+                ),
+            ],
+        );
     }
 
     #[test]
@@ -1369,9 +1444,37 @@ mod tests {
                     Auth,
                     "infra_destroy",
                 ),
+                // Dropping (and recreating) a database named for tests or development on
+                // this machine: its reset.
+                ("psql -h 127.0.0.1 -U postgres -c 'DROP DATABASE shop_dev'", Pass, ""),
                 (
-                    "psql -h 127.0.0.1 -U postgres -c 'DROP DATABASE shop_dev'",
+                    "mysql -h 127.0.0.1 -u root -e 'DROP DATABASE IF EXISTS crm_test; CREATE DATABASE crm_test;'",
+                    Pass,
+                    "",
+                ),
+                (
+                    "psql -h localhost -U postgres -c 'DROP DATABASE IF EXISTS app_test;' -c 'CREATE DATABASE app_test;'",
+                    Pass,
+                    "",
+                ),
+                (
+                    "psql -h localhost -U postgres -c 'DROP DATABASE shop'",
                     Auth,
+                    "database_drop",
+                ),
+                (
+                    "psql -h localhost -d app_test -c 'DROP DATABASE production'",
+                    Auth,
+                    "database_drop",
+                ),
+                (
+                    "psql -h localhost -c 'DROP DATABASE app_test; TRUNCATE users'",
+                    Auth,
+                    "database_drop",
+                ),
+                (
+                    "psql -h db.prod.example -c 'DROP DATABASE IF EXISTS app_test'",
+                    Block,
                     "database_drop",
                 ),
                 (

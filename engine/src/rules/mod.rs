@@ -78,6 +78,12 @@ impl Ctx<'_> {
     pub fn mode(&self) -> Mode {
         self.policy.mode
     }
+
+    /// Is this host a destination somebody chose: on the policy's list, or named by the
+    /// user in one of this session's turns?
+    pub fn host_listed(&self, host: &str) -> bool {
+        self.policy.host_allowed(host) || self.session.user_hosts.contains(host)
+    }
     pub fn home(&self) -> Option<&str> {
         self.policy.home()
     }

@@ -119,9 +119,44 @@ fn sql_reads_secrets(sql: &str) -> bool {
             .chars()
             .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '"'))
             .collect();
-        SECRET_COLUMNS
-            .iter()
-            .any(|w| cols.contains(w) || table.contains(w))
+        if SECRET_COLUMNS.iter().any(|w| cols.contains(w)) {
+            return true;
+        }
+        if !SECRET_COLUMNS.iter().any(|w| table.contains(w)) {
+            return false;
+        }
+        // A secrets table (`api_keys`, `oauth_tokens`): its whole rows, or a column that
+        // holds the value (`key`, `value`, `hash`, `encrypted`) — not bookkeeping columns
+        // named one by one (`SELECT owner_id, prefix, revoked_at FROM api_keys`).
+        let whole_row = cols.replace("count(*)", "").contains('*')
+            || ["row_to_json", "to_json", "json_agg", "json_object", "jsonb_agg"]
+                .iter()
+                .any(|f| cols.contains(f));
+        let value_column = cols
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .flat_map(|w| w.split('_'))
+            .any(|w| {
+                matches!(
+                    w,
+                    "key"
+                        | "value"
+                        | "hash"
+                        | "hashed"
+                        | "digest"
+                        | "data"
+                        | "raw"
+                        | "plaintext"
+                        | "encrypted"
+                        | "ciphertext"
+                        | "content"
+                        | "body"
+                        | "blob"
+                        | "jwt"
+                        | "bearer"
+                        | "code"
+                )
+            });
+        whole_row || value_column
     })
 }
 
@@ -800,6 +835,28 @@ mod tests {
                     "secret_read_credentials",
                 ),
                 ("psql -c 'SELECT id, email FROM users LIMIT 5'", Pass, ""),
+                // A secrets table: bookkeeping columns named one by one are not its secrets.
+                (
+                    "psql -h localhost -c 'SELECT owner_id, prefix, revoked_at FROM api_keys ORDER BY id DESC LIMIT 5'",
+                    Pass,
+                    "",
+                ),
+                ("psql -c 'SELECT count(*) FROM api_keys'", Pass, ""),
+                (
+                    "psql -c 'SELECT owner_id, key_hash FROM api_keys'",
+                    Auth,
+                    "secret_read_credentials",
+                ),
+                (
+                    "psql -c 'SELECT row_to_json(k) FROM api_keys k'",
+                    Auth,
+                    "secret_read_credentials",
+                ),
+                (
+                    "psql -c 'SELECT k.* FROM oauth_tokens k'",
+                    Auth,
+                    "secret_read_credentials",
+                ),
                 ("psql -c 'SELECT count(*) FROM sessions'", Pass, ""),
                 ("sqlite3 app.db '.tables'", Pass, ""),
             ],

@@ -14,6 +14,7 @@
 //! `kubectl delete all --all -n prod` → BLOCK.
 
 use crate::net;
+use crate::policy::Mode;
 use crate::shell::Invocation;
 use crate::verdict::{Finding, Reason, Verdict};
 
@@ -477,7 +478,7 @@ fn migration_step(inv: &Invocation) -> Option<bool> {
 }
 
 /// Does this invocation destroy something on a service? `Some(all)` when it does.
-pub fn service_destroy(inv: &Invocation) -> Option<bool> {
+pub fn service_destroy(inv: &Invocation, broad: bool) -> Option<bool> {
     let p = inv.program.as_str();
     // A container or package tool on a server (`ssh prod 'docker volume rm …'`) destroys
     // that server's data: judged like any service, not as this machine's housekeeping.
@@ -535,7 +536,7 @@ pub fn service_destroy(inv: &Invocation) -> Option<bool> {
         return None;
     }
     if matches!(p, "kubectl" | "oc")
-        && super::infra_destructive::routine_pod_delete(&inv.argv().collect::<Vec<_>>())
+        && super::infra_destructive::routine_pod_delete(&inv.argv().collect::<Vec<_>>(), broad)
     {
         return None;
     }
@@ -680,17 +681,17 @@ const CAPACITY_OPTS: &[&str] = &[
 /// (`kubectl scale --replicas=0`, `aws ecs update-service --desired-count 0`,
 /// `heroku ps:scale web=0`, `fly scale count 0`), or stopping cloud machines
 /// (`aws ec2 stop-instances`, `gcloud compute instances stop`, `az vm deallocate`)?
-pub fn service_takedown(inv: &Invocation) -> bool {
+pub fn service_takedown(inv: &Invocation, broad: bool) -> bool {
     let p = inv.program.as_str();
     if LOCAL_TOOLS.contains(&p) || inv.from_inline_code || local_env(inv) {
         return false;
     }
     let args: Vec<&str> = inv.argv().collect();
-    // On a local cluster, or in a development namespace (`kubectl -n dev scale
-    // deploy/worker --replicas=0`): a developer's own workload.
+    // On a local cluster, or (up to balanced) in a development namespace (`kubectl -n dev
+    // scale deploy/worker --replicas=0`): a developer's own workload.
     if matches!(p, "kubectl" | "oc")
         && (super::infra_destructive::on_local_cluster(&args)
-            || super::infra_destructive::dev_namespace_scope(&args))
+            || (broad && super::infra_destructive::dev_namespace_scope(&args)))
     {
         return false;
     }
@@ -921,7 +922,7 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                 Finding::new(SERVICE_DESTROY, Verdict::Auth)
             });
         }
-        if let Some(all) = service_destroy(inv)
+        if let Some(all) = service_destroy(inv, cx.mode() <= Mode::Balanced)
             && !super::infra_destructive::compose_local_client(inv, sa)
         {
             out.push(if all {
@@ -933,7 +934,7 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
         if http_delete(inv) {
             out.push(Finding::new(REMOTE_HTTP_DELETE, Verdict::Auth));
         }
-        if service_takedown(inv) {
+        if service_takedown(inv, cx.mode() <= Mode::Balanced) {
             out.push(Finding::new(SERVICE_TAKEDOWN, Verdict::Auth));
         }
     }

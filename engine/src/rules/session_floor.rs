@@ -101,7 +101,7 @@ pub(crate) fn unlisted_egress(cx: &Ctx<'_>) -> Option<bool> {
         let listed = e
             .dest
             .as_ref()
-            .is_some_and(|d| cx.policy.host_allowed(&d.host) || d.is_private_ip());
+            .is_some_and(|d| cx.host_listed(&d.host) || d.is_private_ip());
         let project_remote = e.dest.is_none()
             && e.git_remote
                 .as_deref()

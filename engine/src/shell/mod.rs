@@ -298,6 +298,7 @@ const INTERPRETERS: &[&str] = &[
     "sbcl",
     "clisp",
     "elixir",
+    "iex",
     "erl",
     "escript",
     "groovy",
@@ -1218,7 +1219,7 @@ impl Walker<'_> {
                 "rscript" | "r" => &["-e", "--expr"],
                 "julia" => &["-e", "--eval", "-E", "--print"],
                 "guile" => &["-c"],
-                "racket" | "elixir" | "groovy" | "scala" | "clojure" | "clj" | "bb" | "swift" => {
+                "racket" | "elixir" | "iex" | "groovy" | "scala" | "clojure" | "clj" | "bb" | "swift" => {
                     &["-e", "--eval"]
                 }
                 "sbcl" => &["--eval"],
@@ -1880,6 +1881,23 @@ fn unwrap_wrapper(
         } else {
             Unwrapped::NotExec
         });
+    }
+    // `iex -S mix phx.server`: Elixir's shell running a Mix task (or any script) — what runs
+    // is `mix phx.server`. (`iex` alone is the interactive shell: nothing runs.)
+    if prog == "iex" {
+        let mut i = 0;
+        while let Some(t) = args.get(i).map(|w| w.text.as_str()) {
+            match t {
+                "-S" if i + 1 < args.len() => return Some(Unwrapped::Command(i + 1)),
+                "-S" => return Some(Unwrapped::NotExec),
+                "--sname" | "--name" | "--cookie" | "--erl" | "--dot-iex" | "--remsh" | "-r"
+                | "-pa" | "-pz" => i += 2,
+                _ if t.starts_with('-') => i += 1,
+                // A script file (`iex script.exs`): judged as the interpreter running it.
+                _ => return None,
+            }
+        }
+        return Some(Unwrapped::NotExec);
     }
     if !WRAPPERS.contains(&prog) {
         return None;

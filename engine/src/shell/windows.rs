@@ -28,6 +28,16 @@ pub fn looks_windows(cmd: &str) -> bool {
                 && verb.chars().all(|c| c.is_ascii_alphabetic())
                 && noun.chars().all(|c| c.is_ascii_alphanumeric())
         });
+    // `iex -S mix`, `iex --sname node`: Elixir's interactive shell, not PowerShell's
+    // `Invoke-Expression` alias (which takes no such option).
+    let elixir_shell = first == "iex"
+        && lower
+            .split_whitespace()
+            .nth(1)
+            .is_some_and(|a| a == "-s" || a.starts_with("--"));
+    if elixir_shell && !cmdlet && !lower.contains("$env:") {
+        return false;
+    }
     cmdlet
         || lower.contains("$env:")
         || matches!(
