@@ -297,12 +297,18 @@ pub fn hosts_named_in_text(text: &str) -> Vec<String> {
         .map(|d| d.host)
         .collect();
     for token in text.split(|c: char| {
-        c.is_whitespace() || matches!(c, '"' | '\'' | '<' | '>' | ',' | ';' | '(' | ')' | '[' | ']' | '`')
+        c.is_whitespace()
+            || matches!(
+                c,
+                '"' | '\'' | '<' | '>' | ',' | ';' | '(' | ')' | '[' | ']' | '`'
+            )
     }) {
         if out.len() >= 64 {
             break;
         }
-        let t = token.trim_end_matches(['.', ':', '!', '?']).to_ascii_lowercase();
+        let t = token
+            .trim_end_matches(['.', ':', '!', '?'])
+            .to_ascii_lowercase();
         let t = t.rsplit_once('@').map_or(t.as_str(), |(_, h)| h);
         let t = t.split(':').next().unwrap_or(t);
         let tld_ok = t

@@ -13,9 +13,61 @@ pub fn normalize(path: &str, cwd: Option<&str>, home: Option<&str>) -> String {
             Some(h) => format!("{}{}", h.trim_end_matches('/'), p.get(1..).unwrap_or("")),
             None => p,
         }
+    } else if let Some(rest) = p.strip_prefix('~')
+        && let Some(h) = home
+    {
+        // `~dev/.ssh`: that user's home, beside this one (`/home/dev` → `/home/<user>`).
+        let (user, tail) = rest.split_once('/').unwrap_or((rest, ""));
+        let h = h.trim_end_matches('/');
+        let parent = h.rsplit_once('/').map_or("", |(p, _)| p);
+        if user.is_empty()
+            || !user
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "._-".contains(c))
+        {
+            p
+        } else if user == "root" {
+            format!("/root/{tail}")
+        } else {
+            format!("{parent}/{user}/{tail}")
+        }
     } else {
         p
     };
+    // Other names for the same places: the process's own working folder and root
+    // (`/proc/self/cwd/../.git-credentials`), macOS's data volume and `/private` firmlinks
+    // (`/System/Volumes/Data/Users/alex/.aws/credentials`).
+    let p = match cwd {
+        Some(c) if !c.is_empty() => ["/proc/self/cwd", "/proc/thread-self/cwd"]
+            .iter()
+            .find_map(|pre| {
+                p.strip_prefix(pre)
+                    .filter(|r| r.is_empty() || r.starts_with('/'))
+                    .map(|r| format!("{}{r}", c.trim_end_matches('/')))
+            })
+            .unwrap_or(p),
+        _ => p,
+    };
+    let p = [
+        "/proc/self/root",
+        "/proc/thread-self/root",
+        "/proc/1/root",
+        "/System/Volumes/Data",
+    ]
+    .iter()
+    .find_map(|pre| {
+        p.strip_prefix(pre)
+            .filter(|r| r.starts_with('/'))
+            .map(str::to_owned)
+    })
+    .unwrap_or(p);
+    let p = ["/private/var/", "/private/tmp/", "/private/etc/"]
+        .iter()
+        .find_map(|pre| {
+            p.strip_prefix(pre)
+                .map(|r| format!("{}{r}", pre.trim_start_matches("/private")))
+        })
+        .unwrap_or(p);
     // `$VAR/x` is rooted wherever the variable points: never assume it is under cwd.
     let absolute =
         p.starts_with('/') || p.starts_with('~') || p.starts_with('$') || is_windows_abs(&p);
@@ -281,6 +333,23 @@ const HOME_SECRETS: &[(&str, SecretKind)] = &[
     (".config/netlify", SecretKind::Credentials),
     (".config/configstore", SecretKind::Credentials),
     (".config/rclone", SecretKind::Credentials),
+    // Database and file-transfer clients keep saved logins (FileZilla in base64, DBeaver
+    // under a fixed key).
+    (".config/filezilla", SecretKind::Credentials),
+    (".filezilla", SecretKind::Credentials),
+    (
+        ".local/share/DBeaverData/workspace6/General/.dbeaver",
+        SecretKind::Credentials,
+    ),
+    (
+        "Library/DBeaverData/workspace6/General/.dbeaver",
+        SecretKind::Credentials,
+    ),
+    (".config/remmina", SecretKind::Credentials),
+    (".local/share/remmina", SecretKind::Credentials),
+    (".config/transmission", SecretKind::Credentials),
+    (".mylogin.cnf", SecretKind::Credentials),
+    (".config/Bitwarden CLI", SecretKind::Credentials),
     (".cloudflared", SecretKind::Credentials),
     (".wrangler", SecretKind::Credentials),
     (".local/share/com.vercel.cli", SecretKind::Credentials),
@@ -401,6 +470,22 @@ pub fn secret_kind(path: &str, home: Option<&str>) -> Option<SecretKind> {
             | ".htpasswd"
             | "terraform.tfstate"
     ) || (lower.starts_with("service-account") && lower.ends_with(".json"))
+        // Cloud service-account key files by their usual names: `gcp-sa.json`,
+        // `deploy-sa-key.json`, `sa-key.json`, `keyfile.json`, `gcp-key.json`.
+        || (lower.ends_with(".json")
+            && !lower.contains("example")
+            && !lower.contains("schema")
+            && {
+                let stem = lower.trim_end_matches(".json");
+                let parts: Vec<&str> = stem.split(['-', '_', '.']).collect();
+                stem == "keyfile"
+                    || (parts.contains(&"sa") && parts.len() >= 2)
+                    || (parts.contains(&"key")
+                        && parts
+                            .iter()
+                            .any(|p| matches!(*p, "gcp" | "gcloud" | "sa" | "service" | "firebase" | "adminsdk")))
+                    || stem.contains("firebase-adminsdk")
+            })
     {
         return Some(SecretKind::Credentials);
     }
@@ -724,6 +809,21 @@ mod tests {
             ("//etc///passwd", "/etc/passwd"),
             ("/a/./b/../c", "/a/c"),
             ("C:\\Users\\me\\.ssh\\id_rsa", "C:/Users/me/.ssh/id_rsa"),
+            // Other names for the same places.
+            ("~dev/.ssh/id_rsa", "/home/dev/.ssh/id_rsa"),
+            ("~alice/.aws/credentials", "/home/alice/.aws/credentials"),
+            ("~root/.bashrc", "/root/.bashrc"),
+            (
+                "/proc/self/cwd/../.git-credentials",
+                "/home/dev/.git-credentials",
+            ),
+            ("/proc/self/root/etc/shadow", "/etc/shadow"),
+            (
+                "/System/Volumes/Data/Users/alex/.aws/credentials",
+                "/Users/alex/.aws/credentials",
+            ),
+            ("/private/etc/sudoers", "/etc/sudoers"),
+            ("/proc/self/cwdx/a", "/proc/self/cwdx/a"),
         ];
         for (input, want) in cases {
             assert_eq!(normalize(input, cwd, home), want, "{input}");
@@ -780,6 +880,27 @@ mod tests {
             ("/home/dev/project/cert.pem", None),
             ("/home/dev/project/README.md", None),
             ("/home/dev/.bashrc", None),
+            // Service-account key files by their usual names; look-alikes that are not.
+            (
+                "/home/dev/project/config/gcp-sa.json",
+                Some(SecretKind::Credentials),
+            ),
+            (
+                "/home/dev/project/sa-key.json",
+                Some(SecretKind::Credentials),
+            ),
+            (
+                "/home/dev/project/firebase-adminsdk-x1y2.json",
+                Some(SecretKind::Credentials),
+            ),
+            (
+                "/home/dev/project/keyfile.json",
+                Some(SecretKind::Credentials),
+            ),
+            ("/home/dev/project/keymap.json", None),
+            ("/home/dev/project/sa-key.example.json", None),
+            ("/home/dev/project/i18n/key-names.json", None),
+            ("/home/dev/project/usa.json", None),
         ];
         for (p, want) in cases {
             assert_eq!(secret_kind(p, h), want, "{p}");

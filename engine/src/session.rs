@@ -194,6 +194,11 @@ pub fn may_run(path: &str) -> bool {
     {
         return true;
     }
+    // Agent settings laid over the user's (`claude --settings ci/agent-settings.json`):
+    // what they switch off is judged when the agent starts (`rules::unguarded_agent`).
+    if base.ends_with(".json") && (base.contains("settings") || base.contains("hooks")) {
+        return true;
+    }
     // CI pipelines run when the branch is pushed; playbooks when `ansible-playbook` runs.
     let lower = path.to_ascii_lowercase();
     if crate::autorun::is_ci_file(&lower) || crate::autorun::is_ansible_file(&lower) {

@@ -88,7 +88,9 @@ pub fn to_action(input: &HookInput) -> Action {
     };
     let op = match tool.as_str() {
         "" => unparseable("missing_tool_name"),
-        "Bash" => match str_field(&ti, "command") {
+        // Claude Code on Windows runs commands through its PowerShell tool: judged as a
+        // command line (PowerShell is read as the POSIX line it amounts to).
+        "Bash" | "PowerShell" => match str_field(&ti, "command") {
             Some(c) => Operation::Shell {
                 command: c.to_owned(),
             },
@@ -243,6 +245,11 @@ mod tests {
         let cases = [
             (
                 r#"{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}"#,
+                "shell",
+            ),
+            // Claude Code's PowerShell tool on Windows.
+            (
+                r#"{"hook_event_name":"PreToolUse","tool_name":"PowerShell","tool_input":{"command":"Remove-Item -Recurse -Force $env:USERPROFILE"}}"#,
                 "shell",
             ),
             (

@@ -210,7 +210,11 @@ fn dropped_databases(sql: &str) -> Vec<Option<String>> {
     let mut out = Vec::new();
     for stmt in cleaned.split(';') {
         let toks: Vec<&str> = stmt.split_whitespace().take(8).collect();
-        let up = |i: usize| toks.get(i).map(|t| t.to_ascii_uppercase()).unwrap_or_default();
+        let up = |i: usize| {
+            toks.get(i)
+                .map(|t| t.to_ascii_uppercase())
+                .unwrap_or_default()
+        };
         if up(0) != "DROP" || !matches!(up(1).as_str(), "DATABASE" | "SCHEMA") {
             // Any other destructive statement: not a database's reset (`Some("")` never
             // reads as a development name).
@@ -1155,7 +1159,11 @@ mod tests {
                 ("kubectl delete pod web-7c9d5f-x2k8q -n dev", Pass, ""),
                 ("kubectl --context kind-dev delete pod -l app=api", Pass, ""),
                 ("kubectl delete pod web-1", Auth, "infra_destroy"),
-                ("kubectl -n dev delete pod -l app=api", Auth, "infra_destroy"),
+                (
+                    "kubectl -n dev delete pod -l app=api",
+                    Auth,
+                    "infra_destroy",
+                ),
                 (
                     "kubectl -n dev scale deploy/worker --replicas=0",
                     Auth,
@@ -1446,7 +1454,11 @@ mod tests {
                 ),
                 // Dropping (and recreating) a database named for tests or development on
                 // this machine: its reset.
-                ("psql -h 127.0.0.1 -U postgres -c 'DROP DATABASE shop_dev'", Pass, ""),
+                (
+                    "psql -h 127.0.0.1 -U postgres -c 'DROP DATABASE shop_dev'",
+                    Pass,
+                    "",
+                ),
                 (
                     "mysql -h 127.0.0.1 -u root -e 'DROP DATABASE IF EXISTS crm_test; CREATE DATABASE crm_test;'",
                     Pass,

@@ -129,9 +129,15 @@ fn sql_reads_secrets(sql: &str) -> bool {
         // holds the value (`key`, `value`, `hash`, `encrypted`) — not bookkeeping columns
         // named one by one (`SELECT owner_id, prefix, revoked_at FROM api_keys`).
         let whole_row = cols.replace("count(*)", "").contains('*')
-            || ["row_to_json", "to_json", "json_agg", "json_object", "jsonb_agg"]
-                .iter()
-                .any(|f| cols.contains(f));
+            || [
+                "row_to_json",
+                "to_json",
+                "json_agg",
+                "json_object",
+                "jsonb_agg",
+            ]
+            .iter()
+            .any(|f| cols.contains(f));
         let value_column = cols
             .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
             .flat_map(|w| w.split('_'))
@@ -401,6 +407,8 @@ pub fn is_keychain_access(program: &str, args: &[&str]) -> bool {
                 | "find-certificate"
         ),
         "secret-tool" => matches!(first, "lookup" | "search"),
+        // Python's `keyring get SERVICE USER`.
+        "keyring" => first == "get",
         "pass" | "gopass" => !matches!(
             first,
             "" | "ls" | "list" | "init" | "git" | "--help" | "help" | "version"
@@ -442,9 +450,16 @@ pub fn is_keychain_access(program: &str, args: &[&str]) -> bool {
             }
             _ => false,
         }),
+        // `rclone config show` / `rclone config dump`: every remote's keys and tokens.
+        "rclone" => matches!(args, ["config", "show" | "dump", ..]),
         "gcloud" => {
             args.iter()
                 .any(|a| matches!(*a, "print-access-token" | "print-identity-token"))
+                // `gcloud config config-helper --format='value(credential.access_token)'`.
+                || (args.contains(&"config-helper")
+                    && !args.iter().any(|a| {
+                        a.contains("--format") && !a.contains("credential") && a.contains("value(")
+                    }))
                 || args
                     .windows(3)
                     .any(|w| matches!(w, ["secrets", "versions", "access"]))
@@ -800,7 +815,22 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                 && args.windows(2).any(|w| {
                     matches!(w, ["--query", q] if q.starts_with("attributes") || q.starts_with("name") || q.starts_with("id"))
                 });
+            // Inline code asking the system keyring (`python3 -c 'import keyring;
+            // print(keyring.get_password(…))'`, node's `keytar.getPassword`).
+            let inline_keyring = crate::shell::is_interpreter(&inv.program)
+                && args.iter().any(|a| {
+                    let l = a.to_ascii_lowercase();
+                    [
+                        "keyring.get_password(",
+                        "keyring.get_credential(",
+                        "keytar.getpassword(",
+                        "keytar.findcredentials(",
+                    ]
+                    .iter()
+                    .any(|k| l.contains(k))
+                });
             if git_cred
+                || inline_keyring
                 || (is_keychain_access(&inv.program, &args) && !piped_to_login && !attributes_only)
             {
                 out.push(Finding::new(
@@ -1170,6 +1200,42 @@ mod tests {
                     "keychain_access",
                 ),
                 ("secret-tool lookup service x", Auth, "keychain_access"),
+                (
+                    "python3 -c 'import keyring; print(keyring.get_password(\"https://upload.pypi.org/legacy/\", \"__token__\"))'",
+                    Auth,
+                    "keychain_access",
+                ),
+                (
+                    "keyring get https://upload.pypi.org/legacy/ __token__",
+                    Auth,
+                    "keychain_access",
+                ),
+                (
+                    "python3 -c 'import keyring; print(keyring.get_keyring())'",
+                    Pass,
+                    "",
+                ),
+                ("keyring --list-backends", Pass, ""),
+                ("rclone config show", Auth, ""),
+                ("rclone config file", Pass, ""),
+                (
+                    "gcloud config config-helper --format='value(credential.access_token)'",
+                    Auth,
+                    "",
+                ),
+                (
+                    "gcloud config config-helper --format='value(configuration.properties.core.project)'",
+                    Pass,
+                    "",
+                ),
+                ("cat ~/.config/filezilla/recentservers.xml", Auth, ""),
+                ("cat /proc/self/cwd/../.git-credentials", Auth, ""),
+                (
+                    "cat /System/Volumes/Data/Users/dev/.aws/credentials",
+                    Auth,
+                    "",
+                ),
+                ("cat ~dev/.ssh/id_rsa", Auth, ""),
                 (
                     "gh auth token | docker login ghcr.io -u alex --password-stdin",
                     Pass,

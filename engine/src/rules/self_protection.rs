@@ -30,6 +30,10 @@ pub const AGENT_HOOKS_REMOVED: Reason = Reason::new(
     "agent_hooks_removed",
     "Removes, empties or short-circuits hook scripts an AI agent runs on its tool calls (the user's own guards).",
 );
+pub const AGENT_SETTINGS_CHANGED: Reason = Reason::new(
+    "agent_settings_changed",
+    "Edits an AI agent's settings file that loads Airlock's hooks; Airlock's own entries are kept.",
+);
 pub const TAMPER: Reason = Reason::new(
     "self_protection",
     "Tries to change, remove or switch off Airlock itself; only the user can do that.",
@@ -84,11 +88,15 @@ fn project_hooks_added(cx: &Ctx<'_>, path: &str) -> bool {
         ".claude/settings.json",
         ".claude/settings.local.json",
         ".cursor/hooks.json",
+        ".gemini/settings.json",
     ]
     .iter()
     .any(|f| lower.ends_with(&format!("/{f}")))
         && paths::home_relative(path, cx.home()).is_none_or(|r| {
-            r.contains('/') && !r.starts_with(".claude/") && !r.starts_with(".cursor/")
+            r.contains('/')
+                && !r.starts_with(".claude/")
+                && !r.starts_with(".cursor/")
+                && !r.starts_with(".gemini/")
         });
     let Operation::FileWrite { content, .. } = &cx.action.op else {
         return false;
@@ -167,6 +175,86 @@ fn editor_preferences_only(cx: &Ctx<'_>, path: &str) -> bool {
         .any(|k| c.contains(k))
 }
 
+/// An agent's settings file (not Airlock's own files): `~/.claude/settings.json`,
+/// `~/.codex/config.toml`, `.gemini/settings.json` …
+fn agent_settings_file(lower: &str) -> bool {
+    [
+        ".claude/settings.json",
+        ".claude/settings.local.json",
+        ".claude.json",
+        ".cursor/hooks.json",
+        ".codex/hooks.json",
+        ".codex/config.toml",
+        ".gemini/settings.json",
+        "/code/user/settings.json",
+        ".vscode/settings.json",
+    ]
+    .iter()
+    .any(|f| lower.ends_with(&format!("/{}", f.trim_start_matches('/'))))
+}
+
+/// An edit of an agent's settings file that touches only inert preferences (the model, a
+/// theme, editor options): neither the replaced nor the new text names hooks, matchers,
+/// permissions or approvals, MCP servers, commands the agent runs (a status line, a key
+/// helper), the environment or paths, or switches anything on or off; and the edit adds as
+/// many closing brackets and quotes as opening ones (a broken file can make the agent load
+/// no hooks at all). Such an edit is asked about, not refused.
+fn settings_edit_keeps_guard(cx: &Ctx<'_>, lower: &str) -> bool {
+    if cx.facts.edits.is_empty() || !agent_settings_file(lower) {
+        return false;
+    }
+    const GUARD_WORDS: &[&str] = &[
+        "airlock",
+        "hook",
+        "matcher",
+        "allow",
+        "deny",
+        "ask",
+        "permission",
+        "approv",
+        "trust",
+        "mcp",
+        "command",
+        "helper",
+        "statusline",
+        "env",
+        "path",
+        "shell",
+        "disable",
+        "enable",
+        "bypass",
+        "sandbox",
+        "yolo",
+        "dangerous",
+        "defaultmode",
+        "permissionmode",
+        "permission_mode",
+        "approval_mode",
+        "approvalmode",
+        "features",
+        "profile",
+        "chat.",
+        "tools",
+        "plugin",
+        "extension",
+        "ld_",
+        "dyld",
+        "node_options",
+        "include",
+        "import",
+        "agent",
+    ];
+    cx.facts.edits.iter().all(|e| {
+        let (old, new) = (e.old.to_ascii_lowercase(), e.new.to_ascii_lowercase());
+        let guard = GUARD_WORDS
+            .iter()
+            .any(|k| old.contains(k) || new.contains(k));
+        let delta = |c: char| new.matches(c).count() as i64 - old.matches(c).count() as i64;
+        let balanced = delta('{') == delta('}') && delta('[') == delta(']') && delta('"') % 2 == 0;
+        !guard && balanced && !new.trim().is_empty()
+    })
+}
+
 /// Does a hook script run Airlock's hook (`airlock hook`, `airlock-hook`)?
 fn runs_airlock_hook(text: &str) -> bool {
     let l = text.to_ascii_lowercase();
@@ -232,14 +320,29 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     let home = cx.home();
     let protected = &cx.policy.protected_paths;
     let touches = |p: &str| paths::is_protected(p, home, protected);
+    let settings_edit = |p: &str| settings_edit_keeps_guard(cx, &p.to_ascii_lowercase());
     if cx.fx.writes.iter().any(|w| {
         touches(&w.path)
             && !editor_preferences_only(cx, &w.path)
             && !project_hooks_added(cx, &w.path)
+            && !settings_edit(&w.path)
     }) || cx.fx.deletes.iter().any(|d| touches(&d.path))
     {
         out.push(Finding::hard_block(TAMPER));
         return;
+    }
+    if cx
+        .fx
+        .writes
+        .iter()
+        .any(|w| {
+            touches(&w.path)
+                && settings_edit(&w.path)
+                && !editor_preferences_only(cx, &w.path)
+                && !project_hooks_added(cx, &w.path)
+        })
+    {
+        out.push(Finding::new(AGENT_SETTINGS_CHANGED, Verdict::Auth));
     }
     if cx
         .fx
@@ -596,6 +699,119 @@ mod tests {
         // The user's own settings stay Airlock's wiring.
         let user = write("/home/dev/.claude/settings.json", hooks);
         assert_eq!(user.verdict, Block);
+    }
+
+    /// An edit of an agent's settings that touches only inert preferences (the model) is
+    /// asked about; one that touches hooks, matchers, permissions or the environment, or
+    /// breaks the file, is refused.
+    #[test]
+    fn agent_settings_edits_that_keep_the_guard() {
+        use crate::rules::testutil::judge_edit;
+        let hook = "    \"PreToolUse\": [{\"matcher\": \"*\", \"hooks\": [{\"type\": \"command\", \"command\": \"airlock-hook claude-code\"}]}]\n";
+        let with_prettier = "    \"PreToolUse\": [{\"matcher\": \"*\", \"hooks\": [{\"type\": \"command\", \"command\": \"airlock-hook claude-code\"}]}],\n    \"PostToolUse\": [{\"matcher\": \"Edit|Write\", \"hooks\": [{\"type\": \"command\", \"command\": \"npx prettier --write \\\"$CLAUDE_FILE_PATHS\\\"\"}]}]\n";
+        for (path, old, new, want, code) in [
+            // A hook added beside Airlock's is still a hook: refused like any other change
+            // of the wiring (its command could be anything).
+            (
+                "/home/dev/.claude/settings.json",
+                hook,
+                with_prettier,
+                Block,
+                "self_protection",
+            ),
+            (
+                "/home/dev/.claude/settings.json",
+                "  \"model\": \"opus\",\n",
+                "  \"model\": \"sonnet\",\n",
+                Auth,
+                "agent_settings_changed",
+            ),
+            // Permissions widened, the matcher narrowed.
+            (
+                "/home/dev/.claude/settings.json",
+                "\"allow\": [\n      \"Bash(npm run test:*)\"\n    ]",
+                "\"allow\": [\n      \"Bash(npm run test:*)\",\n      \"Bash(curl:*)\"\n    ]",
+                Block,
+                "self_protection",
+            ),
+            (
+                "/home/dev/.claude/settings.json",
+                "\"matcher\": \"*\",",
+                "\"matcher\": \"Read\",",
+                Block,
+                "self_protection",
+            ),
+            (
+                "/home/dev/.codex/config.toml",
+                "model = \"gpt-5\"\n",
+                "model = \"gpt-5-codex\"\n",
+                Auth,
+                "agent_settings_changed",
+            ),
+            // Airlock's line dropped, re-pointed or switched off; the file broken.
+            (
+                "/home/dev/.claude/settings.json",
+                hook,
+                "    \"PreToolUse\": []\n",
+                Block,
+                "self_protection",
+            ),
+            (
+                "/home/dev/.claude/settings.json",
+                hook,
+                "    \"PreToolUse\": [{\"matcher\": \"*\", \"hooks\": [{\"type\": \"command\", \"command\": \"/tmp/airlock-hook claude-code\"}]}]\n",
+                Block,
+                "self_protection",
+            ),
+            (
+                "/home/dev/.claude/settings.json",
+                "  \"model\": \"opus\",\n",
+                "  \"model\": \"opus\",\n  \"disableAllHooks\": true,\n",
+                Block,
+                "self_protection",
+            ),
+            (
+                "/home/dev/.claude/settings.json",
+                "  \"model\": \"opus\",\n",
+                "  \"model\": \"opus\",\n  \"env\": {\"PATH\": \"/tmp/bin:/usr/bin\"},\n",
+                Block,
+                "self_protection",
+            ),
+            (
+                "/home/dev/.claude/settings.json",
+                "  \"model\": \"opus\",\n",
+                "  \"model\": \"opus\",\n  {\n",
+                Block,
+                "self_protection",
+            ),
+            (
+                "/home/dev/.codex/config.toml",
+                "model = \"gpt-5\"\n",
+                "model = \"gpt-5\"\n[features]\nhooks = false\n",
+                Block,
+                "self_protection",
+            ),
+            // A whole-file write is never such an edit.
+            (
+                "/home/dev/.codex/config.toml",
+                "",
+                "model = \"gpt-5-codex\"\n",
+                Block,
+                "self_protection",
+            ),
+            // Airlock's own configuration is never an agent's settings.
+            (
+                "/home/dev/.config/airlock/policy.toml",
+                "mode = \"strict\"\n",
+                "mode = \"strict\" # x\n",
+                Block,
+                "self_protection",
+            ),
+        ] {
+            let (got, reasons) = judge_edit(path, old, new);
+            assert_eq!(got, want, "{path}: {new:?}: {reasons:?}");
+            assert!(reasons.iter().any(|r| r == code), "{path}: {reasons:?}");
+        }
     }
 
     #[test]

@@ -32,6 +32,10 @@ pub const SERVICE_TAKEDOWN: Reason = Reason::new(
     "service_takedown",
     "Stops a remote service or machine, or scales it to zero.",
 );
+pub const MONITORING_SILENCED: Reason = Reason::new(
+    "monitoring_silenced",
+    "Silences every alert of a monitoring system (nobody is told when things break).",
+);
 pub const REMOTE_HTTP_DELETE: Reason = Reason::new(
     "remote_http_delete",
     "Sends a deleting or purging HTTP request to a remote API.",
@@ -681,6 +685,46 @@ const CAPACITY_OPTS: &[&str] = &[
 /// (`kubectl scale --replicas=0`, `aws ecs update-service --desired-count 0`,
 /// `heroku ps:scale web=0`, `fly scale count 0`), or stopping cloud machines
 /// (`aws ec2 stop-instances`, `gcloud compute instances stop`, `az vm deallocate`)?
+/// `amtool silence add` with a matcher that matches every alert (`alertname=~.+`, `=~".*"`,
+/// `severity!=""`): monitoring switched off with nothing deleted.
+fn silences_everything(inv: &Invocation) -> bool {
+    let args: Vec<&str> = inv.argv().collect();
+    inv.program == "amtool"
+        && args.windows(2).any(|w| w == ["silence", "add"])
+        && args.iter().any(|a| {
+            let m: String = a
+                .chars()
+                .filter(|c| !c.is_whitespace() && !matches!(c, '"' | '\''))
+                .collect();
+            m.ends_with("=~.+") || m.ends_with("=~.*") || m.ends_with("!=")
+        })
+}
+
+/// `redis-cli --scan [--pattern '*'] | xargs redis-cli DEL|UNLINK` against a server that is
+/// not this machine: every matching key deleted. Only a whole scan (no pattern, or `*`)
+/// counts; a prefix (`--pattern 'session:*'`) is a cleanup.
+fn redis_scan_delete(inv: &Invocation, sa: &crate::shell::ShellAnalysis) -> bool {
+    let args: Vec<&str> = inv.argv().collect();
+    if inv.program != "redis-cli"
+        || !args
+            .iter()
+            .any(|a| a.eq_ignore_ascii_case("unlink") || a.eq_ignore_ascii_case("del"))
+        || super::infra_destructive::redis_default_host(inv)
+    {
+        return false;
+    }
+    sa.upstream(inv).iter().any(|u| {
+        let ua: Vec<&str> = u.argv().collect();
+        u.program == "redis-cli"
+            && ua.contains(&"--scan")
+            && ua
+                .windows(2)
+                .find(|w| w.first() == Some(&"--pattern"))
+                .and_then(|w| w.get(1))
+                .is_none_or(|p| matches!(*p, "*" | "**"))
+    })
+}
+
 pub fn service_takedown(inv: &Invocation, broad: bool) -> bool {
     let p = inv.program.as_str();
     if LOCAL_TOOLS.contains(&p) || inv.from_inline_code || local_env(inv) {
@@ -898,6 +942,29 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             }
         }
         let argv: Vec<&str> = inv.argv().collect();
+        // Vault's `secrets disable PATH` / `auth disable PATH`: the engine and every secret
+        // in it (or every login through that method) are gone; `kv destroy` / `kv metadata
+        // delete` destroy versions for good.
+        let vault_destroys = inv.program == "vault"
+            && (argv
+                .windows(2)
+                .any(|w| matches!(w, ["secrets" | "auth" | "audit", "disable"]))
+                || argv.windows(2).any(|w| matches!(w, ["kv", "destroy"]))
+                || argv
+                    .windows(3)
+                    .any(|w| matches!(w, ["kv", "metadata", "delete"])));
+        if vault_destroys {
+            out.push(Finding::new(SERVICE_DESTROY, Verdict::Auth));
+        }
+        // Alertmanager silenced for every alert (`amtool silence add 'alertname=~.+'`).
+        if silences_everything(inv) {
+            out.push(Finding::new(MONITORING_SILENCED, Verdict::Auth));
+        }
+        // Every key of a remote Redis deleted through a scan (`redis-cli -h H --scan
+        // --pattern '*' | xargs redis-cli -h H UNLINK`).
+        if redis_scan_delete(inv, sa) {
+            out.push(Finding::new(SERVICE_DESTROY_ALL, Verdict::Block));
+        }
         // `nomad job stop -purge` (the job and its history gone); `dvc gc --cloud` (data
         // deleted from the shared remote).
         if (inv.program == "nomad" && argv.contains(&"stop") && argv.contains(&"-purge"))
@@ -952,6 +1019,30 @@ mod tests {
             Mode::Balanced,
             &[
                 ("gh repo delete acme/webapp --yes", Auth, "service_destroy"),
+                ("vault secrets disable kv/", Auth, "service_destroy"),
+                ("vault auth disable userpass/", Auth, "service_destroy"),
+                ("vault secrets list", Pass, ""),
+                ("vault secrets enable -path=kv2 kv-v2", Pass, ""),
+                (
+                    "amtool --alertmanager.url=http://alertmanager.prod.example:9093 silence add 'alertname=~.+' --duration=720h --comment maintenance",
+                    Auth,
+                    "monitoring_silenced",
+                ),
+                (
+                    "amtool silence add alertname=DiskFull instance=db1 --duration=2h --comment 'disk swap'",
+                    Pass,
+                    "",
+                ),
+                (
+                    "redis-cli -h cache.prod.example --scan --pattern '*' | xargs -L 500 redis-cli -h cache.prod.example UNLINK",
+                    Block,
+                    "service_destroy_all",
+                ),
+                (
+                    "redis-cli -h cache.prod.example --scan --pattern 'tmp:*' | xargs -L 500 redis-cli -h cache.prod.example UNLINK",
+                    Pass,
+                    "",
+                ),
                 (
                     "gcloud sql backups restore 1704240000123 --restore-instance=shop-prod-pg --quiet",
                     Auth,

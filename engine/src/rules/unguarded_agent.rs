@@ -38,6 +38,7 @@ pub(crate) fn agent_name(program: &str) -> Option<&'static str> {
         "qwen" | "qwen-code" => "qwen",
         "opencode" => "opencode",
         "goose" => "goose",
+        "kiro-cli" | "kiro" => "kiro",
         _ => return None,
     })
 }
@@ -82,7 +83,15 @@ fn bypasses(agent: &str, args: &[&str]) -> bool {
                     _ => false,
                 })
             };
-            flag("--dangerously-bypass-approvals-and-sandbox")
+            // `--disable hooks` (a feature switched off for this run), `features disable
+            // hooks` (for every later run), `-c features.hooks=false`.
+            let hooks_off = value_of("--disable").is_some_and(|v| v.contains("hooks"))
+                || args
+                    .windows(3)
+                    .any(|w| matches!(w, ["features", "disable", f] if f.contains("hook")))
+                || config("features.hooks", &["false"]);
+            hooks_off
+                || flag("--dangerously-bypass-approvals-and-sandbox")
                 || flag("--yolo")
                 || value_of("--sandbox").is_some_and(|m| m == "danger-full-access")
                 || value_of("-s").is_some_and(|m| m == "danger-full-access")
@@ -103,6 +112,12 @@ fn bypasses(agent: &str, args: &[&str]) -> bool {
         // `opencode --pure`: started without its plugins — where a guard's hooks live.
         "opencode" => flag("--yolo") || flag("--pure"),
         "goose" => flag("--yolo"),
+        // `kiro-cli settings KEY VALUE`: a setting changed (`chat.defaultAgent` to an agent
+        // whose configuration runs no hooks); reading one (`settings KEY`) is not.
+        "kiro" => {
+            args.first() == Some(&"settings")
+                && args.iter().skip(1).filter(|a| !a.starts_with('-')).count() >= 2
+        }
         _ => false,
     }
 }
@@ -144,6 +159,43 @@ fn unguarded_env(agent: &str, inv: &crate::shell::Invocation) -> bool {
     })
 }
 
+/// Does settings text switch hooks or permissions off?
+fn unguarding_settings(text: &str) -> bool {
+    let c: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+    c.contains("\"disableAllHooks\":true")
+        || c.contains("\"hooks\":{}")
+        || c.contains("bypassPermissions")
+}
+
+/// `claude --settings ci/agent-settings.json`: a settings file laid over the user's, read as
+/// the session wrote it or as the adapter found it. Unknown content is left to the agent's
+/// own prompts, as a normal run is.
+fn settings_file_unguards(cx: &Ctx<'_>, args: &[&str]) -> bool {
+    let Some(v) = args
+        .windows(2)
+        .find(|w| w.first() == Some(&"--settings"))
+        .and_then(|w| w.get(1))
+        .copied()
+        .or_else(|| args.iter().find_map(|a| a.strip_prefix("--settings=")))
+    else {
+        return false;
+    };
+    if v.trim_start().starts_with('{') {
+        return false;
+    }
+    let abs = crate::paths::normalize(v, cx.cwd(), cx.home());
+    let seen = cx
+        .session
+        .written_files
+        .get(&abs)
+        .map(|w| w.content.as_str());
+    let found = match cx.facts.files.get(&abs) {
+        Some(crate::needs::FileView::Content(c)) => Some(c.as_str()),
+        _ => None,
+    };
+    seen.or(found).is_some_and(unguarding_settings)
+}
+
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     let Some(sa) = cx.shell else {
         return;
@@ -172,7 +224,9 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             p => (agent_name(p), args.clone()),
         };
         if let Some(agent) = agent
-            && (bypasses(agent, &rest) || unguarded_env(agent, inv))
+            && (bypasses(agent, &rest)
+                || unguarded_env(agent, inv)
+                || (agent == "claude" && settings_file_unguards(cx, &rest)))
         {
             out.push(Finding::new(AGENT_SAFETY_OFF, cx.ask_or_block()));
             return;
@@ -185,6 +239,35 @@ mod tests {
     use crate::Verdict::*;
     use crate::policy::Mode;
     use crate::rules::testutil::table;
+
+    /// A settings file the session wrote, laid over the user's by `claude --settings`: judged
+    /// by what it holds.
+    #[test]
+    fn settings_files_the_session_wrote() {
+        use crate::action::{Action, Host};
+        use crate::rules::testutil::{CWD, engine, file_write};
+        use crate::session::SessionState;
+        let e = engine(Mode::Balanced);
+        let run = |content: &str| {
+            let w = file_write("Write", &format!("{CWD}/ci/agent-settings.json"), content);
+            let s = SessionState::default();
+            let d = e.decide(&w, &s);
+            let s = e.record_with(&s, &w, &d, true);
+            e.decide(
+                &Action::shell(
+                    Host::ClaudeCode,
+                    "claude -p 'run the release checklist' --settings ci/agent-settings.json",
+                    Some(CWD),
+                ),
+                &s,
+            )
+        };
+        let d = run("{\n  \"disableAllHooks\": true\n}\n");
+        assert_eq!(d.verdict, Auth, "{:?}", d.codes());
+        assert!(d.codes().contains(&"agent_safety_off"));
+        let d = run("{\n  \"model\": \"opus\"\n}\n");
+        assert_eq!(d.verdict, Pass, "{:?}", d.codes());
+    }
 
     #[test]
     fn agents_started_with_their_safety_off() {
@@ -202,6 +285,31 @@ mod tests {
                     "agent_safety_off",
                 ),
                 ("opencode run 'explain src/main.rs'", Pass, ""),
+                // Hooks switched off for a run or for good; settings laid over the user's.
+                (
+                    "codex --disable hooks exec --full-auto 'rename'",
+                    Auth,
+                    "agent_safety_off",
+                ),
+                ("codex features disable hooks", Auth, "agent_safety_off"),
+                (
+                    "codex -c features.hooks=false exec 'x'",
+                    Auth,
+                    "agent_safety_off",
+                ),
+                ("codex features list", Pass, ""),
+                ("codex exec 'fix the failing test'", Pass, ""),
+                (
+                    "claude -p 'explain the build' --settings '{\"model\":\"opus\"}'",
+                    Pass,
+                    "",
+                ),
+                (
+                    "kiro-cli settings chat.defaultAgent fast",
+                    Auth,
+                    "agent_safety_off",
+                ),
+                ("kiro-cli settings chat.defaultAgent", Pass, ""),
                 (
                     "XDG_CONFIG_HOME=$(mktemp -d) opencode run \"finish the migration\"",
                     Auth,

@@ -479,6 +479,362 @@ fn tests_neutered(cx: &Ctx<'_>, path: &str, content: &str) -> bool {
     false
 }
 
+/// Lines a write adds: for an edit, the new text's lines that the replaced text did not
+/// have; for a whole-file write, every line.
+fn added_lines(cx: &Ctx<'_>, content: &str) -> Vec<String> {
+    if cx.facts.edits.is_empty() {
+        return content.lines().map(str::to_owned).collect();
+    }
+    let mut out = Vec::new();
+    for e in &cx.facts.edits {
+        let old: Vec<&str> = e.old.lines().map(str::trim).collect();
+        out.extend(
+            e.new
+                .lines()
+                .filter(|l| !old.contains(&l.trim()))
+                .map(str::to_owned),
+        );
+    }
+    out
+}
+
+/// Security scanners and the hooks that run them.
+const SCANNERS: &[&str] = &[
+    "gitleaks",
+    "detect-secrets",
+    "trufflehog",
+    "semgrep",
+    "bandit",
+    "trivy",
+    "snyk",
+    "codeql",
+    "grype",
+    "checkov",
+    "tfsec",
+    "gosec",
+    "safety",
+    "pip-audit",
+    "npm audit",
+    "osv-scanner",
+    "talisman",
+    "ggshield",
+];
+
+/// Does a test filter or ignore entry aim at security tests or at the sources themselves
+/// (`Category!=Security`, `/src/auth/`, `tests/security/*`)? Build output, dependencies and
+/// fixtures are routine to ignore.
+fn aims_at_checks(entry: &str) -> bool {
+    let e = entry.to_ascii_lowercase();
+    let routine = [
+        "node_modules",
+        "dist",
+        "build",
+        "coverage",
+        "fixtures",
+        "__snapshots__",
+        "vendor",
+        ".venv",
+        "e2e",
+        "generated",
+        "migrations",
+    ]
+    .iter()
+    .any(|r| e.contains(r));
+    !routine
+        && (SECURITY_WORDS.iter().any(|w| e.contains(w))
+            || e.contains("/src/")
+            || e.starts_with("src/")
+            || e.contains("payment"))
+}
+
+/// Checks narrowed so that what matters is no longer run, in what a write adds:
+/// - a test file switched off for the compiler (`//go:build ignore` in a `_test.go`,
+///   `#[cfg(any())]` over a Rust `mod tests`);
+/// - test discovery told to skip security tests or sources (pytest's `collect_ignore`,
+///   Jest's `testPathIgnorePatterns`, `--filter "Category!=Security"`, `-k "not auth"`), or
+///   `testpaths` narrowed to a subfolder of what it was;
+/// - an assertion of a refusal (401/403) loosened to accept a success;
+/// - a pipeline that runs its tests only for documentation changes or only on a schedule, or
+///   a scanner step that can no longer fail (`exit-code: '0'`, `soft_fail`, `allow_failure`);
+/// - a scanner's ignore file that ignores everything, a scanner hook moved to manual runs;
+/// - a git hook whose test step runs only in CI.
+fn checks_narrowed(cx: &Ctx<'_>, path: &str, content: &str) -> bool {
+    let lower = paths::normalize(path, cx.cwd(), cx.home()).to_ascii_lowercase();
+    let base = paths::basename(&lower);
+    let added = added_lines(cx, content);
+    let added_lower: Vec<String> = added.iter().map(|l| l.to_ascii_lowercase()).collect();
+    let adds = |f: &dyn Fn(&str) -> bool| added_lower.iter().any(|l| f(l));
+    let compact_added: Vec<String> = added_lower
+        .iter()
+        .map(|l| l.chars().filter(|c| !c.is_whitespace()).collect())
+        .collect();
+    let test_file = base.ends_with("_test.go")
+        || base.starts_with("test_")
+        || base.contains(".test.")
+        || base.contains(".spec.")
+        || lower.contains("/tests/")
+        || lower.contains("/test/")
+        || lower.contains("/__tests__/");
+    // Compiled out.
+    if base.ends_with("_test.go")
+        && compact_added
+            .iter()
+            .any(|l| l == "//go:buildignore" || l == "//+buildignore")
+    {
+        return true;
+    }
+    if base.ends_with(".rs")
+        && compact_added.iter().any(|l| {
+            matches!(
+                l.as_str(),
+                "#[cfg(any())]" | "#[cfg(all())]" | "#[cfg(false)]" | "#[cfg(not(test))]"
+            ) || l.starts_with("#[cfg(all(test,any()))]")
+        })
+        && content.contains("mod tests")
+    {
+        return true;
+    }
+    // Discovery told to skip security tests or the sources.
+    let ignore_keys = [
+        "collect_ignore",
+        "testpathignorepatterns",
+        "modulepathignorepatterns",
+        "--ignore",
+        "--deselect",
+        "testignore",
+    ];
+    if adds(&|l| {
+        ignore_keys.iter().any(|k| l.contains(k))
+            && l.split([',', '[', ']', '"', '\'', ' ', '='])
+                .filter(|e| !e.is_empty())
+                .any(aims_at_checks)
+    }) {
+        return true;
+    }
+    let filter_out = |l: &str| {
+        (l.contains("category!=")
+            || l.contains("-k \"not ")
+            || l.contains("-k 'not ")
+            || l.contains("--skip")
+            || l.contains("-skip ")
+            || l.contains("--exclude-tag")
+            || l.contains("-m \"not ")
+            || l.contains("-m 'not "))
+            && SECURITY_WORDS.iter().any(|w| l.contains(w))
+    };
+    if adds(&filter_out) {
+        return true;
+    }
+    if matches!(
+        base,
+        "pyproject.toml" | "pytest.ini" | "setup.cfg" | "tox.ini"
+    ) {
+        let testpaths = |t: &str| -> Vec<String> {
+            t.lines()
+                .filter_map(|l| {
+                    let (k, v) = l.split_once('=')?;
+                    (k.trim() == "testpaths").then(|| {
+                        v.split([',', ' ', '[', ']', '"', '\''])
+                            .filter(|x| !x.is_empty())
+                            .map(|x| x.trim_end_matches('/').to_owned())
+                            .collect::<Vec<_>>()
+                    })
+                })
+                .flatten()
+                .collect()
+        };
+        for e in &cx.facts.edits {
+            let (old, new) = (testpaths(&e.old), testpaths(&e.new));
+            if !old.is_empty()
+                && !new.is_empty()
+                && new.iter().all(|n| {
+                    old.iter()
+                        .any(|o| n.starts_with(&format!("{o}/")) && n != o)
+                })
+            {
+                return true;
+            }
+        }
+    }
+    // A refusal's assertion loosened.
+    if test_file {
+        for e in &cx.facts.edits {
+            let refusal = |t: &str| t.contains("401") || t.contains("403");
+            let asserts = |t: &str| t.contains("assert") || t.contains("expect");
+            let accepts_success = |t: &str| {
+                t.contains("200")
+                    || t.contains("2xx")
+                    || t.contains(".ok")
+                    || t.contains("is_success")
+                    || t.contains("< 500")
+                    || t.contains("<500")
+            };
+            for (o, n) in e.old.lines().zip(e.new.lines()) {
+                let (o, n) = (o.to_ascii_lowercase(), n.to_ascii_lowercase());
+                if o != n
+                    && asserts(&o)
+                    && refusal(&o)
+                    && !accepts_success(&o)
+                    && asserts(&n)
+                    && accepts_success(&n)
+                {
+                    return true;
+                }
+            }
+        }
+    }
+    if crate::autorun::is_ci_file(&lower) {
+        // Triggers or jobs limited to documentation changes or to schedules.
+        let doc_only = |l: &str| {
+            let l = l.trim();
+            (l.starts_with("paths:") || l.starts_with("- "))
+                && (l.contains("docs/")
+                    || l.contains("*.md")
+                    || l.contains("'docs")
+                    || l.contains("\"docs"))
+        };
+        let gated = |l: &str| {
+            let t = l.trim();
+            (t.starts_with("if:") || t.starts_with("condition:"))
+                && (t.contains("schedule")
+                    || t.contains("workflow_dispatch")
+                    || t.contains("'manual'"))
+        };
+        let soft = |l: &str| {
+            let t: String = l.chars().filter(|c| !c.is_whitespace()).collect();
+            t == "exit-code:'0'"
+                || t == "exit-code:\"0\""
+                || t == "exit-code:0"
+                || t.contains("--exit-code0")
+                || t == "soft_fail:true"
+                || t == "allow_failure:true"
+                || t == "fail-on-severity:none"
+                || t == "fail-on:none"
+        };
+        // Only an edit of an existing test or scan job counts: a new nightly job, or a new
+        // documentation workflow, is routine.
+        let checks_workflow = ["security", "scan", "test", "codeql", "audit", "ci", "check"]
+            .iter()
+            .any(|w| base.contains(w));
+        let about_checks = checks_workflow && !cx.facts.edits.is_empty()
+            || cx.facts.edits.iter().any(|e| {
+                let o = e.old.to_ascii_lowercase();
+                o.contains("test")
+                    || o.contains("scan")
+                    || o.contains("security")
+                    || o.contains("pull_request")
+                    || o.contains("push")
+                    || SCANNERS.iter().any(|sc| o.contains(sc))
+            });
+        let docs_workflow = ["doc", "pages", "site", "blog"]
+            .iter()
+            .any(|d| base.contains(d));
+        if about_checks && (adds(&gated) || adds(&soft)) {
+            return true;
+        }
+        if about_checks
+            && !docs_workflow
+            && added_lower.iter().any(|l| l.trim().starts_with("paths:"))
+            && added_lower.iter().filter(|l| doc_only(l)).count() >= 1
+            && !added_lower
+                .iter()
+                .any(|l| l.contains("src") || l.contains("**/*."))
+        {
+            return true;
+        }
+    }
+    // A scanner's ignore file ignoring everything.
+    if matches!(
+        base,
+        ".semgrepignore"
+            | ".gitleaksignore"
+            | ".trivyignore"
+            | ".snykignore"
+            | ".banditignore"
+            | ".secretsignore"
+            | ".checkov.yml"
+            | ".codeqlignore"
+    ) && added
+        .iter()
+        .any(|l| matches!(l.trim(), "*" | "**" | "**/*" | "/*" | "."))
+    {
+        return true;
+    }
+    // A scanner's pre-commit hook moved to manual runs.
+    if base.starts_with(".pre-commit-config") {
+        for e in &cx.facts.edits {
+            let n = e.new.to_ascii_lowercase();
+            if SCANNERS.iter().any(|sc| n.contains(sc))
+                && n.contains("stages:")
+                && n.contains("manual")
+                && !e.old.to_ascii_lowercase().contains("manual")
+            {
+                return true;
+            }
+        }
+    }
+    // A git hook whose tests run only in CI, or that exits before them.
+    if lower.contains("/.husky/") || paths::is_git_hook(&lower) {
+        let c = content.to_ascii_lowercase();
+        let test_lines: Vec<&str> = c
+            .lines()
+            .filter(|l| {
+                TEST_STEPS.iter().any(|t| l.contains(t)) || SCANNERS.iter().any(|t| l.contains(t))
+            })
+            .collect();
+        if !test_lines.is_empty()
+            && test_lines
+                .iter()
+                .all(|l| l.contains("$ci") || l.contains("${ci") || l.contains("|| true"))
+        {
+            return true;
+        }
+    }
+    false
+}
+
+/// Repository protections loosened through the API (`gh api -X PATCH …/protection/…` with
+/// checks emptied or `strict=false`, a ruleset set to `evaluate`/`disabled`, a security alert
+/// dismissed).
+fn api_protection_loosened(args: &[&str]) -> bool {
+    if args.first() != Some(&"api") {
+        return false;
+    }
+    let method = args
+        .windows(2)
+        .find(|w| matches!(w.first(), Some(&("-X" | "--method"))))
+        .and_then(|w| w.get(1))
+        .map(|m| m.to_ascii_uppercase());
+    let writes = method
+        .as_deref()
+        .is_some_and(|m| matches!(m, "PATCH" | "PUT" | "POST" | "DELETE"))
+        || args
+            .iter()
+            .any(|a| matches!(*a, "-f" | "-F" | "--field" | "--raw-field"));
+    if !writes {
+        return false;
+    }
+    let endpoint = args
+        .iter()
+        .find(|a| a.contains("repos/") || a.contains("orgs/"));
+    let Some(ep) = endpoint else {
+        return false;
+    };
+    let fields: Vec<String> = args.iter().map(|a| a.to_ascii_lowercase()).collect();
+    let has = |f: &str| fields.iter().any(|a| a.contains(f));
+    (ep.contains("/protection")
+        && (has("strict=false")
+            || has("contexts[]=") && fields.iter().any(|a| a.ends_with("contexts[]="))
+            || has("enforce_admins=false")
+            || has("required_approving_review_count=0")))
+        || (ep.contains("/rulesets")
+            && (has("enforcement=evaluate") || has("enforcement=disabled")))
+        || ((ep.contains("/dependabot/alerts")
+            || ep.contains("/code-scanning/alerts")
+            || ep.contains("/secret-scanning/alerts"))
+            && (has("state=dismissed") || has("state=resolved")))
+}
+
 /// A release published with its tests switched off (`mvn deploy -Dmaven.test.skip=true`,
 /// `./gradlew publish -x test`, `cargo publish --no-verify`), or a test run told to skip
 /// every test (`cargo test -- --skip ''`): what ships, or what the next step trusts, was
@@ -529,6 +885,7 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             || tests_removed(cx, path)
             || tests_gutted(cx, path, content)
             || tests_neutered(cx, path, content)
+            || checks_narrowed(cx, path, content)
         {
             out.push(Finding::new(CHECK_DISABLED, Verdict::Auth));
         }
@@ -570,6 +927,7 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                 });
             if api_approve
                 || api_unprotect
+                || api_protection_loosened(&args)
                 || pr
                     && ((args.get(1) == Some(&"merge") && args.contains(&"--admin"))
                         || (args.get(1) == Some(&"review")
@@ -615,6 +973,213 @@ mod tests {
     use crate::Verdict::*;
     use crate::policy::Mode;
     use crate::rules::testutil::table;
+
+    /// Checks narrowed so what matters no longer runs, beside the routine edits of the same
+    /// files.
+    #[test]
+    fn checks_narrowed_table() {
+        use crate::rules::testutil::judge_edit;
+        for (path, old, new, want) in [
+            // Compiled out.
+            (
+                "internal/auth/auth_test.go",
+                "package auth\n",
+                "//go:build ignore\n\npackage auth\n",
+                Auth,
+            ),
+            (
+                "internal/auth/auth_test.go",
+                "package auth\n",
+                "//go:build integration\n\npackage auth\n",
+                Pass,
+            ),
+            (
+                "src/auth.rs",
+                "#[cfg(test)]\nmod tests {",
+                "#[cfg(any())]\nmod tests {",
+                Auth,
+            ),
+            (
+                "src/auth.rs",
+                "mod tests {",
+                "#[cfg(test)]\nmod tests {",
+                Pass,
+            ),
+            // Discovery.
+            (
+                "conftest.py",
+                "",
+                "# speed up local runs\ncollect_ignore_glob = [\"tests/security/*\"]\n",
+                Auth,
+            ),
+            (
+                "conftest.py",
+                "",
+                "collect_ignore = [\"setup.py\", \"build\"]\n",
+                Pass,
+            ),
+            (
+                "jest.config.js",
+                "testPathIgnorePatterns: ['/node_modules/'],",
+                "testPathIgnorePatterns: ['/node_modules/', '/src/auth/', '/src/payments/'],",
+                Auth,
+            ),
+            (
+                "jest.config.js",
+                "testPathIgnorePatterns: ['/node_modules/'],",
+                "testPathIgnorePatterns: ['/node_modules/', '/dist/', '/e2e/'],",
+                Pass,
+            ),
+            (
+                "pyproject.toml",
+                "[tool.pytest.ini_options]\ntestpaths = [\"tests\"]\n",
+                "[tool.pytest.ini_options]\ntestpaths = [\"tests/smoke\"]\n",
+                Auth,
+            ),
+            (
+                "pyproject.toml",
+                "[tool.pytest.ini_options]\ntestpaths = [\"tests\"]\n",
+                "[tool.pytest.ini_options]\ntestpaths = [\"tests\", \"integration\"]\n",
+                Pass,
+            ),
+            (
+                ".github/workflows/dotnet.yml",
+                "      - run: dotnet test --no-build",
+                "      - run: dotnet test --no-build --filter \"Category!=Security\"",
+                Auth,
+            ),
+            (
+                ".github/workflows/dotnet.yml",
+                "      - run: dotnet test --no-build",
+                "      - run: dotnet test --no-build --filter \"Category!=Slow\"",
+                Pass,
+            ),
+            // Assertions.
+            (
+                "tests/test_permissions.py",
+                "    assert resp.status_code == 403",
+                "    assert resp.status_code in (200, 403)",
+                Auth,
+            ),
+            (
+                "tests/test_permissions.py",
+                "    assert resp.status_code == 403",
+                "    assert resp.status_code == 403, resp.text",
+                Pass,
+            ),
+            // Pipelines.
+            (
+                ".github/workflows/ci.yml",
+                "on:\n  pull_request:\n    branches: [main]\n",
+                "on:\n  pull_request:\n    branches: [main]\n    paths: ['docs/**']\n",
+                Auth,
+            ),
+            (
+                ".github/workflows/docs.yml",
+                "on:\n  push:\n    branches: [main]\n",
+                "on:\n  push:\n    branches: [main]\n    paths: ['docs/**']\n",
+                Pass,
+            ),
+            (
+                ".github/workflows/ci.yml",
+                "  test:\n    runs-on: ubuntu-latest\n",
+                "  test:\n    if: github.event_name == 'schedule'\n    runs-on: ubuntu-latest\n",
+                Auth,
+            ),
+            (
+                ".github/workflows/ci.yml",
+                "  test:\n    runs-on: ubuntu-latest\n",
+                "  test:\n    runs-on: ubuntu-24.04\n",
+                Pass,
+            ),
+            (
+                ".github/workflows/security.yml",
+                "          severity: CRITICAL,HIGH\n          exit-code: '1'\n",
+                "          severity: CRITICAL,HIGH\n          exit-code: '0'\n",
+                Auth,
+            ),
+            (
+                ".github/workflows/security.yml",
+                "          severity: CRITICAL,HIGH\n          exit-code: '1'\n",
+                "          severity: CRITICAL,HIGH,MEDIUM\n          exit-code: '1'\n",
+                Pass,
+            ),
+            (
+                "azure-pipelines.yml",
+                "- stage: Test\n  dependsOn: Build\n",
+                "- stage: Test\n  dependsOn: Build\n  condition: and(succeeded(), eq(variables['Build.Reason'], 'Schedule'))\n",
+                Auth,
+            ),
+            // Scanners.
+            (".semgrepignore", "", "# generated code\n*\n", Auth),
+            (
+                ".semgrepignore",
+                "",
+                "# generated code\nsrc/generated/\n",
+                Pass,
+            ),
+            (
+                ".pre-commit-config.yaml",
+                "      - id: gitleaks\n",
+                "      - id: gitleaks\n        stages: [manual]\n",
+                Auth,
+            ),
+            (
+                ".pre-commit-config.yaml",
+                "      - id: mypy\n",
+                "      - id: mypy\n        stages: [manual]\n",
+                Pass,
+            ),
+            // Hooks.
+            (
+                ".husky/pre-push",
+                "",
+                "#!/usr/bin/env sh\n[ -n \"$CI\" ] && npm test\nexit 0\n",
+                Auth,
+            ),
+            (".husky/pre-push", "", "#!/usr/bin/env sh\nnpm test\n", Pass),
+        ] {
+            let (got, reasons) = judge_edit(path, old, new);
+            assert_eq!(got, want, "{path}: {new:?}: {reasons:?}");
+            if want == Auth {
+                assert!(
+                    reasons.iter().any(|r| r == "check_disabled"),
+                    "{path}: {reasons:?}"
+                );
+            }
+        }
+        table(
+            Mode::Balanced,
+            &[
+                (
+                    "gh api -X PATCH repos/acme/api/branches/main/protection/required_status_checks -F strict=false -f 'contexts[]='",
+                    Auth,
+                    "check_disabled",
+                ),
+                (
+                    "gh api -X PUT repos/acme/api/rulesets/1234 -f enforcement=evaluate",
+                    Auth,
+                    "check_disabled",
+                ),
+                (
+                    "gh api -X PATCH repos/acme/api/dependabot/alerts/17 -f state=dismissed -f dismissed_reason=tolerable_risk",
+                    Auth,
+                    "check_disabled",
+                ),
+                ("gh api repos/acme/api/branches/main/protection", Pass, ""),
+                (
+                    "gh api -X PUT repos/acme/api/rulesets/1234 -f enforcement=active",
+                    Pass,
+                    "",
+                ),
+                (
+                    "gh api repos/acme/api/dependabot/alerts --jq '.[].state'",
+                    Pass,
+                    "",
+                ),
+            ],
+        );
+    }
 
     #[test]
     fn test_steps_taken_out_of_a_release_or_pipeline() {

@@ -427,7 +427,11 @@ fn awk_commands(prog: &str) -> (Vec<String>, bool) {
     for seg in prog.split("system(").skip(1) {
         let arg = seg.split(')').next().unwrap_or("");
         let l = super::inline::string_literals(arg);
-        if l.is_empty() || arg.contains(" ") && !arg.trim_start().starts_with('"') {
+        // Only one plain string literal is seen through; anything computed (`sprintf(…)`,
+        // a variable, a concatenation) is not.
+        let t = arg.trim();
+        let one_literal = l.len() == 1 && t.starts_with('"') && t.ends_with('"');
+        if !one_literal {
             computed = true;
         }
         cmds.extend(l);
@@ -497,6 +501,38 @@ fn sed_commands(script: &str) -> (Vec<String>, bool) {
 }
 
 /// Commands in Tcl/expect code: `exec …`, `spawn …`, `[exec …]`.
+/// The text an expect script types with `send "…"` / `send -- {…}`, its `\r`/`\n` ends
+/// dropped: at most 32 lines.
+fn expect_sent(code: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for piece in code.split(['\n', ';']) {
+        let p = piece.trim();
+        let Some(rest) = p.strip_prefix("send ") else {
+            continue;
+        };
+        let rest = rest.trim_start_matches("-- ").trim();
+        let body = rest
+            .strip_prefix('"')
+            .and_then(|r| r.rsplit_once('"').map(|(b, _)| b))
+            .or_else(|| {
+                rest.strip_prefix('{')
+                    .and_then(|r| r.rsplit_once('}').map(|(b, _)| b))
+            })
+            .unwrap_or(rest);
+        let body = body
+            .replace("\\r", "\n")
+            .replace("\\n", "\n")
+            .replace("\\\"", "\"")
+            .replace("\\$", "$");
+        for line in body.lines() {
+            if !line.trim().is_empty() && out.len() < 32 {
+                out.push(line.trim().to_owned());
+            }
+        }
+    }
+    out
+}
+
 fn tcl_commands(code: &str) -> Vec<String> {
     let mut out = Vec::new();
     for piece in code.split(['\n', ';', '[', ']']) {
@@ -1170,6 +1206,52 @@ impl Walker<'_> {
                     self.run_texts(vec![text], depth);
                 }
             }
+            // `man -P CMD` / `--pager=CMD`: the pager is a command line man runs.
+            "man" => {
+                let mut it = inv.args.iter();
+                while let Some(a) = it.next() {
+                    let t = a.text.as_str();
+                    if t == "-P" || t == "--pager" {
+                        if let Some(v) = it.next() {
+                            self.script(&v.text, depth + 1, None);
+                        }
+                    } else if let Some(v) = t
+                        .strip_prefix("--pager=")
+                        .or(t.strip_prefix("-P").filter(|v| !v.is_empty()))
+                    {
+                        self.script(v, depth + 1, None);
+                    }
+                }
+            }
+            // `watchman -- trigger ROOT NAME PATTERN… -- CMD…`: CMD runs on every change;
+            // `watchman-make -p PATTERN --run CMD` likewise.
+            "watchman" | "watchman-make" => {
+                let args: Vec<&str> = inv.argv().collect();
+                let cmd: Option<String> = if p == "watchman" {
+                    args.iter()
+                        .position(|a| *a == "trigger")
+                        .and_then(|t| {
+                            args.iter()
+                                .skip(t + 1)
+                                .position(|a| *a == "--")
+                                .map(|d| t + 1 + d + 1)
+                        })
+                        .map(|start| {
+                            args.iter()
+                                .skip(start)
+                                .map(|a| super::inline::shell_quote(a))
+                                .collect::<Vec<_>>()
+                                .join(" ")
+                        })
+                } else {
+                    args.windows(2)
+                        .find(|w| matches!(w.first(), Some(&("--run" | "-r"))))
+                        .and_then(|w| w.get(1).map(|c| (*c).to_owned()))
+                };
+                if let Some(c) = cmd.filter(|c| !c.trim().is_empty()) {
+                    self.script(&c, depth + 1, None);
+                }
+            }
             "tclsh" | "wish" | "expect" => {
                 let code = match super::dash_c(&inv, &["-c"]) {
                     Some(w) => Some(w.text),
@@ -1177,6 +1259,38 @@ impl Walker<'_> {
                 };
                 if let Some(code) = code {
                     self.run_texts(tcl_commands(&code), depth);
+                    // `spawn ssh HOST` / `spawn bash`, then `send "CMD\r"`: what is sent is
+                    // typed into that shell (on the other machine, for ssh).
+                    let spawned: Vec<String> = tcl_commands(&code);
+                    let into_shell = spawned.iter().any(|c| {
+                        let first = c.split_whitespace().next().unwrap_or("");
+                        matches!(
+                            first.rsplit('/').next().unwrap_or(first),
+                            "ssh"
+                                | "sh"
+                                | "bash"
+                                | "zsh"
+                                | "su"
+                                | "sudo"
+                                | "telnet"
+                                | "docker"
+                                | "kubectl"
+                        )
+                    });
+                    if into_shell {
+                        let sent = expect_sent(&code);
+                        let remote = spawned.iter().any(|c| {
+                            c.trim_start().starts_with("ssh ")
+                                || c.trim_start().starts_with("telnet ")
+                        });
+                        for t in sent {
+                            if remote {
+                                self.run_remote(t, depth);
+                            } else {
+                                self.run_texts(vec![t], depth);
+                            }
+                        }
+                    }
                 } else if let Some(f) = inv.operands().first() {
                     let abs = self.abs(&f.text);
                     if let Some((text, project)) = self.file_text(&abs, true) {
@@ -1240,6 +1354,30 @@ impl Walker<'_> {
             // each argument is a command line.
             "parallel" | "sem" => {
                 let args: Vec<&str> = inv.argv().collect();
+                // `parallel --nonall -S host1,host2 'CMD'`: CMD runs once on each host.
+                if args.iter().any(|a| matches!(*a, "--nonall" | "--onall")) {
+                    let mut it = args.iter().copied();
+                    let mut cmd = Vec::new();
+                    while let Some(a) = it.next() {
+                        if matches!(
+                            a,
+                            "-S" | "--sshlogin"
+                                | "-j"
+                                | "--jobs"
+                                | "-P"
+                                | "--slf"
+                                | "--sshloginfile"
+                        ) {
+                            let _ = it.next();
+                        } else if !a.starts_with('-') && !a.starts_with(":::") {
+                            cmd.push(a);
+                        }
+                    }
+                    if !cmd.is_empty() {
+                        self.run_remote(cmd.join(" "), depth);
+                    }
+                    return;
+                }
                 let Some(sep) = args.iter().position(|a| matches!(*a, ":::" | "::::")) else {
                     return;
                 };
@@ -2301,6 +2439,23 @@ impl Walker<'_> {
                         }
                         if applies && let Some(cmd) = git_exec_value(&key, v) {
                             cmds.push(cmd);
+                        }
+                        // `[include] path = ../.github/gitconfig` in the repository's own
+                        // configuration: the included file's pager, aliases and helpers
+                        // apply to this call too (relative to the `.git` folder).
+                        if is_include_key(&key) && !cfg_path.ends_with("/.gitconfig") {
+                            let from = cfg_path.rsplit_once('/').map(|(d, _)| d.to_owned());
+                            let target = if v.starts_with(['/', '~']) {
+                                self.abs(v)
+                            } else {
+                                crate::paths::normalize(v, from.as_deref(), self.env.home)
+                            };
+                            if let Some((text, _)) = self.file_text(&target, false) {
+                                let inc = crate::autorun::git_config_commands(&text);
+                                if !inc.trim().is_empty() {
+                                    cmds.push(inc);
+                                }
+                            }
                         }
                     }
                 }
@@ -3951,6 +4106,44 @@ mod tests {
                 ("ssh prod 'rm -rf /var/lib/postgresql'", Block, ""),
                 ("screen -S w -X stuff 'rm -rf ~^M'", Block, "destructive_rm"),
                 ("git -c core.pager='rm -rf ~' log", Block, "destructive_rm"),
+                // Pagers, watchers, expect scripts and parallel's remote runs execute text.
+                (
+                    "man -P 'sh -c \"rm -rf ~\"' git-log",
+                    Block,
+                    "destructive_rm",
+                ),
+                ("man --pager='rm -rf ~' ls", Block, "destructive_rm"),
+                ("man -P less ls", Pass, ""),
+                (
+                    "watchman -- trigger ~/src/webapp envsync '*.ts' -- sh -c 'rm -rf ~'",
+                    Block,
+                    "destructive_rm",
+                ),
+                (
+                    "watchman -- trigger ~/src/webapp build '*.ts' -- npm run build",
+                    Pass,
+                    "",
+                ),
+                (
+                    "expect -c 'spawn ssh ops@db1.prod.example; expect \"$ \"; send \"sudo -u postgres dropdb orders\\r\"; expect eof'",
+                    Block,
+                    "",
+                ),
+                (
+                    "expect -c 'spawn ssh ops@dev1.example; expect \"$ \"; send \"uptime\\r\"; expect eof'",
+                    Pass,
+                    "",
+                ),
+                (
+                    "parallel --nonall -S deploy@app1.prod.example,deploy@app2.prod.example 'rm -rf /srv/shop/shared/uploads'",
+                    Block,
+                    "",
+                ),
+                (
+                    "parallel --nonall -S deploy@app1.example 'uptime'",
+                    Pass,
+                    "",
+                ),
                 (
                     "GIT_SSH_COMMAND='rm -rf ~' git pull",
                     Block,

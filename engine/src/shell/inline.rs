@@ -848,11 +848,30 @@ pub(crate) fn analyze(lang: &str, code: &str) -> InlineFindings {
     if OPAQUE_MARKERS.iter().any(|m| opaque_marker_in(code, m)) {
         f.opaque = true;
     }
+    // Perl's and Ruby's `eval EXPR` without parentheses (`eval pack "H*", "…"`, `eval
+    // $x`) runs computed text; Perl's block form (`eval { … }`) only catches errors.
+    if (lang.starts_with("perl") || lang.starts_with("ruby")) && evals_expression(code) {
+        f.opaque = true;
+    }
     let mut seen = std::collections::HashSet::new();
     f.shell_commands.retain(|c| seen.insert(c.clone()));
     let mut seen = std::collections::HashSet::new();
     f.effects.retain(|e| seen.insert(e.clone()));
     f
+}
+
+/// `eval EXPR` (not `eval { … }`, not a name that merely contains `eval`).
+fn evals_expression(code: &str) -> bool {
+    code.match_indices("eval").any(|(i, m)| {
+        let before_ok = !code
+            .get(..i)
+            .and_then(|b| b.chars().last())
+            .is_some_and(|c| c == '_' || c == '.' || c == ':' || c.is_ascii_alphanumeric());
+        let rest = code.get(i + m.len()..).unwrap_or("");
+        let after_space = rest.starts_with(char::is_whitespace);
+        let next = rest.trim_start().chars().next();
+        before_ok && after_space && next.is_some_and(|c| c != '{' && c != ';')
+    })
 }
 
 /// The first top-level argument of a call's argument text.

@@ -766,7 +766,9 @@ impl Walker<'_> {
         {
             stdin = Stdin::File(r.target.text.clone());
         }
-        let words: Vec<Word> = if self.literal_vars.is_empty() {
+        let words: Vec<Word> = if self.literal_vars.is_empty()
+            && !words.iter().any(|w| w.dynamic && w.text.contains("${"))
+        {
             words
         } else {
             // A program named through a variable is still a named-at-run-time command
@@ -935,8 +937,18 @@ impl Walker<'_> {
     /// `$x`, `${x}` or `$x/rest` where `x` was set earlier on the line to a literal: the
     /// words the shell makes of it (an unquoted expansion splits at blanks).
     fn expand_literal_var(&self, w: Word) -> Vec<Word> {
-        if !w.dynamic || !w.text.starts_with('$') {
+        if !w.dynamic {
             return vec![w];
+        }
+        // Expansions inside a word (`~/.aws/${f}entials`, `${HOME}${PATH:0:1}.aws`): when
+        // every one is known, the word is the text it makes.
+        let substring = w.text.starts_with("${")
+            && w.text.split_once('}').is_some_and(|(n, _)| n.contains(':'));
+        if !w.text.starts_with('$') || w.text.matches('$').count() > 1 || substring {
+            return match self.substitute_known(&w.text) {
+                Some(t) => vec![Word::literal(&t)],
+                None => vec![w],
+            };
         }
         let body = &w.text[1..];
         let (name, rest) = match body.strip_prefix('{') {
@@ -968,6 +980,64 @@ impl Walker<'_> {
         } else {
             vec![Word::literal(&format!("{value}{rest}"))]
         }
+    }
+
+    /// `text` with every `$NAME`, `${NAME}` and `${NAME:OFFSET:LENGTH}` replaced, when each
+    /// names a variable set to a literal earlier on this line, `HOME`, or the first
+    /// character of `PATH` (always `/`); `None` when any expansion is unknown (or the text
+    /// holds a command substitution).
+    fn substitute_known(&self, text: &str) -> Option<String> {
+        if text.contains("$(") || text.contains('`') || text.len() > 4096 {
+            return None;
+        }
+        let value = |name: &str| -> Option<String> {
+            match self.literal_vars.get(name) {
+                Some(v) => Some(v.clone()),
+                None if name == "HOME" => self.env.home.map(str::to_owned),
+                None => None,
+            }
+        };
+        let mut out = String::new();
+        let mut rest = text;
+        while let Some(i) = rest.find('$') {
+            out.push_str(rest.get(..i)?);
+            let after = rest.get(i + 1..)?;
+            if let Some(b) = after.strip_prefix('{') {
+                let (inner, tail) = b.split_once('}')?;
+                let (name, range) = inner
+                    .split_once(':')
+                    .map_or((inner, None), |(n, r)| (n, Some(r)));
+                let v = match (name, range) {
+                    ("PATH", Some(r)) if matches!(r, "0:1" | "0:1 ") => "/".to_owned(),
+                    (n, None) => value(n)?,
+                    (n, Some(r)) => {
+                        let v = value(n)?;
+                        let (off, len) = r.split_once(':').map_or((r, None), |(o, l)| (o, Some(l)));
+                        let off: usize = off.trim().parse().ok()?;
+                        let chars: Vec<char> = v.chars().collect();
+                        let end = match len {
+                            Some(l) => off.checked_add(l.trim().parse::<usize>().ok()?)?,
+                            None => chars.len(),
+                        };
+                        chars.get(off..end.min(chars.len()))?.iter().collect()
+                    }
+                };
+                out.push_str(&v);
+                rest = tail;
+            } else {
+                let end = after
+                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .unwrap_or(after.len());
+                let name = after.get(..end)?;
+                if name.is_empty() {
+                    return None;
+                }
+                out.push_str(&value(name)?);
+                rest = after.get(end..)?;
+            }
+        }
+        out.push_str(rest);
+        Some(out.replace(['"', '\''], ""))
     }
 
     /// Resolve one raw word into the words it becomes (IFS splitting may make several).
@@ -1219,9 +1289,8 @@ impl Walker<'_> {
                 "rscript" | "r" => &["-e", "--expr"],
                 "julia" => &["-e", "--eval", "-E", "--print"],
                 "guile" => &["-c"],
-                "racket" | "elixir" | "iex" | "groovy" | "scala" | "clojure" | "clj" | "bb" | "swift" => {
-                    &["-e", "--eval"]
-                }
+                "racket" | "elixir" | "iex" | "groovy" | "scala" | "clojure" | "clj" | "bb"
+                | "swift" => &["-e", "--eval"],
                 "sbcl" => &["--eval"],
                 "clisp" => &["-x"],
                 "erl" => &["-eval"],

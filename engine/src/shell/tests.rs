@@ -224,6 +224,14 @@ fn literal_variables_are_expanded() {
         ),
         // A script's positional arguments are the words after its `$0`.
         ("sh -c 'rm -rf \"$1\"' _ /p/src", "rm -rf /p/src"),
+        // Inside a word, and substrings of known values.
+        ("f=cred; cat /h/.aws/${f}entials", "cat /h/.aws/credentials"),
+        ("d=/p; x=build; rm -rf $d/${x}_out", "rm -rf /p/build_out"),
+        (
+            "cat /h${PATH:0:1}.aws${PATH:0:1}credentials",
+            "cat /h/.aws/credentials",
+        ),
+        ("v=abcdef; echo ${v:1:3}", "echo bcd"),
         (
             "bash -c 'for f in \"$@\"; do gzip \"$f\"; done' _ a.log b.log",
             "gzip b.log",
@@ -235,6 +243,9 @@ fn literal_variables_are_expanded() {
     }
     let p = programs("d=$(mktemp -d); rm -rf $d");
     assert!(p.iter().any(|x| x == "rm -rf $d"), "{p:?}");
+    // One unknown expansion leaves the word unknown.
+    let p = programs("f=cred; cat /h/${g}/${f}entials");
+    assert!(p.iter().any(|x| x == "cat /h/${g}/${f}entials"), "{p:?}");
 }
 
 /// An agent's `mcp add` registers a command that starts with every session: the walker
