@@ -89,6 +89,7 @@ const RULES: &[Reason] = &[
     crate::rules::supply_chain::TYPOSQUAT,
     crate::rules::supply_chain::UNKNOWN_PACKAGE,
     crate::rules::supply_chain::UNTRUSTED_SOURCE,
+    crate::rules::known_bad_release::KNOWN_MALICIOUS,
     crate::rules::exfiltration::EXFILTRATION,
     crate::rules::exfiltration::REVERSE_SHELL,
     crate::rules::exfiltration::RAW_SOCKET,

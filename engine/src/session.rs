@@ -188,8 +188,21 @@ pub fn may_run(path: &str) -> bool {
     }
     // Package managers' settings (a registry or mirror written now applies to every later
     // install: `rules::supply_chain`).
-    if matches!(base.as_str(), "pip.conf" | "pip.ini" | "uv.toml")
-        || path.contains("/.cargo/config")
+    if matches!(
+        base.as_str(),
+        "pip.conf"
+            | "pip.ini"
+            | "uv.toml"
+            | "uv.lock"
+            | "poetry.lock"
+            | "package-lock.json"
+            | "yarn.lock"
+            | "pnpm-lock.yaml"
+            | "maven-wrapper.properties"
+            | "nuget.config"
+            | "jvm.config"
+            | "gradle.properties"
+    ) || path.contains("/.cargo/config")
         || (base == "settings.xml" && path.contains("/.m2/"))
     {
         return true;

@@ -398,6 +398,23 @@ fn narrowing_mode(mode: &str) -> bool {
     })
 }
 
+/// Files a JVM build reads its own JVM options from.
+pub(crate) fn jvm_options_file(path: &str) -> bool {
+    let lower = path.to_ascii_lowercase();
+    lower.ends_with("/gradle.properties")
+        || lower.ends_with("/.mvn/jvm.config")
+        || lower.ends_with("/.mvn/maven.config")
+}
+
+/// JVM options that load an agent (`-javaagent:x.jar`, `-agentpath:`, `-agentlib:jdwp…`
+/// excepted: the debugger is not code of its own).
+pub(crate) fn jvm_agent(text: &str) -> bool {
+    let l = text.to_ascii_lowercase();
+    l.contains("-javaagent:")
+        || l.contains("-agentpath:")
+        || (l.contains("-agentlib:") && !l.contains("-agentlib:jdwp"))
+}
+
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     let mode = cx.mode();
     let home = cx.home();
@@ -417,6 +434,11 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             })
         {
             out.push(Finding::new(PERSISTENCE, cx.ask_or_block()));
+        }
+        // A JVM agent added to a build's own options (`org.gradle.jvmargs=… -javaagent:x.jar`
+        // in `gradle.properties`, `.mvn/jvm.config`): every build loads that code.
+        if jvm_options_file(&abs) && jvm_agent(content) {
+            out.push(Finding::new(PRELOAD, Auth));
         }
         if crate::autorun::is_git_config(&abs, home)
             && git_file_settings(content).iter().any(|(k, v)| {
@@ -705,6 +727,24 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                         let k = k.to_ascii_uppercase();
                         k.ends_with("_PROXY")
                             || PRELOAD_VARS.contains(&k.as_str())
+                            // Where packages come from: every later install.
+                            || k.ends_with("_INDEX_URL")
+                            || matches!(
+                                k.as_str(),
+                                "PIP_TRUSTED_HOST"
+                                    | "UV_DEFAULT_INDEX"
+                                    | "NPM_CONFIG_REGISTRY"
+                                    | "YARN_NPM_REGISTRY_SERVER"
+                                    | "GOPROXY"
+                                    | "GONOSUMDB"
+                                    | "GONOSUMCHECK"
+                                    | "GOFLAGS"
+                                    | "GOINSECURE"
+                                    | "CURL_CA_BUNDLE"
+                                    | "GIT_SSL_CAINFO"
+                                    | "MAVEN_OPTS"
+                                    | "_JAVA_OPTIONS"
+                            )
                             || matches!(
                                 k.as_str(),
                                 "NODE_OPTIONS"
@@ -1206,6 +1246,16 @@ mod tests {
                 (
                     "launchctl setenv HTTPS_PROXY http://203.0.113.23:3128",
                     Auth,
+                    "",
+                ),
+                (
+                    "setx PIP_INDEX_URL https://pypi.mirror-cdn.example/simple",
+                    Auth,
+                    "",
+                ),
+                (
+                    "reg add HKCU\\Environment /v PYTHONPATH /t REG_SZ /d C:\\Users\\alex\\AppData\\Local\\pyshim /f",
+                    Auth,
                     "preload_injection",
                 ),
                 (
@@ -1214,6 +1264,12 @@ mod tests {
                     "preload_injection",
                 ),
                 ("launchctl setenv EDITOR vim", Pass, ""),
+                ("setx EDITOR code", Pass, ""),
+                (
+                    "reg add HKCU\\Environment /v EDITOR /t REG_SZ /d code /f",
+                    Pass,
+                    "",
+                ),
                 ("networksetup -listallnetworkservices", Pass, ""),
                 (
                     "echo 'export HTTPS_PROXY=http://203.0.113.9:8080' >> ~/.bashrc",

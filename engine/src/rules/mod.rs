@@ -32,6 +32,7 @@ pub mod exfiltration;
 pub mod git_destructive;
 pub mod hidden_text;
 pub mod infra_destructive;
+pub mod known_bad_release;
 pub mod lookalike_source;
 pub mod manifest_dependencies;
 pub mod mcp_annotations;
@@ -134,6 +135,7 @@ pub const RULES: &[(&str, RuleFn)] = &[
     ("turn_gate", turn_gate::check),
     ("behaviour", behaviour::check),
     ("supply_chain", supply_chain::check),
+    ("known_bad_release", known_bad_release::check),
     ("synthetic_input", synthetic_input::check),
     ("env_poisoning", env_poisoning::check),
     ("verification_bypass", verification_bypass::check),

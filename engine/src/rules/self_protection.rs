@@ -331,17 +331,12 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
         out.push(Finding::hard_block(TAMPER));
         return;
     }
-    if cx
-        .fx
-        .writes
-        .iter()
-        .any(|w| {
-            touches(&w.path)
-                && settings_edit(&w.path)
-                && !editor_preferences_only(cx, &w.path)
-                && !project_hooks_added(cx, &w.path)
-        })
-    {
+    if cx.fx.writes.iter().any(|w| {
+        touches(&w.path)
+            && settings_edit(&w.path)
+            && !editor_preferences_only(cx, &w.path)
+            && !project_hooks_added(cx, &w.path)
+    }) {
         out.push(Finding::new(AGENT_SETTINGS_CHANGED, Verdict::Auth));
     }
     if cx

@@ -127,8 +127,48 @@ fn registry_settings_for(path: &str) -> Option<&'static [&'static str]> {
         "config" if lower.contains("/.bundle/") => &["bundle"],
         ".condarc" => &["conda", "mamba", "micromamba"],
         "settings.xml" if lower.contains("/.m2/") => &["mvn", "mvnw"],
+        // A project's own package sources and pinned downloads: `[[tool.uv.index]]`,
+        // `[[tool.poetry.source]]`, a lockfile's `registry =` / `resolved`, the Maven
+        // wrapper's `distributionUrl`, NuGet's package sources.
+        "pyproject.toml" => &["uv", "uvx", "pip", "pip3", "poetry", "pdm", "hatch", "rye"],
+        "uv.lock" => &["uv"],
+        "poetry.lock" => &["poetry"],
+        "package-lock.json" => &["npm"],
+        "yarn.lock" => &["yarn"],
+        "pnpm-lock.yaml" => &["pnpm"],
+        "maven-wrapper.properties" => &["mvnw", "./mvnw"],
+        "nuget.config" => &["dotnet", "nuget"],
         _ => return None,
     })
+}
+
+/// The lines of a written settings file that name package sources: for `pyproject.toml`
+/// only those in a source or index table (`[[tool.uv.index]]`, `[[tool.poetry.source]]`,
+/// `[tool.pdm.source]`) or an `index-url` key — not `[project.urls]`.
+fn source_lines<'a>(path: &str, content: &'a str) -> Vec<&'a str> {
+    if !path.to_ascii_lowercase().ends_with("/pyproject.toml") {
+        return content.lines().collect();
+    }
+    let mut out = Vec::new();
+    let mut in_source = false;
+    for l in content.lines() {
+        let t = l.trim();
+        if t.starts_with('[') {
+            let h = t.to_ascii_lowercase();
+            in_source = h.contains("index") || h.contains("source");
+            continue;
+        }
+        let key = t
+            .split('=')
+            .next()
+            .unwrap_or("")
+            .trim()
+            .to_ascii_lowercase();
+        if in_source || key.contains("index-url") || key.contains("index_url") {
+            out.push(l);
+        }
+    }
+    out
 }
 
 /// A web address inside a word (`@acme:registry=https://…`, `sparse+https://…`).
@@ -154,10 +194,11 @@ fn redirected_by_written_settings(cx: &Ctx<'_>, program: &str) -> bool {
         .unwrap_or(program);
     cx.session.written_files.iter().any(|(path, file)| {
         registry_settings_for(path).is_some_and(|pms| pms.contains(&program))
-            && file.content.lines().any(|l| {
+            && source_lines(path, &file.content).iter().any(|l| {
                 let k = l.to_ascii_lowercase();
                 [
-                    "registry", "index", "mirror", "url", "source", "channel", "proxy",
+                    "registry", "index", "mirror", "url", "source", "channel", "proxy", "resolved",
+                    "value=",
                 ]
                 .iter()
                 .any(|w| k.contains(w))
@@ -918,10 +959,25 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                 .first()
                 .is_some_and(|a| matches!(*a, "install" | "create" | "update")),
             "mvn" | "mvnw" => true,
+            // `dotnet restore|build|run|test`: packages restored from the configured sources.
+            "dotnet" => args
+                .first()
+                .is_some_and(|a| matches!(*a, "restore" | "build" | "run" | "test" | "publish")),
             _ => false,
         };
         if fetches && redirected_by_written_settings(cx, &inv.program) {
             out.push(Finding::new(UNTRUSTED_SOURCE, Auth));
+        }
+        // A JVM build run after this session gave it an agent (`-javaagent:` in
+        // `gradle.properties` or `.mvn/jvm.config`): the agent's code runs in the build.
+        let jvm_build = matches!(inv.program.as_str(), "mvn" | "mvnw" | "gradle" | "gradlew");
+        if jvm_build
+            && cx.session.written_files.iter().any(|(p, f)| {
+                super::env_poisoning::jvm_options_file(p)
+                    && super::env_poisoning::jvm_agent(&f.content)
+            })
+        {
+            out.push(Finding::new(super::env_poisoning::PRELOAD, Auth));
         }
         if let Some((pkg, _yes)) = runner_package(&inv.program, &args)
             && !cx.policy.package_allowed(pkg)

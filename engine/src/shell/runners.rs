@@ -435,7 +435,23 @@ pub fn requirement_installs(text: &str) -> Vec<String> {
 /// NAME@SPEC` it amounts to; nothing when the manifest is not JSON.
 pub fn package_installs(pm: &str, text: &str) -> Vec<String> {
     let Ok(doc) = serde_json::from_str::<serde_json::Value>(text) else {
-        return Vec::new();
+        // A fragment (what an edit put in): the `"name": "source"` pairs whose source is a
+        // URL, a git repository or a file, installed from there.
+        return text
+            .lines()
+            .filter_map(|l| {
+                let (k, v) = l.split_once(':')?;
+                let name = k.trim().trim_matches('"');
+                let spec = v.trim().trim_end_matches(',').trim().trim_matches('"');
+                let source = spec.contains("://")
+                    || spec.starts_with("git+")
+                    || spec.starts_with("github:")
+                    || spec.starts_with("file:");
+                (source && !name.is_empty() && !name.contains(' '))
+                    .then(|| format!("{pm} install {}", super::quote_word(spec)))
+            })
+            .take(64)
+            .collect();
     };
     [
         "dependencies",

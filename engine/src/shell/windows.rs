@@ -49,6 +49,8 @@ pub fn looks_windows(cmd: &str) -> bool {
                 | "pwsh"
                 | "pwsh.exe"
                 | "reg"
+                | "setx"
+                | "setx.exe"
                 | "schtasks"
                 | "sc"
                 | "sc.exe"
@@ -890,9 +892,29 @@ fn command(c: &str, depth: u8) -> Option<String> {
             let inner = pos.last().cloned().unwrap_or_default();
             format!("sudo sh -c {}", q(&translate(&inner).unwrap_or(inner)))
         }
+        // A user or machine environment variable set for every program started from now on
+        // (`reg add HKCU\Environment /v PYTHONPATH /d …`): as `launchctl setenv` does on a
+        // Mac.
+        "reg"
+            if pos.first().is_some_and(|s| s.eq_ignore_ascii_case("add"))
+                && pos.get(1).is_some_and(|k| {
+                    let k = k.to_ascii_lowercase().replace('\\', "/");
+                    k.ends_with("/environment") || k.contains("/session manager/environment")
+                }) =>
+        {
+            let name = param(&words, &["/v"])?;
+            let value = param(&words, &["/d"]).unwrap_or("");
+            format!("launchctl setenv {} {}", q(name), q(value))
+        }
         "reg" if pos.first().is_some_and(|s| s.eq_ignore_ascii_case("add")) => {
             let key = pos.get(1).cloned().unwrap_or_default();
             registry_effect(&key, param(&words, &["/d"]))?
+        }
+        // `setx NAME VALUE` (`/M` for the machine): the same, through the command line.
+        "setx" => {
+            let name = pos.first()?;
+            let value = pos.get(1).cloned().unwrap_or_default();
+            format!("launchctl setenv {} {}", q(name), q(&value))
         }
         "reg"
             if pos.first().is_some_and(|s| {
