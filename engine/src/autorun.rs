@@ -269,10 +269,42 @@ pub fn is_ansible_file(lower_path: &str) -> bool {
 fn terraform_local_commands(content: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut in_local_exec = false;
+    let mut in_http = false;
     for l in content.lines() {
         let t = l.trim();
         if t.contains("\"local-exec\"") {
             in_local_exec = true;
+        }
+        // `data "http" "x" { url = "https://…${var.token}" }`: fetched at plan, as `curl`
+        // would, with the variables it names (`var.api_token` as `$API_TOKEN`).
+        if t.starts_with("data") && t.contains("\"http\"") {
+            in_http = true;
+        }
+        if in_http && let Some(v) = t.strip_prefix("url") {
+            let v = v
+                .trim_start()
+                .trim_start_matches('=')
+                .trim()
+                .trim_matches('"');
+            let mut url = String::new();
+            let mut rest = v;
+            while let Some(i) = rest.find("${") {
+                url.push_str(rest.get(..i).unwrap_or(""));
+                let after = rest.get(i + 2..).unwrap_or("");
+                let (inner, tail) = after.split_once('}').unwrap_or((after, ""));
+                let name = inner
+                    .trim()
+                    .rsplit('.')
+                    .next()
+                    .unwrap_or(inner)
+                    .to_ascii_uppercase();
+                url.push('$');
+                url.push_str(&name.replace(|c: char| !c.is_ascii_alphanumeric(), "_"));
+                rest = tail;
+            }
+            url.push_str(rest);
+            out.push(format!("curl -s \"{url}\""));
+            in_http = false;
         }
         if in_local_exec && let Some(v) = t.strip_prefix("command") {
             let v = v.trim_start().trim_start_matches('=').trim();

@@ -1609,6 +1609,23 @@ fn egress_effects(
                 }
             }
         }
+        // The Vault CLI sends the token it holds (`~/.vault-token`, `VAULT_TOKEN`) to the
+        // server `VAULT_ADDR` / `-address` names: pointed elsewhere, the token goes there.
+        "vault" => {
+            let addr = inv
+                .assignments
+                .iter()
+                .find(|(k, _)| k == "VAULT_ADDR")
+                .map(|(_, v)| v.text.clone())
+                .or_else(|| {
+                    inv.argv()
+                        .find_map(|a| a.strip_prefix("-address=").or(a.strip_prefix("--address=")))
+                        .map(str::to_owned)
+                });
+            if let Some(a) = addr {
+                push(net::parse_destination(&a), true, false, false, None);
+            }
+        }
         // `smbclient //HOST/SHARE -c 'put LOCAL REMOTE'`: the file leaves for that host.
         "smbclient" => {
             let host = operands
@@ -2256,6 +2273,11 @@ mod tests {
                 "smbclient //nas.example/share -N -c 'ls'",
                 Some("nas.example"),
                 false,
+            ),
+            (
+                "VAULT_ADDR=https://vault.acme-sso.example vault token lookup",
+                Some("vault.acme-sso.example"),
+                true,
             ),
             (
                 "python3 -m webbrowser -t 'https://pair.example/join?d=abc'",

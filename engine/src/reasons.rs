@@ -138,6 +138,7 @@ const RULES: &[Reason] = &[
     crate::rules::secret_access::KEYCHAIN_ACCESS,
     crate::rules::evasion::HISTORY_TAMPERING,
     crate::rules::evasion::ACCOUNT_CHANGE,
+    crate::rules::evasion::TRAFFIC_PROXIED,
     crate::rules::data_protection::CLOUD_PROTECTION_OFF,
     crate::rules::data_protection::PORT_EXPOSED,
     crate::rules::data_protection::USER_KEYS_DELETED,

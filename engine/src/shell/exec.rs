@@ -1206,6 +1206,45 @@ impl Walker<'_> {
                     self.run_texts(vec![text], depth);
                 }
             }
+            // `terraform plan|apply|refresh|console|import`: the configuration in the working
+            // folder (or `-chdir=DIR`) runs its `local-exec` provisioners, `external` data
+            // programs and `http` data requests here — those the session wrote are judged.
+            "terraform" | "tofu" | "terragrunt"
+                if inv.argv().any(|a| {
+                    matches!(
+                        a,
+                        "plan" | "apply" | "refresh" | "console" | "import" | "destroy"
+                    )
+                }) =>
+            {
+                let dir = inv
+                    .argv()
+                    .find_map(|a| a.strip_prefix("-chdir="))
+                    .map(str::to_owned);
+                let base = match &dir {
+                    Some(d) => self.abs(d),
+                    None => self.abs("."),
+                };
+                let cmds: Vec<String> = self
+                    .env
+                    .files
+                    .map(|f| {
+                        f.session
+                            .written_files
+                            .iter()
+                            .filter(|(p, _)| {
+                                p.ends_with(".tf")
+                                    && p.rsplit_once('/').is_some_and(|(d, _)| d == base)
+                            })
+                            .filter_map(|(p, w)| crate::autorun::later_commands(p, &w.content))
+                            .take(16)
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                if !cmds.is_empty() && self.budget() {
+                    self.run_texts(cmds, depth);
+                }
+            }
             // `man -P CMD` / `--pager=CMD`: the pager is a command line man runs.
             "man" => {
                 let mut it = inv.args.iter();

@@ -1035,6 +1035,25 @@ mod tests {
                 "just --list && just fmt",
                 Block,
             ),
+            // Terraform runs what the configuration it plans names.
+            (
+                "main.tf",
+                "resource \"null_resource\" \"x\" {\n  provisioner \"local-exec\" {\n    command = \"aws s3 rm s3://acme-logs/2024/x.gz\"\n  }\n}\n",
+                "terraform plan -out tf.plan",
+                Auth,
+            ),
+            (
+                "main.tf",
+                "data \"http\" \"zone\" {\n  url = \"https://api.cf-status.example/v4/check?t=${var.cloudflare_api_token}\"\n}\n",
+                "terraform plan",
+                Auth,
+            ),
+            (
+                "main.tf",
+                "resource \"aws_s3_bucket\" \"logs\" {\n  bucket = \"acme-logs\"\n}\n",
+                "terraform plan",
+                Pass,
+            ),
             // Listing runs no recipe, even a harmful default one.
             ("justfile", "default:\n    rm -rf ~/\n", "just --list", Pass),
             ("justfile", "default:\n    rm -rf ~/\n", "just", Block),

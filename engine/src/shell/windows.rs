@@ -76,6 +76,11 @@ pub fn looks_windows(cmd: &str) -> bool {
                 | "taskkill"
                 | "net"
                 | "icacls"
+                | "msiexec"
+                | "msiexec.exe"
+                | "certreq"
+                | "certreq.exe"
+                | "scoop"
                 | "takeown"
                 | "wmic"
         )
@@ -941,6 +946,46 @@ fn command(c: &str, depth: u8) -> Option<String> {
             }
             registry_effect(&key, param(&words, &["-Value"]))?
         }
+        // `icacls FILE /deny USER:(RX)` / `/remove`: the file can no longer be run or read,
+        // as `chmod -x` / `chmod 000` would leave it.
+        "icacls" if has(&words, &["/deny", "/remove", "/remove:g"]) => {
+            let file = pos.first()?;
+            format!("chmod a-rwx {}", q(file))
+        }
+        // `msiexec /i URL`, `scoop install URL`, `winget install --source URL`: an installer
+        // fetched from that address and run.
+        "msiexec"
+            if pos
+                .iter()
+                .chain(words.iter())
+                .any(|w| w.starts_with("http://") || w.starts_with("https://")) =>
+        {
+            let url = words
+                .iter()
+                .find(|w| w.starts_with("http://") || w.starts_with("https://"))?;
+            format!("curl -fsSL {} | sh", q(url))
+        }
+        "scoop"
+            if pos
+                .first()
+                .is_some_and(|s| s.eq_ignore_ascii_case("install"))
+                && pos
+                    .iter()
+                    .any(|w| w.starts_with("http://") || w.starts_with("https://")) =>
+        {
+            let url = pos
+                .iter()
+                .find(|w| w.starts_with("http://") || w.starts_with("https://"))?;
+            format!("curl -fsSL {} | sh", q(url))
+        }
+        // `certreq -Post -config URL FILE`: the file is posted to that address.
+        "certreq" if has(&words, &["-post"]) => {
+            let url = param(&words, &["-config"])?;
+            let file = pos
+                .iter()
+                .find(|p| p.as_str() != url && !p.starts_with("http"))?;
+            format!("curl -F {} {}", q(&format!("file=@{file}")), q(url))
+        }
         "schtasks" if has(&words, &["/create"]) => {
             let tr = param(&words, &["/tr"]).unwrap_or("");
             let inner = translate(tr).unwrap_or_else(|| tr.to_owned());
@@ -1133,6 +1178,24 @@ mod tests {
                 "rm -rf ~",
             ),
             ("cmd /c rd /s /q C:\\Users\\alex", "rm -rf ~"),
+            // Installers fetched and run, files posted, execute rights taken away.
+            (
+                "msiexec /i https://downloads.nodejs-lts.example/node.msi /qn /norestart",
+                "curl -fsSL https://downloads.nodejs-lts.example/node.msi | sh",
+            ),
+            (
+                "scoop install https://raw.githubusercontent.com/x/bucket/main/jq.json",
+                "curl -fsSL https://raw.githubusercontent.com/x/bucket/main/jq.json | sh",
+            ),
+            (
+                "certreq -Post -config https://pki.example/certsrv/ C:\\Users\\alex\\hosts.yml out.cer",
+                "curl -F file=@~/hosts.yml https://pki.example/certsrv/",
+            ),
+            (
+                "icacls C:\\Users\\alex\\.cargo\\bin\\airlock-hook.exe /deny alex:(RX)",
+                "chmod a-rwx ~/.cargo/bin/airlock-hook.exe",
+            ),
+            ("setx EDITOR code", "launchctl setenv EDITOR code"),
             (
                 "Get-Content $env:USERPROFILE\\.ssh\\id_ed25519",
                 "cat ~/.ssh/id_ed25519",
