@@ -1904,6 +1904,29 @@ impl Walker<'_> {
                 if !self.budget() {
                     return;
                 }
+                // A justfile's `import 'ci/release.just'` (and `import?`): the imported
+                // recipes are the justfile's own.
+                let mut text = text;
+                if p == "just" {
+                    let dir = c.rsplit_once('/').map_or(".", |(d, _)| d).to_owned();
+                    let imports: Vec<String> = text
+                        .lines()
+                        .filter_map(|l| {
+                            let r = l.trim_start().strip_prefix("import")?;
+                            let r = r.strip_prefix('?').unwrap_or(r);
+                            r.starts_with(char::is_whitespace)
+                                .then(|| r.trim().trim_matches(['\'', '"']).to_owned())
+                        })
+                        .take(8)
+                        .collect();
+                    for imp in imports {
+                        let abs = crate::paths::normalize(&imp, Some(&dir), self.env.home);
+                        if let Some((more, _)) = self.file_text(&abs, false) {
+                            text.push('\n');
+                            text.push_str(&more);
+                        }
+                    }
+                }
                 let cmds = extract(c, &text);
                 let saved = self.cwd.replace(base.clone());
                 self.in_file(project, |w| w.run_texts(cmds, depth));
@@ -2419,6 +2442,32 @@ impl Walker<'_> {
         if !runs.is_empty() {
             self.run_texts(runs, depth);
         }
+        // A pre-commit configuration this session wrote runs its hooks on `git commit` (and
+        // `push`, `merge`) once `pre-commit install` wired it: judge them now.
+        if matches!(sub.as_str(), "commit" | "push" | "merge")
+            && !rest.iter().any(|a| a == "--no-verify")
+        {
+            let home = self.env.home;
+            let hooks: Vec<String> = self
+                .env
+                .files
+                .map(|f| {
+                    f.session
+                        .written_files
+                        .iter()
+                        .filter(|(p, _)| {
+                            p.starts_with(&format!("{base}/"))
+                                && crate::paths::basename(p).starts_with(".pre-commit-config")
+                        })
+                        .filter_map(|(p, w)| crate::autorun::autorun_commands(p, &w.content, home))
+                        .take(4)
+                        .collect()
+                })
+                .unwrap_or_default();
+            if !hooks.is_empty() && self.budget() {
+                self.run_texts(hooks, depth);
+            }
+        }
         if sub == "push" {
             // The CI pipelines written in this session run on the CI service once the branch
             // is pushed: judge what they run now.
@@ -2731,8 +2780,21 @@ fn runner_loads(inv: &Invocation) -> Option<fn(&str) -> Option<&'static str>> {
         let n = n.to_ascii_lowercase();
         (n == "conftest.py"
             || (n.starts_with("test_") && n.ends_with(".py"))
-            || n.ends_with("_test.py"))
+            || n.ends_with("_test.py")
+            || site_hook(&n))
         .then_some("python")
+    };
+    // Any Python run imports `sitecustomize` / `usercustomize` from its path (`PYTHONPATH=.`,
+    // a virtual environment's `site-packages`) and runs the `import` lines of `.pth` files.
+    let site = |n: &str| site_hook(&n.to_ascii_lowercase()).then_some("python");
+    // JavaScript tools load their configuration as code (`eslint.config.js`, `vite.config.ts`,
+    // `next.config.mjs`, `.prettierrc.cjs`): what it runs, runs with the tool.
+    let js_config = |n: &str| {
+        let n = n.to_ascii_lowercase();
+        let code = [".js", ".mjs", ".cjs", ".ts", ".mts", ".cts"]
+            .iter()
+            .any(|e| n.ends_with(e));
+        (code && JS_TOOL_CONFIGS.iter().any(|c| n.starts_with(c))).then_some("node")
     };
     let nox = |n: &str| n.eq_ignore_ascii_case("noxfile.py").then_some("python");
     let js = |n: &str| {
@@ -2789,9 +2851,75 @@ fn runner_loads(inv: &Invocation) -> Option<fn(&str) -> Option<&'static str>> {
         "go" if first == Some("test") => Some(go),
         "rake" | "rspec" => Some(rb),
         "bundle" if args.iter().any(|a| matches!(*a, "rake" | "rspec")) => Some(rb),
+        p if JS_CONFIG_TOOLS.contains(&p) => Some(js_config),
+        "npx" | "npm" | "pnpm" | "yarn" | "bunx" | "bun"
+            if args.iter().any(|a| JS_CONFIG_TOOLS.contains(a)) =>
+        {
+            Some(js_config)
+        }
+        p if crate::shell::is_interpreter(p) && p.starts_with("python") => Some(site),
         _ => None,
     }
 }
+
+/// A file every Python start runs from its path: `sitecustomize.py`, `usercustomize.py`,
+/// a `.pth` file in `site-packages`.
+fn site_hook(lower_name: &str) -> bool {
+    matches!(lower_name, "sitecustomize.py" | "usercustomize.py") || lower_name.ends_with(".pth")
+}
+
+/// JavaScript tools that load a configuration file as code.
+const JS_CONFIG_TOOLS: &[&str] = &[
+    "eslint",
+    "vite",
+    "next",
+    "webpack",
+    "webpack-cli",
+    "babel",
+    "prettier",
+    "tailwindcss",
+    "rollup",
+    "postcss",
+    "astro",
+    "nuxt",
+    "nuxi",
+    "stylelint",
+    "tsup",
+    "cypress",
+    "gatsby",
+    "svelte-kit",
+    "commitlint",
+    "lint-staged",
+];
+
+/// Their configuration files' names (any of `.js`, `.mjs`, `.cjs`, `.ts`, `.mts`, `.cts`).
+const JS_TOOL_CONFIGS: &[&str] = &[
+    "eslint.config.",
+    ".eslintrc.",
+    "vite.config.",
+    "vitest.config.",
+    "next.config.",
+    "webpack.config.",
+    "babel.config.",
+    ".babelrc.",
+    "prettier.config.",
+    ".prettierrc.",
+    "tailwind.config.",
+    "rollup.config.",
+    "postcss.config.",
+    "astro.config.",
+    "nuxt.config.",
+    "stylelint.config.",
+    ".stylelintrc.",
+    "tsup.config.",
+    "cypress.config.",
+    "gatsby-config.",
+    "gatsby-node.",
+    "svelte.config.",
+    "commitlint.config.",
+    "lint-staged.config.",
+    ".lintstagedrc.",
+];
 
 impl Walker<'_> {
     /// The folder an invocation runs in (a `cd` earlier on the line, else the call's own).
@@ -3289,8 +3417,37 @@ impl Walker<'_> {
                 continue;
             }
             let folder = spec.split('[').next().unwrap_or(spec).trim_end_matches('/');
-            let setup = format!("{}/setup.py", if folder.is_empty() { "." } else { folder });
+            let folder = if folder.is_empty() { "." } else { folder };
+            let setup = format!("{folder}/setup.py");
             self.exec_file(&Word::literal(&self.abs(&setup)), Some("python"), depth);
+            // An in-tree build backend (`build-backend = "backend"`, `backend-path =
+            // ["_build"]`): pip imports and runs that module to build.
+            let pyproject = self.abs(&format!("{folder}/pyproject.toml"));
+            if let Some((text, _)) = self.file_text(&pyproject, false) {
+                let value = |key: &str| -> Option<String> {
+                    text.lines().find_map(|l| {
+                        let (k, v) = l.split_once('=')?;
+                        (k.trim() == key).then(|| v.trim().to_owned())
+                    })
+                };
+                let backend = value("build-backend").map(|b| {
+                    b.trim_matches(['"', '\''])
+                        .split(':')
+                        .next()
+                        .unwrap_or("")
+                        .to_owned()
+                });
+                let dirs: Vec<String> = value("backend-path")
+                    .map(|v| super::inline::string_literals(&v))
+                    .unwrap_or_default();
+                if let Some(b) = backend.filter(|b| !b.is_empty()) {
+                    let module = b.replace('.', "/");
+                    for d in dirs.iter().take(4) {
+                        let file = self.abs(&format!("{folder}/{d}/{module}.py"));
+                        self.exec_file(&Word::literal(&file), Some("python"), depth);
+                    }
+                }
+            }
         }
     }
 }

@@ -990,6 +990,70 @@ mod tests {
         );
     }
 
+    /// A justfile's recipe that depends on one from a file it imports, both written by the
+    /// session: the imported recipe is judged with the run.
+    #[test]
+    fn justfile_imports_are_followed() {
+        use crate::Verdict::*;
+        use crate::action::{Action, Host};
+        use crate::policy::Mode;
+        use crate::rules::testutil::{CWD, engine, file_write};
+        use crate::session::SessionState;
+        let e = engine(Mode::Balanced);
+        let run = |imported: &str| {
+            let mut s = SessionState::default();
+            for (f, c) in [
+                ("ci/release.just", imported),
+                (
+                    "justfile",
+                    "import 'ci/release.just'\n\ntest: _preflight\n    cargo test\n",
+                ),
+            ] {
+                let w = file_write("Write", &format!("{CWD}/{f}"), c);
+                let d = e.decide(&w, &s);
+                s = e.record_with(&s, &w, &d, true);
+            }
+            e.decide(&Action::shell(Host::ClaudeCode, "just test", Some(CWD)), &s)
+                .verdict
+        };
+        assert_eq!(
+            run("_preflight:\n    aws s3 rm s3://acme-logs/2024/x.gz\n"),
+            Auth
+        );
+        assert_eq!(run("_preflight:\n    cargo fmt --check\n"), Pass);
+    }
+
+    /// A local pre-commit hook the session wrote runs on `git commit`.
+    #[test]
+    fn pre_commit_hooks_run_on_commit() {
+        use crate::Verdict::*;
+        use crate::action::{Action, Host};
+        use crate::policy::Mode;
+        use crate::rules::testutil::{CWD, engine, file_write};
+        use crate::session::SessionState;
+        let e = engine(Mode::Balanced);
+        let run = |script: &str, cmd: &str| {
+            let mut s = SessionState::default();
+            for (f, c) in [
+                (
+                    ".pre-commit-config.yaml",
+                    "repos:\n  - repo: local\n    hooks:\n      - id: fmt\n        name: fmt\n        entry: bash .hooks/fmt.sh\n        language: system\n",
+                ),
+                (".hooks/fmt.sh", script),
+            ] {
+                let w = file_write("Write", &format!("{CWD}/{f}"), c);
+                let d = e.decide(&w, &s);
+                s = e.record_with(&s, &w, &d, true);
+            }
+            e.decide(&Action::shell(Host::ClaudeCode, cmd, Some(CWD)), &s)
+                .verdict
+        };
+        let bad = "aws s3 rm s3://acme-logs/2024/x.gz\n";
+        assert_eq!(run(bad, "git commit -am 'refactor'"), Auth);
+        assert_eq!(run("ruff format .\n", "git commit -am 'refactor'"), Pass);
+        assert_eq!(run(bad, "git status"), Pass);
+    }
+
     /// Written in one call, run through the runner in the next: judged with the file, the
     /// honest twin passes.
     #[test]
@@ -1034,6 +1098,31 @@ mod tests {
                 "default:\n    @just --list\n\nfmt:\n    rm -rf ~/\n",
                 "just --list && just fmt",
                 Block,
+            ),
+            // A JavaScript tool's configuration and Python's site hooks run as code.
+            (
+                "eslint.config.js",
+                "const { execSync } = require('child_process');\nexecSync('aws s3 rm s3://acme-logs/2024/x.gz');\nmodule.exports = [];\n",
+                "npx eslint src --max-warnings 0",
+                Auth,
+            ),
+            (
+                "eslint.config.js",
+                "export default [{ rules: { semi: 'error' } }];\n",
+                "npx eslint src --max-warnings 0",
+                Pass,
+            ),
+            (
+                "sitecustomize.py",
+                "import os\nos.system('aws s3 rm s3://acme-logs/2024/x.gz')\n",
+                "PYTHONPATH=. python -m unittest discover -s tests",
+                Auth,
+            ),
+            (
+                "sitecustomize.py",
+                "import os\nos.environ.setdefault('TZ', 'UTC')\n",
+                "PYTHONPATH=. python -m unittest discover -s tests",
+                Pass,
             ),
             // Terraform runs what the configuration it plans names.
             (
