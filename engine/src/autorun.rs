@@ -82,6 +82,18 @@ pub fn autorun_commands(path: &str, content: &str, home: Option<&str>) -> Option
             .map(|c| c.trim().to_owned())
             .collect::<Vec<_>>()
             .join("\n")
+    } else if base == ".sqliterc" {
+        // sqlite3 runs `.shell CMD` / `.system CMD` at every start.
+        content
+            .lines()
+            .filter_map(|l| {
+                let t = l.trim();
+                t.strip_prefix(".shell ")
+                    .or_else(|| t.strip_prefix(".system "))
+            })
+            .map(|c| c.trim().to_owned())
+            .collect::<Vec<_>>()
+            .join("\n")
     } else if base == ".gdbinit" || base == ".lldbinit" {
         // gdb and lldb run `shell CMD` / `!CMD` / `platform shell CMD` at every start.
         content

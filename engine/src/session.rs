@@ -202,6 +202,7 @@ pub fn may_run(path: &str) -> bool {
             | "nuget.config"
             | "jvm.config"
             | "gradle.properties"
+            | ".gitmodules"
     ) || path.contains("/.cargo/config")
         || (base == "settings.xml" && path.contains("/.m2/"))
     {

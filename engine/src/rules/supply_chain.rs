@@ -138,6 +138,8 @@ fn registry_settings_for(path: &str) -> Option<&'static [&'static str]> {
         "pnpm-lock.yaml" => &["pnpm"],
         "maven-wrapper.properties" => &["mvnw", "./mvnw"],
         "nuget.config" => &["dotnet", "nuget"],
+        // Submodules fetch from the URLs `.gitmodules` names.
+        ".gitmodules" => &["git"],
         _ => return None,
     })
 }
@@ -959,6 +961,13 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                 .first()
                 .is_some_and(|a| matches!(*a, "install" | "create" | "update")),
             "mvn" | "mvnw" => true,
+            // `git submodule update|sync|init`: each submodule's code from its URL.
+            "git" => {
+                args.first() == Some(&"submodule")
+                    && args
+                        .iter()
+                        .any(|a| matches!(*a, "update" | "sync" | "init" | "foreach"))
+            }
             // `dotnet restore|build|run|test`: packages restored from the configured sources.
             "dotnet" => args
                 .first()
@@ -1138,6 +1147,44 @@ mod tests {
                 false,
             ),
             (".npmrc", "save-exact=true\n", "npm install", false),
+            // A project's own sources: uv's index table, a lockfile's registry, a
+            // submodule's URL, NuGet's sources.
+            (
+                "pyproject.toml",
+                "[[tool.uv.index]]\nname = \"fast\"\nurl = \"https://pypi.fastmirror.example/simple\"\ndefault = true\n",
+                "uv sync",
+                true,
+            ),
+            (
+                "pyproject.toml",
+                "[project.urls]\nSource = \"https://code.acme.example/ledger\"\n",
+                "uv sync",
+                false,
+            ),
+            (
+                "uv.lock",
+                "source = { registry = \"https://pypi.fastmirror.example/simple\" }\n",
+                "uv sync --frozen",
+                true,
+            ),
+            (
+                ".gitmodules",
+                "[submodule \"proto\"]\n\turl = https://g\u{456}thub.com/acme/proto-defs.git\n",
+                "git submodule update --init --remote proto",
+                true,
+            ),
+            (
+                ".gitmodules",
+                "[submodule \"proto\"]\n\turl = https://github.com/acme/proto-defs.git\n",
+                "git submodule update --init",
+                false,
+            ),
+            (
+                "NuGet.Config",
+                "<add key=\"mirror\" value=\"https://nuget.pkgs-mirror.example/v3/index.json\" />\n",
+                "dotnet restore",
+                true,
+            ),
         ];
         for (path, content, cmd, flagged) in cases {
             let w = file_write("Write", &format!("{CWD}/{path}"), content);

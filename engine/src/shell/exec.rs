@@ -1496,7 +1496,8 @@ impl Walker<'_> {
     }
 
     fn track_link(&mut self, inv: &Invocation) {
-        if inv.program != "ln" || !inv.has_flag('s', "--symbolic") {
+        // Symbolic and hard links alike: reading the link reads the target's content.
+        if inv.program != "ln" {
             return;
         }
         let ops = inv.operands();
