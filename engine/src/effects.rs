@@ -589,10 +589,23 @@ fn filtered_to_harmless_names(inv: &Invocation, sa: &ShellAnalysis) -> bool {
     if !inv.redirects.is_empty() {
         return false;
     }
+    // The listing's reader: the next command of the pipe, or — for `env` run on another
+    // machine or in a container (`kubectl exec deploy/api -- env | grep …`) — the command
+    // reading what that remote run printed.
+    let carrier = |p: &Invocation| {
+        inv.remote
+            && matches!(
+                p.program.as_str(),
+                "kubectl" | "oc" | "docker" | "podman" | "ssh"
+            )
+    };
     let consumers: Vec<&Invocation> = sa
         .invocations
         .iter()
-        .filter(|c| sa.producer(c).is_some_and(|p| std::ptr::eq(p, inv)))
+        .filter(|c| {
+            sa.producer(c)
+                .is_some_and(|p| std::ptr::eq(p, inv) || carrier(p))
+        })
         .collect();
     let [c] = consumers.as_slice() else {
         return false;
@@ -2340,6 +2353,12 @@ mod tests {
             ("env | grep -E 'A|'", true),
             ("env | grep -e NODE -e SECRET", true),
             ("env | grep -e", true),
+            (
+                "kubectl -n dev exec deploy/api -- env | grep -E '^(LOG_LEVEL|FEATURE_)'",
+                false,
+            ),
+            ("kubectl -n dev exec deploy/api -- env", true),
+            ("kubectl -n dev exec deploy/api -- env | grep -i key", true),
         ] {
             assert_eq!(fx(cmd).env_dump, dump, "{cmd}");
         }

@@ -889,6 +889,7 @@ pub const DEFAULT_ALLOW_PACKAGES: &[&str] = &[
     "eslint",
     "jest",
     "vitest",
+    "svelte-check",
     "vite",
     "create-react-app",
     "create-next-app",

@@ -2,9 +2,10 @@
 //!
 //! **What it does:** counts what one command deletes. Explicit operands count one each; a
 //! glob over a source folder (`rm -rf src/*`), `find … -delete` over sources, `xargs rm` and
-//! `git rm -r` are unbounded. Build artefacts (`node_modules`, `target`, `*.pyc`, …) and temp
-//! files do not count. Over the mode's threshold (light 100, balanced 25, strict 10,
-//! paranoid 3) or unbounded (except in light) is AUTH.
+//! `git rm -r` of the tree or a top-level source folder are unbounded. Build artefacts
+//! (`node_modules`, `target`, `*.pyc`, …) and temp files do not count. Over the mode's
+//! threshold (light 100, balanced 25, strict 10, paranoid 3) or unbounded (except in light)
+//! is AUTH.
 //! **Why:** mass deletion of work is how a confused or hijacked agent does the most damage
 //! short of `rm -rf /`.
 //! **Example:** `git ls-files | xargs rm` → `bulk_delete`.
@@ -262,12 +263,34 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             {
                 unbounded = true;
             }
+            // `git rm -r .` (every tracked file) or a top-level source folder is unbounded; a
+            // named subfolder (`git rm -r legacy_migrations/`) is tracked work that git keeps
+            // in history — counted, not unbounded.
             if inv.program == "git"
                 && args.first() == Some(&"rm")
                 && inv.has_flag('r', "")
                 && !args.contains(&"--cached")
             {
-                unbounded = true;
+                let specs: Vec<&&str> = args
+                    .iter()
+                    .skip(1)
+                    .filter(|a| !a.starts_with('-'))
+                    .collect();
+                let wide = specs.is_empty()
+                    || specs.iter().any(|p| {
+                        let p = p.trim_start_matches("./").trim_end_matches('/');
+                        p.is_empty()
+                            || matches!(
+                                p,
+                                "." | "*" | ":/" | ".." | "src" | "lib" | "app" | "source"
+                            )
+                            || p.contains('*')
+                            || p.starts_with(['/', '~', ':'])
+                            || p.contains("..")
+                    });
+                if wide {
+                    unbounded = true;
+                }
             }
             // Everything a listing prints, removed: `git ls-files | xargs git rm` (every
             // tracked file), `docker volume ls -q | xargs docker volume rm` (every volume, and
@@ -414,6 +437,9 @@ mod tests {
                 ),
                 ("truncate -s 0 logs/app.log", Pass, ""),
                 ("git rm -r src", Auth, "bulk_delete"),
+                ("git rm -rf -q .", Block, "bulk_delete"),
+                ("git rm -r legacy_migrations/", Pass, ""),
+                ("git rm -r docs/old-api docs/v1", Pass, ""),
                 ("find . -name '*.pyc' -delete", Pass, ""),
                 ("find . -name '*.orig' -delete", Pass, ""),
                 (

@@ -114,6 +114,8 @@ fn in_temp_or_cache(path: &str, home: Option<&str>) -> bool {
                 || r.starts_with(".m2/repository")
                 // Build and package caches that tools rebuild on their own.
                 || r.starts_with("Library/Developer/Xcode/DerivedData/")
+                // The whole of Xcode's build cache (it is rebuilt on the next build).
+                || r.trim_end_matches('/') == "Library/Developer/Xcode/DerivedData"
                 || r.starts_with("Library/Developer/CoreSimulator/Caches/")
                 || r.starts_with(".cargo/git/checkouts/")
                 || r.starts_with("go/pkg/mod/cache/")
@@ -575,6 +577,7 @@ mod tests {
                     "delete_outside_project",
                 ),
                 ("rm src/old.rs", Pass, ""),
+                ("rm -rf ~/Library/Developer/Xcode/DerivedData", Pass, ""),
                 (
                     "rm -rf ~/Library/Developer/Xcode/DerivedData/Tracker-*",
                     Pass,

@@ -610,7 +610,20 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     };
     for inv in &sa.invocations {
         for (name, value) in &inv.assignments {
-            if PRELOAD_VARS.contains(&name.as_str())
+            // `ENV` / `BASH_ENV` name a file a shell sources; `ENV=staging` (a deploy
+            // script's own variable) names none.
+            let names_file = |v: &str| {
+                let v = v.trim_matches(['"', '\'']);
+                v.contains('/') || v.starts_with(['~', '$', '.']) || v.ends_with(".sh")
+            };
+            // (`ENV` only matters to an interactive `sh`: a script's argument, `${1:-…}`,
+            // is not taken for a file.)
+            let sourced_file = match name.as_str() {
+                "ENV" => names_file(&value.text) && !value.text.starts_with("${1"),
+                "BASH_ENV" => value.dynamic || names_file(&value.text),
+                _ => true,
+            };
+            if PRELOAD_VARS.contains(&name.as_str()) && sourced_file
                 || name == "NODE_OPTIONS"
                     && (value.text.contains("--require")
                         || value.text.contains("-r ")
@@ -1194,6 +1207,11 @@ mod tests {
                 ),
                 ("echo '.headers on' >> ~/.sqliterc", Pass, ""),
                 ("LD_PRELOAD=/tmp/evil.so ls", Block, "preload_injection"),
+                ("BASH_ENV=/tmp/x.sh bash -c ls", Block, "preload_injection"),
+                ("ENV=$HOME/.cache/p.sh sh -i", Block, "preload_injection"),
+                // A script's own variable called ENV names no file.
+                ("ENV=staging ./scripts/deploy.sh", Pass, ""),
+                ("ENV=${1:-staging}; echo $ENV", Pass, ""),
                 (
                     "DYLD_INSERT_LIBRARIES=/tmp/a.dylib app",
                     Block,

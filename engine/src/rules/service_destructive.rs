@@ -438,7 +438,13 @@ fn migration_step(inv: &Invocation) -> Option<bool> {
             "python", "python3", "php", "ruby", "bundle", "npx", "node", "pnpm", "yarn", "bunx",
         ],
     );
-    let is_tool = MIGRATION_TOOLS.contains(&p)
+    let ecto = p == "mix"
+        && inv
+            .operands()
+            .first()
+            .is_some_and(|w| w.text.starts_with("ecto."));
+    let is_tool = ecto
+        || MIGRATION_TOOLS.contains(&p)
         || tool
             .as_deref()
             .is_some_and(|t| MIGRATION_TOOLS.contains(&t) || t == "supabase");
@@ -466,6 +472,8 @@ fn migration_step(inv: &Invocation) -> Option<bool> {
                     | "migrate:reset"
                     | "db:migrate:undo:all"
                     | "schema:drop"
+                    | "ecto.drop"
+                    | "ecto.reset"
             )
         })
         || (has("migrate") && has("reset"))
@@ -475,9 +483,12 @@ fn migration_step(inv: &Invocation) -> Option<bool> {
     }
     let step = has("downgrade")
         || has("rollback")
-        || args
-            .iter()
-            .any(|a| a.ends_with(":rollback") || a == "db:migrate:undo" || a == "migrate:down");
+        || args.iter().any(|a| {
+            a.ends_with(":rollback")
+                || a == "db:migrate:undo"
+                || a == "migrate:down"
+                || a == "ecto.rollback"
+        });
     step.then_some(false)
 }
 
@@ -519,7 +530,14 @@ pub fn service_destroy(inv: &Invocation, broad: bool) -> Option<bool> {
         inv,
         &["python", "python3", "php", "ruby", "bundle", "npx", "node"],
     );
-    let migration = MIGRATION_TOOLS.contains(&p)
+    // Elixir's Ecto tasks (`mix ecto.reset`, `mix ecto.drop`) on the environment's database.
+    let ecto = p == "mix"
+        && inv
+            .operands()
+            .first()
+            .is_some_and(|w| w.text.starts_with("ecto."));
+    let migration = ecto
+        || MIGRATION_TOOLS.contains(&p)
         || tool
             .as_deref()
             .is_some_and(|t| MIGRATION_TOOLS.contains(&t));
@@ -1202,6 +1220,9 @@ mod tests {
                 ("python manage.py flush --noinput", Pass, ""),
                 ("python manage.py migrate orders zero", Pass, ""),
                 ("alembic downgrade -1", Pass, ""),
+                ("mix ecto.reset", Pass, ""),
+                ("mix ecto.rollback --step 1", Pass, ""),
+                ("MIX_ENV=prod mix ecto.reset", Block, "service_destroy_all"),
                 ("npx knex migrate:rollback", Pass, ""),
                 ("bin/rails db:reset", Pass, ""),
                 (

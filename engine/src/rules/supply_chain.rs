@@ -34,6 +34,29 @@ pub const UNTRUSTED_SOURCE: Reason = Reason::new(
 
 use Verdict::{Auth, Block, Pass};
 
+/// The package whose own documentation runs its command by the command's name (`npx
+/// changeset` for `@changesets/cli`, `npx svelte-kit sync` for `@sveltejs/kit`), when the two
+/// differ: that package is what runs (from the project's dependencies).
+fn documented_bin(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "changeset" => "@changesets/cli",
+        "svelte-kit" => "@sveltejs/kit",
+        "docusaurus" => "@docusaurus/core",
+        "ng" => "@angular/cli",
+        "nest" => "@nestjs/cli",
+        "vue-cli-service" => "@vue/cli-service",
+        "tsc" | "tsserver" => "typescript",
+        "remix" => "@remix-run/dev",
+        "cdk" => "aws-cdk",
+        "firebase" => "firebase-tools",
+        "netlify" => "netlify-cli",
+        "sequelize" => "sequelize-cli",
+        "gatsby" => "gatsby-cli",
+        "sb" => "storybook",
+        _ => return None,
+    })
+}
+
 fn runner_package<'a>(program: &str, args: &'a [&'a str]) -> Option<(&'a str, bool)> {
     let (skip_sub, auto_yes_default) = match program {
         "npx" => (0, false),
@@ -990,6 +1013,7 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
         }
         if let Some((pkg, _yes)) = runner_package(&inv.program, &args)
             && !cx.policy.package_allowed(pkg)
+            && !documented_bin(pkg).is_some_and(|p| cx.policy.package_allowed(p))
         {
             out.push(Finding::new(
                 UNKNOWN_PACKAGE,
@@ -1504,6 +1528,11 @@ mod tests {
                     "curl_pipe_shell",
                 ),
                 ("npx -y some-unknown-pkg-xyz", Auth, "unknown_package_exec"),
+                // A package's own command name, as its documentation runs it.
+                ("npx changeset", Pass, ""),
+                ("npx svelte-kit sync && npx svelte-check", Pass, ""),
+                ("npx docusaurus build", Pass, ""),
+                ("npx changesets-cli-helper", Auth, "unknown_package_exec"),
                 ("npx --yes @evil/helper", Auth, "unknown_package_exec"),
                 ("npx -y @modelcontextprotocol/server-github", Pass, ""),
                 (
