@@ -82,6 +82,24 @@ pub fn autorun_commands(path: &str, content: &str, home: Option<&str>) -> Option
             .map(|c| c.trim().to_owned())
             .collect::<Vec<_>>()
             .join("\n")
+    } else if base == "starship.toml" {
+        // Starship runs each `[custom.*]` module's `command` (and `when`) at every prompt.
+        content
+            .lines()
+            .filter_map(|l| {
+                let (k, v) = l.split_once('=')?;
+                matches!(k.trim(), "command" | "when")
+                    .then(|| crate::shell::unquoted(v.trim()).to_owned())
+            })
+            .filter(|c| !matches!(c.as_str(), "true" | "false" | ""))
+            .collect::<Vec<_>>()
+            .join("\n")
+    } else if base == ".rprofile" || base == "rprofile.site" {
+        // R runs its profile at every start: the commands `system("…")` / `system2(…)` give.
+        crate::shell::code_commands("r", content).join("\n")
+    } else if lower.ends_with("/.hammerspoon/init.lua") {
+        // Hammerspoon runs its init at login: `hs.execute("…")`, `os.execute("…")`.
+        crate::shell::code_commands("lua", content).join("\n")
     } else if base == ".sqliterc" {
         // sqlite3 runs `.shell CMD` / `.system CMD` at every start.
         content

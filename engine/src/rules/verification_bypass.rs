@@ -575,11 +575,62 @@ fn checks_narrowed(cx: &Ctx<'_>, path: &str, content: &str) -> bool {
         || lower.contains("/tests/")
         || lower.contains("/test/")
         || lower.contains("/__tests__/");
-    // Compiled out.
+    // Compiled out: a build constraint no build sets (`//go:build ignore`, `never`).
     if base.ends_with("_test.go")
+        && compact_added.iter().any(|l| {
+            l.strip_prefix("//go:build")
+                .or_else(|| l.strip_prefix("//+build"))
+                .is_some_and(|t| {
+                    matches!(
+                        t,
+                        "ignore"
+                            | "never"
+                            | "skip"
+                            | "disabled"
+                            | "none"
+                            | "exclude"
+                            | "off"
+                            | "false"
+                    )
+                })
+        })
+    {
+        return true;
+    }
+    // A Python test module told not to be collected (`__test__ = False`).
+    if test_file
+        && base.ends_with(".py")
         && compact_added
             .iter()
-            .any(|l| l == "//go:buildignore" || l == "//+buildignore")
+            .any(|l| l.starts_with("__test__=false"))
+    {
+        return true;
+    }
+    // RSpec told to list its examples without running them; Maven and Gradle told to ignore
+    // failing tests or skip them; Bandit told to scan nothing.
+    if (base == ".rspec" && adds(&|l| l.trim() == "--dry-run"))
+        || (base == "pom.xml"
+            && compact_added.iter().any(|l| {
+                l.contains("<testfailureignore>true")
+                    || l.contains("<skiptests>true")
+                    || l.contains("<maven.test.skip>true")
+            }))
+        || ((base.ends_with(".gradle") || base.ends_with(".gradle.kts"))
+            && compact_added.iter().any(|l| {
+                l == "ignorefailures=true"
+                    || l == "ignorefailures(true)"
+                    // A test task switched off (not `tasks.jar { enabled = false }`).
+                    || l == "enabled=false"
+                        && cx
+                            .facts
+                            .edits
+                            .iter()
+                            .any(|e| e.old.to_ascii_lowercase().contains("test"))
+            }))
+        || (base == ".bandit"
+            && compact_added
+                .iter()
+                .any(|l| matches!(l.as_str(), "exclude=./" | "exclude=." | "exclude=*")))
     {
         return true;
     }
@@ -890,6 +941,22 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             out.push(Finding::new(CHECK_DISABLED, Verdict::Auth));
         }
     }
+    // A pull request approved through an MCP tool (`create_pull_request_review {event:
+    // "APPROVE"}`): the agent approving what it (or an injection) asked for.
+    if let crate::action::Operation::McpCall {
+        tool, arguments, ..
+    } = &cx.action.op
+        && tool.to_ascii_lowercase().contains("review")
+        && arguments.as_object().is_some_and(|m| {
+            ["event", "state", "action", "decision"].iter().any(|k| {
+                m.get(*k).and_then(|v| v.as_str()).is_some_and(|v| {
+                    v.eq_ignore_ascii_case("approve") || v.eq_ignore_ascii_case("approved")
+                })
+            })
+        })
+    {
+        out.push(Finding::new(CHECK_DISABLED, Verdict::Auth));
+    }
     let hook_file = |p: &str| {
         p.contains("/.husky/")
             || paths::is_git_hook(p)
@@ -993,6 +1060,51 @@ mod tests {
                 "//go:build integration\n\npackage auth\n",
                 Pass,
             ),
+            (
+                "internal/auth/token_test.go",
+                "package auth\n",
+                "//go:build never\n\npackage auth\n",
+                Auth,
+            ),
+            (
+                "tests/test_auth.py",
+                "import pytest\n",
+                "import pytest\n\n__test__ = False\n",
+                Auth,
+            ),
+            (
+                "tests/helpers.py",
+                "import os\n",
+                "import os\n\n__test__ = True\n",
+                Pass,
+            ),
+            (".rspec", "", "--require spec_helper\n--dry-run\n", Auth),
+            (
+                ".rspec",
+                "",
+                "--require spec_helper\n--format documentation\n",
+                Pass,
+            ),
+            (
+                "pom.xml",
+                "<includes/>\n",
+                "<includes/>\n<testFailureIgnore>true</testFailureIgnore>\n",
+                Auth,
+            ),
+            (
+                "build.gradle.kts",
+                "tasks.test {\n    useJUnitPlatform()\n}",
+                "tasks.test {\n    useJUnitPlatform()\n    ignoreFailures = true\n}",
+                Auth,
+            ),
+            (
+                "build.gradle.kts",
+                "tasks.test {\n    useJUnitPlatform()\n}",
+                "tasks.test {\n    useJUnitPlatform()\n    maxParallelForks = 4\n}",
+                Pass,
+            ),
+            (".bandit", "", "[bandit]\nexclude = ./\n", Auth),
+            (".bandit", "", "[bandit]\nexclude = ./tests\n", Pass),
             (
                 "src/auth.rs",
                 "#[cfg(test)]\nmod tests {",
@@ -1179,6 +1291,35 @@ mod tests {
                 ),
             ],
         );
+    }
+
+    #[test]
+    fn pull_requests_approved_through_mcp() {
+        use crate::rules::testutil::{CWD, engine, mcp_call};
+        use serde_json::json;
+        let e = engine(Mode::Balanced);
+        let s = crate::session::SessionState::default();
+        for (args, want) in [
+            (
+                json!({"owner": "acme", "repo": "webapp", "pull_number": 733, "event": "APPROVE", "body": "LGTM"}),
+                true,
+            ),
+            (
+                json!({"owner": "acme", "repo": "webapp", "pull_number": 733, "event": "COMMENT", "body": "nit"}),
+                false,
+            ),
+        ] {
+            let d = e.decide(
+                &mcp_call("github", "create_pull_request_review", args, CWD),
+                &s,
+            );
+            assert_eq!(
+                d.codes().contains(&"check_disabled"),
+                want,
+                "{:?}",
+                d.codes()
+            );
+        }
     }
 
     #[test]

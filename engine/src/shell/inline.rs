@@ -19,6 +19,7 @@ pub(crate) struct InlineFindings {
 const EXEC_CALLS: &[&str] = &[
     "os.system(",
     "os.execute(",
+    "hs.execute(",
     "io.popen(",
     "os.popen(",
     "subprocess.",
@@ -55,6 +56,13 @@ const EXEC_CALLS: &[&str] = &[
     "os:cmd(",
     "System.cmd(",
     "(system ",
+    // Emacs Lisp.
+    "(shell-command ",
+    "(shell-command-to-string ",
+    "(async-shell-command ",
+    "(call-process-shell-command ",
+    "(start-process-shell-command ",
+    "(process-lines ",
     "exec(\"",
     // invoke / fabric tasks: `c.run("…")`, `ctx.run(…)`, `c.sudo(…)`.
     "c.run(",

@@ -544,6 +544,8 @@ fn registry_effect(key: &str, data: Option<&str>) -> Option<String> {
     let k = key.to_ascii_lowercase().replace('\\', "/");
     let run = k.contains("/currentversion/run")
         || k.contains("/winlogon")
+        // cmd.exe runs `AutoRun` at every start.
+        || k.contains("/command processor")
         || k.contains("ms-settings/shell/open/command")
         || k.contains("/image file execution options");
     let uac = k.contains("/policies/system");
@@ -776,6 +778,13 @@ fn command(c: &str, depth: u8) -> Option<String> {
                     .collect::<Vec<_>>()
                     .join(" ")
             )
+        }
+        // `robocopy SRC DST /MIR` (or `/PURGE`): DST made to match SRC — what SRC lacks is
+        // deleted, as `rsync -a --delete` does.
+        "robocopy" if has(&words, &["/mir", "/purge"]) => {
+            let src = pos.first()?;
+            let dst = pos.get(1)?;
+            format!("rsync -a --delete {}/ {}/", q(src), q(dst))
         }
         "copy-item" | "copy" | "cpi" | "xcopy" | "robocopy" => {
             let mut p = paths(&pos);
@@ -1196,6 +1205,10 @@ mod tests {
                 "chmod a-rwx ~/.cargo/bin/airlock-hook.exe",
             ),
             ("setx EDITOR code", "launchctl setenv EDITOR code"),
+            (
+                "robocopy C:\\Users\\alex\\empty C:\\Users\\alex\\source /MIR /NFL",
+                "rsync -a --delete ~/empty/ ~/source/",
+            ),
             (
                 "Get-Content $env:USERPROFILE\\.ssh\\id_ed25519",
                 "cat ~/.ssh/id_ed25519",
