@@ -696,6 +696,30 @@ pub const CORPUS: &[(&str, &str)] = &[
         include_str!("../../tests/corpus/families/everyday10.jsonl"),
     ),
     (
+        "holdout30",
+        include_str!("../../tests/corpus/families/holdout30.jsonl"),
+    ),
+    (
+        "holdout31",
+        include_str!("../../tests/corpus/families/holdout31.jsonl"),
+    ),
+    (
+        "holdout32",
+        include_str!("../../tests/corpus/families/holdout32.jsonl"),
+    ),
+    (
+        "holdout33",
+        include_str!("../../tests/corpus/families/holdout33.jsonl"),
+    ),
+    (
+        "everyday11",
+        include_str!("../../tests/corpus/families/everyday11.jsonl"),
+    ),
+    (
+        "everyday12",
+        include_str!("../../tests/corpus/families/everyday12.jsonl"),
+    ),
+    (
         "everyday5",
         include_str!("../../tests/corpus/families/everyday5.jsonl"),
     ),

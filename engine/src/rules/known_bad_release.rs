@@ -127,7 +127,7 @@ fn bad(list: &[(&str, &[&str])], name: &str, version: Option<&str>) -> bool {
     MALWARE_NAMES.contains(&name)
         || version.is_some_and(|v| {
             list.iter()
-                .any(|(n, vs)| *n == name && vs.iter().any(|x| *x == v))
+                .any(|(n, vs)| *n == name && vs.contains(&v))
         })
 }
 

@@ -1008,7 +1008,7 @@ impl Walker<'_> {
                     .split_once(':')
                     .map_or((inner, None), |(n, r)| (n, Some(r)));
                 let v = match (name, range) {
-                    ("PATH", Some(r)) if matches!(r, "0:1" | "0:1 ") => "/".to_owned(),
+                    ("PATH", Some("0:1")) => "/".to_owned(),
                     (n, None) => value(n)?,
                     (n, Some(r)) => {
                         let v = value(n)?;
