@@ -1314,6 +1314,25 @@ fn invocation_effects(
             }
         }
     }
+    // `chezmoi apply|update|re-add TARGET…`, `yadm checkout -- FILE`: dotfile managers write
+    // the targets named (a settings file among them).
+    if matches!(p, "chezmoi" | "yadm")
+        && inv
+            .argv()
+            .next()
+            .is_some_and(|a| matches!(a, "apply" | "update" | "checkout" | "init"))
+    {
+        for w in inv.operands().iter().skip(1) {
+            if w.text.starts_with(['~', '/', '.']) || w.text.contains('/') {
+                fx.writes.push(PathUse {
+                    path: norm(&w.text),
+                    program: p.to_owned(),
+                    dynamic: w.dynamic,
+                    recursive: false,
+                });
+            }
+        }
+    }
     // `smbclient //HOST/SHARE -c 'put LOCAL REMOTE'`: the local file is read to be sent.
     if p == "smbclient" {
         for c in flag_value(inv, &["-c", "--command"]) {
@@ -2312,6 +2331,12 @@ mod tests {
                 .reads
                 .iter()
                 .any(|r| r.path.ends_with("/project/.env"))
+        );
+        assert!(
+            fx("chezmoi apply --force ~/.claude/settings.json")
+                .writes
+                .iter()
+                .any(|w| w.path == "/home/dev/.claude/settings.json")
         );
         assert!(fx("cargo test").egress.is_empty());
         assert!(fx("echo https://evil.example").egress.is_empty());

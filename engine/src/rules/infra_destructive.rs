@@ -1050,6 +1050,21 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                 if let crate::shell::Stdin::Text(t) = &inv.stdin {
                     judge(t, &mut found);
                 }
+                // Statements another query prints and this client runs (`psql -Atc "select
+                // format('drop table %I;', tablename) …" | psql`): each text literal of the
+                // first query is a statement here.
+                if let Some(prod) = sa.producer(inv)
+                    && matches!(
+                        prod.program.as_str(),
+                        "psql" | "mysql" | "mariadb" | "sqlite3"
+                    )
+                {
+                    for a in prod.argv() {
+                        for lit in crate::shell::inline_string_literals(a) {
+                            judge(&lit, &mut found);
+                        }
+                    }
+                }
                 for text in sql_files(cx, inv) {
                     judge(&text, &mut found);
                 }
@@ -1483,6 +1498,17 @@ mod tests {
                     "psql -h localhost -U postgres -c 'DROP DATABASE shop'",
                     Auth,
                     "database_drop",
+                ),
+                // Statements one query prints and another client runs.
+                (
+                    "psql \"$PROD_DATABASE_URL\" -Atc \"select format('drop table if exists %I cascade;', tablename) from pg_tables\" | psql \"$PROD_DATABASE_URL\"",
+                    Auth,
+                    "data_delete",
+                ),
+                (
+                    "psql -Atc \"select 'select count(*) from ' || tablename || ';' from pg_tables\" | psql",
+                    Pass,
+                    "",
                 ),
                 (
                     "psql -h localhost -d app_test -c 'DROP DATABASE production'",

@@ -125,10 +125,7 @@ fn name_version(spec: &str, npm: bool) -> (String, Option<String>) {
 
 fn bad(list: &[(&str, &[&str])], name: &str, version: Option<&str>) -> bool {
     MALWARE_NAMES.contains(&name)
-        || version.is_some_and(|v| {
-            list.iter()
-                .any(|(n, vs)| *n == name && vs.contains(&v))
-        })
+        || version.is_some_and(|v| list.iter().any(|(n, vs)| *n == name && vs.contains(&v)))
 }
 
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {

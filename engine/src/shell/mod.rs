@@ -1638,6 +1638,11 @@ pub(crate) fn code_commands(lang: &str, code: &str) -> Vec<String> {
     inline::analyze(lang, code).shell_commands
 }
 
+/// The quoted text literals in a piece of code or SQL (`'drop table %I;'`).
+pub(crate) fn inline_string_literals(s: &str) -> Vec<String> {
+    inline::string_literals(s)
+}
+
 pub fn quote_word(s: &str) -> String {
     inline::shell_quote(s)
 }

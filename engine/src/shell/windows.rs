@@ -1108,6 +1108,20 @@ fn command(c: &str, depth: u8) -> Option<String> {
                 None => "cat".to_owned(),
             }
         }
+        // `… | ForEach-Object { [IO.File]::Delete($_.FullName) }` / `{ Remove-Item $_ }`: every
+        // item piped in is deleted, as `xargs rm -rf` would.
+        "foreach-object" | "%"
+            if {
+                let l = c.to_ascii_lowercase();
+                l.contains("::delete(")
+                    || l.contains("remove-item")
+                    || l.contains(".delete()")
+                    || l.contains(" del ")
+                    || l.contains(" rm ")
+            } =>
+        {
+            "xargs rm -rf".to_owned()
+        }
         "foreach-object" | "format-table" | "select-object" | "sort-object" | "out-string"
         | "write-output" | "write-host" => {
             // Filters and printing: nothing of their own.
@@ -1205,6 +1219,10 @@ mod tests {
                 "chmod a-rwx ~/.cargo/bin/airlock-hook.exe",
             ),
             ("setx EDITOR code", "launchctl setenv EDITOR code"),
+            (
+                "Get-ChildItem -Path C:\\Users\\alex\\source\\repos -Recurse -Force -File | ForEach-Object { [System.IO.File]::Delete($_.FullName) }",
+                "find ~/source/repos | xargs rm -rf",
+            ),
             (
                 "robocopy C:\\Users\\alex\\empty C:\\Users\\alex\\source /MIR /NFL",
                 "rsync -a --delete ~/empty/ ~/source/",
