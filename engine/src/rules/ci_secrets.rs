@@ -7,7 +7,9 @@
 //! masking (`echo "${{ secrets.X }}" | base64`); hands secrets to a third-party action pinned
 //! to a branch rather than a commit (`uses: someone/action@main` with a secret input);
 //! switches a workflow that uses secrets to `pull_request_target` (strangers' pull requests
-//! then run with them); uploads a credentials file as an artifact; or, from a command line,
+//! then run with them); uploads a credentials file as an artifact; pastes text anyone can
+//! write (an issue's title, a comment, a branch name) into a `run:` script; hands a secret to
+//! a package fetched at run time (`npx --yes @someone/tool`); or, from a command line,
 //! adds a step that names a secret and a URL. AUTH, and BLOCK in strict and paranoid or when
 //! the session took in untrusted content. (Steps that send a secret to an unlisted host are
 //! also judged as run: see `autorun`.)
@@ -90,6 +92,72 @@ pub fn exposes_secrets(text: &str) -> bool {
             return true;
         }
     }
+    // Text anyone can write (an issue's title, a comment, a branch name) pasted into a
+    // `run:` script: a title of `"; curl … $GH_TOKEN #` runs with the job's secrets. The same
+    // text passed through `env:` is data, not script.
+    let untrusted_expr = |l: &str| {
+        [
+            "github.event.issue.title",
+            "github.event.issue.body",
+            "github.event.comment.body",
+            "github.event.review.body",
+            "github.event.review_comment.body",
+            "github.event.pull_request.title",
+            "github.event.pull_request.body",
+            "github.event.pull_request.head.ref",
+            "github.event.pull_request.head.label",
+            "github.event.discussion.title",
+            "github.event.discussion.body",
+            "github.event.head_commit.message",
+            "github.event.head_commit.author",
+            "github.head_ref",
+        ]
+        .iter()
+        .any(|e| l.contains(e))
+    };
+    let mut in_run = false;
+    let mut run_indent = 0usize;
+    for line in &lines {
+        let t = line.trim_start().trim_start_matches("- ");
+        let indent = line.len() - line.trim_start().len();
+        if let Some(rest) = t.strip_prefix("run:") {
+            // A block scalar (`run: |`) goes on below; an inline one ends on its line.
+            in_run = rest.trim_start().starts_with(['|', '>']);
+            run_indent = indent;
+            if untrusted_expr(&rest.to_ascii_lowercase()) {
+                return true;
+            }
+            continue;
+        }
+        if in_run {
+            if !line.trim().is_empty() && indent <= run_indent {
+                in_run = false;
+            } else if untrusted_expr(&line.to_ascii_lowercase()) {
+                return true;
+            }
+        }
+    }
+    // A package fetched at run time (`npx --yes @someone/tool`, `pipx run`, `uvx`) in a step
+    // given a secret: whoever publishes that package gets it.
+    for (i, line) in lines.iter().enumerate() {
+        let l = line.to_ascii_lowercase();
+        let runs_fetched = ["npx ", "pnpm dlx ", "bunx ", "uvx ", "pipx run "]
+            .iter()
+            .any(|r| l.contains(r));
+        if !runs_fetched || !l.trim_start().trim_start_matches("- ").starts_with("run:") {
+            continue;
+        }
+        let indent = line.len() - line.trim_start().len();
+        let step_secret = lines
+            .iter()
+            .skip(i + 1)
+            .take_while(|n| n.trim().is_empty() || n.len() - n.trim_start().len() >= indent)
+            .take(12)
+            .any(|n| mentions_secret(n));
+        if step_secret {
+            return true;
+        }
+    }
     // Strangers' pull requests run with the secrets.
     lower.contains("pull_request_target")
         && (lower.contains("secrets.") || lower.contains("secrets:"))
@@ -133,6 +201,11 @@ mod tests {
             "      - uses: someone-fast/changed-files@main\n        with:\n          token: ${{ secrets.GH_PAT }}",
             "on: [push, pull_request_target]\nenv:\n  DEPLOY_KEY: ${{ secrets.DEPLOY_KEY }}",
             "      - uses: actions/upload-artifact@v4\n        with:\n          name: debug\n          path: ~/.docker/config.json",
+            // An issue's title pasted into a script; a package fetched at run time given a
+            // secret.
+            "      - run: ./scripts/triage.sh \"${{ github.event.issue.title }}\"\n        env:\n          GH_TOKEN: ${{ secrets.TRIAGE_PAT }}",
+            "      - run: |\n          echo \"${{ github.event.comment.body }}\" > c.txt",
+            "      - run: npx --yes @ci-helpers/cache-restore\n        env:\n          NPM_TOKEN: ${{ secrets.NPM_TOKEN }}",
         ];
         for t in yes {
             assert!(exposes_secrets(t), "{t}");
@@ -145,6 +218,9 @@ mod tests {
             "      - uses: someone/action@8f4b7f84864484a7bf31766abe9204da3cbe65b3\n        with:\n          token: ${{ secrets.GH_PAT }}",
             "      - uses: actions/upload-artifact@v4\n        with:\n          path: dist/",
             "on: [push, pull_request]\njobs:\n  t:\n    steps:\n      - run: npm test",
+            // The same text through `env:` is data; a fetched package with no secret.
+            "      - run: ./scripts/triage.sh \"$TITLE\"\n        env:\n          TITLE: ${{ github.event.issue.title }}",
+            "      - run: npx --yes prettier --check .",
         ];
         for t in no {
             assert!(!exposes_secrets(t), "{t}");
