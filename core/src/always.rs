@@ -720,6 +720,14 @@ pub const CORPUS: &[(&str, &str)] = &[
         include_str!("../../tests/corpus/families/everyday12.jsonl"),
     ),
     (
+        "holdout34",
+        include_str!("../../tests/corpus/families/holdout34.jsonl"),
+    ),
+    (
+        "everyday13",
+        include_str!("../../tests/corpus/families/everyday13.jsonl"),
+    ),
+    (
         "everyday5",
         include_str!("../../tests/corpus/families/everyday5.jsonl"),
     ),

@@ -172,6 +172,27 @@ pub(crate) fn compute(
                 for inv in &sa.invocations {
                     invocation_effects(inv, sa, cwd, home, &mut fx);
                 }
+                // Deleted through a bind mount made on the same line (`mount --bind ../..
+                // .tmp/mnt && rm -rf .tmp/mnt/*`): what goes is under the mounted folder.
+                let binds: Vec<&(String, String)> = sa
+                    .links
+                    .iter()
+                    .filter(|(link, _)| {
+                        sa.invocations.iter().any(|i| {
+                            i.program == "mount"
+                                && i.operands().iter().any(|w| norm(&w.text) == *link)
+                        })
+                    })
+                    .collect();
+                for d in &mut fx.deletes {
+                    for (link, target) in &binds {
+                        if let Some(rest) = d.path.strip_prefix(link.as_str())
+                            && (rest.is_empty() || rest.starts_with('/'))
+                        {
+                            d.path = format!("{target}{rest}");
+                        }
+                    }
+                }
             }
             let mut temp_vars: Vec<String> = vec!["TMPDIR".to_owned()];
             if let Some(sa) = shell {
@@ -1313,6 +1334,57 @@ fn invocation_effects(
                 }
             }
         }
+    }
+    // A folder bind-mounted writable into a container (`docker run -v $HOME/.claude:/c …`),
+    // or a file system mounted over a folder (`mount -t tmpfs none ~/.claude`): whatever
+    // runs there can rewrite or hide what the folder holds.
+    if matches!(p, "docker" | "podman" | "nerdctl")
+        && inv.argv().any(|a| matches!(a, "run" | "create"))
+    {
+        let mut it = inv.args.iter();
+        while let Some(a) = it.next() {
+            let spec = match a.text.as_str() {
+                "-v" | "--volume" => it.next().map(|w| w.text.clone()),
+                t => t.strip_prefix("--volume=").map(str::to_owned),
+            };
+            if let Some(spec) = spec {
+                let mut parts = spec.split(':');
+                let (Some(src), Some(_dst)) = (parts.next(), parts.next()) else {
+                    continue;
+                };
+                let ro = parts
+                    .next()
+                    .is_some_and(|o| o.split(',').any(|x| x == "ro"));
+                let src = src
+                    .strip_prefix("$HOME")
+                    .or_else(|| src.strip_prefix("${HOME}"))
+                    .map_or_else(|| src.to_owned(), |r| format!("~{r}"));
+                if !ro && (src.starts_with(['/', '~']) || src.starts_with("./")) {
+                    fx.writes.push(PathUse {
+                        path: norm(&src),
+                        program: p.to_owned(),
+                        dynamic: false,
+                        recursive: true,
+                    });
+                }
+            }
+        }
+    }
+    if p == "mount"
+        && let Some(target) = inv.operands().last()
+        && inv.operands().len() >= 2
+    {
+        let t = target.text.as_str();
+        let t = t
+            .strip_prefix("$HOME")
+            .or_else(|| t.strip_prefix("${HOME}"))
+            .map_or_else(|| t.to_owned(), |r| format!("~{r}"));
+        fx.writes.push(PathUse {
+            path: norm(&t),
+            program: p.to_owned(),
+            dynamic: target.dynamic,
+            recursive: true,
+        });
     }
     // `chezmoi apply|update|re-add TARGET…`, `yadm checkout -- FILE`: dotfile managers write
     // the targets named (a settings file among them).

@@ -751,6 +751,21 @@ const SELF_PROJECT_FILES: &[&str] = &[
     ".vscode/settings.json",
 ];
 
+/// Does this folder hold something [`is_protected`] names (`~/.claude` holds
+/// `~/.claude/settings.json`)? Mounting over it or handing it to a container reaches those.
+pub fn holds_protected(dir: &str, home: Option<&str>, protected: &[String]) -> bool {
+    let d = dir.trim_end_matches('/').to_ascii_lowercase();
+    if d.is_empty() {
+        return false;
+    }
+    let under = |p: &str| p.to_ascii_lowercase().starts_with(&format!("{d}/"));
+    protected.iter().any(|p| under(p))
+        || home.is_some_and(|h| {
+            let h = h.trim_end_matches('/');
+            SELF_HOME_PATHS.iter().any(|r| under(&format!("{h}/{r}")))
+        })
+}
+
 /// Is this normalised path part of Airlock itself or of the wiring that puts it on the path?
 pub fn is_protected(path: &str, home: Option<&str>, protected: &[String]) -> bool {
     let lower = path.to_ascii_lowercase();

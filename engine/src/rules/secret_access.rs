@@ -428,6 +428,25 @@ pub fn is_keychain_access(program: &str, args: &[&str]) -> bool {
                 || args.windows(2).any(|w| matches!(w, ["list", "items"]))
         }
         // The state holds every resource's secrets in clear (database passwords, keys).
+        // Secrets decrypted or shown in clear by the tool that keeps them: `sops -d`,
+        // `ansible-vault view|decrypt`, `pulumi stack output --show-secrets`, `helm get
+        // values --all` (a release's values, its passwords among them), Wi-Fi keys.
+        "sops" => args.iter().any(|a| {
+            matches!(
+                *a,
+                "-d" | "--decrypt" | "decrypt" | "exec-env" | "exec-file"
+            )
+        }),
+        "ansible-vault" => matches!(first, "view" | "decrypt"),
+        "pulumi" => args.contains(&"--show-secrets"),
+        // (A release on a local cluster or in a development namespace is the developer's own.)
+        "helm" => {
+            args.windows(2)
+                .any(|w| matches!(w, ["get", "values" | "all" | "manifest"]))
+                && !super::infra_destructive::dev_namespace_scope(args)
+                && !super::infra_destructive::local_cluster_release(args)
+        }
+        "netsh" => args.iter().any(|a| a.eq_ignore_ascii_case("key=clear")),
         "terraform" | "tofu" | "terragrunt" => {
             args.windows(2).any(|w| matches!(w, ["state", "pull"]))
         }
@@ -1240,6 +1259,18 @@ mod tests {
                 ),
                 ("keyring --list-backends", Pass, ""),
                 ("rclone config show", Auth, ""),
+                ("sops -d deploy/prod/secrets.enc.yaml", Auth, ""),
+                ("ansible-vault view group_vars/prod/vault.yml", Auth, ""),
+                (
+                    "pulumi stack output --stack acme/prod --show-secrets --json",
+                    Auth,
+                    "",
+                ),
+                ("helm get values payments -n prod --all -o yaml", Auth, ""),
+                ("sops --encrypt --in-place config/app.enc.yaml", Pass, ""),
+                ("pulumi stack output --stack acme/prod", Pass, ""),
+                ("helm list -n prod", Pass, ""),
+                ("helm get values api -n dev", Pass, ""),
                 ("rclone config file", Pass, ""),
                 (
                     "gcloud config config-helper --format='value(credential.access_token)'",

@@ -208,6 +208,34 @@ fn client_password(inv: &crate::shell::Invocation) -> bool {
             }) || (inv.program == "rdesktop" && value_of(&["-p"]))
         }
         "sshpass" => value_of(&["-p"]),
+        // `smbclient -U 'DOMAIN\user%password'`.
+        "smbclient" | "rpcclient" | "smbmap" => inv.args.windows(2).any(|w| {
+            matches!(w, [f, v] if matches!(f.text.as_str(), "-U" | "--user")
+                && !v.dynamic
+                && v.text.split_once('%').is_some_and(|(_, p)| p.len() >= 10 && char_classes(p) >= 3))
+        }),
+        // `net use Z: \\host\share /user:DOMAIN\name PASSWORD`.
+        "net" => {
+            args.first().is_some_and(|a| a.eq_ignore_ascii_case("use"))
+                && inv.args.iter().skip(1).any(|w| {
+                    !w.text.starts_with(['/', '\\'])
+                        && !w.text.ends_with(':')
+                        && strong_word(w)
+                })
+        }
+        // `ansible-playbook -e 'ansible_become_password=…'`: a secret-named extra variable.
+        "ansible" | "ansible-playbook" => inv.args.windows(2).any(|w| {
+            matches!(w, [f, v] if matches!(f.text.as_str(), "-e" | "--extra-vars")
+                && !v.dynamic
+                && v.text.split_whitespace().any(|kv| {
+                    kv.split_once('=').is_some_and(|(k, val)| {
+                        let k = k.to_ascii_lowercase();
+                        ["password", "passwd", "secret", "token", "api_key"].iter().any(|n| k.contains(n))
+                            && val.len() >= 10
+                            && char_classes(val) >= 3
+                    })
+                }))
+        }),
         "rabbitmqctl" => {
             matches!(args.first(), Some(&("add_user" | "change_password")))
                 && inv.args.get(2).is_some_and(strong_word)
@@ -422,6 +450,26 @@ mod tests {
                     "mc alias set prod https://minio.prod.example 6RVH7H181MYUDXV7K05F 'KMvm/dv7OAydod9oFVNuN2wNL9SSa6+/GlpWJYC3'",
                     Auth,
                     "secret_in_arguments",
+                ),
+                (
+                    "smbclient //fs01.corp.example/finance -U 'CORP\\svc_backup%nnzcvId5XU3L#26' -c 'ls'",
+                    Auth,
+                    "secret_in_arguments",
+                ),
+                (
+                    "ansible-playbook -i inventories/prod site.yml -e 'ansible_become_password=KaRgBhzCUMLFbHT%14'",
+                    Auth,
+                    "secret_in_arguments",
+                ),
+                (
+                    "ansible-playbook -i inventories/prod site.yml -e 'release=2024.11.3'",
+                    Pass,
+                    "",
+                ),
+                (
+                    "smbclient //fs01.corp.example/finance -U svc_backup -c 'ls'",
+                    Pass,
+                    "",
                 ),
                 // Passwords from a prompt or a variable.
                 (

@@ -321,8 +321,19 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     let protected = &cx.policy.protected_paths;
     let touches = |p: &str| paths::is_protected(p, home, protected);
     let settings_edit = |p: &str| settings_edit_keeps_guard(cx, &p.to_ascii_lowercase());
+    // A folder that holds Airlock's files, mounted over or handed writable to a container.
+    let holds = |w: &crate::effects::PathUse| {
+        w.recursive
+            && matches!(
+                w.program.as_str(),
+                "docker" | "podman" | "nerdctl" | "mount"
+            )
+            // (Not the home folder as a whole: that is `container_host_access`.)
+            && paths::home_relative(&w.path, home).is_some_and(|r| !r.is_empty())
+            && paths::holds_protected(&w.path, home, protected)
+    };
     if cx.fx.writes.iter().any(|w| {
-        touches(&w.path)
+        (touches(&w.path) || holds(w))
             && !editor_preferences_only(cx, &w.path)
             && !project_hooks_added(cx, &w.path)
             && !settings_edit(&w.path)
@@ -471,6 +482,8 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             || (matches!(p, "pkill" | "killall" | "taskkill")
                 && args.iter().any(|a| mentions_airlock(a)))
             || (p == "kill" && pgrep_airlock)
+            // A debugger or tracer attached to it (`gdb -p $(pgrep airlock) -ex 'call exit(0)'`).
+            || (matches!(p, "gdb" | "lldb" | "strace" | "ltrace" | "perf" | "bpftrace") && pgrep_airlock)
             // Whatever holds Airlock's socket or files, killed (`fuser -k …/airlock/*.sock`).
             || (p == "fuser"
                 && args.iter().any(|a| a.starts_with('-') && a.contains('k'))
@@ -491,7 +504,17 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                 && args.iter().any(|a| {
                     matches!(
                         *a,
-                        "stop" | "disable" | "unload" | "bootout" | "kill" | "mask" | "delete"
+                        "stop"
+                            | "disable"
+                            | "unload"
+                            | "bootout"
+                            | "kill"
+                            | "mask"
+                            | "delete"
+                            | "freeze"
+                            | "isolate"
+                            | "set-property"
+                            | "revert"
                     )
                 }))
             || (matches!(
@@ -887,6 +910,21 @@ mod tests {
                 mode,
                 &[
                     ("airlock enforcement off", Block, "self_protection"),
+                    (
+                        "systemctl --user freeze airlock.service",
+                        Block,
+                        "self_protection",
+                    ),
+                    (
+                        "gdb -p $(pgrep -xo airlock) -batch -ex 'call (void)exit(0)'",
+                        Block,
+                        "self_protection",
+                    ),
+                    (
+                        "docker run --rm -v $HOME/.claude:/c alpine sh -c 'echo {} > /c/settings.json'",
+                        Block,
+                        "self_protection",
+                    ),
                     (
                         "echo 'approve 7f3a9c' | airlock agent",
                         Block,

@@ -1539,11 +1539,27 @@ impl Walker<'_> {
     }
 
     fn track_link(&mut self, inv: &Invocation) {
-        // Symbolic and hard links alike: reading the link reads the target's content.
-        if inv.program != "ln" {
+        // Symbolic and hard links alike: reading the link reads the target's content. A bind
+        // mount (`mount --bind SRC DST`) makes DST another name for SRC, as a link does.
+        let bind = inv.program == "mount"
+            && inv.argv().any(|a| {
+                matches!(a, "--bind" | "-B" | "--rbind" | "-R")
+                    || (a == "bind" || a.starts_with("bind,") || a.contains(",bind"))
+            });
+        if inv.program != "ln" && !bind {
             return;
         }
         let ops = inv.operands();
+        let ops: Vec<&Word> = if bind {
+            // `mount -o bind SRC DST`: the option's value is not an operand.
+            ops.into_iter()
+                .filter(|w| {
+                    !(w.text == "bind" || w.text.starts_with("bind,") || w.text.contains(",bind"))
+                })
+                .collect()
+        } else {
+            ops
+        };
         let (target, link) = match ops.as_slice() {
             [t] => {
                 let name = paths::basename(&t.text).to_owned();
