@@ -2507,23 +2507,9 @@ impl Walker<'_> {
         if matches!(sub.as_str(), "commit" | "push" | "merge")
             && !rest.iter().any(|a| a == "--no-verify")
         {
-            let home = self.env.home;
-            let hooks: Vec<String> = self
-                .env
-                .files
-                .map(|f| {
-                    f.session
-                        .written_files
-                        .iter()
-                        .filter(|(p, _)| {
-                            p.starts_with(&format!("{base}/"))
-                                && crate::paths::basename(p).starts_with(".pre-commit-config")
-                        })
-                        .filter_map(|(p, w)| crate::autorun::autorun_commands(p, &w.content, home))
-                        .take(4)
-                        .collect()
-                })
-                .unwrap_or_default();
+            let hooks = self.written_autorun(&base, 4, |p| {
+                crate::paths::basename(p).starts_with(".pre-commit-config")
+            });
             if !hooks.is_empty() && self.budget() {
                 self.run_texts(hooks, depth);
             }
@@ -2531,23 +2517,9 @@ impl Walker<'_> {
         if sub == "push" {
             // The CI pipelines written in this session run on the CI service once the branch
             // is pushed: judge what they run now.
-            let home = self.env.home;
-            let pipelines: Vec<String> = self
-                .env
-                .files
-                .map(|f| {
-                    f.session
-                        .written_files
-                        .iter()
-                        .filter(|(p, _)| {
-                            p.starts_with(&format!("{base}/"))
-                                && crate::autorun::is_ci_file(&p.to_ascii_lowercase())
-                        })
-                        .filter_map(|(p, w)| crate::autorun::autorun_commands(p, &w.content, home))
-                        .take(16)
-                        .collect()
-                })
-                .unwrap_or_default();
+            let pipelines = self.written_autorun(&base, 16, |p| {
+                crate::autorun::is_ci_file(&p.to_ascii_lowercase())
+            });
             if !pipelines.is_empty() && self.budget() {
                 self.run_texts(pipelines, depth);
             }
@@ -2983,6 +2955,29 @@ const JS_TOOL_CONFIGS: &[&str] = &[
 
 impl Walker<'_> {
     /// The folder an invocation runs in (a `cd` earlier on the line, else the call's own).
+    /// What the files this session wrote under `base` that `pick` selects run by themselves
+    /// (see [`crate::autorun::autorun_commands`]), at most `limit`.
+    fn written_autorun(
+        &self,
+        base: &str,
+        limit: usize,
+        pick: impl Fn(&str) -> bool,
+    ) -> Vec<String> {
+        let home = self.env.home;
+        self.env
+            .files
+            .map(|f| {
+                f.session
+                    .written_files
+                    .iter()
+                    .filter(|(p, _)| p.starts_with(&format!("{base}/")) && pick(p))
+                    .filter_map(|(p, w)| crate::autorun::autorun_commands(p, &w.content, home))
+                    .take(limit)
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
     fn run_folder(&self, inv: &Invocation) -> Option<String> {
         inv.cwd
             .as_deref()
