@@ -751,6 +751,17 @@ const SELF_PROJECT_FILES: &[&str] = &[
     ".vscode/settings.json",
 ];
 
+/// An agent's own settings file that can load hooks (`…/.claude/settings.json`,
+/// `~/.claude.json`, VS Code's user settings), as against Airlock's own files: the project
+/// files above wherever they stand, and the two that only live in a home folder.
+pub fn agent_settings_file(lower: &str) -> bool {
+    SELF_PROJECT_FILES
+        .iter()
+        .filter(|f| f.contains('.') && !f.ends_with("/hooks"))
+        .chain([".claude.json", "code/user/settings.json"].iter())
+        .any(|f| lower.ends_with(&format!("/{f}")))
+}
+
 /// Does this folder hold something [`is_protected`] names (`~/.claude` holds
 /// `~/.claude/settings.json`)? Mounting over it or handing it to a container reaches those.
 pub fn holds_protected(dir: &str, home: Option<&str>, protected: &[String]) -> bool {

@@ -175,24 +175,6 @@ fn editor_preferences_only(cx: &Ctx<'_>, path: &str) -> bool {
         .any(|k| c.contains(k))
 }
 
-/// An agent's settings file (not Airlock's own files): `~/.claude/settings.json`,
-/// `~/.codex/config.toml`, `.gemini/settings.json` …
-fn agent_settings_file(lower: &str) -> bool {
-    [
-        ".claude/settings.json",
-        ".claude/settings.local.json",
-        ".claude.json",
-        ".cursor/hooks.json",
-        ".codex/hooks.json",
-        ".codex/config.toml",
-        ".gemini/settings.json",
-        "/code/user/settings.json",
-        ".vscode/settings.json",
-    ]
-    .iter()
-    .any(|f| lower.ends_with(&format!("/{}", f.trim_start_matches('/'))))
-}
-
 /// An edit of an agent's settings file that touches only inert preferences (the model, a
 /// theme, editor options): neither the replaced nor the new text names hooks, matchers,
 /// permissions or approvals, MCP servers, commands the agent runs (a status line, a key
@@ -200,7 +182,7 @@ fn agent_settings_file(lower: &str) -> bool {
 /// many closing brackets and quotes as opening ones (a broken file can make the agent load
 /// no hooks at all). Such an edit is asked about, not refused.
 fn settings_edit_keeps_guard(cx: &Ctx<'_>, lower: &str) -> bool {
-    if cx.facts.edits.is_empty() || !agent_settings_file(lower) {
+    if cx.facts.edits.is_empty() || !paths::agent_settings_file(lower) {
         return false;
     }
     const GUARD_WORDS: &[&str] = &[

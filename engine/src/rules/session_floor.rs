@@ -42,17 +42,21 @@ pub const PUBLISH_AFTER_SECRET: Reason = Reason::new(
 
 use Verdict::{Auth, Block, Pass};
 
+/// The first two operands: a publishing tool's subcommand (`gist create`, `pages deploy`).
+fn leading_operands(inv: &crate::shell::Invocation) -> Vec<&str> {
+    inv.operands()
+        .iter()
+        .map(|w| w.text.as_str())
+        .take(2)
+        .collect()
+}
+
 /// Does this invocation publish files the engine cannot see into, where anyone can read
 /// them: a package (`npm publish`, `cargo publish`, `twine upload`, `docker push`, …), a
 /// gist or a release? (Listed registries are still a way out for a secret copied into the
 /// package.) A dry run does not publish.
 pub fn publishes_files(inv: &crate::shell::Invocation) -> bool {
-    let ops: Vec<&str> = inv
-        .operands()
-        .iter()
-        .map(|w| w.text.as_str())
-        .take(2)
-        .collect();
+    let ops = leading_operands(inv);
     let dry = inv
         .argv()
         .any(|a| a == "--dry-run" || a == "--dryrun" || a == "--pack-destination");
@@ -85,12 +89,7 @@ pub fn publishes_files(inv: &crate::shell::Invocation) -> bool {
 /// Does this invocation deploy a site anyone can load (`netlify deploy`, `vercel --prod`,
 /// `gh-pages -d dist`, `firebase deploy`, `wrangler pages deploy`)?
 pub fn deploys_site(inv: &crate::shell::Invocation) -> bool {
-    let ops: Vec<&str> = inv
-        .operands()
-        .iter()
-        .map(|w| w.text.as_str())
-        .take(2)
-        .collect();
+    let ops = leading_operands(inv);
     match inv.program.as_str() {
         "netlify" | "firebase" => ops.first() == Some(&"deploy"),
         "surge" | "gh-pages" => true,

@@ -1268,22 +1268,13 @@ impl Walker<'_> {
                     Some(d) => self.abs(d),
                     None => self.abs("."),
                 };
-                let cmds: Vec<String> = self
-                    .env
-                    .files
-                    .map(|f| {
-                        f.session
-                            .written_files
-                            .iter()
-                            .filter(|(p, _)| {
-                                p.ends_with(".tf")
-                                    && p.rsplit_once('/').is_some_and(|(d, _)| d == base)
-                            })
-                            .filter_map(|(p, w)| crate::autorun::later_commands(p, &w.content))
-                            .take(16)
-                            .collect()
-                    })
-                    .unwrap_or_default();
+                // Only the folder's own `.tf` files (not its modules' folders).
+                let cmds = self.written_commands(
+                    &base,
+                    16,
+                    |p| p.ends_with(".tf") && p.rsplit_once('/').is_some_and(|(d, _)| d == base),
+                    crate::autorun::later_commands,
+                );
                 if !cmds.is_empty() && self.budget() {
                     self.run_texts(cmds, depth);
                 }
@@ -2955,15 +2946,15 @@ const JS_TOOL_CONFIGS: &[&str] = &[
 
 impl Walker<'_> {
     /// The folder an invocation runs in (a `cd` earlier on the line, else the call's own).
-    /// What the files this session wrote under `base` that `pick` selects run by themselves
-    /// (see [`crate::autorun::autorun_commands`]), at most `limit`.
-    fn written_autorun(
+    /// What the files this session wrote under `base` that `pick` selects will run, as
+    /// `extract` reads them (at most `limit`).
+    fn written_commands(
         &self,
         base: &str,
         limit: usize,
         pick: impl Fn(&str) -> bool,
+        extract: impl Fn(&str, &str) -> Option<String>,
     ) -> Vec<String> {
-        let home = self.env.home;
         self.env
             .files
             .map(|f| {
@@ -2971,11 +2962,25 @@ impl Walker<'_> {
                     .written_files
                     .iter()
                     .filter(|(p, _)| p.starts_with(&format!("{base}/")) && pick(p))
-                    .filter_map(|(p, w)| crate::autorun::autorun_commands(p, &w.content, home))
+                    .filter_map(|(p, w)| extract(p, &w.content))
                     .take(limit)
                     .collect()
             })
             .unwrap_or_default()
+    }
+
+    /// [`Self::written_commands`] for files that run by themselves
+    /// ([`crate::autorun::autorun_commands`]).
+    fn written_autorun(
+        &self,
+        base: &str,
+        limit: usize,
+        pick: impl Fn(&str) -> bool,
+    ) -> Vec<String> {
+        let home = self.env.home;
+        self.written_commands(base, limit, pick, |p, c| {
+            crate::autorun::autorun_commands(p, c, home)
+        })
     }
 
     fn run_folder(&self, inv: &Invocation) -> Option<String> {
