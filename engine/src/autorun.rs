@@ -100,6 +100,22 @@ pub fn autorun_commands(path: &str, content: &str, home: Option<&str>) -> Option
     } else if lower.ends_with("/.hammerspoon/init.lua") {
         // Hammerspoon runs its init at login: `hs.execute("…")`, `os.execute("…")`.
         crate::shell::code_commands("lua", content).join("\n")
+    } else if lower.ends_with("/.julia/config/startup.jl") {
+        // Julia runs its startup file at every start: the commands in backticks it `run`s
+        // (`run(pipeline(`curl …`, `sh`))` is a pipe).
+        julia_commands(content)
+    } else if base.ends_with(".sbt") && lower.contains("/.sbt/") {
+        // sbt loads every global `.sbt` file at each start: the processes it starts
+        // (`Process(Seq("sh", "-c", "…")).!`, `"cmd".!`).
+        scala_process_commands(content)
+    } else if base == ".ghci" || lower.ends_with("/.ghc/ghci.conf") {
+        // GHCi runs `:! CMD` through the shell at every start.
+        content
+            .lines()
+            .filter_map(|l| l.trim().strip_prefix(":!"))
+            .map(|c| c.trim().to_owned())
+            .collect::<Vec<_>>()
+            .join("\n")
     } else if base == ".sqliterc" {
         // sqlite3 runs `.shell CMD` / `.system CMD` at every start.
         content
@@ -253,6 +269,45 @@ pub fn autorun_commands(path: &str, content: &str, home: Option<&str>) -> Option
     };
     let text: String = text.chars().take(MAX_TEXT).collect();
     (!text.trim().is_empty()).then_some(text)
+}
+
+/// The commands of a Julia file: each line's backtick commands that it `run`s, joined by a
+/// pipe when the line builds a `pipeline`.
+fn julia_commands(content: &str) -> String {
+    content
+        .lines()
+        .filter(|l| l.contains("run(") || l.contains("pipeline(") || l.contains("success("))
+        .map(|l| {
+            let cmds: Vec<&str> = l.split('`').skip(1).step_by(2).collect();
+            cmds.join(" | ")
+        })
+        .filter(|c| !c.trim().is_empty())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The commands a Scala/sbt file starts through `scala.sys.process`: `Seq("sh", "-c", X)`
+/// is X; otherwise the quoted words of the process line, joined.
+fn scala_process_commands(content: &str) -> String {
+    content
+        .lines()
+        .filter(|l| l.contains("Process(") || l.contains(".!") || l.contains("sys.process"))
+        .filter_map(|l| {
+            let lits: Vec<&str> = l.split('"').skip(1).step_by(2).collect();
+            match lits.as_slice() {
+                [] => None,
+                [sh, "-c", cmd, ..] if crate::shell::is_shell(sh) => Some((*cmd).to_owned()),
+                [one] => Some((*one).to_owned()),
+                xs => Some(
+                    xs.iter()
+                        .map(|x| crate::shell::quote_word(x))
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                ),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// An `.envrc` as the shell it is, with direnv's own downloaders spelled out: `source_url URL

@@ -407,7 +407,9 @@ fn mcp_effects(
     json_strings(args, &mut strings, "", 0);
     let tl = tool.to_ascii_lowercase();
     let local = LOCAL_SERVERS.contains(&server.to_ascii_lowercase().as_str());
+    // `get_pull_request_comments` reads comments: `request` there is a noun.
     let sends = !local
+        && !crate::rules::mcp_annotations::named_read(server, tool)
         && SEND_VERBS
             .iter()
             .any(|v| tl.split(['_', '-', '.']).any(|p| p == *v) || tl.starts_with(v));
@@ -812,6 +814,56 @@ fn invocation_effects(
                 recursive: false,
             });
         }
+    }
+    // Certificate and key makers write the files they are given (`mkcert -key-file K`,
+    // `step certificate create NAME CRT KEY`, `openssl genrsa -out K`, `age-keygen -o K`):
+    // new keys, not keys read. What else they take are host names and sizes.
+    let makes_keys = match p {
+        "mkcert" => !inv.argv().any(|a| a == "-CAROOT"),
+        "step" => matches!(
+            operands
+                .iter()
+                .take(2)
+                .map(|w| w.text.as_str())
+                .collect::<Vec<_>>()
+                .as_slice(),
+            ["certificate", "create"] | ["crypto", "keypair"] | ["ca", "certificate"]
+        ),
+        "openssl" => operands.first().is_some_and(|w| {
+            matches!(
+                w.text.as_str(),
+                "genrsa" | "genpkey" | "ecparam" | "dhparam" | "rand"
+            )
+        }),
+        "age-keygen" | "wg" | "minisign" => !inv.argv().any(|a| a == "-y" || a == "pubkey"),
+        _ => false,
+    };
+    if makes_keys {
+        let outs = flag_value(
+            inv,
+            &[
+                "-key-file",
+                "-cert-file",
+                "-p12-file",
+                "-out",
+                "-o",
+                "--output",
+            ],
+        );
+        let written: Vec<&str> = if p == "step" {
+            operands.iter().skip(3).map(|w| w.text.as_str()).collect()
+        } else {
+            outs
+        };
+        for v in written {
+            fx.writes.push(PathUse {
+                path: norm(v),
+                program: p.to_owned(),
+                dynamic: false,
+                recursive: false,
+            });
+        }
+        operands.clear();
     }
     if p == "openssl"
         && operands.first().is_some_and(|w| {
@@ -2324,6 +2376,22 @@ mod tests {
             ),
             ("base64 ~/.ssh/id_rsa", &["/home/dev/.ssh/id_rsa"]),
             ("wc -l < .env", &["/home/dev/project/.env"]),
+            // Key makers write their outputs; readers of a key still read it.
+            (
+                "mkcert -cert-file certs/localhost.pem -key-file certs/localhost-key.pem localhost",
+                &[],
+            ),
+            (
+                "step certificate create localhost certs/tls.crt certs/tls.key --profile self-signed",
+                &[],
+            ),
+            ("openssl genrsa -out certs/dev.key 2048", &[]),
+            ("age-keygen -o keys/dev.txt", &[]),
+            (
+                "openssl rsa -in ~/.ssh/id_rsa",
+                &["/home/dev/project/rsa", "/home/dev/.ssh/id_rsa"],
+            ),
+            ("age-keygen -y ~/.config/sops/age/keys.txt", &["/home/dev/.config/sops/age/keys.txt"]),
         ];
         for (cmd, want) in cases {
             let got: Vec<String> = fx(cmd).reads.into_iter().map(|r| r.path).collect();

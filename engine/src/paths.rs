@@ -733,6 +733,11 @@ const SELF_HOME_PATHS: &[&str] = &[
     ".codex/config.toml",
     ".gemini/settings.json",
     ".copilot/hooks",
+    ".copilot/config.json",
+    // Kiro CLI runs the hooks of the default agent (`kiro_default.json`, where Airlock is
+    // wired); its settings pick which agent that is.
+    ".kiro/agents",
+    ".kiro/settings/cli.json",
     ".config/Code/User/settings.json",
     "Library/Application Support/Code/User/settings.json",
     "Library/Application Support/Claude/claude_desktop_config.json",
@@ -758,7 +763,15 @@ pub fn agent_settings_file(lower: &str) -> bool {
     SELF_PROJECT_FILES
         .iter()
         .filter(|f| f.contains('.') && !f.ends_with("/hooks"))
-        .chain([".claude.json", "code/user/settings.json"].iter())
+        .chain(
+            [
+                ".claude.json",
+                "code/user/settings.json",
+                ".copilot/config.json",
+                ".kiro/settings/cli.json",
+            ]
+            .iter(),
+        )
         .any(|f| lower.ends_with(&format!("/{f}")))
 }
 

@@ -175,6 +175,31 @@ fn reads(server: &str, tool: &str) -> bool {
     }
 }
 
+/// Is a tool named for reading something by name (`get_pull_request_comments`,
+/// `jira_list_issues`, `describe_stack`)? Its first word after the server's own prefix is a
+/// plain read verb, so the words after it are what it reads (`request`, `comments`), not
+/// what it does. Searches, fetches and queries are not here: what they are given leaves.
+pub fn named_read(server: &str, tool: &str) -> bool {
+    const PLAIN: &[&str] = &[
+        "get", "list", "read", "describe", "show", "view", "lookup", "count", "status",
+        "inspect", "retrieve", "stat", "info", "diff", "compare", "tree", "logs", "log",
+        "whoami",
+    ];
+    let server = server.to_ascii_lowercase();
+    let all = words(tool);
+    let mut w: &[String] = &all;
+    while let Some((first, rest)) = w.split_first() {
+        let prefix =
+            *first == server || server.split(['-', '_', '.']).any(|p| p == first) || first == "api";
+        if !prefix || rest.is_empty() {
+            break;
+        }
+        w = rest;
+    }
+    w.first().is_some_and(|f| PLAIN.contains(&f.as_str()))
+        && !w.iter().any(|x| WRITE_WORDS.contains(&x.as_str()))
+}
+
 /// Words of a tool name (`create_pull_request`, `addIssueComment` → `create pull request`).
 fn words(tool: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
@@ -676,6 +701,26 @@ mod tests {
             cwd: Some("/home/dev/project".into()),
             provenance: Provenance::User,
             session_id: None,
+        }
+    }
+
+    #[test]
+    fn named_reads_are_not_sends() {
+        use super::named_read;
+        for (server, tool, want) in [
+            ("github", "get_pull_request_comments", true),
+            ("github", "list_pull_requests", true),
+            ("jira", "jira_get_issue", true),
+            ("aws", "describe_stacks", true),
+            // Searches and fetches send what they are given; changes are not reads.
+            ("brave", "brave_web_search", false),
+            ("fetch", "fetch", false),
+            ("github", "create_pull_request", false),
+            ("github", "add_issue_comment", false),
+            ("db", "get_then_delete_rows", false),
+            ("slack", "slack_post_message", false),
+        ] {
+            assert_eq!(named_read(server, tool), want, "{server} {tool}");
         }
     }
 

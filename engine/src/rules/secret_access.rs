@@ -559,6 +559,29 @@ pub fn is_keychain_access(program: &str, args: &[&str]) -> bool {
         }
         "gpg" | "gpg2" => args.iter().any(|a| a.starts_with("--export-secret")),
         "vault" => matches!(first, "read" | "kv"),
+        // Secret managers' own clients printing values (`doppler secrets download
+        // --no-file`, `infisical export`, `chamber export|read`, `bws secret get`, PowerShell's
+        // `Get-Secret -AsPlainText`, `akeyless get-secret-value`, `conjur variable get`,
+        // `berglas access`, `teller export`, `railway variables`). Running a program with
+        // them loaded (`doppler run -- …`, `chamber exec`) and listing names are not.
+        "doppler" => {
+            matches!(args, ["secrets"] | ["secrets", "download" | "get", ..])
+                && !(args.contains(&"download") && !args.contains(&"--no-file"))
+                && !args.contains(&"--only-names")
+        }
+        "infisical" => {
+            first == "export" || matches!(args, ["secrets"] | ["secrets", "get", ..])
+        }
+        "chamber" => matches!(first, "export" | "read"),
+        "bws" => args.windows(2).any(|w| matches!(w, ["secret", "get" | "list"])),
+        "get-secret" => args.iter().any(|a| a.eq_ignore_ascii_case("-asplaintext")),
+        "akeyless" => matches!(first, "get-secret-value" | "get-rotated-secret-value"),
+        "conjur" => args.windows(2).any(|w| matches!(w, ["variable", "get"])),
+        "berglas" => first == "access",
+        "teller" => matches!(first, "show" | "export" | "env" | "yaml" | "json"),
+        "railway" => first == "variables" && !args.contains(&"--set"),
+        // Kubernetes' own store: every secret in clear.
+        "etcdctl" => args.contains(&"get") && args.iter().any(|a| a.contains("/registry/secrets")),
         p if p.starts_with("docker-credential-") => first == "get" || first == "list",
         _ => false,
     }
@@ -1260,6 +1283,28 @@ mod tests {
                 ("keyring --list-backends", Pass, ""),
                 ("rclone config show", Auth, ""),
                 ("sops -d deploy/prod/secrets.enc.yaml", Auth, ""),
+                // Secret managers' clients printing values; running with them loaded and
+                // listing names are routine.
+                (
+                    "doppler secrets download --project api --config prd --no-file --format env",
+                    Auth,
+                    "keychain_access",
+                ),
+                ("infisical export --env=prod --format=dotenv", Auth, "keychain_access"),
+                ("chamber export prod-payments --format dotenv", Auth, "keychain_access"),
+                ("bws secret list", Auth, "keychain_access"),
+                (
+                    "etcdctl --endpoints=https://198.51.100.11:2379 get /registry/secrets/payments --prefix",
+                    Auth,
+                    "keychain_access",
+                ),
+                ("doppler run -- npm test", Pass, ""),
+                ("doppler secrets --only-names", Pass, ""),
+                ("doppler secrets download", Pass, ""),
+                ("infisical run --env=dev -- npm run dev", Pass, ""),
+                ("chamber list prod-payments", Pass, ""),
+                ("chamber exec dev-api -- npm test", Pass, ""),
+                ("etcdctl get /dev/featureflags --prefix", Pass, ""),
                 ("ansible-vault view group_vars/prod/vault.yml", Auth, ""),
                 (
                     "pulumi stack output --stack acme/prod --show-secrets --json",

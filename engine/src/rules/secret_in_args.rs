@@ -247,6 +247,118 @@ fn client_password(inv: &crate::shell::Invocation) -> bool {
     }
 }
 
+/// Does a value look like a credential rather than a name, a path or a placeholder? Long and
+/// mixed (`dp.st.prd.AY33…`, `napi_hy4p…`, `'Tr0ub4dor&3-Correct-Horse'`), or long random
+/// lower case and digits (a NuGet key); never a variable, an option, a path with an
+/// extension or a placeholder (`<token>`, `YOUR_API_KEY`, `changeme`).
+fn credential_like(w: &crate::shell::Word) -> bool {
+    let v = w.text.trim_matches(['\'', '"']);
+    if w.dynamic || v.starts_with(['-', '$', '<', '@', '~', '.']) || v.contains("://") {
+        return false;
+    }
+    let l = v.to_ascii_lowercase();
+    if ["your", "xxxx", "changeme", "example", "placeholder", "redacted", "dummy", "****"]
+        .iter()
+        .any(|p| l.contains(p))
+    {
+        return false;
+    }
+    // A file (`certs/client.key`, `./token.txt`) is not the secret itself.
+    let pathish = v.contains('/')
+        && v.rsplit('/').next().is_some_and(|last| {
+            last.contains('.') && last.rsplit('.').next().is_some_and(|e| e.len() <= 5)
+        });
+    let digits = v.chars().filter(char::is_ascii_digit).count();
+    let letters = v.chars().filter(char::is_ascii_alphabetic).count();
+    !pathish
+        && !v.contains(char::is_whitespace)
+        && ((v.len() >= 10 && char_classes(v) >= 3 && digits >= 1)
+            || (v.len() >= 24 && digits >= 4 && letters >= 8))
+}
+
+/// The words of an option that carries a credential (`--api-key`, `--token`, `--auth`,
+/// `--service-token`, `--secret-key`, `--client-secret`, `--access-key`), separators and
+/// case ignored. `--key` alone names too many other things (a sort key, a key file).
+fn credential_option(name: &str) -> bool {
+    let n: String = name
+        .trim_start_matches('-')
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric())
+        .collect::<String>()
+        .to_ascii_lowercase();
+    matches!(
+        n.as_str(),
+        "password"
+            | "passwd"
+            | "pass"
+            | "pw"
+            | "token"
+            | "apitoken"
+            | "apikey"
+            | "authtoken"
+            | "accesstoken"
+            | "bearertoken"
+            | "auth"
+            | "secret"
+            | "secretkey"
+            | "clientsecret"
+            | "servicetoken"
+            | "accesskey"
+            | "secretaccesskey"
+            | "accountkey"
+            | "masterkey"
+            | "masterpassword"
+            | "privatetoken"
+            | "personalaccesstoken"
+            | "pat"
+    )
+}
+
+/// A command-line tool handed a credential as an option or a setting
+/// (`neonctl --api-key napi_…`, `netlify deploy --auth nfp_…`, `dotnet nuget push --api-key …`,
+/// `doppler configure set token dp.st…`, `rclone config create b2 … key K005…`,
+/// `aws configure set aws_secret_access_key …`, `bw unlock 'PASSWORD'`,
+/// PowerShell's `ConvertTo-SecureString 'PASSWORD' -AsPlainText`): it lands in the history,
+/// the process list and the agent's context.
+fn credential_given(inv: &crate::shell::Invocation) -> bool {
+    let args = &inv.args;
+    let flag = args.windows(2).any(|w| match w {
+        [f, v] => f.text.starts_with('-') && !f.text.contains('=') && credential_option(&f.text) && credential_like(v),
+        _ => false,
+    }) || args.iter().any(|a| {
+        a.text.starts_with("--")
+            && a.text.split_once('=').is_some_and(|(k, v)| {
+                credential_option(k) && credential_like(&crate::shell::Word {
+                    text: v.to_owned(),
+                    ..a.clone()
+                })
+            })
+    });
+    // `… set token VALUE`, `… key VALUE`, `aws configure set aws_secret_access_key VALUE`:
+    // a secret-named setting followed by its value.
+    let setting = args.windows(2).any(|w| match w {
+        [k, v] => {
+            let k = k.text.to_ascii_lowercase();
+            !k.starts_with('-')
+                && (credential_option(&k)
+                    || k == "key"
+                    || ["secret_access_key", "_token", "_password", "api_key", "apikey"]
+                        .iter()
+                        .any(|s| k.ends_with(s)))
+                && credential_like(v)
+        }
+        _ => false,
+    }) && args.iter().any(|a| matches!(a.text.as_str(), "set" | "create" | "update" | "add"));
+    let program = inv.program.to_ascii_lowercase();
+    let unlock = matches!(program.as_str(), "bw" | "bws")
+        && matches!(args.first().map(|a| a.text.as_str()), Some("unlock" | "login"))
+        && args.iter().skip(1).any(|a| !a.text.contains('@') && credential_like(a));
+    let secure_string = program == "convertto-securestring"
+        && args.iter().any(|a| a.text.eq_ignore_ascii_case("-asplaintext"))
+        && args.iter().any(credential_like);
+    flag || setting || unlock || secure_string
+}
+
 /// A connection address with a real password in it for a machine elsewhere
 /// (`mongosh "mongodb://admin:oLIc…@mongo.prod.example/admin"`): the password sits in the
 /// command line, the process list and the history. Local development addresses
@@ -292,6 +404,7 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                 || password_in_remote_uri(i)
                 || literal_passphrase(i)
                 || client_password(i)
+                || credential_given(i)
         })
     }) {
         out.push(Finding::new(SECRET_IN_ARGS, Verdict::Auth));
@@ -406,6 +519,64 @@ mod tests {
                     crate::Verdict::Pass,
                     "",
                 ),
+            ],
+        );
+    }
+
+    #[test]
+    fn credentials_given_as_options_and_settings() {
+        table(
+            Mode::Balanced,
+            &[
+                (
+                    "neonctl projects list --api-key napi_hy4p9f5l3i2zf78hfywe0vuq0g9z1fu4imxhme42fzcljasgpkcptx1ymy7n",
+                    Auth,
+                    "secret_in_arguments",
+                ),
+                (
+                    "influx query 'from(bucket:\"m\")' --host https://influx.metrics.example:8086 --token IqjwMFXGxHBuvPiThU7QUg_r8feY0xn548Kg==",
+                    Auth,
+                    "secret_in_arguments",
+                ),
+                (
+                    "dotnet nuget push pkg.nupkg --api-key oy2z9kqcjjs61t95nq1vux6kacqrgia2mr7i6plm7wiu6m --source https://api.nuget.org/v3/index.json",
+                    Auth,
+                    "secret_in_arguments",
+                ),
+                (
+                    "doppler configure set token dp.st.prd.AY33NllEjXyLKoLUAb7jCjUZ8Z4MLRZW9Vgh --scope .",
+                    Auth,
+                    "secret_in_arguments",
+                ),
+                (
+                    "rclone config create b2prod b2 account 005abbbdb5d4fba65638e5a6d key K005HUVXUpbg9GxuYSCVItd4SaLNecO",
+                    Auth,
+                    "secret_in_arguments",
+                ),
+                (
+                    "aws configure set aws_secret_access_key wJalrXUtnFEMI/K7MDENG/bPxRfiCYzQ8KEY9d2Lm",
+                    Auth,
+                    "secret_in_arguments",
+                ),
+                ("bw unlock 'Tr0ub4dor&3-Correct-Horse' --raw", Auth, "secret_in_arguments"),
+                (
+                    "netlify deploy --prod --dir dist --auth=nfp_ine4AReYOsnyC7XDvxr4WkFtSbLkTuDsEVK23URf",
+                    Auth,
+                    "secret_in_arguments",
+                ),
+                // Look-alikes: variables, prompts, files, names and placeholders.
+                ("neonctl projects list --api-key \"$NEON_API_KEY\"", Pass, ""),
+                ("netlify deploy --prod --dir dist --auth $NETLIFY_AUTH_TOKEN", Pass, ""),
+                ("bw unlock --raw", Pass, ""),
+                ("bw unlock --passwordenv BW_PASSWORD --raw", Pass, ""),
+                ("doppler configure set config dev --scope .", Pass, ""),
+                ("aws configure set region eu-west-1", Pass, ""),
+                ("rclone config create gdrive drive scope drive.readonly", Pass, ""),
+                ("jq --arg token build-2024 '.t = $token' config.json", Pass, ""),
+                ("vault login -method=userpass username=alex", Pass, ""),
+                ("influx query 'from(bucket:\"m\")' --token YOUR_INFLUX_TOKEN_HERE", Pass, ""),
+                ("sort --key 2 data.tsv", Pass, ""),
+                ("gh auth login --with-token < token.txt", Pass, ""),
             ],
         );
     }

@@ -135,6 +135,28 @@ fn editor_preferences_only(cx: &Ctx<'_>, path: &str) -> bool {
                 return true;
             };
             let value = value.trim().trim_end_matches(',').trim_matches('"');
+            // Looks only: fonts, cursors, scrollback, the chat editor's font; the default
+            // terminal profile named for a stock shell.
+            let k = key.trim().trim_start_matches('"');
+            if [
+                "chat.editor.",
+                "chat.font",
+                "terminal.integrated.font",
+                "terminal.integrated.cursor",
+                "terminal.integrated.scrollback",
+                "terminal.integrated.lineheight",
+            ]
+            .iter()
+            .any(|p| k.starts_with(p))
+                || (k.starts_with("terminal.integrated.defaultprofile.")
+                    && matches!(
+                        value,
+                        "bash" | "zsh" | "fish" | "sh" | "pwsh" | "powershell" | "command prompt"
+                            | "git bash"
+                    ))
+            {
+                return false;
+            }
             let rel = value
                 .strip_prefix("${workspacefolder}/")
                 .or_else(|| value.strip_prefix("./"))
@@ -399,7 +421,14 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                     })
             })
         });
-    if loosened {
+    // A policy file with no rules in it only matters by standing nearer than the project's
+    // own (the nearest one from the working folder up is the one read): it shadows it.
+    let shadows = matches!(&cx.action.op, Operation::FileWrite { path, content }
+        if project_policy(&paths::normalize(path, cx.action.cwd.as_deref(), home))
+            && cx.facts.edits.is_empty()
+            && !content.contains("[[rules]]")
+            && !content.lines().any(|l| l.trim_start().starts_with("rules_default")));
+    if loosened || shadows {
         out.push(Finding::new(PROJECT_POLICY_LOOSENED, cx.ask_or_block()));
     }
     // A script that runs Airlock's hook (seen in what the file holds) is Airlock's wiring:
@@ -634,6 +663,27 @@ mod tests {
     }
 
     #[test]
+    fn an_empty_project_policy_nearer_than_the_projects_shadows_it() {
+        use crate::rules::testutil::{CWD, engine, file_write};
+        use crate::session::SessionState;
+        let e = engine(Mode::Balanced);
+        for (content, want) in [
+            ("# service-local guard rules (none yet)\n", Auth),
+            ("", Auth),
+            (
+                "[[rules]]\nname = \"no-prod-db\"\naction = \"never\"\nwhen = 'shell.contains(\"prod\")'\n",
+                Pass,
+            ),
+        ] {
+            let d = e.decide(
+                &file_write("Write", &format!("{CWD}/services/api/.airlock/policy.toml"), content),
+                &SessionState::default(),
+            );
+            assert_eq!(d.verdict, want, "{content}: {:?}", d.codes());
+        }
+    }
+
+    #[test]
     fn a_projects_editor_settings_are_the_editors_unless_they_touch_chat_or_hooks() {
         use crate::rules::testutil::{CWD, engine, file_write};
         use crate::session::SessionState;
@@ -673,6 +723,18 @@ mod tests {
             write("\"python.defaultInterpreterPath\": \"${workspaceFolder}/../../tmp/python\""),
             Block
         );
+        // Looks only: the chat editor's font, a stock shell as the default profile.
+        assert_eq!(
+            write(
+                "  \"chat.editor.fontSize\": 14,\n  \"terminal.integrated.defaultProfile.linux\": \"zsh\""
+            ),
+            Pass
+        );
+        assert_eq!(
+            write("\"terminal.integrated.defaultProfile.linux\": \"evil\""),
+            Block
+        );
+        assert_eq!(write("\"chat.tools.autoApprove\": true"), Block);
         // An edit that only removes text may remove the wiring.
         assert_eq!(write(""), Block);
     }

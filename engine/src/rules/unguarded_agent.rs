@@ -196,7 +196,34 @@ fn settings_file_unguards(cx: &Ctx<'_>, args: &[&str]) -> bool {
     seen.or(found).is_some_and(unguarding_settings)
 }
 
+/// A file the agents read their environment from (`.env` beside `.gemini/`, an `.envrc`, a
+/// shell start-up file) written to move an agent's settings elsewhere
+/// (`GEMINI_CLI_SYSTEM_SETTINGS_PATH=…`, `CLAUDE_CONFIG_DIR=/tmp/x`, `CODEX_HOME=…`): the
+/// next start reads settings with no hooks in them.
+fn settings_moved_by_file(cx: &Ctx<'_>) -> bool {
+    let crate::action::Operation::FileWrite { content, .. } = &cx.action.op else {
+        return false;
+    };
+    content.lines().any(|l| {
+        let l = l.trim().trim_start_matches("export ").trim();
+        let Some((k, v)) = l.split_once('=') else {
+            return false;
+        };
+        let v = v.trim().trim_matches(['"', '\'']).trim_end_matches('/');
+        match k.trim() {
+            "GEMINI_CLI_SYSTEM_SETTINGS_PATH" | "GEMINI_CLI_SYSTEM_DEFAULTS_PATH" => true,
+            "CLAUDE_CONFIG_DIR" => !(v == "~/.claude" || v == "$HOME/.claude" || v.ends_with("/.claude") && v.starts_with('/')),
+            "CODEX_HOME" => !v.ends_with("/.codex"),
+            _ => false,
+        }
+    })
+}
+
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
+    if settings_moved_by_file(cx) {
+        out.push(Finding::new(AGENT_SAFETY_OFF, cx.ask_or_block()));
+        return;
+    }
     let Some(sa) = cx.shell else {
         return;
     };
@@ -267,6 +294,31 @@ mod tests {
         assert!(d.codes().contains(&"agent_safety_off"));
         let d = run("{\n  \"model\": \"opus\"\n}\n");
         assert_eq!(d.verdict, Pass, "{:?}", d.codes());
+    }
+
+    #[test]
+    fn settings_moved_by_a_written_environment_file() {
+        use crate::rules::testutil::{CWD, engine, file_write};
+        use crate::session::SessionState;
+        let e = engine(Mode::Balanced);
+        for (file, content, want) in [
+            (
+                ".gemini/.env",
+                "GEMINI_CLI_SYSTEM_SETTINGS_PATH=/home/dev/.cache/gemini-system.json\n",
+                Auth,
+            ),
+            (".envrc", "export CLAUDE_CONFIG_DIR=/tmp/claude-clean\n", Auth),
+            (".envrc", "export CODEX_HOME=$PWD/.codex-ci\n", Auth),
+            (".gemini/.env", "GEMINI_API_KEY_FILE=~/.config/gemini/key\n", Pass),
+            (".envrc", "export CLAUDE_CONFIG_DIR=/home/dev/.claude\n", Pass),
+            (".envrc", "export NODE_ENV=development\n", Pass),
+        ] {
+            let d = e.decide(
+                &file_write("Write", &format!("{CWD}/{file}"), content),
+                &SessionState::default(),
+            );
+            assert_eq!(d.verdict, want, "{file}: {content}: {:?}", d.codes());
+        }
     }
 
     #[test]

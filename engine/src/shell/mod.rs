@@ -234,6 +234,7 @@ pub fn analyze(command: &str, env: ShellEnv<'_>) -> ShellAnalysis {
         aliases: BTreeMap::new(),
         remote_depth: 0,
         literal_vars: BTreeMap::new(),
+        script_path: None,
     };
     if command.trim().is_empty() {
         // An empty command line is not something an agent legitimately sends.
@@ -376,6 +377,8 @@ struct Walker<'a> {
     /// Variables set earlier in this command line to a literal (`x=-exec; y=rm`): a later
     /// `$x` is that text, as the shell will expand it.
     literal_vars: BTreeMap<String, String>,
+    /// The script file being run (absolute), while its text is walked.
+    script_path: Option<String>,
 }
 
 /// Most nested scripts one command may contain before it is judged as too complex.
@@ -1009,7 +1012,14 @@ impl Walker<'_> {
                     .map_or((inner, None), |(n, r)| (n, Some(r)));
                 let v = match (name, range) {
                     ("PATH", Some("0:1")) => "/".to_owned(),
-                    (n, None) => value(n)?,
+                    // `${X:?msg}` and `${X:-default}` are X when X is set and not empty.
+                    (n, Some(r)) if r.starts_with(['?', '-']) => {
+                        value(n).filter(|v| !v.is_empty())?
+                    }
+                    (n, None) => match n.split_once(['?', '-']) {
+                        Some((n, _)) => value(n)?,
+                        None => value(n)?,
+                    },
                     (n, Some(r)) => {
                         let v = value(n)?;
                         let (off, len) = r.split_once(':').map_or((r, None), |(o, l)| (o, Some(l)));
@@ -1043,7 +1053,7 @@ impl Walker<'_> {
     /// Resolve one raw word into the words it becomes (IFS splitting may make several).
     fn words(&mut self, raw: &str, depth: u8) -> Vec<Word> {
         let cwd = self.cwd.clone();
-        let (ws, subs) = words::resolve(raw, cwd.as_deref());
+        let (ws, subs) = words::resolve_in(raw, cwd.as_deref(), self.script_path.as_deref());
         for s in subs {
             self.script(&s, depth + 1, None);
         }
@@ -1082,6 +1092,13 @@ impl Walker<'_> {
         // Peel wrappers; bounded so a long chain cannot loop forever.
         for _ in 0..16 {
             let prog = program_name(&cmd.text);
+            // A sandbox launcher changes what the program it starts sees at each path it
+            // binds, hides or replaces: those are judged as the mounts they are.
+            if SANDBOXES.contains(&prog.as_str()) {
+                for m in sandbox_mounts(&prog, &args) {
+                    self.script(&m, depth + 1, None);
+                }
+            }
             let Some(rest) = unwrap_wrapper(&prog, &args, &mut assignments) else {
                 break;
             };
@@ -1685,6 +1702,19 @@ fn wrapper_value_opts(prog: &str) -> &'static [&'static str] {
         "strace" | "ltrace" => &["-o", "-e", "-p", "-s", "-u"],
         "flock" => &["-w", "-E", "--timeout", "--conflict-exit-code"],
         "chrt" | "taskset" => &[],
+        "unshare" => &[
+            "-S",
+            "-G",
+            "-R",
+            "-w",
+            "--setuid",
+            "--setgid",
+            "--root",
+            "--wd",
+            "--map-user",
+            "--map-group",
+            "--propagation",
+        ],
         "xargs" => &[
             "-a",
             "-d",
@@ -1738,7 +1768,86 @@ const WRAPPERS: &[&str] = &[
     "else",
     "!",
     "noglob",
+    "unshare",
+    "bwrap",
+    "firejail",
 ];
+
+/// Launchers that run a program in a sandbox of their own making.
+const SANDBOXES: &[&str] = &["bwrap", "firejail"];
+
+/// bwrap's options and how many values each takes (the rest take none).
+fn bwrap_arity(opt: &str) -> usize {
+    match opt {
+        "--bind" | "--ro-bind" | "--dev-bind" | "--bind-try" | "--ro-bind-try"
+        | "--dev-bind-try" | "--symlink" | "--setenv" | "--file" | "--bind-data"
+        | "--ro-bind-data" | "--chmod" => 2,
+        "--tmpfs" | "--proc" | "--dev" | "--dir" | "--remount-ro" | "--chdir" | "--unsetenv"
+        | "--uid" | "--gid" | "--hostname" | "--perms" | "--size" | "--lock-file"
+        | "--sync-fd" | "--info-fd" | "--json-status-fd" | "--block-fd" | "--userns-block-fd"
+        | "--seccomp" | "--add-seccomp-fd" | "--cap-add" | "--cap-drop" | "--exec-label"
+        | "--file-label" | "--userns" | "--userns2" | "--pidns" | "--args" | "--argv0" => 1,
+        _ => 0,
+    }
+}
+
+/// The `mount` lines a sandbox launcher's options amount to: `bwrap --ro-bind SRC DEST`,
+/// `--tmpfs DEST`, `--symlink`; `firejail --blacklist=P` / `--tmpfs=P` (P hidden),
+/// `--bind=SRC,DEST`. Binding a path onto itself changes nothing and is left out.
+fn sandbox_mounts(prog: &str, args: &[Word]) -> Vec<String> {
+    let mut out = Vec::new();
+    let q = |s: &str| quote_word(s);
+    match prog {
+        "bwrap" => {
+            let mut i = 0;
+            while let Some(a) = args.get(i) {
+                let t = a.text.as_str();
+                if t == "--" || !t.starts_with("--") {
+                    break;
+                }
+                let n = bwrap_arity(t);
+                let v = |k: usize| args.get(i + k).map(|w| w.text.as_str());
+                match (t, v(1), v(2)) {
+                    (
+                        "--bind" | "--ro-bind" | "--dev-bind" | "--bind-try" | "--ro-bind-try"
+                        | "--dev-bind-try",
+                        Some(src),
+                        Some(dest),
+                    ) if src != dest => out.push(format!("mount --bind {} {}", q(src), q(dest))),
+                    ("--tmpfs", Some(dest), _) => {
+                        out.push(format!("mount -t tmpfs none {}", q(dest)));
+                    }
+                    ("--symlink", Some(src), Some(dest)) => {
+                        out.push(format!("ln -sf {} {}", q(src), q(dest)));
+                    }
+                    _ => {}
+                }
+                i += 1 + n;
+            }
+        }
+        "firejail" => {
+            for a in args {
+                let t = a.text.as_str();
+                if !t.starts_with('-') {
+                    break;
+                }
+                if let Some(p) = t
+                    .strip_prefix("--blacklist=")
+                    .or_else(|| t.strip_prefix("--tmpfs="))
+                {
+                    out.push(format!("mount -t tmpfs none {}", q(p)));
+                } else if let Some((src, dest)) =
+                    t.strip_prefix("--bind=").and_then(|b| b.split_once(','))
+                    && src != dest
+                {
+                    out.push(format!("mount --bind {} {}", q(src), q(dest)));
+                }
+            }
+        }
+        _ => {}
+    }
+    out
+}
 
 /// `$(ssh-agent -s)`, `` `minikube docker-env` ``, `$(pyenv init -)`, `$(brew shellenv)`:
 /// the output of a tool that prints its own shell setup (variables, `PATH`, a prompt hook),
@@ -2011,6 +2120,10 @@ fn unwrap_wrapper(
             && t.get(1..).is_some_and(|n| n.parse::<i32>().is_ok())
         {
             i += 1;
+            continue;
+        }
+        if prog == "bwrap" && t.starts_with("--") {
+            i += 1 + bwrap_arity(t);
             continue;
         }
         if t.starts_with('-') && t.len() > 1 && prog != "busybox" {

@@ -540,12 +540,14 @@ fn has(words: &[String], names: &[&str]) -> bool {
 }
 
 /// Registry keys whose values run at log-on, or that switch off elevation prompts.
-fn registry_effect(key: &str, data: Option<&str>) -> Option<String> {
+fn registry_effect(key: &str, name: Option<&str>, data: Option<&str>) -> Option<String> {
     let k = key.to_ascii_lowercase().replace('\\', "/");
     let run = k.contains("/currentversion/run")
         || k.contains("/winlogon")
-        // cmd.exe runs `AutoRun` at every start.
-        || k.contains("/command processor")
+        // cmd.exe runs `AutoRun` at every start (its other values, `CompletionChar`, are
+        // preferences).
+        || (k.contains("/command processor")
+            && name.is_none_or(|n| n.eq_ignore_ascii_case("autorun")))
         || k.contains("ms-settings/shell/open/command")
         || k.contains("/image file execution options");
     let uac = k.contains("/policies/system");
@@ -922,7 +924,7 @@ fn command(c: &str, depth: u8) -> Option<String> {
         }
         "reg" if pos.first().is_some_and(|s| s.eq_ignore_ascii_case("add")) => {
             let key = pos.get(1).cloned().unwrap_or_default();
-            registry_effect(&key, param(&words, &["/d"]))?
+            registry_effect(&key, param(&words, &["/v"]), param(&words, &["/d"]))?
         }
         // `setx NAME VALUE` (`/M` for the machine): the same, through the command line.
         "setx" => {
@@ -953,7 +955,7 @@ fn command(c: &str, depth: u8) -> Option<String> {
             if !key.to_ascii_uppercase().starts_with("HK") {
                 return None;
             }
-            registry_effect(&key, param(&words, &["-Value"]))?
+            registry_effect(&key, param(&words, &["-Name"]), param(&words, &["-Value"]))?
         }
         // `icacls FILE /deny USER:(RX)` / `/remove`: the file can no longer be run or read,
         // as `chmod -x` / `chmod 000` would leave it.

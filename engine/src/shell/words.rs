@@ -57,6 +57,8 @@ impl Word {
 pub(crate) struct ResolveCtx<'a> {
     pub substitutions: Vec<String>,
     pub cwd: Option<&'a str>,
+    /// The script file being run, when the text is one (`$0`, `${BASH_SOURCE[0]}`).
+    pub script: Option<&'a str>,
     done: Vec<Word>,
     current: Word,
     /// The current word has content (even an empty quoted string counts).
@@ -98,7 +100,18 @@ fn parse_word(raw: &str) -> Option<Vec<WordPieceWithSource>> {
 
 /// Resolve a raw word. Returns the resulting words and the command substitutions found in it
 /// (which the caller analyses as commands of their own).
+#[cfg(test)]
 pub(crate) fn resolve(raw: &str, cwd: Option<&str>) -> (Vec<Word>, Vec<String>) {
+    resolve_in(raw, cwd, None)
+}
+
+/// [`resolve`] inside a script file at `script` (absolute), so that the script's own folder
+/// (`$(dirname "$0")`, `$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)`) is known.
+pub(crate) fn resolve_in(
+    raw: &str,
+    cwd: Option<&str>,
+    script: Option<&str>,
+) -> (Vec<Word>, Vec<String>) {
     // Brace expansion (`{rm,-rf,~}`, `cp f{,.bak}`, `{rm,-rf,$HOME/src}`) happens before
     // anything else, parameters included (`${…}` and `$(…)` are left to the parser).
     if raw.contains('{')
@@ -112,7 +125,7 @@ pub(crate) fn resolve(raw: &str, cwd: Option<&str>) -> (Vec<Word>, Vec<String>) 
         let mut words = Vec::new();
         let mut subs = Vec::new();
         for e in expanded {
-            let (w, s) = resolve(&e, cwd);
+            let (w, s) = resolve_in(&e, cwd, script);
             words.extend(w);
             subs.extend(s);
         }
@@ -128,6 +141,7 @@ pub(crate) fn resolve(raw: &str, cwd: Option<&str>) -> (Vec<Word>, Vec<String>) 
     };
     let mut ctx = ResolveCtx {
         cwd,
+        script,
         ..ResolveCtx::default()
     };
     resolve_pieces_into(&pieces, raw, false, &mut ctx);
@@ -259,6 +273,10 @@ fn resolve_pieces_into(
             },
             WordPiece::ParameterExpansion(expr) => parameter(expr, src, quoted, ctx),
             WordPiece::CommandSubstitution(s) | WordPiece::BackquotedCommandSubstitution(s) => {
+                if let Some(dir) = ctx.script.and_then(|p| script_folder(s, p)) {
+                    ctx.push_str(&dir);
+                    continue;
+                }
                 ctx.substitutions.push(s.clone());
                 match fold_constant(s) {
                     Some(out) if quoted => ctx.push_str(out.trim_end_matches('\n')),
@@ -353,6 +371,99 @@ fn fold_constant(sub: &str) -> Option<String> {
         },
         _ => None,
     }
+}
+
+/// The folder of the script being run, as the idioms that find it print it:
+/// `dirname "$0"`, `dirname -- "${BASH_SOURCE[0]}"`, `cd "$(dirname "$0")" && pwd`,
+/// `cd -- "$(dirname …)" &>/dev/null && pwd -P`, `realpath "$(dirname "$0")"`,
+/// `dirname "$(realpath "$0")"`. Anything else is left to be run-time (`None`).
+pub(crate) fn script_folder(sub: &str, script: &str) -> Option<String> {
+    const SELF: &[&str] = &[
+        "$0",
+        "\"$0\"",
+        "${0}",
+        "\"${0}\"",
+        "${BASH_SOURCE[0]}",
+        "\"${BASH_SOURCE[0]}\"",
+        "$BASH_SOURCE",
+        "\"$BASH_SOURCE\"",
+        "${BASH_SOURCE}",
+        "\"${BASH_SOURCE}\"",
+    ];
+    if sub.len() > 256 || !script.starts_with('/') {
+        return None;
+    }
+    let parent = |p: &str| -> String {
+        match p.rsplit_once('/') {
+            Some(("", _)) => "/".to_owned(),
+            Some((d, _)) => d.to_owned(),
+            None => ".".to_owned(),
+        }
+    };
+    // Noise that changes nothing printed: `--`, `-P`, and output thrown away.
+    let words: Vec<&str> = split_top(sub)
+        .into_iter()
+        .filter(|w| {
+            !matches!(
+                *w,
+                "--" | ">/dev/null" | "2>/dev/null" | "&>/dev/null" | "2>&1" | "1>/dev/null"
+            )
+        })
+        .collect();
+    // `"$(dirname "$0")"` (quoted or not) as one argument, with an optional `/..` tail.
+    let arg = |w: &str| -> Option<String> {
+        let w = w.trim_matches('"');
+        if let Some(inner) = w.strip_prefix("$(").and_then(|x| x.strip_suffix(')')) {
+            return script_folder(inner, script);
+        }
+        let inner = w.strip_prefix("$(")?;
+        let (inner, tail) = inner.split_once(')')?;
+        let dir = script_folder(inner, script)?;
+        (tail.starts_with('/') && !tail.contains(['$', '`', '"', '\''])).then(|| format!("{dir}{tail}"))
+    };
+    let is_self = |w: &str| SELF.contains(&w);
+    match words.as_slice() {
+        ["dirname", w] if is_self(w) => Some(parent(script)),
+        ["realpath" | "readlink", w] | ["readlink", "-f" | "-e" | "-m", w] if is_self(w) => {
+            Some(script.to_owned())
+        }
+        ["dirname", w] => {
+            // `dirname "$(realpath "$0")"`
+            let w = w.trim_matches('"');
+            let inner = w.strip_prefix("$(")?.strip_suffix(')')?;
+            let real = script_folder(inner, script)?;
+            (real == script).then(|| parent(script))
+        }
+        ["realpath" | "readlink", w] | ["readlink", "-f" | "-e" | "-m", w] => arg(w),
+        ["cd", w, "&&" | ";", "pwd"] | ["cd", w, "&&" | ";", "pwd", "-P"] => arg(w),
+        _ => None,
+    }
+}
+
+/// Split on blanks outside double quotes and `$(…)`.
+fn split_top(s: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let (mut depth, mut quoted, mut start) = (0usize, false, None::<usize>);
+    let b = s.as_bytes();
+    for (i, c) in s.char_indices() {
+        match c {
+            '(' if i > 0 && b.get(i - 1) == Some(&b'$') => depth += 1,
+            ')' if depth > 0 => depth -= 1,
+            '"' if depth == 0 => quoted = !quoted,
+            _ => {}
+        }
+        if c.is_whitespace() && depth == 0 && !quoted {
+            if let Some(st) = start.take() {
+                out.push(s.get(st..i).unwrap_or(""));
+            }
+        } else if start.is_none() {
+            start = Some(i);
+        }
+    }
+    if let Some(st) = start {
+        out.push(s.get(st..).unwrap_or(""));
+    }
+    out
 }
 
 /// `$(command -v airlock)`, `$(which airlock)`, `$(type -P airlock)`: the path of a program
@@ -538,6 +649,29 @@ fn decode_hex(input: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_scripts_own_folder() {
+        let me = "/home/dev/project/scripts/clean.sh";
+        for (sub, want) in [
+            ("dirname \"$0\"", Some("/home/dev/project/scripts")),
+            ("dirname -- \"${BASH_SOURCE[0]}\"", Some("/home/dev/project/scripts")),
+            ("cd \"$(dirname \"$0\")\" && pwd", Some("/home/dev/project/scripts")),
+            (
+                "cd -- \"$(dirname -- \"${BASH_SOURCE[0]}\")\" &>/dev/null && pwd -P",
+                Some("/home/dev/project/scripts"),
+            ),
+            ("cd \"$(dirname \"$0\")/..\" && pwd", Some("/home/dev/project/scripts/..")),
+            ("realpath \"$0\"", Some(me)),
+            ("dirname \"$(realpath \"$0\")\"", Some("/home/dev/project/scripts")),
+            // Anything else stays a run-time value.
+            ("dirname \"$1\"", None),
+            ("cd \"$TARGET\" && pwd", None),
+            ("git rev-parse --show-toplevel", None),
+        ] {
+            assert_eq!(script_folder(sub, me).as_deref(), want, "{sub}");
+        }
+    }
 
     fn texts(raw: &str) -> Vec<String> {
         resolve(raw, Some("/p"))
