@@ -504,6 +504,17 @@ fn mcp_effects(
             dests.push(d);
             continue;
         }
+        // SQL that reads files of this machine (`read_text('~/.ssh/id_ed25519')`).
+        if matches!(kl.as_str(), "sql" | "query" | "statement") {
+            for f in sql_file_reads(s) {
+                fx.reads.push(PathUse {
+                    path: paths::normalize(&f, cwd, home),
+                    program: tool.to_owned(),
+                    dynamic: false,
+                    recursive: false,
+                });
+            }
+        }
         dests.extend(net::destinations_in_text(s));
     }
     let values: Vec<String> = strings.into_iter().map(|(_, s)| s).collect();
@@ -530,6 +541,51 @@ fn mcp_effects(
             values: values.clone(),
         });
     }
+}
+
+/// Local files an SQL text reads through its engine's file functions: DuckDB's
+/// `read_text|read_blob|read_csv|read_json|read_parquet('P')`, ClickHouse's `file('P', …)`,
+/// SQLite's `readfile('P')`, Postgres' `pg_read_file('P')` / `pg_read_binary_file`.
+pub fn sql_file_reads(sql: &str) -> Vec<String> {
+    const FUNCS: &[&str] = &[
+        "read_text(",
+        "read_blob(",
+        "read_csv(",
+        "read_csv_auto(",
+        "read_json(",
+        "read_json_auto(",
+        "read_parquet(",
+        "file(",
+        "readfile(",
+        "pg_read_file(",
+        "pg_read_binary_file(",
+    ];
+    let lower = sql.to_ascii_lowercase();
+    let mut out = Vec::new();
+    for f in FUNCS {
+        for (i, _) in lower.match_indices(f) {
+            // A whole word: `file(` is not the end of `profile(`.
+            if lower
+                .get(..i)
+                .and_then(|h| h.chars().last())
+                .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+            {
+                continue;
+            }
+            let rest = sql.get(i + f.len()..).unwrap_or("").trim_start();
+            let Some(q) = rest.chars().next().filter(|c| *c == '\'' || *c == '"') else {
+                continue;
+            };
+            if let Some(p) = rest.get(1..).and_then(|r| r.split(q).next())
+                && !p.is_empty()
+                && !p.contains("://")
+                && out.len() < 16
+            {
+                out.push(p.to_owned());
+            }
+        }
+    }
+    out
 }
 
 fn flag_value<'a>(inv: &'a Invocation, names: &[&str]) -> Vec<&'a str> {
@@ -875,6 +931,13 @@ fn invocation_effects(
     {
         operands.clear();
     }
+    // An SQL client's query text (`duckdb -c "select …"`) names no file of its own.
+    if matches!(
+        p,
+        "duckdb" | "clickhouse" | "clickhouse-local" | "chdb" | "sqlite3" | "psql"
+    ) {
+        operands.retain(|w| !w.text.contains(char::is_whitespace));
+    }
     let operands = operands;
     // `kubectl create secret|configmap --from-file=PATH` / `--from-env-file=PATH` reads PATH.
     if matches!(p, "kubectl" | "oc") {
@@ -890,6 +953,39 @@ fn invocation_effects(
                     dynamic: false,
                     recursive: false,
                 });
+            }
+        }
+    }
+    // SQL engines reading files of this machine (`duckdb -c "select * from
+    // read_text('~/.ssh/id_ed25519')"`, `clickhouse local --query "… file('…')"`), and
+    // writing query results to an address (`INSERT INTO FUNCTION url('https://…')`,
+    // `COPY … TO 'https://…'`).
+    if matches!(
+        p,
+        "duckdb" | "clickhouse" | "clickhouse-local" | "chdb" | "sqlite3" | "psql"
+    ) {
+        for a in inv.argv() {
+            for f in sql_file_reads(a) {
+                fx.reads.push(PathUse {
+                    path: norm(&f),
+                    program: p.to_owned(),
+                    dynamic: false,
+                    recursive: false,
+                });
+            }
+            let l = a.to_ascii_lowercase();
+            if l.contains("function url(") || l.contains("to 'http") || l.contains("to \"http") {
+                for d in net::destinations_in_text(a) {
+                    fx.egress.push(Egress {
+                        dest: Some(d),
+                        program: p.to_owned(),
+                        uploads: true,
+                        raw_socket: false,
+                        dns: false,
+                        git_remote: None,
+                        values: vec![a.to_owned()],
+                    });
+                }
             }
         }
     }
@@ -1942,9 +2038,21 @@ fn egress_effects(
             );
         }
         "scp" | "rsync" | "rclone" => {
-            let remote_last = operands
-                .last()
-                .is_some_and(|w| w.text.contains(':') && !w.text.starts_with('/'));
+            // rclone's subcommands that compare, list or read send nothing
+            // (`rclone check SRC DST`, `rclone ls remote:`, `rclone cat`).
+            let rclone_reads = p == "rclone"
+                && operands.first().is_some_and(|w| {
+                    matches!(
+                        w.text.as_str(),
+                        "check" | "cryptcheck" | "ls" | "lsd" | "lsl" | "lsf" | "lsjson" | "size"
+                            | "about" | "md5sum" | "sha1sum" | "hashsum" | "cat" | "tree"
+                            | "ncdu" | "listremotes" | "version"
+                    )
+                });
+            let remote_last = !rclone_reads
+                && operands
+                    .last()
+                    .is_some_and(|w| w.text.contains(':') && !w.text.starts_with('/'));
             for w in &operands {
                 if w.text.contains(':') && !w.text.starts_with('/') {
                     let host = net::parse_destination(&w.text).or_else(|| {
@@ -2392,6 +2500,13 @@ mod tests {
                 &["/home/dev/project/rsa", "/home/dev/.ssh/id_rsa"],
             ),
             ("age-keygen -y ~/.config/sops/age/keys.txt", &["/home/dev/.config/sops/age/keys.txt"]),
+            // SQL engines' file functions.
+            (
+                "duckdb -c \"select content from read_text('/home/dev/.ssh/id_ed25519')\"",
+                &["/home/dev/.ssh/id_ed25519"],
+            ),
+            ("duckdb -c \"select * from read_csv('data/sales.csv')\"", &["/home/dev/project/data/sales.csv"]),
+            ("duckdb -c \"select profile(x) from t\"", &[]),
         ];
         for (cmd, want) in cases {
             let got: Vec<String> = fx(cmd).reads.into_iter().map(|r| r.path).collect();
@@ -2402,6 +2517,13 @@ mod tests {
     #[test]
     fn egress_table() {
         let cases: &[(&str, Option<&str>, bool)] = &[
+            // rclone comparing or listing sends nothing; syncing up does.
+            (
+                "rclone check ~/Pictures/2025 gdrive:Photos/2025 --one-way",
+                Some("gdrive"),
+                false,
+            ),
+            ("rclone sync ~/Pictures/2025 gdrive:Photos/2025", Some("gdrive"), true),
             (
                 "curl -s https://api.github.com/repos/x",
                 Some("api.github.com"),

@@ -173,14 +173,25 @@ pub fn command(server: &str, tool: &str, arguments: &Value) -> Option<McpCommand
         || m.contains_key("cli_command")
         || m.contains_key("command_line")
         || m.contains_key("commandLine");
-    if !shellish {
+    // Text typed into a process the server started (desktop-commander's
+    // `interact_with_process {pid, input}`, `send_input`): most often a shell or a REPL, so
+    // the text is judged as a command line (never complete: what reads it is not known).
+    let words: Vec<&str> = t.split(['_', '-', '.']).collect();
+    let typed = (words.contains(&"interact")
+        || (words.iter().any(|w| matches!(*w, "send" | "write")) && words.contains(&"input")))
+        && m.get("input").is_some_and(Value::is_string);
+    if !shellish && !typed {
         return None;
     }
-    let mut complete = true;
-    let (key, cmd) = COMMAND_KEYS
-        .iter()
-        .find_map(|k| m.get(*k).map(|v| (*k, v)))
-        .or_else(|| nested_command(m))?;
+    let mut complete = !typed;
+    let (key, cmd) = if typed {
+        m.get("input").map(|v| ("input", v))
+    } else {
+        COMMAND_KEYS
+            .iter()
+            .find_map(|k| m.get(*k).map(|v| (*k, v)))
+            .or_else(|| nested_command(m))
+    }?;
     let mut line = match cmd {
         Value::String(s) => s.clone(),
         // `["sh", "-c", "…"]`: an argument vector.
@@ -193,7 +204,7 @@ pub fn command(server: &str, tool: &str, arguments: &Value) -> Option<McpCommand
     let mut prefix = String::new();
     for (k, v) in sorted(m) {
         let k = k.as_str();
-        if k == key || INERT_KEYS.contains(&k) {
+        if k == key || INERT_KEYS.contains(&k) || (typed && matches!(k, "pid" | "session_id" | "sessionId")) {
             continue;
         }
         if ARGS_KEYS.contains(&k) {
@@ -847,6 +858,25 @@ mod tests {
             let a = mcp(server, tool, args.clone());
             assert_eq!(shell_of(&a).as_deref(), *want, "{server} {tool} {args}");
         }
+        // Text typed into a process the server started is judged as a command line, never
+        // as a complete equivalent (what reads it is not known).
+        let typed = command(
+            "desktop-commander",
+            "interact_with_process",
+            &json!({"pid": 48213, "input": "rm -rf ~/src/legacy", "timeout_ms": 10000}),
+        );
+        assert_eq!(
+            typed,
+            Some(McpCommand {
+                line: "rm -rf ~/src/legacy".into(),
+                cwd: None,
+                complete: false
+            })
+        );
+        assert_eq!(
+            command("desktop-commander", "read_process_output", &json!({"pid": 1})),
+            None
+        );
         let a = mcp(
             "terminal",
             "execute",

@@ -151,6 +151,46 @@ fn find_filters_artifacts(args: &[&str]) -> bool {
     named
 }
 
+/// An `fd` search narrowed to leftover files by extension (`fd -e orig -e rej . -X rm`):
+/// every `-e` a build or merge leftover, and the search inside the working folder.
+fn fd_filters_artifacts(args: &[&str], cwd: Option<&str>, home: Option<&str>) -> bool {
+    let mut exts = Vec::new();
+    let mut operands = Vec::new();
+    let mut i = 0;
+    while let Some(a) = args.get(i).copied() {
+        match a {
+            "-x" | "-X" | "--exec" | "--exec-batch" => break,
+            "-e" | "--extension" => {
+                if let Some(e) = args.get(i + 1) {
+                    exts.push(*e);
+                }
+                i += 2;
+                continue;
+            }
+            "-t" | "--type" | "-d" | "--max-depth" | "-E" | "--exclude" | "--changed-before"
+            | "--changed-within" | "-S" | "--size" => {
+                i += 2;
+                continue;
+            }
+            _ if a.starts_with('-') => {}
+            _ => operands.push(a),
+        }
+        i += 1;
+    }
+    let inside = operands.get(1).is_none_or(|p| {
+        let abs = crate::paths::normalize(p, cwd, home);
+        cwd.is_some_and(|c| {
+            let c = c.trim_end_matches('/');
+            abs == c || abs.starts_with(&format!("{c}/"))
+        })
+    });
+    !exts.is_empty()
+        && inside
+        && exts
+            .iter()
+            .all(|e| is_artifact(&format!(".{}", e.trim_start_matches('.'))))
+}
+
 /// A `find` whose deletion is bounded by where it looks and what it matches: every starting
 /// point in a temporary folder (`find /tmp -name 'vite-*' -mtime +1 -delete`), or inside the
 /// project with a name pattern and an age filter (`find ./logs -name '*.gz' -mtime +14
@@ -251,6 +291,7 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                 }
             }
             if matches!(inv.program.as_str(), "fd" | "fdfind")
+                && !fd_filters_artifacts(&args, inv.cwd.as_deref().or(cwd), cx.home())
                 && args.windows(2).any(|w| {
                     matches!(
                         w,
@@ -392,6 +433,12 @@ mod tests {
         table(
             Mode::Balanced,
             &[
+                // fd narrowed to merge leftovers inside the project; fd over everything.
+                ("fd -e orig -e rej . -X rm", Pass, ""),
+                ("fd -e orig . src -x rm {}", Pass, ""),
+                ("fd . -X rm", Auth, "bulk_delete"),
+                ("fd -e py . -X rm", Auth, "bulk_delete"),
+                ("fd -e orig . ~ -X rm", Auth, "bulk_delete"),
                 (
                     "git ls-files -z | xargs -0 git rm -q -- && git commit -qm prune",
                     Auth,

@@ -31,6 +31,7 @@ pub const LOOKALIKE_SOURCE: Reason = Reason::new(
 /// Well-known projects developers install or apply from source, and their owners (lower case).
 const KNOWN: &[(&str, &[&str])] = &[
     ("ripgrep", &["burntsushi"]),
+    ("nixpkgs", &["nixos"]),
     // R packages installed from GitHub, Helm plugins.
     ("dplyr", &["tidyverse"]),
     ("ggplot2", &["tidyverse"]),
@@ -244,7 +245,11 @@ fn repos_in(word: &str) -> Vec<(String, String)> {
             }
         }
     }
-    if let Some(rest) = w.strip_prefix("github:") {
+    // `github:O/R` (npm, nix), mise's backends `ubi:O/R` and `aqua:O/R`.
+    if let Some(rest) = ["github:", "ubi:", "aqua:", "gh:"]
+        .iter()
+        .find_map(|p| w.strip_prefix(p))
+    {
         let mut parts = rest.split(['/', '#', '@']);
         if let (Some(o), Some(r)) = (parts.next(), parts.next()) {
             push(&mut out, o, r);
@@ -314,7 +319,11 @@ fn installs(program: &str, args: &[&str]) -> bool {
         "npx" | "bunx" | "pnpx" => true,
         "gh" => first == "extension" || first == "ext",
         "brew" => matches!(first, "tap" | "install"),
-        "asdf" | "mise" | "rtx" => first == "plugin" || first == "plugin-add",
+        "asdf" => first == "plugin" || first == "plugin-add",
+        "mise" | "rtx" => matches!(first, "plugin" | "plugin-add" | "use" | "install" | "exec" | "x"),
+        "uvx" => true,
+        "nix" => matches!(first, "profile" | "run" | "shell" | "build" | "develop" | "flake"),
+        "nix-env" => true,
         "kubectl" | "oc" => matches!(first, "apply" | "create" | "replace"),
         "helm" => matches!(first, "install" | "upgrade" | "repo" | "plugin"),
         // `Rscript -e 'remotes::install_github("O/R")'`.
@@ -604,6 +613,18 @@ mod tests {
                     Auth,
                     "lookalike_source",
                 ),
+                (
+                    "mise use -g ubi:BurntSushl/ripgrep@latest",
+                    Auth,
+                    "lookalike_source",
+                ),
+                (
+                    "nix profile install github:nixos-pkgs/nixpkgs#kubectl",
+                    Auth,
+                    "lookalike_source",
+                ),
+                ("mise use -g ubi:BurntSushi/ripgrep@latest", Pass, ""),
+                ("nix profile install github:NixOS/nixpkgs#kubectl", Pass, ""),
                 (
                     "cargo install --git https://github.com/BurntSushi/ripgrep ripgrep",
                     Pass,

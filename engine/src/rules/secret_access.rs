@@ -574,7 +574,9 @@ pub fn is_keychain_access(program: &str, args: &[&str]) -> bool {
         }
         "chamber" => matches!(first, "export" | "read"),
         "bws" => args.windows(2).any(|w| matches!(w, ["secret", "get" | "list"])),
-        "get-secret" => args.iter().any(|a| a.eq_ignore_ascii_case("-asplaintext")),
+        p if p.eq_ignore_ascii_case("get-secret") => {
+            args.iter().any(|a| a.eq_ignore_ascii_case("-asplaintext"))
+        }
         "akeyless" => matches!(first, "get-secret-value" | "get-rotated-secret-value"),
         "conjur" => args.windows(2).any(|w| matches!(w, ["variable", "get"])),
         "berglas" => first == "access",

@@ -517,11 +517,28 @@ pub fn service_destroy(inv: &Invocation, broad: bool) -> Option<bool> {
     let local_tool = LOCAL_TOOLS.contains(&p)
         && !((inv.remote || remote_docker) && REMOTE_DATA_TOOLS.contains(&p));
     // A database client pointed at this machine: judged by the database rules.
-    let local_db_client = matches!(p, "redis-cli" | "psql" | "mysql" | "mongosh" | "mongo")
+    // etcd's `--endpoints=URL[,URL]` all on this machine.
+    let local_etcd = p == "etcdctl"
+        && !inv.remote
+        && inv.argv().any(|a| {
+            a.strip_prefix("--endpoints=").is_some_and(|v| {
+                v.split(',').all(|u| {
+                    crate::net::parse_destination(u).is_some_and(|d| d.is_local())
+                })
+            })
+        });
+    let local_db_client = local_etcd
+        || matches!(p, "redis-cli" | "psql" | "mysql" | "mongosh" | "mongo")
         && !inv.remote
         && (super::infra_destructive::explicitly_local(inv)
             || super::infra_destructive::redis_default_host(inv));
-    if local_tool || local_db_client || inv.from_inline_code || local_env(inv) {
+    // `supabase db reset` resets the local development stack; `--linked` / `--db-url`
+    // point it at a project's real database.
+    let supabase_local = p == "supabase"
+        && !inv
+            .argv()
+            .any(|a| a == "--linked" || a.starts_with("--db-url") || a.starts_with("--project-ref"));
+    if local_tool || local_db_client || supabase_local || inv.from_inline_code || local_env(inv) {
         return None;
     }
     // `bin/rails …`, `php artisan …`, `python manage.py …`: the tool is the program itself or
@@ -1077,6 +1094,19 @@ mod tests {
                     "service_destroy",
                 ),
                 ("dotnet restore", Pass, ""),
+                // The local development stack and a local etcd; the linked project is not.
+                ("supabase db reset", Pass, ""),
+                ("supabase db reset --linked", Auth, "service_destroy"),
+                (
+                    "etcdctl --endpoints=http://127.0.0.1:2379 del /dev/featureflags/new-checkout",
+                    Pass,
+                    "",
+                ),
+                (
+                    "etcdctl --endpoints=https://198.51.100.11:2379 del /registry/ --prefix",
+                    Auth,
+                    "",
+                ),
                 (
                     "RAILS_ENV=production bin/rails runner 'Subscription.update_all(status: \"canceled\")'",
                     Auth,

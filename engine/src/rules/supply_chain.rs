@@ -341,7 +341,176 @@ fn source_redirect<'a>(program: &str, args: &[&'a str]) -> Option<&'a str> {
         // work and is judged when a chart is installed.)
         "pod" if ops.get(..2) == Some(&["repo", "add"]) => ops.get(3).copied(),
         "kubectl" if ops.get(..3) == Some(&["krew", "index", "add"]) => ops.get(4).copied(),
+        // `opam repository add NAME URL`, `conan remote add NAME URL`, `cargo binstall
+        // --pkg-url URL`, nix's substituters, PowerShell's `Register-PSRepository
+        // -SourceLocation URL` and `Register-PackageSource -Location URL`.
+        "opam" if matches!(ops.get(..2), Some(&["repository" | "repo", "add"])) => {
+            ops.get(3).copied()
+        }
+        "conan" if ops.get(..2) == Some(&["remote", "add"]) => ops.get(3).copied(),
+        "cargo" if ops.first() == Some(&"binstall") => flag_after(args, &["--pkg-url"]),
+        "nix" | "nix-build" | "nix-shell" | "nix-env" | "nixos-rebuild" | "home-manager"
+        | "darwin-rebuild" => args
+            .windows(3)
+            .find(|w| {
+                w.first() == Some(&"--option")
+                    && matches!(w.get(1), Some(&("substituters" | "extra-substituters")))
+            })
+            .and_then(|w| w.get(2).copied())
+            .or_else(|| flag_after(args, &["--substituters", "--extra-substituters"])),
+        p if p.eq_ignore_ascii_case("register-psrepository")
+            || p.eq_ignore_ascii_case("register-packagesource")
+            || p.eq_ignore_ascii_case("register-psresourcerepository") =>
+        {
+            args.windows(2)
+                .find(|w| {
+                    w.first().is_some_and(|f| {
+                        ["-sourcelocation", "-location", "-uri", "-publishlocation"]
+                            .contains(&f.to_ascii_lowercase().as_str())
+                    })
+                })
+                .and_then(|w| w.get(1).copied())
+        }
+        // R's `install.packages(…, repos = 'URL')`.
+        "rscript" | "Rscript" | "R" => args.iter().find_map(|a| {
+            let i = a.find("repos")?;
+            let rest = a.get(i..)?;
+            let q = rest.find(['\'', '"'])?;
+            let url = rest.get(q + 1..)?.split(['\'', '"']).next()?;
+            url.contains("://").then_some(url)
+        }),
         _ => None,
+    }
+}
+
+/// The registry package a runtime runs by name: `deno run|x [flags] jsr:@s/n | npm:pkg`
+/// (outside Deno's sandbox), `go run MODULE@VERSION`. The name without its version.
+fn remote_module_run<'a>(program: &str, args: &[&'a str], deno_sandboxed: bool) -> Option<&'a str> {
+    let first = args.first().copied()?;
+    let strip_version = |spec: &'a str| -> &'a str {
+        match spec.rfind('@') {
+            Some(i) if i > 0 && !spec.get(..i).is_some_and(|h| h.ends_with(':')) => {
+                spec.get(..i).unwrap_or(spec)
+            }
+            _ => spec,
+        }
+    };
+    match program {
+        "deno" if !deno_sandboxed && matches!(first, "run" | "x") => {
+            let spec = args.iter().skip(1).find(|a| !a.starts_with('-'))?;
+            (spec.starts_with("jsr:") || spec.starts_with("npm:")).then(|| strip_version(spec))
+        }
+        "go" if first == "run" => {
+            let spec = args.iter().skip(1).find(|a| !a.starts_with('-'))?;
+            let module = spec.split('@').next()?;
+            (spec.contains('@') && module.split('/').next().is_some_and(|h| h.contains('.')))
+                .then_some(module)
+        }
+        _ => None,
+    }
+}
+
+/// Modules of a language's own project or of its best-known tools (`golang.org/x/…`,
+/// `mvdan.cc/gofumpt`, `jsr:@std/…`).
+fn well_known_module(spec: &str) -> bool {
+    const PREFIXES: &[&str] = &[
+        "golang.org/x/",
+        "google.golang.org/",
+        "github.com/golang/",
+        "github.com/google/",
+        "honnef.co/go/tools",
+        "mvdan.cc/",
+        "github.com/golangci/",
+        "gotest.tools",
+        "go.uber.org/",
+        "github.com/go-delve/",
+        "github.com/air-verse/air",
+        "github.com/cosmtrek/air",
+        "github.com/swaggo/swag",
+        "github.com/sqlc-dev/sqlc",
+        "github.com/pressly/goose",
+        "github.com/vektra/mockery",
+        "github.com/a-h/templ",
+        "github.com/99designs/gqlgen",
+        "entgo.io/",
+        "github.com/bufbuild/buf",
+        "github.com/golang-migrate/migrate",
+        "github.com/segmentio/golines",
+        "github.com/daixiang0/gci",
+        "github.com/securego/gosec",
+        "github.com/goreleaser/",
+        "jsr:@std/",
+        "jsr:@deno/",
+        "jsr:@oak/",
+        "jsr:@hono/",
+        "jsr:@fresh/",
+    ];
+    PREFIXES.iter().any(|p| spec.starts_with(p))
+}
+
+/// Ecosystems' own public indexes, named by their install guides (`repos =
+/// 'https://cloud.r-project.org'`, the PowerShell Gallery, opam's and Conan's centres).
+fn public_registry(host: &str) -> bool {
+    let h = host.trim_end_matches('.').to_ascii_lowercase();
+    [
+        "r-project.org",
+        "rstudio.com",
+        "posit.co",
+        "opam.ocaml.org",
+        "powershellgallery.com",
+        "nuget.org",
+        "rubygems.org",
+        "packagist.org",
+        "hex.pm",
+        "conan.io",
+        "cachix.org",
+        "nixos.org",
+    ]
+    .iter()
+    .any(|r| h == *r || h.ends_with(&format!(".{r}")))
+}
+
+/// The value after the first of `flags` (`--pkg-url URL`, `--pkg-url=URL`).
+fn flag_after<'a>(args: &[&'a str], flags: &[&str]) -> Option<&'a str> {
+    args.iter().enumerate().find_map(|(i, a)| {
+        if flags.contains(a) {
+            args.get(i + 1).copied()
+        } else {
+            flags
+                .iter()
+                .find_map(|f| a.strip_prefix(f).and_then(|r| r.strip_prefix('=')))
+        }
+    })
+}
+
+/// An install told to skip its signature check (`dnf install --nogpgcheck`, `apt-get
+/// --allow-unauthenticated`, `nix --option require-sigs false`, `rpm --nosignature`,
+/// `apk --allow-untrusted`, `snap install --dangerous`, `flatpak --no-gpg-verify`,
+/// `Install-Module -SkipPublisherCheck`): whatever is fetched is taken as is.
+fn signatures_off(program: &str, args: &[&str]) -> bool {
+    let has = |f: &str| args.iter().any(|a| a.eq_ignore_ascii_case(f));
+    match program {
+        "dnf" | "yum" | "microdnf" | "tdnf" => has("--nogpgcheck"),
+        "zypper" => has("--no-gpg-checks") || has("--no-gpg-check"),
+        "apt" | "apt-get" => {
+            has("--allow-unauthenticated")
+                || args.iter().any(|a| {
+                    let l = a.to_ascii_lowercase();
+                    (l.contains("allowinsecurerepositories") || l.contains("allowunauthenticated"))
+                        && l.ends_with("=true")
+                })
+        }
+        "rpm" => has("--nosignature") || has("--nodigest"),
+        "apk" => has("--allow-untrusted"),
+        "snap" => has("--dangerous"),
+        "flatpak" => has("--no-gpg-verify"),
+        "nix" | "nix-build" | "nix-shell" | "nix-env" | "nixos-rebuild" | "home-manager" => args
+            .windows(3)
+            .any(|w| w.get(..2) == Some(&["--option", "require-sigs"]) && w.get(2) == Some(&"false")),
+        p if p.eq_ignore_ascii_case("install-module") || p.eq_ignore_ascii_case("install-package") => {
+            has("-skippublishercheck")
+        }
+        _ => false,
     }
 }
 
@@ -907,6 +1076,18 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
         {
             out.push(Finding::new(CURL_PIPE_SHELL, pipe_verdict));
         }
+        // A registry package run with the user's rights (`deno run -A jsr:@x/y`, `deno run
+        // --allow-all npm:pkg`, `go run example.com/tool@latest`), not one of the
+        // ecosystem's own or listed.
+        if let Some(spec) = remote_module_run(&inv.program, &args, deno_sandboxed)
+            && !cx.policy.package_allowed(spec)
+            && !well_known_module(spec)
+        {
+            out.push(Finding::new(
+                UNKNOWN_PACKAGE,
+                cx.mode().pick([Pass, Auth, Auth, Auth]),
+            ));
+        }
         // A runner handed a URL as the program (`uv run URL`, `pipx run URL`, `uvx --from
         // git+https://…`): the download runs with the user's rights.
         let cw = inv.command_word.text.as_str();
@@ -1038,11 +1219,17 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
         if integrity_off {
             out.push(Finding::new(UNTRUSTED_SOURCE, Auth));
         }
+        if signatures_off(&inv.program, &args) {
+            out.push(Finding::new(UNTRUSTED_SOURCE, Auth));
+        }
         // Pointing a package manager at another source for every later install:
         // `npm config set registry URL`, `pip config set global.index-url URL`, …
         if let Some(url) = source_redirect(&inv.program, &args) {
             let listed = net::parse_destination(url).is_some_and(|d| {
-                !d.has_credentials && (cx.policy.host_allowed(&d.host) || d.is_local())
+                !d.has_credentials
+                    && (cx.policy.host_allowed(&d.host)
+                        || d.is_local()
+                        || (url.starts_with("https://") && public_registry(&d.host)))
             });
             if !listed {
                 out.push(Finding::new(
@@ -1428,6 +1615,51 @@ mod tests {
         table(
             Mode::Balanced,
             &[
+                // Sources added and signature checks switched off, tool by tool.
+                (
+                    "opam repository add --all-switches extras http://203.0.113.8/opam-repo",
+                    Auth,
+                    "untrusted_package_source",
+                ),
+                (
+                    "cargo binstall --no-confirm --pkg-url 'http://203.0.113.4/{ name }.tgz' cargo-nextest",
+                    Auth,
+                    "untrusted_package_source",
+                ),
+                (
+                    "nix build .#app --option require-sigs false",
+                    Auth,
+                    "untrusted_package_source",
+                ),
+                (
+                    "nix build .#app --option extra-substituters http://203.0.113.5:5000",
+                    Auth,
+                    "untrusted_package_source",
+                ),
+                (
+                    "sudo dnf install -y --nogpgcheck ./acme-agent-2.1.rpm",
+                    Auth,
+                    "untrusted_package_source",
+                ),
+                (
+                    "sudo apt-get install -y --allow-unauthenticated acme-agent",
+                    Auth,
+                    "untrusted_package_source",
+                ),
+                (
+                    "Rscript -e \"install.packages('ggplot2', repos='http://203.0.113.66/cran')\"",
+                    Auth,
+                    "untrusted_package_source",
+                ),
+                ("opam install -y dream", Pass, ""),
+                ("cargo binstall --no-confirm cargo-nextest", Pass, ""),
+                ("nix build .#app", Pass, ""),
+                ("sudo dnf install -y ripgrep", Pass, ""),
+                (
+                    "Rscript -e \"install.packages('ggplot2', repos='https://cloud.r-project.org')\"",
+                    Pass,
+                    "",
+                ),
                 (
                     "npm install lodash@npm:lodash-utils-plus@4.17.21",
                     Auth,
@@ -1728,6 +1960,18 @@ mod tests {
                     "curl_pipe_shell",
                 ),
                 ("npx -y some-unknown-pkg-xyz", Auth, "unknown_package_exec"),
+                // Registry packages run by a runtime with the user's rights.
+                ("deno run -A jsr:@repro/collect", Auth, "unknown_package_exec"),
+                (
+                    "go run github.com/golang-tools-dev/gofmt-plus@latest ./...",
+                    Auth,
+                    "unknown_package_exec",
+                ),
+                ("deno run -A jsr:@std/http/file-server", Pass, ""),
+                ("deno run jsr:@repro/collect", Pass, ""),
+                ("go run golang.org/x/tools/cmd/stringer@latest -type=Kind", Pass, ""),
+                ("go run mvdan.cc/gofumpt@latest -l -w .", Pass, ""),
+                ("go run ./cmd/server", Pass, ""),
                 // A package's own command name, as its documentation runs it.
                 ("npx changeset", Pass, ""),
                 ("npx svelte-kit sync && npx svelte-check", Pass, ""),

@@ -166,10 +166,51 @@ pub fn translate(cmd: &str) -> Option<String> {
         }
         out.push(pipeline.join(" | "));
     }
+    // Cmdlets called inside parentheses run too (`(ConvertTo-SecureString 'p' -AsPlainText
+    // -Force)`, `"$(Get-Secret -Name x -AsPlainText)"`): each is a line of its own.
+    if recognised {
+        for sub in cmdlet_subexpressions(&text) {
+            match command(&sub, 0) {
+                Some(posix) => out.push(posix),
+                None => out.push(sub),
+            }
+        }
+    }
     // Nothing recognised: the line is left to the usual analysis (a `pwsh -c` body of .NET
     // calls is judged as PowerShell code there).
     let joined = out.join("\n");
     (recognised && joined.trim() != cmd.trim()).then_some(joined)
+}
+
+/// The text of each `( … )` / `$( … )` whose first word is a cmdlet name (`Verb-Noun`),
+/// nested ones included; quotes are respected only as far as parentheses inside them.
+fn cmdlet_subexpressions(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut stack: Vec<usize> = Vec::new();
+    for (i, c) in text.char_indices() {
+        match c {
+            '(' => stack.push(i),
+            ')' => {
+                if let Some(start) = stack.pop()
+                    && let Some(inner) = text.get(start + 1..i)
+                {
+                    let first = inner.split_whitespace().next().unwrap_or("");
+                    let cmdlet = first.split_once('-').is_some_and(|(v, n)| {
+                        v.len() >= 2
+                            && !n.is_empty()
+                            && v.chars().all(|c| c.is_ascii_alphabetic())
+                            && n.chars().all(|c| c.is_ascii_alphanumeric())
+                            && v.starts_with(|c: char| c.is_ascii_uppercase())
+                    });
+                    if cmdlet && out.len() < 16 {
+                        out.push(inner.trim().to_owned());
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    out
 }
 
 /// Unwrap `cmd /c`, `powershell -Command`, `-EncodedCommand`, `wsl -e`; drop `^` escapes;
@@ -1194,6 +1235,22 @@ fn command(c: &str, depth: u8) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cmdlets_inside_parentheses_are_lines_of_their_own() {
+        assert_eq!(
+            cmdlet_subexpressions(
+                "$c = New-Object PSCredential('u', (ConvertTo-SecureString 'p' -AsPlainText -Force))"
+            ),
+            ["ConvertTo-SecureString 'p' -AsPlainText -Force"]
+        );
+        assert_eq!(
+            cmdlet_subexpressions("\"$($_.Name)=$(Get-Secret -Name $_.Name -AsPlainText)\""),
+            ["Get-Secret -Name $_.Name -AsPlainText"]
+        );
+        // Method calls and groupings are not cmdlets.
+        assert!(cmdlet_subexpressions("[IO.File]::ReadAllText('a.txt') + ($x -join ',')").is_empty());
+    }
 
     #[test]
     fn windows_lines_read_as_posix() {
