@@ -192,6 +192,39 @@ pub fn autorun_commands(path: &str, content: &str, home: Option<&str>) -> Option
                 .unwrap_or_default(),
             Err(_) => json_values(content, &["argv"]).join(" "),
         }
+    } else if matches!(
+        base,
+        "lefthook.yml" | ".lefthook.yml" | "lefthook-local.yml" | "lefthook.yaml" | ".lefthook.yaml"
+    ) {
+        // lefthook runs each command's `run:` on the git event it is listed under.
+        yaml_values(content, &["run"]).join("\n")
+    } else if base == ".bazelrc" || base.ends_with(".bazelrc") {
+        // Bazel runs `--workspace_status_command` on every build, and a test's `--run_under`.
+        content
+            .split_whitespace()
+            .filter_map(|w| {
+                w.strip_prefix("--workspace_status_command=")
+                    .or_else(|| w.strip_prefix("--run_under="))
+            })
+            // A quoted value is read whole below.
+            .filter(|v| !v.starts_with('"'))
+            .map(|v| crate::shell::unquoted(v).to_owned())
+            .collect::<Vec<_>>()
+            .join("\n")
+            + &bazelrc_quoted(content)
+    } else if base == ".goreleaser.yaml" || base == ".goreleaser.yml" || base == "goreleaser.yaml" {
+        // GoReleaser runs `before: hooks:` (and build hooks) on every release.
+        goreleaser_hooks(content)
+    } else if base == "netlify.toml" {
+        // Netlify runs the build `command` on every deploy, with the site's variables set.
+        content
+            .lines()
+            .filter_map(|l| {
+                let (k, v) = l.split_once('=')?;
+                (k.trim() == "command").then(|| crate::shell::unquoted(v.trim()).to_owned())
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
     } else if base == ".pre-commit-config.yaml" || base == ".pre-commit-hooks.yaml" {
         // pre-commit runs each hook's `entry` on every commit (local and system hooks run it
         // as a command line).
@@ -269,6 +302,84 @@ pub fn autorun_commands(path: &str, content: &str, home: Option<&str>) -> Option
     };
     let text: String = text.chars().take(MAX_TEXT).collect();
     (!text.trim().is_empty()).then_some(text)
+}
+
+/// Values of `KEY: value` lines (block scalars `|` and `>` take the indented lines below).
+fn yaml_values(content: &str, keys: &[&str]) -> Vec<String> {
+    let lines: Vec<&str> = content.lines().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while let Some(l) = lines.get(i) {
+        let t = l.trim_start().trim_start_matches("- ");
+        let indent = l.len() - l.trim_start().len();
+        if let Some((k, v)) = t.split_once(':')
+            && keys.contains(&k.trim())
+        {
+            let v = v.trim();
+            if v == "|" || v == ">" || v.starts_with("|-") || v.starts_with(">-") {
+                let mut block = Vec::new();
+                while let Some(n) = lines.get(i + 1) {
+                    let ni = n.len() - n.trim_start().len();
+                    if !n.trim().is_empty() && ni <= indent {
+                        break;
+                    }
+                    block.push(n.trim());
+                    i += 1;
+                }
+                out.push(block.join("\n"));
+            } else if !v.is_empty() {
+                out.push(crate::shell::unquoted(v).to_owned());
+            }
+        }
+        i += 1;
+    }
+    out
+}
+
+/// `build --workspace_status_command="bash -c \"…\""`: a quoted value with blanks in it.
+fn bazelrc_quoted(content: &str) -> String {
+    content
+        .lines()
+        .filter_map(|l| {
+            let i = l.find("--workspace_status_command=\"")?;
+            let rest = l.get(i + "--workspace_status_command=\"".len()..)?;
+            let end = rest.rfind('"')?;
+            Some(format!("\n{}", rest.get(..end)?.replace("\\\"", "\"")))
+        })
+        .collect()
+}
+
+/// GoReleaser's hook commands: the list items under any `hooks:` key (and `cmd:` values).
+fn goreleaser_hooks(content: &str) -> String {
+    let mut out = Vec::new();
+    let mut hooks_indent: Option<usize> = None;
+    for l in content.lines() {
+        let indent = l.len() - l.trim_start().len();
+        let t = l.trim();
+        if t.is_empty() {
+            continue;
+        }
+        if let Some(h) = hooks_indent
+            && indent <= h
+            && !t.starts_with('-')
+        {
+            hooks_indent = None;
+        }
+        if t.trim_end_matches(':') == "hooks" || t == "hooks:" || t.ends_with(" hooks:") {
+            hooks_indent = Some(indent);
+            continue;
+        }
+        if hooks_indent.is_some() {
+            if let Some(item) = t.strip_prefix("- ") {
+                let item = item.trim();
+                let cmd = item.strip_prefix("cmd:").map_or(item, str::trim);
+                out.push(crate::shell::unquoted(cmd).to_owned());
+            } else if let Some(c) = t.strip_prefix("cmd:") {
+                out.push(crate::shell::unquoted(c.trim()).to_owned());
+            }
+        }
+    }
+    out.join("\n")
 }
 
 /// The commands of a Julia file: each line's backtick commands that it `run`s, joined by a

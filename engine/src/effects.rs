@@ -936,7 +936,21 @@ fn invocation_effects(
         p,
         "duckdb" | "clickhouse" | "clickhouse-local" | "chdb" | "sqlite3" | "psql"
     ) {
-        operands.retain(|w| !w.text.contains(char::is_whitespace));
+        operands.retain(|w| {
+            let first = w
+                .text
+                .split_whitespace()
+                .next()
+                .unwrap_or("")
+                .to_ascii_lowercase();
+            !(w.text.contains(char::is_whitespace)
+                && matches!(
+                    first.as_str(),
+                    "select" | "insert" | "update" | "delete" | "with" | "create" | "drop"
+                        | "copy" | "attach" | "pragma" | "install" | "load" | "from" | "describe"
+                        | "show" | "summarize" | "alter" | "explain"
+                ))
+        });
     }
     let operands = operands;
     // `kubectl create secret|configmap --from-file=PATH` / `--from-env-file=PATH` reads PATH.
@@ -2106,6 +2120,18 @@ fn egress_effects(
                     false,
                     None,
                 );
+            }
+            // A webhook created through the API (`gh api repos/O/R/hooks -f
+            // config[url]=https://…`): every later push or event is sent to that address.
+            if ops.first() == Some(&"api") && ops.iter().any(|o| o.contains("/hooks")) {
+                for a in inv.argv() {
+                    if let Some(u) = a
+                        .strip_prefix("config[url]=")
+                        .or_else(|| a.strip_prefix("config.url="))
+                    {
+                        push(net::parse_destination(u), true, false, false, None);
+                    }
+                }
             }
         }
         "npm" | "pnpm" | "yarn" | "cargo" | "twine" | "gem" | "poetry" | "bun" | "docker"

@@ -18,6 +18,7 @@ const RULES: &[Reason] = &[
     crate::rules::code_exfiltration::CODE_EXFILTRATION,
     crate::rules::code_exfiltration::SECRET_LOGGED,
     crate::rules::manifest_dependencies::TYPOSQUAT_DEPENDENCY,
+    crate::rules::secrets_unshielded::SECRETS_UNSHIELDED,
     crate::rules::manifest_dependencies::DEPENDENCY_SOURCE,
     crate::rules::planted_command::PLANTED_COMMAND,
     crate::rules::destructive_code::DESTROYS_DATA,

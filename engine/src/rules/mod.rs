@@ -43,6 +43,7 @@ pub mod secret_access;
 pub mod secret_echo;
 pub mod secret_in_args;
 pub mod secret_var_egress;
+pub mod secrets_unshielded;
 pub mod self_protection;
 pub mod serve_folder;
 pub mod service_destructive;
@@ -149,6 +150,7 @@ pub const RULES: &[(&str, RuleFn)] = &[
     ("planted_instructions", planted_instructions::check),
     ("ci_secrets", ci_secrets::check),
     ("secret_var_egress", secret_var_egress::check),
+    ("secrets_unshielded", secrets_unshielded::check),
     ("serve_folder", serve_folder::check),
     ("container_escape", container_escape::check),
     ("cloud_privilege", cloud_privilege::check),

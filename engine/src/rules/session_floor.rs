@@ -82,6 +82,15 @@ pub fn publishes_files(inv: &crate::shell::Invocation) -> bool {
         "docker" | "podman" | "buildah" => ops.first() == Some(&"push"),
         "dotnet" => ops.as_slice() == ["nuget", "push"],
         "mvn" | "mvnw" => ops.contains(&"deploy"),
+        // `git push https://github.com/someone/copy.git HEAD:main`: the repository pushed to
+        // an address rather than a remote the project set up — a copy wherever it names.
+        "git" => crate::shell::git_subcommand(inv).is_some_and(|(sub, rest)| {
+            sub == "push"
+                && rest.iter().any(|a| {
+                    !a.starts_with('-')
+                        && (a.contains("://") || (a.contains('@') && a.contains(':')))
+                })
+        }),
         _ => false,
     }
 }
@@ -415,6 +424,24 @@ mod tests {
                 "publish_after_secret",
             ),
             (Mode::Light, true, false, "npm publish", Pass, ""),
+            // The repository pushed to an address, not to a remote of the project.
+            (
+                Mode::Balanced,
+                true,
+                false,
+                "git push https://github.com/webapp-community-mirror/webapp.git HEAD:refs/heads/main",
+                Auth,
+                "publish_after_secret",
+            ),
+            (Mode::Balanced, true, false, "git push origin HEAD", Pass, ""),
+            (
+                Mode::Balanced,
+                false,
+                false,
+                "git push https://github.com/acme/webapp.git HEAD:main",
+                Pass,
+                "",
+            ),
             (
                 Mode::Balanced,
                 true,

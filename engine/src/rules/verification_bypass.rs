@@ -890,7 +890,9 @@ fn more_checks_narrowed(
         || base == "phpunit.xml.dist";
     if runner_config
         && added_lower.iter().any(|l| {
+            // (What coverage counts is not what the tests check.)
             (l.contains("exclude") || l.contains("ignore"))
+                && !l.contains("coverage")
                 && l.split([',', '[', ']', '"', '\'', ' ', '=', ':'])
                     .filter(|e| !e.is_empty())
                     .any(aims_at_checks)
@@ -1501,6 +1503,12 @@ mod tests {
                 "deno.json",
                 "    \"include\": [\"src/\"]\n",
                 "    \"include\": [\"src/\"],\n    \"exclude\": [\"dist/\", \"coverage/\"]\n",
+                Pass,
+            ),
+            (
+                "vitest.config.ts",
+                "",
+                "export default defineConfig({\n  test: {\n    coverage: { reporter: ['text'], exclude: ['src/**/*.stories.tsx'] },\n  },\n});\n",
                 Pass,
             ),
             (

@@ -2102,6 +2102,13 @@ fn unwrap_wrapper(
         if prog == "command" && (t == "-v" || t == "-V") {
             return Some(Unwrapped::NotExec);
         }
+        // `flock FILE -c 'CMD'`: the command is a shell line.
+        if prog == "flock" && (t == "-c" || t == "--command") {
+            return Some(match args.get(i + 1) {
+                Some(w) => Unwrapped::Script(w.text.clone()),
+                None => Unwrapped::NotExec,
+            });
+        }
         if prog == "env" && (t == "-S" || t == "--split-string") {
             let rest: Vec<&str> = args.iter().skip(i + 1).map(|w| w.text.as_str()).collect();
             return Some(Unwrapped::Script(rest.join(" ")));
@@ -2206,10 +2213,15 @@ fn with_positional_args(inv: &Invocation, code: &Word) -> String {
         return code.text.clone();
     };
     let params: Vec<&Word> = inv.args.iter().skip(at + 2).take(9).collect();
-    if params.is_empty() || params.iter().any(|w| w.dynamic) {
+    // `sh -c '… "$0" …' ../..`: the word after the text is `$0`.
+    let zero = inv.args.get(at + 1).filter(|w| !w.dynamic);
+    if (params.is_empty() && zero.is_none()) || params.iter().any(|w| w.dynamic) {
         return code.text.clone();
     }
     let mut text = code.text.clone();
+    if let Some(z) = zero {
+        text = replace_var(&text, "0", &quote_word(&z.text));
+    }
     let all = params
         .iter()
         .map(|w| quote_word(&w.text))
