@@ -560,6 +560,90 @@ pub fn fetched_repository(inv: &crate::shell::Invocation) -> Option<(String, Str
     (!dir.is_empty()).then(|| (dir, url.to_owned()))
 }
 
+/// A formula installed straight from an address (`brew install --formula https://…/x.rb`),
+/// or a plugin or extension added to an agent from a marketplace or repository of anyone's
+/// (`claude plugin marketplace add OWNER/REPO`, `claude plugin install P@M`, `gemini
+/// extensions install URL`): their code runs with the user's rights, inside the agent.
+fn agent_plugin_or_url_formula(program: &str, args: &[&str]) -> bool {
+    let ops: Vec<&str> = args.iter().copied().filter(|a| !a.starts_with('-')).collect();
+    match program {
+        "brew" => {
+            matches!(ops.first(), Some(&("install" | "reinstall")))
+                && ops.iter().skip(1).any(|o| o.starts_with("http://") || o.starts_with("https://"))
+        }
+        "claude" => match ops.as_slice() {
+            ["plugin", "marketplace", "add", src, ..] => {
+                !src.to_ascii_lowercase().starts_with("anthropics/")
+            }
+            ["plugin", "install", spec, ..] => spec
+                .split_once('@')
+                .is_some_and(|(_, m)| !m.starts_with("anthropic") && !m.starts_with("claude-plugins-official")),
+            _ => false,
+        },
+        "gemini" | "qwen" => matches!(ops.as_slice(), ["extensions", "install", src, ..] if src.contains("://") || src.contains('/')),
+        _ => false,
+    }
+}
+
+/// NuGet's most installed packages (lower case).
+pub(crate) const POPULAR_NUGET: &[&str] = &[
+    "newtonsoft.json",
+    "serilog",
+    "serilog.sinks.console",
+    "automapper",
+    "dapper",
+    "polly",
+    "moq",
+    "xunit",
+    "nunit",
+    "fluentassertions",
+    "fluentvalidation",
+    "mediatr",
+    "swashbuckle.aspnetcore",
+    "microsoft.entityframeworkcore",
+    "microsoft.extensions.logging",
+    "microsoft.extensions.http",
+    "npgsql",
+    "stackexchange.redis",
+    "system.text.json",
+    "azure.identity",
+    "azure.storage.blobs",
+    "awssdk.core",
+    "awssdk.s3",
+    "bogus",
+    "humanizer",
+    "nlog",
+    "restsharp",
+    "castle.core",
+    "coverlet.collector",
+];
+
+/// The PowerShell Gallery's most installed modules (lower case).
+pub(crate) const POPULAR_PSGALLERY: &[&str] = &[
+    "az.accounts",
+    "az.resources",
+    "az.storage",
+    "az.keyvault",
+    "az.compute",
+    "microsoft.graph",
+    "microsoft.graph.authentication",
+    "exchangeonlinemanagement",
+    "pester",
+    "psreadline",
+    "powershellget",
+    "psscriptanalyzer",
+    "awspowershell",
+    "aws.tools.common",
+    "dbatools",
+    "sqlserver",
+    "importexcel",
+    "pswindowsupdate",
+    "microsoftteams",
+    "pnp.powershell",
+    "azuread",
+    "msonline",
+];
+
 /// Names attackers imitate, per ecosystem (exact names are fine; one edit away is not).
 pub(crate) const POPULAR_PYPI: &[&str] = &[
     "requests",
@@ -1219,7 +1303,8 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
         if integrity_off {
             out.push(Finding::new(UNTRUSTED_SOURCE, Auth));
         }
-        if signatures_off(&inv.program, &args) {
+        if signatures_off(&inv.program, &args) || agent_plugin_or_url_formula(&inv.program, &args)
+        {
             out.push(Finding::new(UNTRUSTED_SOURCE, Auth));
         }
         // Pointing a package manager at another source for every later install:
@@ -1336,6 +1421,34 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             "go" => args.first() == Some(&"install") || args.first() == Some(&"get"),
             _ => false,
         };
+        // NuGet and the PowerShell Gallery: `dotnet add [PROJECT] package NAME`, `nuget
+        // install NAME`, `Install-Module [-Name] NAME`, `Install-Package NAME`.
+        let gallery: Option<(&str, &[&str])> = match inv.program.as_str() {
+            "dotnet" if args.contains(&"package") && args.contains(&"add") => args
+                .iter()
+                .position(|a| *a == "package")
+                .and_then(|i| args.get(i + 1))
+                .map(|n| (*n, POPULAR_NUGET)),
+            "nuget" if args.first() == Some(&"install") => {
+                args.get(1).map(|n| (*n, POPULAR_NUGET))
+            }
+            p if p.eq_ignore_ascii_case("install-module")
+                || p.eq_ignore_ascii_case("install-psresource")
+                || p.eq_ignore_ascii_case("install-package") =>
+            {
+                args.iter()
+                    .position(|a| a.eq_ignore_ascii_case("-name"))
+                    .and_then(|i| args.get(i + 1))
+                    .or_else(|| args.iter().find(|a| !a.starts_with('-')))
+                    .map(|n| (*n, POPULAR_PSGALLERY))
+            }
+            _ => None,
+        };
+        if let Some((name, popular)) = gallery
+            && typosquat(name, popular)
+        {
+            out.push(Finding::new(TYPOSQUAT, Auth));
+        }
         if installs {
             let popular = match inv.program.as_str() {
                 "pip" | "pip3" | "uv" | "poetry" | "pipenv" => Some(POPULAR_PYPI),
@@ -1652,6 +1765,20 @@ mod tests {
                     "untrusted_package_source",
                 ),
                 ("opam install -y dream", Pass, ""),
+                (
+                    "brew install --formula https://raw.githubusercontent.com/x/homebrew-tap/main/rg.rb",
+                    Auth,
+                    "untrusted_package_source",
+                ),
+                ("brew install ripgrep", Pass, ""),
+                (
+                    "claude plugin marketplace add agent-turbo/claude-plugins",
+                    Auth,
+                    "untrusted_package_source",
+                ),
+                ("claude plugin install turbo-tools@agent-turbo", Auth, "untrusted_package_source"),
+                ("claude plugin marketplace add anthropics/claude-code", Pass, ""),
+                ("claude plugin list", Pass, ""),
                 ("cargo binstall --no-confirm cargo-nextest", Pass, ""),
                 ("nix build .#app", Pass, ""),
                 ("sudo dnf install -y ripgrep", Pass, ""),
@@ -1960,6 +2087,14 @@ mod tests {
                     "curl_pipe_shell",
                 ),
                 ("npx -y some-unknown-pkg-xyz", Auth, "unknown_package_exec"),
+                // NuGet and PowerShell Gallery names one edit away from popular ones.
+                (
+                    "dotnet add src/Api/Api.csproj package Newtonsoft.Jsonn --version 13.0.3",
+                    Auth,
+                    "typosquat_package",
+                ),
+                ("dotnet add src/Api/Api.csproj package Newtonsoft.Json", Pass, ""),
+                ("dotnet add package Serilog.Sinks.File", Pass, ""),
                 // Registry packages run by a runtime with the user's rights.
                 ("deno run -A jsr:@repro/collect", Auth, "unknown_package_exec"),
                 (

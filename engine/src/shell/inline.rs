@@ -659,6 +659,37 @@ pub(crate) fn analyze(lang: &str, code: &str) -> InlineFindings {
     }
     // Julia's `rm(path; recursive=true)` (elsewhere `rm(` is too common a name to mean this).
     let julia_rm = lang.starts_with("julia").then_some("rm(");
+    // JavaScript's `import { rm } from 'node:fs/promises'` / `const { rm } =
+    // require('fs')`: the bare name is the delete.
+    let js_rm = matches!(lang, "node" | "deno" | "bun")
+        && ["fs/promises'", "fs/promises\"", "node:fs'", "node:fs\"", "('fs')", "(\"fs\")"]
+            .iter()
+            .any(|m| code.contains(m))
+        && (code.contains("{ rm") || code.contains("{rm") || code.contains(", rm"));
+    // …spelled `fs.rm(` where it stands alone (not `transform(`, `confirm(`).
+    let spelled;
+    let code = if js_rm {
+        let mut out = String::with_capacity(code.len() + 16);
+        let mut prev: Option<char> = None;
+        let mut rest = code;
+        while let Some(i) = rest.find("rm(") {
+            let head = rest.get(..i).unwrap_or("");
+            let before = head.chars().last().or(prev);
+            out.push_str(head);
+            if before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '$') {
+                out.push_str("rm(");
+            } else {
+                out.push_str("fs.rm(");
+            }
+            prev = Some('(');
+            rest = rest.get(i + 3..).unwrap_or("");
+        }
+        out.push_str(rest);
+        spelled = out;
+        spelled.as_str()
+    } else {
+        code
+    };
     for marker in DELETE_CALLS.iter().copied().chain(julia_rm) {
         for seg in call_segments(code, marker) {
             let lits = string_literals(seg);

@@ -274,6 +274,12 @@ const SHELLS: &[&str] = &[
     "busybox-sh",
 ];
 const INTERPRETERS: &[&str] = &[
+    // TypeScript runners: node with a loader (`tsx -e CODE` is `node -e CODE`).
+    "tsx",
+    "ts-node",
+    "ts-node-esm",
+    "esno",
+    "vite-node",
     "python",
     "python2",
     "python3",
@@ -1295,7 +1301,8 @@ impl Walker<'_> {
         if is_interpreter(p) {
             let base = p.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
             let flags: &[&str] = match base {
-                "node" | "nodejs" | "bun" => &["-e", "--eval", "-p", "--print"],
+                "node" | "nodejs" | "bun" | "tsx" | "ts-node" | "ts-node-esm" | "esno"
+                | "vite-node" => &["-e", "--eval", "-p", "--print"],
                 "perl" => &["-e", "-E"],
                 "ruby" => &["-e"],
                 "php" => &["-r"],
@@ -1330,7 +1337,8 @@ impl Walker<'_> {
                 }
             }
             if let Some(code) = dash_c(&inv, flags) {
-                self.inline_code(p, &code, depth);
+                let lang = if TS_RUNNERS.contains(&base) { "node" } else { p };
+                self.inline_code(lang, &code, depth);
                 return;
             }
             let mut ops = inv.operands();
@@ -1848,6 +1856,9 @@ fn sandbox_mounts(prog: &str, args: &[Word]) -> Vec<String> {
     }
     out
 }
+
+/// TypeScript runners that run code as node does.
+const TS_RUNNERS: &[&str] = &["tsx", "ts-node", "ts-node-esm", "esno", "vite-node"];
 
 /// `$(ssh-agent -s)`, `` `minikube docker-env` ``, `$(pyenv init -)`, `$(brew shellenv)`:
 /// the output of a tool that prints its own shell setup (variables, `PATH`, a prompt hook),
