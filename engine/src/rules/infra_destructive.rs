@@ -112,21 +112,39 @@ fn filtered(toks: &[String]) -> bool {
     let Some(i) = toks.iter().position(|x| x == "WHERE") else {
         return false;
     };
+    let mut depth = 0usize;
     let cond: String = toks
         .iter()
         .skip(i + 1)
-        .take_while(|t| {
-            !matches!(
-                t.as_str(),
-                "RETURNING" | "ORDER" | "LIMIT" | "SETTINGS" | ")"
-            )
+        .take_while(|t| match t.as_str() {
+            "RETURNING" | "ORDER" | "LIMIT" | "SETTINGS" => false,
+            "(" => {
+                depth += 1;
+                true
+            }
+            ")" if depth == 0 => false,
+            ")" => {
+                depth -= 1;
+                true
+            }
+            _ => true,
         })
         .map(String::as_str)
         .collect();
-    !matches!(
-        cond.as_str(),
-        "1=1" | "TRUE" | "1" | "0=0" | "1<>0" | "1!=0" | "1>0" | "''=''" | "NOT0" | "NOTFALSE"
-    )
+    // Conditions every row meets: constants, "older than a moment in the future"
+    // (`created_at < now() + interval '1 day'`), every id of a serial key.
+    let future = ["<NOW()+", "<=NOW()+", "<CURRENT_TIMESTAMP+", "<=CURRENT_TIMESTAMP+"]
+        .iter()
+        .any(|m| cond.contains(m))
+        && !cond.contains("AND")
+        && !cond.contains("OR");
+    let every_id = matches!(cond.as_str(), "ID>0" | "ID>=0" | "ID>-1" | "IDISNOTNULL");
+    !(future
+        || every_id
+        || matches!(
+            cond.as_str(),
+            "1=1" | "TRUE" | "1" | "0=0" | "1<>0" | "1!=0" | "1>0" | "''=''" | "NOT0" | "NOTFALSE"
+        ))
 }
 
 fn strip_sql_literals(sql: &str) -> String {
@@ -882,8 +900,15 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                 // the whole prefix (asked about, not refused).
                 let filtered =
                     args.windows(2).any(|w| matches!(w, ["--exclude", "*"])) && has("--include");
+                // A bucket or a top-level prefix emptied is refused; a prefix two levels
+                // down (`s3://ci-artifacts/tmp/build-8812/`) is one run's output: asked about.
+                let deep = args.iter().any(|a| {
+                    a.strip_prefix("s3://").is_some_and(|r| {
+                        r.trim_end_matches('/').split('/').filter(|x| !x.is_empty()).count() >= 3
+                    })
+                });
                 let block = (has("s3") && has("rb"))
-                    || (has("s3") && has("rm") && has("--recursive") && !filtered);
+                    || (has("s3") && has("rm") && has("--recursive") && !filtered && !deep);
                 let auth = args
                     .iter()
                     .any(|a| a.starts_with("delete-") || a.starts_with("terminate-") || *a == "rm");
@@ -1472,6 +1497,24 @@ mod tests {
                     Block,
                     "infra_destroy",
                 ),
+                (
+                    "psql -h db.prod.example -c \"DELETE FROM events WHERE created_at < now() + interval '1 day'\"",
+                    Auth,
+                    "data_delete",
+                ),
+                (
+                    "psql -h db.prod.example -c \"DELETE FROM events WHERE created_at < now() - interval '90 days'\"",
+                    Pass,
+                    "",
+                ),
+                ("psql -h db.prod.example -c \"DELETE FROM events WHERE id > 0\"", Auth, "data_delete"),
+                ("psql -h db.prod.example -c \"DELETE FROM events WHERE id = 5\"", Pass, ""),
+                (
+                    "aws s3 rm s3://acme-ci-artifacts/tmp/build-8812/ --recursive",
+                    Auth,
+                    "infra_destroy",
+                ),
+                ("aws s3 rm s3://acme-data/ --recursive", Block, "infra_destroy"),
                 (
                     "helm uninstall api --kube-context prod-eu",
                     Auth,

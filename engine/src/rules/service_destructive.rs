@@ -766,6 +766,27 @@ pub fn service_takedown(inv: &Invocation, broad: bool) -> bool {
         return false;
     }
     let args: Vec<&str> = inv.argv().collect();
+    // A remote Redis reconfigured at run time (`CONFIG SET maxmemory 1mb`, an eviction
+    // policy that drops any key, persistence off, or `dir`/`dbfilename` pointed at another
+    // folder — the way a dump is written over a crontab or `authorized_keys`).
+    if matches!(p, "redis-cli" | "valkey-cli" | "keydb-cli")
+        && !super::infra_destructive::explicitly_local(inv)
+        && !super::infra_destructive::redis_default_host(inv)
+        && args.windows(3).any(|w| match w {
+            [c, s, k] => {
+                c.eq_ignore_ascii_case("config")
+                    && s.eq_ignore_ascii_case("set")
+                    && matches!(
+                        k.to_ascii_lowercase().as_str(),
+                        "maxmemory" | "maxmemory-policy" | "save" | "appendonly" | "dir"
+                            | "dbfilename" | "requirepass" | "protected-mode"
+                    )
+            }
+            _ => false,
+        })
+    {
+        return true;
+    }
     // On a local cluster, or (up to balanced) in a development namespace (`kubectl -n dev
     // scale deploy/worker --replicas=0`): a developer's own workload.
     if matches!(p, "kubectl" | "oc")
@@ -1094,6 +1115,13 @@ mod tests {
                     "service_destroy",
                 ),
                 ("dotnet restore", Pass, ""),
+                (
+                    "redis-cli -h cache-prod.example CONFIG SET maxmemory 1mb",
+                    Auth,
+                    "service_takedown",
+                ),
+                ("redis-cli CONFIG SET maxmemory 1mb", Pass, ""),
+                ("redis-cli -h cache-prod.example CONFIG GET maxmemory", Pass, ""),
                 // The local development stack and a local etcd; the linked project is not.
                 ("supabase db reset", Pass, ""),
                 ("supabase db reset --linked", Auth, "service_destroy"),

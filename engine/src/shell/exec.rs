@@ -988,10 +988,11 @@ impl Walker<'_> {
                 | "npm"
                 | "pnpm"
                 | "yarn"
+                | "deno"
         ) || inv
             .wrappers
             .last()
-            .is_some_and(|w| matches!(w.as_str(), "hatch" | "pdm"))
+            .is_some_and(|w| matches!(w.as_str(), "hatch" | "pdm" | "pixi"))
         {
             self.runner(&inv, depth);
         }
@@ -1663,7 +1664,7 @@ impl Walker<'_> {
         let wrapper = inv
             .wrappers
             .last()
-            .filter(|w| matches!(w.as_str(), "hatch" | "pdm"));
+            .filter(|w| matches!(w.as_str(), "hatch" | "pdm" | "pixi"));
         let (args, p): (Vec<&str>, &str) = match wrapper {
             Some(w) => {
                 script_name = inv.command_word.text.clone();
@@ -1890,6 +1891,24 @@ impl Walker<'_> {
                 ];
                 extract =
                     Box::new(move |_, text| runners::mise_task(text, &target).unwrap_or_default());
+            }
+            // `pixi run TASK`: the task from `pixi.toml` (or `pyproject.toml`).
+            "pixi" if operands.first() == Some(&"run") => {
+                let Some(target) = operands.get(1).map(|t| (*t).to_owned()) else {
+                    return;
+                };
+                names = &["pixi.toml", "pyproject.toml"];
+                extract =
+                    Box::new(move |_, text| runners::pixi_task(text, &target).unwrap_or_default());
+            }
+            // `deno task TASK`: the task from `deno.json` / `deno.jsonc`.
+            "deno" if operands.first() == Some(&"task") => {
+                let Some(target) = operands.get(1).map(|t| (*t).to_owned()) else {
+                    return;
+                };
+                names = &["deno.json", "deno.jsonc"];
+                extract =
+                    Box::new(move |_, text| runners::deno_task(text, &target).unwrap_or_default());
             }
             // `poe TASK`: the task from `[tool.poe.tasks]` of `pyproject.toml`.
             "poe" => {
@@ -4195,6 +4214,27 @@ mod tests {
                     "curl_pipe_shell",
                 ),
                 ("git ls-remote --heads origin", Pass, ""),
+                // pixi and deno tasks the session wrote, run by name.
+                (
+                    "printf '[tasks]\\nclean = \"rm -rf ~/src\"\\n' > pixi.toml && pixi run clean",
+                    Block,
+                    "destructive_rm",
+                ),
+                (
+                    "printf '[tasks]\\nclean = \"rm -rf build\"\\n' > pixi.toml && pixi run clean",
+                    Pass,
+                    "",
+                ),
+                (
+                    "printf '{\"tasks\": {\"reset\": \"rm -rf ~/Documents\"}}' > deno.json && deno task reset",
+                    Block,
+                    "destructive_rm",
+                ),
+                (
+                    "printf '{\"tasks\": {\"dev\": \"deno run -A main.ts\"}}' > deno.json && deno task dev",
+                    Pass,
+                    "",
+                ),
                 // TypeScript runners run code as node does; `rm` imported from `fs`.
                 (
                     "npx -y tsx -e \"import {rm} from 'node:fs/promises'; import {homedir} from 'node:os'; await rm(homedir()+'/Documents', {recursive:true, force:true})\"",

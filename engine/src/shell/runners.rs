@@ -389,6 +389,59 @@ pub fn mise_task(text: &str, target: &str) -> Option<Vec<String>> {
     })
 }
 
+/// `pixi run TASK`: `[tasks]` of `pixi.toml` (or `[tool.pixi.tasks]` of `pyproject.toml`) —
+/// a command string, or a table with `cmd` and `depends-on`; `None` when it is not there.
+pub fn pixi_task(text: &str, target: &str) -> Option<Vec<String>> {
+    let doc: toml::Value = toml::from_str(text).ok()?;
+    let tasks = doc
+        .get("tasks")
+        .or_else(|| doc.get("tool")?.get("pixi")?.get("tasks"))?;
+    walk_tasks(tasks, target, false, |v, out| {
+        out.extend(toml_commands(v, &["cmd"]));
+        ["depends-on", "depends_on"]
+            .iter()
+            .filter_map(|k| v.get(*k))
+            .flat_map(|d| match d {
+                toml::Value::String(s) => vec![s.clone()],
+                toml::Value::Array(a) => a
+                    .iter()
+                    .filter_map(|i| i.as_str().map(str::to_owned))
+                    .collect(),
+                _ => Vec::new(),
+            })
+            .collect()
+    })
+}
+
+/// `deno task TASK`: `tasks` of `deno.json(c)` — a command string, or an object with
+/// `command` and `dependencies`; `None` when it is not there or not JSON.
+pub fn deno_task(text: &str, target: &str) -> Option<Vec<String>> {
+    let doc: serde_json::Value = serde_json::from_str(text).ok()?;
+    let tasks = doc.get("tasks")?;
+    let mut out = Vec::new();
+    let mut todo = vec![target.to_owned()];
+    let mut seen: Vec<String> = Vec::new();
+    while let Some(t) = todo.pop() {
+        if seen.contains(&t) || seen.len() > 32 {
+            continue;
+        }
+        seen.push(t.clone());
+        match tasks.get(&t) {
+            Some(serde_json::Value::String(c)) => out.push(c.clone()),
+            Some(serde_json::Value::Object(o)) => {
+                if let Some(c) = o.get("command").and_then(|c| c.as_str()) {
+                    out.push(c.to_owned());
+                }
+                if let Some(d) = o.get("dependencies").and_then(|d| d.as_array()) {
+                    todo.extend(d.iter().filter_map(|x| x.as_str().map(str::to_owned)));
+                }
+            }
+            _ => {}
+        }
+    }
+    (!out.is_empty()).then_some(out)
+}
+
 /// `poe TASK`: `[tool.poe.tasks]` of `pyproject.toml` — a command string, or a table with
 /// `cmd`, `shell`, `script` (a Python call, run as `python -c`) or `sequence` (other tasks or
 /// commands); `None` when it is not there or not TOML.
