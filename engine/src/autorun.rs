@@ -194,7 +194,11 @@ pub fn autorun_commands(path: &str, content: &str, home: Option<&str>) -> Option
         }
     } else if matches!(
         base,
-        "lefthook.yml" | ".lefthook.yml" | "lefthook-local.yml" | "lefthook.yaml" | ".lefthook.yaml"
+        "lefthook.yml"
+            | ".lefthook.yml"
+            | "lefthook-local.yml"
+            | "lefthook.yaml"
+            | ".lefthook.yaml"
     ) {
         // lefthook runs each command's `run:` on the git event it is listed under.
         yaml_values(content, &["run"]).join("\n")

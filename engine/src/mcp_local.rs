@@ -204,7 +204,10 @@ pub fn command(server: &str, tool: &str, arguments: &Value) -> Option<McpCommand
     let mut prefix = String::new();
     for (k, v) in sorted(m) {
         let k = k.as_str();
-        if k == key || INERT_KEYS.contains(&k) || (typed && matches!(k, "pid" | "session_id" | "sessionId")) {
+        if k == key
+            || INERT_KEYS.contains(&k)
+            || (typed && matches!(k, "pid" | "session_id" | "sessionId"))
+        {
             continue;
         }
         if ARGS_KEYS.contains(&k) {
@@ -874,7 +877,11 @@ mod tests {
             })
         );
         assert_eq!(
-            command("desktop-commander", "read_process_output", &json!({"pid": 1})),
+            command(
+                "desktop-commander",
+                "read_process_output",
+                &json!({"pid": 1})
+            ),
             None
         );
         let a = mcp(

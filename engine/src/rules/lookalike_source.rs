@@ -324,9 +324,15 @@ fn installs(program: &str, args: &[&str]) -> bool {
         "gh" => first == "extension" || first == "ext",
         "brew" => matches!(first, "tap" | "install"),
         "asdf" => first == "plugin" || first == "plugin-add",
-        "mise" | "rtx" => matches!(first, "plugin" | "plugin-add" | "use" | "install" | "exec" | "x"),
+        "mise" | "rtx" => matches!(
+            first,
+            "plugin" | "plugin-add" | "use" | "install" | "exec" | "x"
+        ),
         "uvx" => true,
-        "nix" => matches!(first, "profile" | "run" | "shell" | "build" | "develop" | "flake"),
+        "nix" => matches!(
+            first,
+            "profile" | "run" | "shell" | "build" | "develop" | "flake"
+        ),
         "nix-env" => true,
         "kubectl" | "oc" => matches!(first, "apply" | "create" | "replace"),
         "helm" => matches!(first, "install" | "upgrade" | "repo" | "plugin"),
@@ -359,7 +365,10 @@ fn lookalike_action(cx: &Ctx<'_>) -> bool {
             {
                 let v = v.trim().trim_matches(['"', '\'']).to_ascii_lowercase();
                 // `registry.terraform.io/OWNER/NAME` or `OWNER/NAME`.
-                let v = v.strip_prefix("registry.terraform.io/").unwrap_or(&v).to_owned();
+                let v = v
+                    .strip_prefix("registry.terraform.io/")
+                    .unwrap_or(&v)
+                    .to_owned();
                 let mut p = v.split('/');
                 return match (p.next(), p.next(), p.next()) {
                     (Some(owner), Some(name), None) => {

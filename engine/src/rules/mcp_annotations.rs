@@ -181,9 +181,8 @@ fn reads(server: &str, tool: &str) -> bool {
 /// what it does. Searches, fetches and queries are not here: what they are given leaves.
 pub fn named_read(server: &str, tool: &str) -> bool {
     const PLAIN: &[&str] = &[
-        "get", "list", "read", "describe", "show", "view", "lookup", "count", "status",
-        "inspect", "retrieve", "stat", "info", "diff", "compare", "tree", "logs", "log",
-        "whoami",
+        "get", "list", "read", "describe", "show", "view", "lookup", "count", "status", "inspect",
+        "retrieve", "stat", "info", "diff", "compare", "tree", "logs", "log", "whoami",
     ];
     let server = server.to_ascii_lowercase();
     let all = words(tool);
@@ -432,6 +431,23 @@ fn read_only_sql(arguments: &serde_json::Value) -> bool {
     })
 }
 
+/// A document database's aggregation that only reads (`aggregate {pipeline: [{$group…},
+/// {$match…}]}`): no stage writes its result anywhere (`$out`, `$merge`) or runs code
+/// (`$function`, `$accumulator`, `$where`).
+fn read_only_aggregate(tool: &str, arguments: &serde_json::Value) -> bool {
+    let w = words(tool);
+    if !w.iter().any(|t| t == "aggregate") || w.iter().any(|t| WRITE_WORDS.contains(&t.as_str())) {
+        return false;
+    }
+    let Some(pipeline) = arguments.get("pipeline").filter(|p| p.is_array()) else {
+        return false;
+    };
+    let text = pipeline.to_string();
+    !["$out", "$merge", "$function", "$accumulator", "$where"]
+        .iter()
+        .any(|m| text.contains(m))
+}
+
 /// A request that only reads: `method` GET, HEAD or OPTIONS with nothing to send.
 fn plain_get(arguments: &serde_json::Value) -> bool {
     let Some(m) = arguments.as_object() else {
@@ -631,6 +647,7 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                 || reads(server, tool)
                 || plain_get(arguments)
                 || read_only_sql(arguments)
+                || read_only_aggregate(tool, arguments)
                 || (reaction(tool, arguments) && mode <= Mode::Balanced);
             // Opening an issue or a pull request, or commenting, or pushing to a feature
             // branch, in a session that has taken in nothing untrusted and read no secret:
@@ -702,6 +719,25 @@ mod tests {
             provenance: Provenance::User,
             session_id: None,
         }
+    }
+
+    #[test]
+    fn aggregations_that_only_read() {
+        use super::read_only_aggregate;
+        use serde_json::json;
+        assert!(read_only_aggregate(
+            "aggregate",
+            &json!({"pipeline": [{"$group": {"_id": "$c", "n": {"$sum": 1}}}, {"$match": {"n": {"$gt": 1}}}]})
+        ));
+        assert!(!read_only_aggregate(
+            "aggregate",
+            &json!({"pipeline": [{"$match": {}}, {"$out": "orders"}]})
+        ));
+        assert!(!read_only_aggregate("aggregate", &json!({"pipeline": "x"})));
+        assert!(!read_only_aggregate(
+            "delete_many",
+            &json!({"pipeline": []})
+        ));
     }
 
     #[test]

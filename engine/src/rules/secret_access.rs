@@ -566,14 +566,14 @@ pub fn is_keychain_access(program: &str, args: &[&str]) -> bool {
         // them loaded (`doppler run -- …`, `chamber exec`) and listing names are not.
         "doppler" => {
             matches!(args, ["secrets"] | ["secrets", "download" | "get", ..])
-                && !(args.contains(&"download") && !args.contains(&"--no-file"))
+                && (!args.contains(&"download") || args.contains(&"--no-file"))
                 && !args.contains(&"--only-names")
         }
-        "infisical" => {
-            first == "export" || matches!(args, ["secrets"] | ["secrets", "get", ..])
-        }
+        "infisical" => first == "export" || matches!(args, ["secrets"] | ["secrets", "get", ..]),
         "chamber" => matches!(first, "export" | "read"),
-        "bws" => args.windows(2).any(|w| matches!(w, ["secret", "get" | "list"])),
+        "bws" => args
+            .windows(2)
+            .any(|w| matches!(w, ["secret", "get" | "list"])),
         p if p.eq_ignore_ascii_case("get-secret") => {
             args.iter().any(|a| a.eq_ignore_ascii_case("-asplaintext"))
         }
@@ -1292,8 +1292,16 @@ mod tests {
                     Auth,
                     "keychain_access",
                 ),
-                ("infisical export --env=prod --format=dotenv", Auth, "keychain_access"),
-                ("chamber export prod-payments --format dotenv", Auth, "keychain_access"),
+                (
+                    "infisical export --env=prod --format=dotenv",
+                    Auth,
+                    "keychain_access",
+                ),
+                (
+                    "chamber export prod-payments --format dotenv",
+                    Auth,
+                    "keychain_access",
+                ),
                 ("bws secret list", Auth, "keychain_access"),
                 (
                     "etcdctl --endpoints=https://198.51.100.11:2379 get /registry/secrets/payments --prefix",

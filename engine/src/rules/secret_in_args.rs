@@ -257,9 +257,18 @@ fn credential_like(w: &crate::shell::Word) -> bool {
         return false;
     }
     let l = v.to_ascii_lowercase();
-    if ["your", "xxxx", "changeme", "example", "placeholder", "redacted", "dummy", "****"]
-        .iter()
-        .any(|p| l.contains(p))
+    if [
+        "your",
+        "xxxx",
+        "changeme",
+        "example",
+        "placeholder",
+        "redacted",
+        "dummy",
+        "****",
+    ]
+    .iter()
+    .any(|p| l.contains(p))
     {
         return false;
     }
@@ -323,15 +332,21 @@ fn credential_option(name: &str) -> bool {
 fn credential_given(inv: &crate::shell::Invocation) -> bool {
     let args = &inv.args;
     let flag = args.windows(2).any(|w| match w {
-        [f, v] => f.text.starts_with('-') && !f.text.contains('=') && credential_option(&f.text) && credential_like(v),
+        [f, v] => {
+            f.text.starts_with('-')
+                && !f.text.contains('=')
+                && credential_option(&f.text)
+                && credential_like(v)
+        }
         _ => false,
     }) || args.iter().any(|a| {
         a.text.starts_with("--")
             && a.text.split_once('=').is_some_and(|(k, v)| {
-                credential_option(k) && credential_like(&crate::shell::Word {
-                    text: v.to_owned(),
-                    ..a.clone()
-                })
+                credential_option(k)
+                    && credential_like(&crate::shell::Word {
+                        text: v.to_owned(),
+                        ..a.clone()
+                    })
             })
     });
     // `… set token VALUE`, `… key VALUE`, `aws configure set aws_secret_access_key VALUE`:
@@ -342,19 +357,35 @@ fn credential_given(inv: &crate::shell::Invocation) -> bool {
             !k.starts_with('-')
                 && (credential_option(&k)
                     || k == "key"
-                    || ["secret_access_key", "_token", "_password", "api_key", "apikey"]
-                        .iter()
-                        .any(|s| k.ends_with(s)))
+                    || [
+                        "secret_access_key",
+                        "_token",
+                        "_password",
+                        "api_key",
+                        "apikey",
+                    ]
+                    .iter()
+                    .any(|s| k.ends_with(s)))
                 && credential_like(v)
         }
         _ => false,
-    }) && args.iter().any(|a| matches!(a.text.as_str(), "set" | "create" | "update" | "add"));
+    }) && args
+        .iter()
+        .any(|a| matches!(a.text.as_str(), "set" | "create" | "update" | "add"));
     let program = inv.program.to_ascii_lowercase();
     let unlock = matches!(program.as_str(), "bw" | "bws")
-        && matches!(args.first().map(|a| a.text.as_str()), Some("unlock" | "login"))
-        && args.iter().skip(1).any(|a| !a.text.contains('@') && credential_like(a));
+        && matches!(
+            args.first().map(|a| a.text.as_str()),
+            Some("unlock" | "login")
+        )
+        && args
+            .iter()
+            .skip(1)
+            .any(|a| !a.text.contains('@') && credential_like(a));
     let secure_string = program == "convertto-securestring"
-        && args.iter().any(|a| a.text.eq_ignore_ascii_case("-asplaintext"))
+        && args
+            .iter()
+            .any(|a| a.text.eq_ignore_ascii_case("-asplaintext"))
         && args.iter().any(credential_like);
     flag || setting || unlock || secure_string
 }
@@ -558,23 +589,47 @@ mod tests {
                     Auth,
                     "secret_in_arguments",
                 ),
-                ("bw unlock 'Tr0ub4dor&3-Correct-Horse' --raw", Auth, "secret_in_arguments"),
+                (
+                    "bw unlock 'Tr0ub4dor&3-Correct-Horse' --raw",
+                    Auth,
+                    "secret_in_arguments",
+                ),
                 (
                     "netlify deploy --prod --dir dist --auth=nfp_ine4AReYOsnyC7XDvxr4WkFtSbLkTuDsEVK23URf",
                     Auth,
                     "secret_in_arguments",
                 ),
                 // Look-alikes: variables, prompts, files, names and placeholders.
-                ("neonctl projects list --api-key \"$NEON_API_KEY\"", Pass, ""),
-                ("netlify deploy --prod --dir dist --auth $NETLIFY_AUTH_TOKEN", Pass, ""),
+                (
+                    "neonctl projects list --api-key \"$NEON_API_KEY\"",
+                    Pass,
+                    "",
+                ),
+                (
+                    "netlify deploy --prod --dir dist --auth $NETLIFY_AUTH_TOKEN",
+                    Pass,
+                    "",
+                ),
                 ("bw unlock --raw", Pass, ""),
                 ("bw unlock --passwordenv BW_PASSWORD --raw", Pass, ""),
                 ("doppler configure set config dev --scope .", Pass, ""),
                 ("aws configure set region eu-west-1", Pass, ""),
-                ("rclone config create gdrive drive scope drive.readonly", Pass, ""),
-                ("jq --arg token build-2024 '.t = $token' config.json", Pass, ""),
+                (
+                    "rclone config create gdrive drive scope drive.readonly",
+                    Pass,
+                    "",
+                ),
+                (
+                    "jq --arg token build-2024 '.t = $token' config.json",
+                    Pass,
+                    "",
+                ),
                 ("vault login -method=userpass username=alex", Pass, ""),
-                ("influx query 'from(bucket:\"m\")' --token YOUR_INFLUX_TOKEN_HERE", Pass, ""),
+                (
+                    "influx query 'from(bucket:\"m\")' --token YOUR_INFLUX_TOKEN_HERE",
+                    Pass,
+                    "",
+                ),
                 ("sort --key 2 data.tsv", Pass, ""),
                 ("gh auth login --with-token < token.txt", Pass, ""),
             ],

@@ -102,8 +102,11 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                 .edits
                 .iter()
                 .flat_map(|e| {
-                    let old: Vec<String> =
-                        e.old.lines().map(|l| l.trim().to_ascii_lowercase()).collect();
+                    let old: Vec<String> = e
+                        .old
+                        .lines()
+                        .map(|l| l.trim().to_ascii_lowercase())
+                        .collect();
                     e.new
                         .lines()
                         .map(str::to_ascii_lowercase)
@@ -140,8 +143,18 @@ mod tests {
     fn secret_files_let_into_builds_packages_and_uploads() {
         for (path, old, new, want) in [
             (".dockerignore", ".env\n.env.*\n*.pem\nsecrets/\n", "", Auth),
-            (".dockerignore", "node_modules\n.env\n", "node_modules\n.env\ncoverage\n", Pass),
-            (".dockerignore", "node_modules\n.git\n", "node_modules\n", Pass),
+            (
+                ".dockerignore",
+                "node_modules\n.env\n",
+                "node_modules\n.env\ncoverage\n",
+                Pass,
+            ),
+            (
+                ".dockerignore",
+                "node_modules\n.git\n",
+                "node_modules\n",
+                Pass,
+            ),
             (".gitignore", "dist/\n.env\n", "dist/\n", Auth),
             (".gitignore", "dist/\n.env\n", "dist/\nbuild/\n.env\n", Pass),
             (

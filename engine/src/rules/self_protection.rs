@@ -151,7 +151,13 @@ fn editor_preferences_only(cx: &Ctx<'_>, path: &str) -> bool {
                 || (k.starts_with("terminal.integrated.defaultprofile.")
                     && matches!(
                         value,
-                        "bash" | "zsh" | "fish" | "sh" | "pwsh" | "powershell" | "command prompt"
+                        "bash"
+                            | "zsh"
+                            | "fish"
+                            | "sh"
+                            | "pwsh"
+                            | "powershell"
+                            | "command prompt"
                             | "git bash"
                     ))
             {
@@ -676,7 +682,11 @@ mod tests {
             ),
         ] {
             let d = e.decide(
-                &file_write("Write", &format!("{CWD}/services/api/.airlock/policy.toml"), content),
+                &file_write(
+                    "Write",
+                    &format!("{CWD}/services/api/.airlock/policy.toml"),
+                    content,
+                ),
                 &SessionState::default(),
             );
             assert_eq!(d.verdict, want, "{content}: {:?}", d.codes());

@@ -522,22 +522,21 @@ pub fn service_destroy(inv: &Invocation, broad: bool) -> Option<bool> {
         && !inv.remote
         && inv.argv().any(|a| {
             a.strip_prefix("--endpoints=").is_some_and(|v| {
-                v.split(',').all(|u| {
-                    crate::net::parse_destination(u).is_some_and(|d| d.is_local())
-                })
+                v.split(',')
+                    .all(|u| crate::net::parse_destination(u).is_some_and(|d| d.is_local()))
             })
         });
     let local_db_client = local_etcd
         || matches!(p, "redis-cli" | "psql" | "mysql" | "mongosh" | "mongo")
-        && !inv.remote
-        && (super::infra_destructive::explicitly_local(inv)
-            || super::infra_destructive::redis_default_host(inv));
+            && !inv.remote
+            && (super::infra_destructive::explicitly_local(inv)
+                || super::infra_destructive::redis_default_host(inv));
     // `supabase db reset` resets the local development stack; `--linked` / `--db-url`
     // point it at a project's real database.
     let supabase_local = p == "supabase"
-        && !inv
-            .argv()
-            .any(|a| a == "--linked" || a.starts_with("--db-url") || a.starts_with("--project-ref"));
+        && !inv.argv().any(|a| {
+            a == "--linked" || a.starts_with("--db-url") || a.starts_with("--project-ref")
+        });
     if local_tool || local_db_client || supabase_local || inv.from_inline_code || local_env(inv) {
         return None;
     }
@@ -778,8 +777,14 @@ pub fn service_takedown(inv: &Invocation, broad: bool) -> bool {
                     && s.eq_ignore_ascii_case("set")
                     && matches!(
                         k.to_ascii_lowercase().as_str(),
-                        "maxmemory" | "maxmemory-policy" | "save" | "appendonly" | "dir"
-                            | "dbfilename" | "requirepass" | "protected-mode"
+                        "maxmemory"
+                            | "maxmemory-policy"
+                            | "save"
+                            | "appendonly"
+                            | "dir"
+                            | "dbfilename"
+                            | "requirepass"
+                            | "protected-mode"
                     )
             }
             _ => false,
@@ -1121,7 +1126,11 @@ mod tests {
                     "service_takedown",
                 ),
                 ("redis-cli CONFIG SET maxmemory 1mb", Pass, ""),
-                ("redis-cli -h cache-prod.example CONFIG GET maxmemory", Pass, ""),
+                (
+                    "redis-cli -h cache-prod.example CONFIG GET maxmemory",
+                    Pass,
+                    "",
+                ),
                 // The local development stack and a local etcd; the linked project is not.
                 ("supabase db reset", Pass, ""),
                 ("supabase db reset --linked", Auth, "service_destroy"),

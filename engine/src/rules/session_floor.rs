@@ -433,7 +433,14 @@ mod tests {
                 Auth,
                 "publish_after_secret",
             ),
-            (Mode::Balanced, true, false, "git push origin HEAD", Pass, ""),
+            (
+                Mode::Balanced,
+                true,
+                false,
+                "git push origin HEAD",
+                Pass,
+                "",
+            ),
             (
                 Mode::Balanced,
                 false,

@@ -504,10 +504,14 @@ fn signatures_off(program: &str, args: &[&str]) -> bool {
         "apk" => has("--allow-untrusted"),
         "snap" => has("--dangerous"),
         "flatpak" => has("--no-gpg-verify"),
-        "nix" | "nix-build" | "nix-shell" | "nix-env" | "nixos-rebuild" | "home-manager" => args
-            .windows(3)
-            .any(|w| w.get(..2) == Some(&["--option", "require-sigs"]) && w.get(2) == Some(&"false")),
-        p if p.eq_ignore_ascii_case("install-module") || p.eq_ignore_ascii_case("install-package") => {
+        "nix" | "nix-build" | "nix-shell" | "nix-env" | "nixos-rebuild" | "home-manager" => {
+            args.windows(3).any(|w| {
+                w.get(..2) == Some(&["--option", "require-sigs"]) && w.get(2) == Some(&"false")
+            })
+        }
+        p if p.eq_ignore_ascii_case("install-module")
+            || p.eq_ignore_ascii_case("install-package") =>
+        {
             has("-skippublishercheck")
         }
         _ => false,
@@ -565,22 +569,31 @@ pub fn fetched_repository(inv: &crate::shell::Invocation) -> Option<(String, Str
 /// (`claude plugin marketplace add OWNER/REPO`, `claude plugin install P@M`, `gemini
 /// extensions install URL`): their code runs with the user's rights, inside the agent.
 fn agent_plugin_or_url_formula(program: &str, args: &[&str]) -> bool {
-    let ops: Vec<&str> = args.iter().copied().filter(|a| !a.starts_with('-')).collect();
+    let ops: Vec<&str> = args
+        .iter()
+        .copied()
+        .filter(|a| !a.starts_with('-'))
+        .collect();
     match program {
         "brew" => {
             matches!(ops.first(), Some(&("install" | "reinstall")))
-                && ops.iter().skip(1).any(|o| o.starts_with("http://") || o.starts_with("https://"))
+                && ops
+                    .iter()
+                    .skip(1)
+                    .any(|o| o.starts_with("http://") || o.starts_with("https://"))
         }
         "claude" => match ops.as_slice() {
             ["plugin", "marketplace", "add", src, ..] => {
                 !src.to_ascii_lowercase().starts_with("anthropics/")
             }
-            ["plugin", "install", spec, ..] => spec
-                .split_once('@')
-                .is_some_and(|(_, m)| !m.starts_with("anthropic") && !m.starts_with("claude-plugins-official")),
+            ["plugin", "install", spec, ..] => spec.split_once('@').is_some_and(|(_, m)| {
+                !m.starts_with("anthropic") && !m.starts_with("claude-plugins-official")
+            }),
             _ => false,
         },
-        "gemini" | "qwen" => matches!(ops.as_slice(), ["extensions", "install", src, ..] if src.contains("://") || src.contains('/')),
+        "gemini" | "qwen" => {
+            matches!(ops.as_slice(), ["extensions", "install", src, ..] if src.contains("://") || src.contains('/'))
+        }
         _ => false,
     }
 }
@@ -1303,8 +1316,7 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
         if integrity_off {
             out.push(Finding::new(UNTRUSTED_SOURCE, Auth));
         }
-        if signatures_off(&inv.program, &args) || agent_plugin_or_url_formula(&inv.program, &args)
-        {
+        if signatures_off(&inv.program, &args) || agent_plugin_or_url_formula(&inv.program, &args) {
             out.push(Finding::new(UNTRUSTED_SOURCE, Auth));
         }
         // Pointing a package manager at another source for every later install:
@@ -1429,9 +1441,7 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                 .position(|a| *a == "package")
                 .and_then(|i| args.get(i + 1))
                 .map(|n| (*n, POPULAR_NUGET)),
-            "nuget" if args.first() == Some(&"install") => {
-                args.get(1).map(|n| (*n, POPULAR_NUGET))
-            }
+            "nuget" if args.first() == Some(&"install") => args.get(1).map(|n| (*n, POPULAR_NUGET)),
             p if p.eq_ignore_ascii_case("install-module")
                 || p.eq_ignore_ascii_case("install-psresource")
                 || p.eq_ignore_ascii_case("install-package") =>
@@ -1776,8 +1786,16 @@ mod tests {
                     Auth,
                     "untrusted_package_source",
                 ),
-                ("claude plugin install turbo-tools@agent-turbo", Auth, "untrusted_package_source"),
-                ("claude plugin marketplace add anthropics/claude-code", Pass, ""),
+                (
+                    "claude plugin install turbo-tools@agent-turbo",
+                    Auth,
+                    "untrusted_package_source",
+                ),
+                (
+                    "claude plugin marketplace add anthropics/claude-code",
+                    Pass,
+                    "",
+                ),
                 ("claude plugin list", Pass, ""),
                 ("cargo binstall --no-confirm cargo-nextest", Pass, ""),
                 ("nix build .#app", Pass, ""),
@@ -2093,10 +2111,18 @@ mod tests {
                     Auth,
                     "typosquat_package",
                 ),
-                ("dotnet add src/Api/Api.csproj package Newtonsoft.Json", Pass, ""),
+                (
+                    "dotnet add src/Api/Api.csproj package Newtonsoft.Json",
+                    Pass,
+                    "",
+                ),
                 ("dotnet add package Serilog.Sinks.File", Pass, ""),
                 // Registry packages run by a runtime with the user's rights.
-                ("deno run -A jsr:@repro/collect", Auth, "unknown_package_exec"),
+                (
+                    "deno run -A jsr:@repro/collect",
+                    Auth,
+                    "unknown_package_exec",
+                ),
                 (
                     "go run github.com/golang-tools-dev/gofmt-plus@latest ./...",
                     Auth,
@@ -2104,7 +2130,11 @@ mod tests {
                 ),
                 ("deno run -A jsr:@std/http/file-server", Pass, ""),
                 ("deno run jsr:@repro/collect", Pass, ""),
-                ("go run golang.org/x/tools/cmd/stringer@latest -type=Kind", Pass, ""),
+                (
+                    "go run golang.org/x/tools/cmd/stringer@latest -type=Kind",
+                    Pass,
+                    "",
+                ),
                 ("go run mvdan.cc/gofumpt@latest -l -w .", Pass, ""),
                 ("go run ./cmd/server", Pass, ""),
                 // A package's own command name, as its documentation runs it.

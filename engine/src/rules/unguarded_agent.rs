@@ -212,7 +212,11 @@ fn settings_moved_by_file(cx: &Ctx<'_>) -> bool {
         let v = v.trim().trim_matches(['"', '\'']).trim_end_matches('/');
         match k.trim() {
             "GEMINI_CLI_SYSTEM_SETTINGS_PATH" | "GEMINI_CLI_SYSTEM_DEFAULTS_PATH" => true,
-            "CLAUDE_CONFIG_DIR" => !(v == "~/.claude" || v == "$HOME/.claude" || v.ends_with("/.claude") && v.starts_with('/')),
+            "CLAUDE_CONFIG_DIR" => {
+                !(v == "~/.claude"
+                    || v == "$HOME/.claude"
+                    || v.ends_with("/.claude") && v.starts_with('/'))
+            }
             "CODEX_HOME" => !v.ends_with("/.codex"),
             _ => false,
         }
@@ -307,10 +311,22 @@ mod tests {
                 "GEMINI_CLI_SYSTEM_SETTINGS_PATH=/home/dev/.cache/gemini-system.json\n",
                 Auth,
             ),
-            (".envrc", "export CLAUDE_CONFIG_DIR=/tmp/claude-clean\n", Auth),
+            (
+                ".envrc",
+                "export CLAUDE_CONFIG_DIR=/tmp/claude-clean\n",
+                Auth,
+            ),
             (".envrc", "export CODEX_HOME=$PWD/.codex-ci\n", Auth),
-            (".gemini/.env", "GEMINI_API_KEY_FILE=~/.config/gemini/key\n", Pass),
-            (".envrc", "export CLAUDE_CONFIG_DIR=/home/dev/.claude\n", Pass),
+            (
+                ".gemini/.env",
+                "GEMINI_API_KEY_FILE=~/.config/gemini/key\n",
+                Pass,
+            ),
+            (
+                ".envrc",
+                "export CLAUDE_CONFIG_DIR=/home/dev/.claude\n",
+                Pass,
+            ),
             (".envrc", "export NODE_ENV=development\n", Pass),
         ] {
             let d = e.decide(

@@ -923,7 +923,9 @@ fn more_checks_narrowed(
         return true;
     }
     if base.starts_with("ctestcustom")
-        && (added_lower.iter().any(|l| l.contains("ctest_custom_tests_ignore"))
+        && (added_lower
+            .iter()
+            .any(|l| l.contains("ctest_custom_tests_ignore"))
             || old_lower.contains("ctest_custom_tests_ignore"))
         && added_lower.iter().any(|l| {
             let l = l.trim();
@@ -953,8 +955,12 @@ fn more_checks_narrowed(
             t.lines().any(|l| {
                 let l = l.trim();
                 (l.starts_with("select") || l.starts_with("extend-select"))
-                    && l.split([',', '[', ']', '"', '\'', ' ', '='])
-                        .any(|x| x == "S" || (x.starts_with('S') && x.len() <= 4 && x[1..].chars().all(|c| c.is_ascii_digit())))
+                    && l.split([',', '[', ']', '"', '\'', ' ', '=']).any(|x| {
+                        x == "S"
+                            || (x.starts_with('S')
+                                && x.len() <= 4
+                                && x[1..].chars().all(|c| c.is_ascii_digit()))
+                    })
             })
         };
         for e in &cx.facts.edits {
@@ -1007,8 +1013,10 @@ fn more_checks_narrowed(
     {
         return true;
     }
-    let bandit_config =
-        matches!(base, "pyproject.toml" | ".bandit" | "bandit.yaml" | "bandit.yml" | "setup.cfg");
+    let bandit_config = matches!(
+        base,
+        "pyproject.toml" | ".bandit" | "bandit.yaml" | "bandit.yml" | "setup.cfg"
+    );
     if bandit_config
         && added_lower.iter().any(|l| {
             let l = l.trim();
@@ -1030,8 +1038,13 @@ fn more_checks_narrowed(
     // A signature check that accepts any signer (`--certificate-identity-regexp '.*'`), or
     // that skips the transparency log.
     if compact_added.iter().any(|l| {
-        (l.contains("identity-regexp") || l.contains("issuer-regexp") || l.contains("identity_regexp"))
-            && (l.contains("'.*'") || l.contains("\".*\"") || l.ends_with("=.*") || l.contains(".*\\"))
+        (l.contains("identity-regexp")
+            || l.contains("issuer-regexp")
+            || l.contains("identity_regexp"))
+            && (l.contains("'.*'")
+                || l.contains("\".*\"")
+                || l.ends_with("=.*")
+                || l.contains(".*\\"))
             || l.contains("--insecure-ignore-tlog")
             || l.contains("--insecure-ignore-sct")
     }) {
@@ -1059,7 +1072,9 @@ fn more_checks_narrowed(
         && (SECURITY_WORDS.iter().any(|w| base.contains(w))
             || cx.facts.edits.iter().any(|e| {
                 let o = e.old.to_ascii_lowercase();
-                SECURITY_WORDS.iter().any(|w| o.contains(w)) || o.contains("csrf") || o.contains("forged")
+                SECURITY_WORDS.iter().any(|w| o.contains(w))
+                    || o.contains("csrf")
+                    || o.contains("forged")
             }))
     {
         return true;

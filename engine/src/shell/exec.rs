@@ -2401,7 +2401,14 @@ impl Walker<'_> {
         // --receive-pack=CMD`, `git archive --exec=CMD`, `git fetch -u CMD`).
         if matches!(
             sub.as_str(),
-            "ls-remote" | "fetch" | "pull" | "clone" | "push" | "archive" | "send-pack" | "fetch-pack"
+            "ls-remote"
+                | "fetch"
+                | "pull"
+                | "clone"
+                | "push"
+                | "archive"
+                | "send-pack"
+                | "fetch-pack"
         ) {
             let mut r = rest.iter();
             while let Some(a) = r.next() {

@@ -662,9 +662,16 @@ pub(crate) fn analyze(lang: &str, code: &str) -> InlineFindings {
     // JavaScript's `import { rm } from 'node:fs/promises'` / `const { rm } =
     // require('fs')`: the bare name is the delete.
     let js_rm = matches!(lang, "node" | "deno" | "bun")
-        && ["fs/promises'", "fs/promises\"", "node:fs'", "node:fs\"", "('fs')", "(\"fs\")"]
-            .iter()
-            .any(|m| code.contains(m))
+        && [
+            "fs/promises'",
+            "fs/promises\"",
+            "node:fs'",
+            "node:fs\"",
+            "('fs')",
+            "(\"fs\")",
+        ]
+        .iter()
+        .any(|m| code.contains(m))
         && (code.contains("{ rm") || code.contains("{rm") || code.contains(", rm"));
     // …spelled `fs.rm(` where it stands alone (not `transform(`, `confirm(`).
     let spelled;
@@ -676,7 +683,8 @@ pub(crate) fn analyze(lang: &str, code: &str) -> InlineFindings {
             let head = rest.get(..i).unwrap_or("");
             let before = head.chars().last().or(prev);
             out.push_str(head);
-            if before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '$') {
+            if before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '$')
+            {
                 out.push_str("rm(");
             } else {
                 out.push_str("fs.rm(");

@@ -1337,7 +1337,11 @@ impl Walker<'_> {
                 }
             }
             if let Some(code) = dash_c(&inv, flags) {
-                let lang = if TS_RUNNERS.contains(&base) { "node" } else { p };
+                let lang = if TS_RUNNERS.contains(&base) {
+                    "node"
+                } else {
+                    p
+                };
                 self.inline_code(lang, &code, depth);
                 return;
             }
@@ -1791,10 +1795,10 @@ fn bwrap_arity(opt: &str) -> usize {
         | "--dev-bind-try" | "--symlink" | "--setenv" | "--file" | "--bind-data"
         | "--ro-bind-data" | "--chmod" => 2,
         "--tmpfs" | "--proc" | "--dev" | "--dir" | "--remount-ro" | "--chdir" | "--unsetenv"
-        | "--uid" | "--gid" | "--hostname" | "--perms" | "--size" | "--lock-file"
-        | "--sync-fd" | "--info-fd" | "--json-status-fd" | "--block-fd" | "--userns-block-fd"
-        | "--seccomp" | "--add-seccomp-fd" | "--cap-add" | "--cap-drop" | "--exec-label"
-        | "--file-label" | "--userns" | "--userns2" | "--pidns" | "--args" | "--argv0" => 1,
+        | "--uid" | "--gid" | "--hostname" | "--perms" | "--size" | "--lock-file" | "--sync-fd"
+        | "--info-fd" | "--json-status-fd" | "--block-fd" | "--userns-block-fd" | "--seccomp"
+        | "--add-seccomp-fd" | "--cap-add" | "--cap-drop" | "--exec-label" | "--file-label"
+        | "--userns" | "--userns2" | "--pidns" | "--args" | "--argv0" => 1,
         _ => 0,
     }
 }

@@ -1250,7 +1250,9 @@ mod tests {
             ["Get-Secret -Name $_.Name -AsPlainText"]
         );
         // Method calls and groupings are not cmdlets.
-        assert!(cmdlet_subexpressions("[IO.File]::ReadAllText('a.txt') + ($x -join ',')").is_empty());
+        assert!(
+            cmdlet_subexpressions("[IO.File]::ReadAllText('a.txt') + ($x -join ',')").is_empty()
+        );
     }
 
     #[test]

@@ -419,7 +419,8 @@ pub(crate) fn script_folder(sub: &str, script: &str) -> Option<String> {
         let inner = w.strip_prefix("$(")?;
         let (inner, tail) = inner.split_once(')')?;
         let dir = script_folder(inner, script)?;
-        (tail.starts_with('/') && !tail.contains(['$', '`', '"', '\''])).then(|| format!("{dir}{tail}"))
+        (tail.starts_with('/') && !tail.contains(['$', '`', '"', '\'']))
+            .then(|| format!("{dir}{tail}"))
     };
     let is_self = |w: &str| SELF.contains(&w);
     match words.as_slice() {
@@ -655,15 +656,27 @@ mod tests {
         let me = "/home/dev/project/scripts/clean.sh";
         for (sub, want) in [
             ("dirname \"$0\"", Some("/home/dev/project/scripts")),
-            ("dirname -- \"${BASH_SOURCE[0]}\"", Some("/home/dev/project/scripts")),
-            ("cd \"$(dirname \"$0\")\" && pwd", Some("/home/dev/project/scripts")),
+            (
+                "dirname -- \"${BASH_SOURCE[0]}\"",
+                Some("/home/dev/project/scripts"),
+            ),
+            (
+                "cd \"$(dirname \"$0\")\" && pwd",
+                Some("/home/dev/project/scripts"),
+            ),
             (
                 "cd -- \"$(dirname -- \"${BASH_SOURCE[0]}\")\" &>/dev/null && pwd -P",
                 Some("/home/dev/project/scripts"),
             ),
-            ("cd \"$(dirname \"$0\")/..\" && pwd", Some("/home/dev/project/scripts/..")),
+            (
+                "cd \"$(dirname \"$0\")/..\" && pwd",
+                Some("/home/dev/project/scripts/.."),
+            ),
             ("realpath \"$0\"", Some(me)),
-            ("dirname \"$(realpath \"$0\")\"", Some("/home/dev/project/scripts")),
+            (
+                "dirname \"$(realpath \"$0\")\"",
+                Some("/home/dev/project/scripts"),
+            ),
             // Anything else stays a run-time value.
             ("dirname \"$1\"", None),
             ("cd \"$TARGET\" && pwd", None),
