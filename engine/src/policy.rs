@@ -881,6 +881,19 @@ pub const EXFIL_HOSTS: &[&str] = &[
 
 /// Packages that `npx -y` and friends may fetch and run without asking.
 pub const DEFAULT_ALLOW_PACKAGES: &[&str] = &[
+    // Testing, linting, release and load tools run by name in their own docs.
+    "autocannon",
+    "secretlint",
+    "linkinator",
+    "semantic-release",
+    "madge",
+    "wait-on",
+    "commitlint",
+    "cspell",
+    "publint",
+    "@arethetypeswrong/cli",
+    "tsc-watch",
+    "vite-node",
     "cdk",
     "aws-cdk",
     "typescript",

@@ -154,6 +154,18 @@ pub fn translate(cmd: &str) -> Option<String> {
             recognised = true;
             continue;
         }
+        // `if (COND) { BODY } elseif (…) { … } else { … }`: the bodies run (the condition is
+        // an expression; commands in it are rare and judged through its subexpressions).
+        if let Some(bodies) = if_bodies(t) {
+            for b in bodies {
+                match translate(&b) {
+                    Some(posix) => out.push(posix),
+                    None => out.push(b),
+                }
+            }
+            recognised = true;
+            continue;
+        }
         let mut pipeline: Vec<String> = Vec::new();
         for c in split_pipes(&stmt) {
             match command(&c, 0) {
@@ -180,6 +192,36 @@ pub fn translate(cmd: &str) -> Option<String> {
     // calls is judged as PowerShell code there).
     let joined = out.join("\n");
     (recognised && joined.trim() != cmd.trim()).then_some(joined)
+}
+
+/// The `{ … }` bodies of a PowerShell `if` / `elseif` / `else` statement, in order; `None`
+/// when the statement is not one or its braces do not balance.
+fn if_bodies(stmt: &str) -> Option<Vec<String>> {
+    let lower = stmt.to_ascii_lowercase();
+    if !(lower.starts_with("if (") || lower.starts_with("if(")) {
+        return None;
+    }
+    let mut out = Vec::new();
+    let mut depth = 0usize;
+    let mut start = None;
+    for (i, c) in stmt.char_indices() {
+        match c {
+            '{' => {
+                if depth == 0 {
+                    start = Some(i + 1);
+                }
+                depth += 1;
+            }
+            '}' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    out.push(stmt.get(start?..i)?.trim().to_owned());
+                }
+            }
+            _ => {}
+        }
+    }
+    (depth == 0 && !out.is_empty()).then_some(out)
 }
 
 /// The text of each `( … )` / `$( … )` whose first word is a cmdlet name (`Verb-Noun`),
@@ -1236,6 +1278,19 @@ fn command(c: &str, depth: u8) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn if_statements_run_their_bodies() {
+        assert_eq!(
+            if_bodies("if ($LASTEXITCODE -eq 0) { Write-Host 'ok' } else { Remove-Item -Recurse -Force C:\\Users\\alex }"),
+            Some(vec![
+                "Write-Host 'ok'".to_owned(),
+                "Remove-Item -Recurse -Force C:\\Users\\alex".to_owned()
+            ])
+        );
+        assert_eq!(if_bodies("Write-Host 'if (x) { y }'"), None);
+        assert_eq!(if_bodies("if ($x) { a"), None);
+    }
 
     #[test]
     fn cmdlets_inside_parentheses_are_lines_of_their_own() {
