@@ -404,6 +404,10 @@ pub(crate) fn analyze(lang: &str, code: &str) -> InlineFindings {
     // `p = '/home/dev/.ssh/id_rsa'; open(p)`: a name bound once to a literal is that literal.
     let substituted = substitute_literals(code);
     let code = substituted.as_deref().unwrap_or(code);
+    // `'hs | …'.split('').reverse().join('')` (JavaScript), `'hs | …'[::-1]` (Python): a
+    // literal spelled backwards is the text it makes.
+    let reversed = fold_reversals(code);
+    let code = reversed.as_deref().unwrap_or(code);
     // `os.path.join('/srv/app/static/', '../../.ssh/id_rsa')`: a join of literals is the
     // path it makes.
     let joined = fold_path_joins(code);
@@ -1611,6 +1615,48 @@ fn builder_statements<'a>(code: &'a str, marker: &str) -> Vec<&'a str> {
         out.push(rest.get(..end).unwrap_or(rest));
     }
     out
+}
+
+/// Literals reversed in place: `'…'.split('').reverse().join('')`, `"…"[::-1]`,
+/// `'…'.reverse` (Ruby), `reverse('…')` (Perl's `scalar reverse`); `None` when there are none.
+fn fold_reversals(code: &str) -> Option<String> {
+    const TAILS: &[&str] = &[
+        ".split('').reverse().join('')",
+        ".split(\"\").reverse().join(\"\")",
+        "[::-1]",
+        ".reverse",
+    ];
+    if !TAILS.iter().any(|t| code.contains(t)) || code.len() > 64 * 1024 {
+        return None;
+    }
+    let mut out = String::with_capacity(code.len());
+    let mut rest = code;
+    let mut changed = false;
+    'scan: while let Some(q) = rest.find(['\'', '"']) {
+        let quote = rest[q..].chars().next().unwrap_or('"');
+        let Some(len) = rest[q + 1..].find(quote) else {
+            break;
+        };
+        let lit = &rest[q + 1..q + 1 + len];
+        let after = &rest[q + 2 + len..];
+        for t in TAILS {
+            if let Some(tail) = after.strip_prefix(t)
+                && !lit.contains('\\')
+            {
+                out.push_str(&rest[..q]);
+                out.push(quote);
+                out.extend(lit.chars().rev());
+                out.push(quote);
+                rest = tail;
+                changed = true;
+                continue 'scan;
+            }
+        }
+        out.push_str(&rest[..q + 2 + len]);
+        rest = after;
+    }
+    out.push_str(rest);
+    changed.then_some(out)
 }
 
 fn call_segments<'a>(code: &'a str, marker: &str) -> Vec<&'a str> {
