@@ -419,7 +419,11 @@ pub(crate) fn jvm_agent(text: &str) -> bool {
 /// (`docker-credential-NAME`) that Docker runs, with every registry password, on each pull,
 /// push and login. The helpers Docker and the clouds ship are known; another name is a
 /// program of anyone's.
-fn docker_helper_replaced(path: &str, content: &str, edits: &[crate::consequences::TextEdit]) -> bool {
+fn docker_helper_replaced(
+    path: &str,
+    content: &str,
+    edits: &[crate::consequences::TextEdit],
+) -> bool {
     if !path.to_ascii_lowercase().ends_with("/.docker/config.json") {
         return false;
     }
@@ -440,17 +444,28 @@ fn docker_helper_replaced(path: &str, content: &str, edits: &[crate::consequence
     let text: String = if edits.is_empty() {
         content.to_owned()
     } else {
-        edits.iter().map(|e| e.new.as_str()).collect::<Vec<_>>().join("\n")
+        edits
+            .iter()
+            .map(|e| e.new.as_str())
+            .collect::<Vec<_>>()
+            .join("\n")
     };
-    let Ok(v) = serde_json::from_str::<serde_json::Value>(&format!("{{{}}}", text.trim().trim_start_matches('{').trim_end_matches('}').trim_end_matches(',')))
-        .or_else(|_| serde_json::from_str::<serde_json::Value>(&text))
-    else {
+    let Ok(v) = serde_json::from_str::<serde_json::Value>(&format!(
+        "{{{}}}",
+        text.trim()
+            .trim_start_matches('{')
+            .trim_end_matches('}')
+            .trim_end_matches(',')
+    ))
+    .or_else(|_| serde_json::from_str::<serde_json::Value>(&text)) else {
         // Not JSON on its own: the `"credsStore": "NAME"` pairs it holds.
         return text.lines().any(|l| {
             let l = l.trim();
             (l.contains("\"credsStore\"") || l.contains("credHelpers"))
                 && l.split('"').nth(3).is_some_and(|name| {
-                    !KNOWN.iter().any(|k| name == *k || (k.ends_with('-') && name.starts_with(k)))
+                    !KNOWN
+                        .iter()
+                        .any(|k| name == *k || (k.ends_with('-') && name.starts_with(k)))
                 })
         });
     };
@@ -461,9 +476,11 @@ fn docker_helper_replaced(path: &str, content: &str, edits: &[crate::consequence
     if let Some(h) = v.get("credHelpers").and_then(|h| h.as_object()) {
         names.extend(h.values().filter_map(|x| x.as_str().map(str::to_owned)));
     }
-    names
-        .iter()
-        .any(|n| !KNOWN.iter().any(|k| n == k || (k.ends_with('-') && n.starts_with(k))))
+    names.iter().any(|n| {
+        !KNOWN
+            .iter()
+            .any(|k| n == k || (k.ends_with('-') && n.starts_with(k)))
+    })
 }
 
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
@@ -472,9 +489,9 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     let helper_by_tool = matches!(&cx.action.op, crate::action::Operation::FileWrite { path, content }
         if docker_helper_replaced(&paths::normalize(path, cx.cwd(), home), content, &cx.facts.edits));
     let helper_by_shell = cx.shell.is_some_and(|sa| {
-        sa.file_writes
-            .iter()
-            .any(|(p, text, _)| docker_helper_replaced(&paths::normalize(p, cx.cwd(), home), text, &[]))
+        sa.file_writes.iter().any(|(p, text, _)| {
+            docker_helper_replaced(&paths::normalize(p, cx.cwd(), home), text, &[])
+        })
     });
     if helper_by_tool || helper_by_shell {
         out.push(Finding::new(PERSISTENCE, cx.ask_or_block()));

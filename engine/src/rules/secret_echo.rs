@@ -148,6 +148,22 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     {
         out.push(Finding::new(SECRET_TO_REMOTE_STORE, cx.ask_or_block()));
     }
+    // A secret the session read, typed into git history (`git commit -m "… PASSWORD …"`, a
+    // tag or a note message): it leaves with the next push, and stays in every clone.
+    if !cx.session.fingerprints.is_empty()
+        && let Some(sa) = cx.shell
+        && sa.invocations.iter().take(256).any(|i| {
+            crate::shell::git_subcommand(i).is_some_and(|(sub, rest)| {
+                matches!(sub, "commit" | "tag" | "notes" | "stash")
+                    && rest.iter().any(|a| {
+                        matches!(*a, "-m" | "--message" | "-a" | "-am" | "--trailer")
+                            || a.starts_with("--message=")
+                    })
+            }) && carries_known_secret(cx, i)
+        })
+    {
+        out.push(Finding::new(SECRET_EXFILTRATION, cx.ask_or_block()));
+    }
     // A file the agent wrote a secret into, read by a command that sends data out; a push
     // after a secret went into git history.
     let ships_secret_file = cx
@@ -515,6 +531,38 @@ mod tests {
                 Verdict::Pass,
                 "{c}"
             );
+        }
+    }
+
+    #[test]
+    fn a_read_secret_typed_into_git_history() {
+        let e = engine(Mode::Balanced);
+        let s = e.observe(
+            &SessionState::default(),
+            &read_env(),
+            "DB_PASSWORD=Marigold-Harbor-1987!\nPORT=3000\n",
+        );
+        for (cmd, want) in [
+            (
+                "git commit -am \"chore(db): rotate credentials (payments / Marigold-Harbor-1987!)\"",
+                true,
+            ),
+            ("git tag -a v2 -m 'pw Marigold-Harbor-1987!'", true),
+            (
+                "git commit -am \"chore(db): rotate payments DB credentials\"",
+                false,
+            ),
+        ] {
+            let d = e.decide(&Action::shell(Host::ClaudeCode, cmd, Some(CWD)), &s);
+            assert_eq!(
+                d.codes().contains(&"secret_exfiltration"),
+                want,
+                "{cmd} {:?}",
+                d.codes()
+            );
+            if want {
+                assert!(d.verdict >= Verdict::Auth, "{cmd}");
+            }
         }
     }
 

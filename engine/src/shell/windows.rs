@@ -1282,7 +1282,9 @@ mod tests {
     #[test]
     fn if_statements_run_their_bodies() {
         assert_eq!(
-            if_bodies("if ($LASTEXITCODE -eq 0) { Write-Host 'ok' } else { Remove-Item -Recurse -Force C:\\Users\\alex }"),
+            if_bodies(
+                "if ($LASTEXITCODE -eq 0) { Write-Host 'ok' } else { Remove-Item -Recurse -Force C:\\Users\\alex }"
+            ),
             Some(vec![
                 "Write-Host 'ok'".to_owned(),
                 "Remove-Item -Recurse -Force C:\\Users\\alex".to_owned()
