@@ -728,6 +728,22 @@ pub const CORPUS: &[(&str, &str)] = &[
         include_str!("../../tests/corpus/families/everyday13.jsonl"),
     ),
     (
+        "holdout35",
+        include_str!("../../tests/corpus/families/holdout35.jsonl"),
+    ),
+    (
+        "holdout36",
+        include_str!("../../tests/corpus/families/holdout36.jsonl"),
+    ),
+    (
+        "everyday14",
+        include_str!("../../tests/corpus/families/everyday14.jsonl"),
+    ),
+    (
+        "everyday15",
+        include_str!("../../tests/corpus/families/everyday15.jsonl"),
+    ),
+    (
         "everyday5",
         include_str!("../../tests/corpus/families/everyday5.jsonl"),
     ),
