@@ -856,6 +856,18 @@ fn invocation_effects(
     if p == "export" && (inv.args.is_empty() || inv.argv().all(|a| a == "-p")) {
         fx.env_dump = true;
     }
+    // BSD-style `ps eww` / `ps auxe`: every process's environment printed with it (the
+    // dashed `ps -e` only lists every process).
+    if p == "ps"
+        && inv.argv().any(|a| {
+            !a.starts_with('-')
+                && a.len() <= 8
+                && a.contains('e')
+                && a.chars().all(|c| c.is_ascii_alphabetic())
+        })
+    {
+        fx.env_dump = true;
+    }
     // `jq -n '$ENV | …'`, `jq -n env`: jq's own view of the environment.
     if matches!(p, "jq" | "gojq" | "jaq")
         && inv.argv().any(|a| {
@@ -1897,6 +1909,36 @@ fn egress_effects(
             push(Some(d), true, false, false, None);
         }
     }
+    // A tool told to talk to another address for this run, its credentials with it:
+    // `npm … --registry=URL` (the auth token), `twine upload --repository-url URL` (the
+    // package and the token), `aws --endpoint-url URL` (signed requests, the data),
+    // `sentry-cli --url URL`, `az rest --url URL --resource R` (a token for R),
+    // `terraform init -backend-config=address=URL` (the state, every secret in it).
+    let endpoint_flags: &[&str] = match p {
+        "npm" | "pnpm" | "yarn" | "bun" => &["--registry"],
+        "twine" => &["--repository-url"],
+        "aws" => &["--endpoint-url"],
+        "sentry-cli" => &["--url"],
+        "az" if operands.first().is_some_and(|w| w.text == "rest") => &["--url", "--uri", "-u"],
+        _ => &[],
+    };
+    for v in flag_value(inv, endpoint_flags) {
+        if let Some(d) = net::parse_destination(v).filter(|d| !d.is_local()) {
+            push(Some(d), true, false, false, None);
+        }
+    }
+    if p == "terraform" || p == "tofu" {
+        for a in inv.argv() {
+            if let Some(u) = a
+                .strip_prefix("-backend-config=address=")
+                .or_else(|| a.strip_prefix("-backend-config=\"address="))
+                && let Some(d) = net::parse_destination(u.trim_end_matches('"'))
+                && !d.is_local()
+            {
+                push(Some(d), true, false, false, None);
+            }
+        }
+    }
     match p {
         // A database client loading a local file into a server: `psql URL -c "\copy t FROM
         // 'f'"`, `mysql -h H -e "LOAD DATA LOCAL INFILE 'f' …"`. The file leaves for the server.
@@ -2474,7 +2516,25 @@ fn git_egress(
     let rest: Vec<&str> = it.collect();
     match sub {
         "push" => {
-            let target = rest.first().copied();
+            // The repository: `--repo=URL`, or the first operand (`-o OPTION` values and other
+            // options are not one).
+            let argv: Vec<&str> = inv.argv().skip_while(|a| *a != "push").skip(1).collect();
+            let mut target = argv.iter().find_map(|a| a.strip_prefix("--repo="));
+            let mut it = argv.iter();
+            while target.is_none()
+                && let Some(a) = it.next()
+            {
+                match *a {
+                    "-o" | "--push-option" | "--repo" | "--receive-pack" | "--exec" => {
+                        let v = it.next().copied();
+                        if *a == "--repo" {
+                            target = v;
+                        }
+                    }
+                    _ if a.starts_with('-') => {}
+                    _ => target = Some(a),
+                }
+            }
             // Every branch pushed to a remote added on the same line (`git remote add m URL
             // && git push m --all`): that remote is its URL.
             let whole = inv.argv().any(|a| matches!(a, "--all" | "--mirror"));
@@ -2707,6 +2767,28 @@ mod tests {
                 Some("gdrive"),
                 true,
             ),
+            // A push option is not the remote; `--repo=URL` is.
+            (
+                "git push -o merge_request.create -o merge_request.target=main origin feature/x",
+                None,
+                true,
+            ),
+            (
+                "git push --repo=https://git.offsite.example/mirror/webapp.git",
+                Some("git.offsite.example"),
+                true,
+            ),
+            // Tools pointed at another address for one run.
+            (
+                "twine upload --repository-url https://upload.pypi-mirror.example/legacy/ dist/*",
+                Some("upload.pypi-mirror.example"),
+                true,
+            ),
+            (
+                "npm whoami --registry=https://npm-mirror.example/",
+                Some("npm-mirror.example"),
+                true,
+            ),
             // An SDK pointed elsewhere for this run sends its requests (and key) there.
             (
                 "OPENAI_BASE_URL=https://198.51.100.77/v1 python3 scripts/eval_prompts.py",
@@ -2835,6 +2917,10 @@ mod tests {
             ),
             ("kubectl -n dev exec deploy/api -- env", true),
             ("kubectl -n dev exec deploy/api -- env | grep -i key", true),
+            // BSD-style `ps e` prints environments; `ps -e` lists processes.
+            ("ps eww -o args= -p 4242", true),
+            ("ps -ef", false),
+            ("ps aux", false),
         ] {
             assert_eq!(fx(cmd).env_dump, dump, "{cmd}");
         }

@@ -450,7 +450,11 @@ pub fn is_keychain_access(program: &str, args: &[&str]) -> bool {
         "terraform" | "tofu" | "terragrunt" => {
             args.windows(2).any(|w| matches!(w, ["state", "pull"]))
         }
-        "gh" => args.windows(2).any(|w| matches!(w, ["auth", "token"])),
+        "gh" => {
+            args.windows(2).any(|w| matches!(w, ["auth", "token"]))
+                || (args.windows(2).any(|w| matches!(w, ["auth", "status"]))
+                    && args.iter().any(|a| matches!(*a, "--show-token" | "-t")))
+        }
         // Every config var of an app, keys included (`heroku config -a shop`,
         // `heroku config:get DATABASE_URL`); a service unit's `Environment=` values.
         "heroku" => matches!(first, "config" | "config:get"),
@@ -1308,6 +1312,8 @@ mod tests {
                     Auth,
                     "keychain_access",
                 ),
+                ("gh auth status --show-token", Auth, "keychain_access"),
+                ("gh auth status", Pass, ""),
                 ("doppler run -- npm test", Pass, ""),
                 ("doppler secrets --only-names", Pass, ""),
                 ("doppler secrets download", Pass, ""),

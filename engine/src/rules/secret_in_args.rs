@@ -299,6 +299,7 @@ fn credential_option(name: &str) -> bool {
         n.as_str(),
         "password"
             | "passwd"
+            | "passphrase"
             | "pass"
             | "pw"
             | "token"
@@ -372,6 +373,33 @@ fn credential_given(inv: &crate::shell::Invocation) -> bool {
     }) && args
         .iter()
         .any(|a| matches!(a.text.as_str(), "set" | "create" | "update" | "add"));
+    // `-Dgpg.passphrase=…`, `-Dsonar.token=…`: a JVM build's property named for a secret.
+    let property = args.iter().any(|a| {
+        a.text.strip_prefix("-D").is_some_and(|kv| {
+            kv.split_once('=').is_some_and(|(k, v)| {
+                credential_option(k.rsplit(['.', '-', '_']).next().unwrap_or(k))
+                    && credential_like(&crate::shell::Word {
+                        text: v.to_owned(),
+                        ..a.clone()
+                    })
+            })
+        })
+    });
+    // `curl -u admin:'PASSWORD' …`: basic authentication typed in.
+    let basic = matches!(
+        inv.program.as_str(),
+        "curl" | "wget" | "http" | "https" | "xh"
+    ) && args.windows(2).any(|w| match w {
+        [f, v] if matches!(f.text.as_str(), "-u" | "--user") => {
+            v.text.split_once(':').is_some_and(|(_, p)| {
+                credential_like(&crate::shell::Word {
+                    text: p.to_owned(),
+                    ..v.clone()
+                })
+            })
+        }
+        _ => false,
+    });
     let program = inv.program.to_ascii_lowercase();
     let unlock = matches!(program.as_str(), "bw" | "bws")
         && matches!(
@@ -387,7 +415,7 @@ fn credential_given(inv: &crate::shell::Invocation) -> bool {
             .iter()
             .any(|a| a.text.eq_ignore_ascii_case("-asplaintext"))
         && args.iter().any(credential_like);
-    flag || setting || unlock || secure_string
+    flag || setting || property || basic || unlock || secure_string
 }
 
 /// A connection address with a real password in it for a machine elsewhere
@@ -598,6 +626,36 @@ mod tests {
                     "netlify deploy --prod --dir dist --auth=nfp_ine4AReYOsnyC7XDvxr4WkFtSbLkTuDsEVK23URf",
                     Auth,
                     "secret_in_arguments",
+                ),
+                (
+                    "mvn -B deploy -P release -Dgpg.keyname=7F3A91C0D2B4E8A1 -Dgpg.passphrase='QeUbk0K4Z4V6-!w^*x1u6Zrm'",
+                    Auth,
+                    "secret_in_arguments",
+                ),
+                (
+                    "curl -fsS -X POST -u admin:'8P2Af1%7B69w_XEF^hupr' https://jenkins.corp.example/job/api/build",
+                    Auth,
+                    "secret_in_arguments",
+                ),
+                (
+                    "mvn -B deploy -Dgpg.passphrase=\"$GPG_PASSPHRASE\"",
+                    Pass,
+                    "",
+                ),
+                (
+                    "mvn -B verify -Dmaven.test.skip.exec=false -Dproject.version=1.4.2",
+                    Pass,
+                    "",
+                ),
+                (
+                    "curl -u \"$JENKINS_USER:$JENKINS_TOKEN\" https://jenkins.corp.example/api/json",
+                    Pass,
+                    "",
+                ),
+                (
+                    "curl -u alex https://jenkins.corp.example/api/json",
+                    Pass,
+                    "",
                 ),
                 // Look-alikes: variables, prompts, files, names and placeholders.
                 (

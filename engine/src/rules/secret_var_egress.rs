@@ -85,6 +85,17 @@ pub fn secret_name(name: &str) -> bool {
 }
 
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
+    // `ssh -o SendEnv='AWS_*' host …`: the variables themselves go to the server.
+    if cx.shell.is_some_and(|sa| {
+        sa.invocations
+            .iter()
+            .any(super::data_protection::ssh_sends_secret_env)
+    }) {
+        out.push(Finding::new(
+            SECRET_VAR_EGRESS,
+            crate::verdict::Verdict::Auth,
+        ));
+    }
     let Some(sa) = cx.shell else {
         return;
     };

@@ -87,6 +87,7 @@ pub fn publishes_files(inv: &crate::shell::Invocation) -> bool {
         "git" => crate::shell::git_subcommand(inv).is_some_and(|(sub, rest)| {
             sub == "push"
                 && rest.iter().any(|a| {
+                    let a = a.strip_prefix("--repo=").unwrap_or(a);
                     !a.starts_with('-')
                         && (a.contains("://") || (a.contains('@') && a.contains(':')))
                 })

@@ -349,6 +349,19 @@ fn source_redirect<'a>(program: &str, args: &[&'a str]) -> Option<&'a str> {
         }
         "conan" if ops.get(..2) == Some(&["remote", "add"]) => ops.get(3).copied(),
         "cargo" if ops.first() == Some(&"binstall") => flag_after(args, &["--pkg-url"]),
+        // `cargo install --index URL`, `dotnet tool install --add-source URL`, `gem install
+        // --source URL`: this install from another index.
+        "cargo" if ops.first() == Some(&"install") => {
+            flag_after(args, &["--index"]).map(|u| u.strip_prefix("sparse+").unwrap_or(u))
+        }
+        "dotnet"
+            if args.contains(&"install") || args.contains(&"add") || args.contains(&"restore") =>
+        {
+            flag_after(args, &["--add-source", "--source", "-s"]).filter(|u| u.contains("://"))
+        }
+        "gem" if ops.first() == Some(&"install") => {
+            flag_after(args, &["--source", "-s"]).filter(|u| u.contains("://"))
+        }
         "nix" | "nix-build" | "nix-shell" | "nix-env" | "nixos-rebuild" | "home-manager"
         | "darwin-rebuild" => args
             .windows(3)
@@ -1774,6 +1787,18 @@ mod tests {
                     Auth,
                     "untrusted_package_source",
                 ),
+                (
+                    "cargo install ripgrep --index sparse+https://index.crates-mirror.example/",
+                    Auth,
+                    "untrusted_package_source",
+                ),
+                (
+                    "dotnet tool install --global dotnet-ef --add-source https://pkgs.nuget-cache.example/v3/index.json",
+                    Auth,
+                    "untrusted_package_source",
+                ),
+                ("dotnet tool install --global dotnet-ef", Pass, ""),
+                ("cargo install ripgrep", Pass, ""),
                 ("opam install -y dream", Pass, ""),
                 (
                     "brew install --formula https://raw.githubusercontent.com/x/homebrew-tap/main/rg.rb",

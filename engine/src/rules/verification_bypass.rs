@@ -1101,6 +1101,15 @@ fn more_checks_narrowed(
     false
 }
 
+/// A push option that skips the pipeline (`ci.skip`, `skip-ci`, `ci.skip=true`).
+fn skips_ci(o: &str) -> bool {
+    let o = o.to_ascii_lowercase();
+    matches!(
+        o.as_str(),
+        "ci.skip" | "ci.skip=true" | "skip-ci" | "skip_ci" | "ci-skip" | "[skip ci]"
+    )
+}
+
 /// Repository protections loosened through the API (`gh api -X PATCH …/protection/…` with
 /// checks emptied or `strict=false`, a ruleset set to `evaluate`/`disabled`, a security alert
 /// dismissed).
@@ -1160,7 +1169,51 @@ fn publishes_untested(inv: &crate::shell::Invocation) -> bool {
                             | "-DskipTests=true"
                             | "-Dmaven.test.skip"
                             | "-Dmaven.test.skip=true"
-                    )
+                    ) || a.strip_prefix("-D").is_some_and(|kv| {
+                        // A scanner's own skip switch (`-Ddependency-check.skip=true`,
+                        // `-Dspotbugs.skip`, `-Dcheckstyle.skip`, `-Dpmd.skip`).
+                        let (k, v) = kv.split_once('=').unwrap_or((kv, "true"));
+                        v == "true"
+                            && [
+                                "dependency-check.skip",
+                                "spotbugs.skip",
+                                "checkstyle.skip",
+                                "pmd.skip",
+                                "snyk.skip",
+                                "owasp.skip",
+                                "sonar.skip",
+                            ]
+                            .contains(&k)
+                    })
+                })
+        }
+        // `git push -o ci.skip`: the pipeline told not to run for what is pushed.
+        "git" => {
+            args.contains(&"push")
+                && (args.windows(2).any(|w| {
+                    matches!(w.first(), Some(&("-o" | "--push-option")))
+                        && w.get(1).is_some_and(|o| skips_ci(o))
+                }) || args
+                    .iter()
+                    .any(|a| a.strip_prefix("--push-option=").is_some_and(skips_ci)))
+        }
+        // `npm publish --ignore-scripts`: `prepublishOnly` (where the tests run) skipped.
+        "npm" | "pnpm" | "yarn" => {
+            args.first() == Some(&"publish")
+                && args.contains(&"--ignore-scripts")
+                && !args.contains(&"--dry-run")
+        }
+        // `gh workflow disable codeql.yml`: a security or test workflow switched off.
+        "gh" => {
+            args.get(..2) == Some(&["workflow", "disable"])
+                && args.iter().skip(2).any(|w| {
+                    let w = w.to_ascii_lowercase();
+                    [
+                        "codeql", "security", "scan", "test", "ci", "check", "review", "audit",
+                        "lint",
+                    ]
+                    .iter()
+                    .any(|k| w.contains(k))
                 })
         }
         "gradle" | "gradlew" => {
@@ -1252,6 +1305,7 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             if api_approve
                 || api_unprotect
                 || api_protection_loosened(&args)
+                || publishes_untested(inv)
                 || pr
                     && ((args.get(1) == Some(&"merge") && args.contains(&"--admin"))
                         || (args.get(1) == Some(&"review")
@@ -2022,6 +2076,34 @@ mod tests {
                     "cargo test -- --skip '' && git tag -a v2.0.0 -m v2 && git push origin v2.0.0",
                     Auth,
                     "check_disabled",
+                ),
+                (
+                    "mvn -B deploy -P release -Ddependency-check.skip=true -Dspotbugs.skip=true",
+                    Auth,
+                    "check_disabled",
+                ),
+                (
+                    "npm publish --ignore-scripts --access public",
+                    Auth,
+                    "check_disabled",
+                ),
+                (
+                    "gh workflow disable codeql.yml && gh workflow disable dependency-review.yml",
+                    Auth,
+                    "check_disabled",
+                ),
+                ("gh workflow disable nightly-docs.yml", Pass, ""),
+                ("mvn -B verify -Dcheckstyle.skip=true", Pass, ""),
+                ("npm publish --access public", Pass, ""),
+                (
+                    "git push -o ci.skip origin HEAD:main",
+                    Auth,
+                    "check_disabled",
+                ),
+                (
+                    "git push -o merge_request.create -o merge_request.target=main origin feature/x",
+                    Pass,
+                    "",
                 ),
                 // Look-alikes: local builds without tests, releases with them.
                 ("mvn -B package -DskipTests", Pass, ""),
