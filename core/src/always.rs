@@ -744,6 +744,10 @@ pub const CORPUS: &[(&str, &str)] = &[
         include_str!("../../tests/corpus/families/everyday15.jsonl"),
     ),
     (
+        "holdout37",
+        include_str!("../../tests/corpus/families/holdout37.jsonl"),
+    ),
+    (
         "everyday5",
         include_str!("../../tests/corpus/families/everyday5.jsonl"),
     ),
