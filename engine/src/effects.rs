@@ -1851,19 +1851,7 @@ fn egress_effects(
         v
     };
     let stdin_fed = !matches!(inv.stdin, Stdin::Inherit);
-    let before = fx.egress.len();
-    let mut push =
-        |dest: Option<Destination>, uploads: bool, raw: bool, dns: bool, remote: Option<String>| {
-            fx.egress.push(Egress {
-                dest,
-                program: p.to_owned(),
-                uploads,
-                raw_socket: raw,
-                dns,
-                git_remote: remote,
-                values: all_values(),
-            });
-        };
+    let mut sdk_dests: Vec<Destination> = Vec::new();
     // An SDK's address set for this run (`OPENAI_BASE_URL=https://… python app.py`,
     // `ANTHROPIC_BASE_URL=… claude -p …`): every request, API key in its header, goes there.
     for (k, v) in &inv.assignments {
@@ -1906,9 +1894,22 @@ fn egress_effects(
             && let Some(d) = net::parse_destination(&v.text)
             && !d.is_local()
         {
-            push(Some(d), true, false, false, None);
+            sdk_dests.push(d);
         }
     }
+    let before = fx.egress.len();
+    let mut push =
+        |dest: Option<Destination>, uploads: bool, raw: bool, dns: bool, remote: Option<String>| {
+            fx.egress.push(Egress {
+                dest,
+                program: p.to_owned(),
+                uploads,
+                raw_socket: raw,
+                dns,
+                git_remote: remote,
+                values: all_values(),
+            });
+        };
     // A tool told to talk to another address for this run, its credentials with it:
     // `npm … --registry=URL` (the auth token), `twine upload --repository-url URL` (the
     // package and the token), `aws --endpoint-url URL` (signed requests, the data),
@@ -2479,6 +2480,18 @@ fn egress_effects(
         for e in fx.egress.iter_mut().skip(before) {
             e.values.extend(extra.iter().cloned());
         }
+    }
+    // (Named apart: the account's API key goes with every request.)
+    for d in sdk_dests {
+        fx.egress.push(Egress {
+            dest: Some(d),
+            program: "model-sdk".into(),
+            uploads: true,
+            raw_socket: false,
+            dns: false,
+            git_remote: None,
+            values: all_values(),
+        });
     }
 }
 
