@@ -143,14 +143,11 @@ const WRITE_WORDS: &[&str] = &[
     "detach",
 ];
 
-/// Does a tool name read, when no definition is visible? Its first word is a read verb
-/// (`get_issue`), after the server's own prefix (`jira_get_issue` on `jira`,
-/// `puppeteer_navigate` on `puppeteer`); or its first word is a noun and its second a read
-/// verb with no word of change anywhere (`pods_list_in_namespace`).
-fn reads(server: &str, tool: &str) -> bool {
+/// A tool name's words after the server's own prefix (`jira_get_issue` on `jira` → `get
+/// issue`; a leading `api` too), keeping at least one word.
+fn after_server_prefix<'a>(server: &str, all: &'a [String]) -> &'a [String] {
     let server = server.to_ascii_lowercase();
-    let all = words(tool);
-    let mut w: &[String] = &all;
+    let mut w = all;
     while let Some((first, rest)) = w.split_first() {
         let prefix =
             *first == server || server.split(['-', '_', '.']).any(|p| p == first) || first == "api";
@@ -159,6 +156,16 @@ fn reads(server: &str, tool: &str) -> bool {
         }
         w = rest;
     }
+    w
+}
+
+/// Does a tool name read, when no definition is visible? Its first word is a read verb
+/// (`get_issue`), after the server's own prefix (`jira_get_issue` on `jira`,
+/// `puppeteer_navigate` on `puppeteer`); or its first word is a noun and its second a read
+/// verb with no word of change anywhere (`pods_list_in_namespace`).
+fn reads(server: &str, tool: &str) -> bool {
+    let all = words(tool);
+    let w = after_server_prefix(server, &all);
     let is_read = |x: &String| READ_VERBS.contains(&x.as_str());
     let is_write = |x: &String| WRITE_WORDS.contains(&x.as_str());
     match w {
@@ -184,17 +191,8 @@ pub fn named_read(server: &str, tool: &str) -> bool {
         "get", "list", "read", "describe", "show", "view", "lookup", "count", "status", "inspect",
         "retrieve", "stat", "info", "diff", "compare", "tree", "logs", "log", "whoami",
     ];
-    let server = server.to_ascii_lowercase();
     let all = words(tool);
-    let mut w: &[String] = &all;
-    while let Some((first, rest)) = w.split_first() {
-        let prefix =
-            *first == server || server.split(['-', '_', '.']).any(|p| p == first) || first == "api";
-        if !prefix || rest.is_empty() {
-            break;
-        }
-        w = rest;
-    }
+    let w = after_server_prefix(server, &all);
     w.first().is_some_and(|f| PLAIN.contains(&f.as_str()))
         && !w.iter().any(|x| WRITE_WORDS.contains(&x.as_str()))
 }
