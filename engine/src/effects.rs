@@ -565,6 +565,16 @@ pub fn httpie_file(arg: &str) -> Option<&str> {
     .then_some(rest)
 }
 
+/// SQL clients whose query text may read files or write to an address.
+const SQL_ENGINES: &[&str] = &[
+    "duckdb",
+    "clickhouse",
+    "clickhouse-local",
+    "chdb",
+    "sqlite3",
+    "psql",
+];
+
 /// Local files an SQL text reads through its engine's file functions: DuckDB's
 /// `read_text|read_blob|read_csv|read_json|read_parquet('P')`, ClickHouse's `file('P', …)`,
 /// SQLite's `readfile('P')`, Postgres' `pg_read_file('P')` / `pg_read_binary_file`.
@@ -971,10 +981,7 @@ fn invocation_effects(
         operands.clear();
     }
     // An SQL client's query text (`duckdb -c "select …"`) names no file of its own.
-    if matches!(
-        p,
-        "duckdb" | "clickhouse" | "clickhouse-local" | "chdb" | "sqlite3" | "psql"
-    ) {
+    if SQL_ENGINES.contains(&p) {
         operands.retain(|w| {
             let first = w
                 .text
@@ -1065,10 +1072,7 @@ fn invocation_effects(
     // read_text('~/.ssh/id_ed25519')"`, `clickhouse local --query "… file('…')"`), and
     // writing query results to an address (`INSERT INTO FUNCTION url('https://…')`,
     // `COPY … TO 'https://…'`).
-    if matches!(
-        p,
-        "duckdb" | "clickhouse" | "clickhouse-local" | "chdb" | "sqlite3" | "psql"
-    ) {
+    if SQL_ENGINES.contains(&p) {
         for a in inv.argv() {
             for f in sql_file_reads(a) {
                 fx.reads.push(PathUse {

@@ -252,8 +252,13 @@ fn client_password(inv: &crate::shell::Invocation) -> bool {
 /// lower case and digits (a NuGet key); never a variable, an option, a path with an
 /// extension or a placeholder (`<token>`, `YOUR_API_KEY`, `changeme`).
 fn credential_like(w: &crate::shell::Word) -> bool {
-    let v = w.text.trim_matches(['\'', '"']);
-    if w.dynamic || v.starts_with(['-', '$', '<', '@', '~', '.']) || v.contains("://") {
+    credential_like_text(&w.text, w.dynamic)
+}
+
+/// [`credential_like`] for a part of a word (`--auth=V`, `-Dk=V`, `-u user:V`).
+fn credential_like_text(text: &str, dynamic: bool) -> bool {
+    let v = text.trim_matches(['\'', '"']);
+    if dynamic || v.starts_with(['-', '$', '<', '@', '~', '.']) || v.contains("://") {
         return false;
     }
     let l = v.to_ascii_lowercase();
@@ -342,13 +347,9 @@ fn credential_given(inv: &crate::shell::Invocation) -> bool {
         _ => false,
     }) || args.iter().any(|a| {
         a.text.starts_with("--")
-            && a.text.split_once('=').is_some_and(|(k, v)| {
-                credential_option(k)
-                    && credential_like(&crate::shell::Word {
-                        text: v.to_owned(),
-                        ..a.clone()
-                    })
-            })
+            && a.text
+                .split_once('=')
+                .is_some_and(|(k, v)| credential_option(k) && credential_like_text(v, a.dynamic))
     });
     // `… set token VALUE`, `… key VALUE`, `aws configure set aws_secret_access_key VALUE`:
     // a secret-named setting followed by its value.
@@ -378,10 +379,7 @@ fn credential_given(inv: &crate::shell::Invocation) -> bool {
         a.text.strip_prefix("-D").is_some_and(|kv| {
             kv.split_once('=').is_some_and(|(k, v)| {
                 credential_option(k.rsplit(['.', '-', '_']).next().unwrap_or(k))
-                    && credential_like(&crate::shell::Word {
-                        text: v.to_owned(),
-                        ..a.clone()
-                    })
+                    && credential_like_text(v, a.dynamic)
             })
         })
     });
@@ -390,14 +388,10 @@ fn credential_given(inv: &crate::shell::Invocation) -> bool {
         inv.program.as_str(),
         "curl" | "wget" | "http" | "https" | "xh"
     ) && args.windows(2).any(|w| match w {
-        [f, v] if matches!(f.text.as_str(), "-u" | "--user") => {
-            v.text.split_once(':').is_some_and(|(_, p)| {
-                credential_like(&crate::shell::Word {
-                    text: p.to_owned(),
-                    ..v.clone()
-                })
-            })
-        }
+        [f, v] if matches!(f.text.as_str(), "-u" | "--user") => v
+            .text
+            .split_once(':')
+            .is_some_and(|(_, p)| credential_like_text(p, v.dynamic)),
         _ => false,
     });
     let program = inv.program.to_ascii_lowercase();

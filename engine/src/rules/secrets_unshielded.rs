@@ -95,26 +95,10 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
         }
     }
     if crate::autorun::is_ci_file(&lower) {
-        let added: Vec<String> = if cx.facts.edits.is_empty() {
-            content.lines().map(str::to_ascii_lowercase).collect()
-        } else {
-            cx.facts
-                .edits
-                .iter()
-                .flat_map(|e| {
-                    let old: Vec<String> = e
-                        .old
-                        .lines()
-                        .map(|l| l.trim().to_ascii_lowercase())
-                        .collect();
-                    e.new
-                        .lines()
-                        .map(str::to_ascii_lowercase)
-                        .filter(move |l| !old.contains(&l.trim().to_owned()))
-                        .collect::<Vec<_>>()
-                })
-                .collect()
-        };
+        let added: Vec<String> = super::verification_bypass::added_lines(cx, content)
+            .iter()
+            .map(|l| l.to_ascii_lowercase())
+            .collect();
         let uploads_artifact = added.iter().any(|l| l.contains("upload-artifact"))
             || content.to_ascii_lowercase().contains("upload-artifact");
         let whole_workspace = added.iter().any(|l| {

@@ -490,7 +490,7 @@ fn tests_neutered(cx: &Ctx<'_>, path: &str, content: &str) -> bool {
 
 /// Lines a write adds: for an edit, the new text's lines that the replaced text did not
 /// have; for a whole-file write, every line.
-fn added_lines(cx: &Ctx<'_>, content: &str) -> Vec<String> {
+pub(crate) fn added_lines(cx: &Ctx<'_>, content: &str) -> Vec<String> {
     if cx.facts.edits.is_empty() {
         return content.lines().map(str::to_owned).collect();
     }
