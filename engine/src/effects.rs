@@ -747,6 +747,22 @@ fn filtered_to_harmless_names(inv: &Invocation, sa: &ShellAnalysis) -> bool {
     // (`^(LOG_LEVEL|FEATURE_)`, `PATH\|HOME`) — none a secret's name.
     let names_plain = |pat: &str| {
         let pat = pat.strip_prefix('^').unwrap_or(pat);
+        // A group with a common ending (`^(NODE|NPM)_`): each alternative with the ending.
+        if let Some(inner) = pat.strip_prefix('(')
+            && let Some((group, suffix)) = inner.split_once(')')
+            && !suffix.is_empty()
+            && !group.contains(['(', ')'])
+            && suffix
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_')
+        {
+            return group.split('|').all(|alt| {
+                let lower = format!("{alt}{suffix}").to_ascii_lowercase();
+                alt.len() >= 2
+                    && alt.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+                    && !SECRET_NAME_WORDS.iter().any(|w| lower.contains(w))
+            });
+        }
         let pat = pat
             .strip_prefix('(')
             .and_then(|p| p.strip_suffix(')'))
@@ -2924,6 +2940,9 @@ mod tests {
             ("env | grep 'PATH\\|HOME'", false),
             ("env | grep -e NODE -e PYTHON", false),
             ("env | grep -E '^(LOG_LEVEL|API_KEY)'", true),
+            ("env | grep -E '^(NODE|NPM)_' | sort", false),
+            ("env | grep -E '^(AWS|GITHUB)_TOKEN'", true),
+            ("env | grep -E '^(NODE|.*)_'", true),
             ("env | grep -E '^(LOG|.*)'", true),
             ("env | grep -E 'A|'", true),
             ("env | grep -e NODE -e SECRET", true),

@@ -236,6 +236,12 @@ const HOME_SECRETS: &[(&str, SecretKind)] = &[
         SecretKind::Credentials,
     ),
     (".vault-token", SecretKind::Credentials),
+    // Folders people make for their own secrets, and age keys (SOPS reads them there).
+    (".secrets", SecretKind::Credentials),
+    (".credentials", SecretKind::Credentials),
+    (".config/sops/age", SecretKind::PrivateKey),
+    (".config/age", SecretKind::PrivateKey),
+    ("AppData/Roaming/sops/age", SecretKind::PrivateKey),
     (".config/op", SecretKind::Credentials),
     (".local/share/keyrings", SecretKind::Credentials),
     ("Library/Keychains", SecretKind::Credentials),

@@ -1070,6 +1070,21 @@ pub const DEFAULT_ALLOW_PACKAGES: &[&str] = &[
     "dotenv-cli",
     "dotenv",
     "env-cmd",
+    // Build, test, lint and codegen CLIs projects run through `npx` (exact names).
+    "vue-tsc",
+    "tsup",
+    "jscodeshift",
+    "c8",
+    "nyc",
+    "pa11y",
+    "@axe-core/cli",
+    "dprint",
+    "tsd",
+    "npm-run-all",
+    "npm-run-all2",
+    "type-coverage",
+    "@redocly/cli",
+    "@stoplight/spectral-cli",
 ];
 
 /// A compiled destination pattern: exact host or `*.suffix`.

@@ -79,6 +79,14 @@ pub(crate) const ARTIFACT_DIRS: &[&str] = &[
     ".nyc_output",
     "lightning_logs",
     "mlruns",
+    "wandb",
+    ".ipynb_checkpoints",
+    // Provider and module downloads (`terraform init` fetches them again; state is not here).
+    ".terraform",
+    ".terragrunt-cache",
+    ".aws-sam",
+    ".serverless",
+    ".vite",
 ];
 const ARTIFACT_EXTS: &[&str] = &[
     ".pyc",
@@ -137,6 +145,30 @@ fn is_cleanup(path: &str, cwd: Option<&str>) -> bool {
 }
 
 fn find_filters_artifacts(args: &[&str]) -> bool {
+    // Only inside the working folder: `*.bak` under `D:/Backups` or `~` are the backups.
+    let inside = args
+        .iter()
+        .take_while(|a| !a.starts_with(['-', '(', '!']))
+        .all(|a| {
+            let scratch = [
+                "/tmp",
+                "/var/tmp",
+                "$TMPDIR",
+                "${TMPDIR}",
+                "$TMP",
+                "$TEMP",
+                "~/.cache",
+                "~/Library/Caches",
+                "$HOME/.cache",
+                "$HOME/Library/Caches",
+            ]
+            .iter()
+            .any(|t| *a == *t || a.starts_with(&format!("{t}/")));
+            scratch || !a.starts_with(['/', '~', '$']) && !a.contains("..") && !a.contains(':')
+        });
+    if !inside {
+        return false;
+    }
     let mut named = false;
     for w in args.windows(2) {
         if let [flag, pat] = w
@@ -489,6 +521,17 @@ mod tests {
                 ("git rm -r docs/old-api docs/v1", Pass, ""),
                 ("find . -name '*.pyc' -delete", Pass, ""),
                 ("find . -name '*.orig' -delete", Pass, ""),
+                // The same names outside the working folder are someone's backups and logs.
+                (
+                    "find /mnt/backups/sql -name '*.bak' -delete",
+                    Block,
+                    "bulk_delete",
+                ),
+                (
+                    "find . -type d -name .terraform -prune -exec rm -rf {} +",
+                    Pass,
+                    "",
+                ),
                 (
                     "find . -type d -name __pycache__ -exec rm -rf {} +",
                     Pass,

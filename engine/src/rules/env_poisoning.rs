@@ -545,7 +545,29 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                 )
             })
         });
-    if shadowing {
+    // An alias set in the session itself (PowerShell's `Set-Alias git C:\…\Temp\g.ps1`,
+    // which the shell honours for every later `git`) taking over a security-relevant name
+    // for another program.
+    let alias_now = cx
+        .shell
+        .into_iter()
+        .flat_map(|sa| &sa.invocations)
+        .filter(|i| i.program == "alias")
+        .flat_map(|i| i.argv().collect::<Vec<_>>())
+        .any(|a| {
+            a.split_once('=').is_some_and(|(name, value)| {
+                let value = value.trim().trim_matches(['\'', '"']);
+                let first = value.split_whitespace().next().unwrap_or("");
+                let prog = paths::basename(&first.replace('\\', "/"))
+                    .rsplit_once('.')
+                    .map_or_else(
+                        || paths::basename(first).to_owned(),
+                        |(stem, _)| stem.to_owned(),
+                    );
+                SHADOWED_NAMES.contains(&name.trim()) && !prog.eq_ignore_ascii_case(name.trim())
+            })
+        });
+    if shadowing || alias_now {
         out.push(Finding::new(PROGRAM_SHADOWED, cx.ask_or_block()));
     }
     // `chmod 600 ~/.ssh/config`, `chmod go-w F`: permissions taken away change nothing a
@@ -1184,6 +1206,23 @@ mod tests {
     use crate::Verdict::*;
     use crate::policy::Mode;
     use crate::rules::testutil::table;
+
+    #[test]
+    fn aliases_set_now_taking_over_names() {
+        table(
+            Mode::Balanced,
+            &[
+                (
+                    "alias git=/home/dev/AppData/Local/Temp/g.ps1",
+                    Auth,
+                    "program_shadowed",
+                ),
+                ("alias sudo='sudo -S'; sudo true", Pass, ""),
+                ("alias ll='ls -lah'", Pass, ""),
+                ("alias git=git.exe", Pass, ""),
+            ],
+        );
+    }
 
     #[test]
     fn a_home_tool_folder_on_path_is_asked_about_even_in_strict() {

@@ -112,9 +112,11 @@ fn security_off(inv: &crate::shell::Invocation) -> bool {
         "xattr" => {
             (has("-d") || has("-dr") || has("-rd") || has("-c") || has("-cr") || has("-rc"))
                 && (args.contains(&"com.apple.quarantine") || has("-c") || has("-cr") || has("-rc"))
-                && args
+                && (args
                     .iter()
                     .any(|a| a.contains("Downloads") || a.ends_with(".app") || a.ends_with(".app/"))
+                    // Everything a listing pipes in (`Get-ChildItem … | Unblock-File`).
+                    || args.iter().all(|a| a.starts_with('-')) && (has("-cr") || has("-rc")))
         }
         "defaults" => {
             has("write")

@@ -225,7 +225,9 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                 // was pushed — local commits stay in the reflog, and only uncommitted edits
                 // go. Anything else (`HEAD~20`, a bare `--hard`) is asked about.
                 let targets: Vec<&&str> = rest.iter().filter(|a| !a.starts_with('-')).collect();
-                let to_upstream = matches!(targets.as_slice(), [t] if upstream_ref(t));
+                // `ORIG_HEAD`: back to where the last merge, rebase or reset started.
+                let to_upstream =
+                    matches!(targets.as_slice(), [t] if upstream_ref(t) || **t == "ORIG_HEAD");
                 let v = if to_upstream {
                     cx.mode()
                         .pick([Verdict::Pass, Verdict::Pass, Verdict::Auth, Verdict::Auth])
@@ -278,15 +280,32 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                     out.push(Finding::new(HISTORY_LOSS, Verdict::Auth));
                 }
             }
+            // One named stash dropped (`git stash drop stash@{2}`) is tidying; every stash
+            // (`clear`) or the latest unnamed one is asked about.
             "stash" if rest.first().is_some_and(|a| matches!(*a, "clear" | "drop")) => {
-                out.push(Finding::new(HISTORY_LOSS, Verdict::Auth));
+                let one_named = rest.first() == Some(&"drop")
+                    && matches!(&rest[1..], [r] if r.starts_with("stash@{") && r.ends_with('}'));
+                let v = if one_named {
+                    cx.mode()
+                        .pick([Verdict::Pass, Verdict::Pass, Verdict::Auth, Verdict::Auth])
+                } else {
+                    Verdict::Auth
+                };
+                out.push(Finding::new(HISTORY_LOSS, v));
             }
             "filter-branch" | "filter-repo" => out.push(Finding::new(HISTORY_LOSS, Verdict::Auth)),
             "reflog" if rest.first() == Some(&"expire") || rest.first() == Some(&"delete") => {
                 out.push(Finding::new(HISTORY_LOSS, Verdict::Auth));
             }
+            // `git gc --prune=now` drops objects nothing (not even the reflog) reaches; with
+            // the reflog expired first it is history gone, and `reflog expire` is asked
+            // about on its own.
             "gc" if rest.iter().any(|a| a.starts_with("--prune")) => {
-                out.push(Finding::new(HISTORY_LOSS, Verdict::Auth));
+                out.push(Finding::new(
+                    HISTORY_LOSS,
+                    cx.mode()
+                        .pick([Verdict::Pass, Verdict::Pass, Verdict::Auth, Verdict::Auth]),
+                ));
             }
             "branch" if has("-D") || (has("-d") && has("--force")) => {
                 out.push(Finding::new(
@@ -415,6 +434,17 @@ mod tests {
                 ("git fetch origin && git reset --hard origin/main", Pass, ""),
                 ("git reset --hard @{u}", Pass, ""),
                 ("git reset --hard origin/main~5", Auth, "git_discard_work"),
+                ("git reset --hard ORIG_HEAD", Pass, ""),
+                ("git reset --hard", Auth, "git_discard_work"),
+                ("git stash drop stash@{2}", Pass, ""),
+                ("git stash drop", Auth, "git_discard_work"),
+                ("git stash clear", Auth, "git_discard_work"),
+                ("git gc --prune=now", Pass, ""),
+                (
+                    "git reflog expire --expire=now --all && git gc --prune=now",
+                    Auth,
+                    "git_discard_work",
+                ),
                 ("git reset --hard", Auth, "git_discard_work"),
                 (
                     "git reset --hard origin/main && git clean -fd",

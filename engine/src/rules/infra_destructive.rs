@@ -35,7 +35,24 @@ pub const DATA_DELETE: Reason = Reason::new(
 
 /// Severity of one SQL text: `Some(Block)` for dropping databases, `Some(Auth)` for tables.
 pub fn sql_severity(sql: &str) -> Option<(Verdict, bool)> {
+    severity_at(sql, 0)
+}
+
+fn severity_at(sql: &str, depth: usize) -> Option<(Verdict, bool)> {
     let mut worst: Option<(Verdict, bool)> = None;
+    // SQL the server runs later or by itself: a dollar-quoted body (`DO $$ … $$`, a function,
+    // `cron.schedule('n', '0 3 * * *', $$DELETE FROM audit_log$$)`) and, where the statement
+    // executes text (`EXECUTE '…'`, `cron.schedule`, `dblink_exec`, `sp_executesql`), its
+    // quoted literals are judged as statements of their own.
+    if depth < 2 {
+        for body in sql_bodies(sql).iter().take(16) {
+            if let Some(sev) = severity_at(body, depth + 1)
+                && Some(sev.0) > worst.map(|w| w.0)
+            {
+                worst = Some(sev);
+            }
+        }
+    }
     let cleaned = strip_sql_literals(sql);
     for stmt in cleaned.split(';') {
         let spaced = stmt.replace('(', " ( ").replace(')', " ) ");
@@ -80,6 +97,71 @@ pub fn sql_severity(sql: &str) -> Option<(Verdict, bool)> {
         }
     }
     worst
+}
+
+/// Text a statement hands the server to run: dollar-quoted bodies always, quoted literals
+/// where the statement executes text.
+pub(crate) fn sql_bodies(sql: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = sql;
+    while let Some(i) = rest.find('$') {
+        let after = &rest[i + 1..];
+        let Some(j) = after.find('$') else { break };
+        let tag = &after[..j];
+        if !tag.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            || tag.chars().next().is_some_and(|c| c.is_ascii_digit())
+        {
+            rest = after;
+            continue;
+        }
+        let delim = format!("${tag}$");
+        let body_start = &after[j + 1..];
+        let Some(k) = body_start.find(&delim) else {
+            break;
+        };
+        out.push(body_start[..k].to_owned());
+        rest = &body_start[k + delim.len()..];
+    }
+    let lower: String = sql
+        .to_ascii_lowercase()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    let executes = [
+        "cron.schedule",
+        "cron.schedule_in_database",
+        "execute '",
+        "execute format(",
+        "execute immediate",
+        "dblink_exec",
+        "sp_executesql",
+        "exec('",
+        "exec ('",
+        "exec(n'",
+    ]
+    .iter()
+    .any(|m| lower.contains(m));
+    if executes {
+        let mut lit = String::new();
+        let mut in_str = false;
+        let mut chars = sql.chars().peekable();
+        while let Some(c) = chars.next() {
+            match (in_str, c) {
+                (false, '\'') => in_str = true,
+                (true, '\'') if chars.peek() == Some(&'\'') => {
+                    chars.next();
+                    lit.push('\'');
+                }
+                (true, '\'') => {
+                    in_str = false;
+                    out.push(std::mem::take(&mut lit));
+                }
+                (true, c) => lit.push(c),
+                _ => {}
+            }
+        }
+    }
+    out
 }
 
 /// Severity of one statement's tokens (upper-cased), by its leading keywords.
@@ -649,7 +731,7 @@ pub(crate) fn dev_namespace_scope(args: &[&str]) -> bool {
 }
 
 /// A namespace or context named for production (`prod`, `prod-eks`, `payments-production`).
-fn prod_name(name: &str) -> bool {
+pub(crate) fn prod_name(name: &str) -> bool {
     name.to_ascii_lowercase()
         .split(['-', '_', '.', '/', ':', '@'])
         .any(|p| matches!(p, "prod" | "production" | "prd" | "live"))
@@ -951,8 +1033,15 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             {
                 out.push(Finding::new(INFRA_DESTROY, Verdict::Auth));
             }
+            // Volumes pruned (`system prune --volumes`, `volume prune -a`): the data of every
+            // stopped database and service; `podman system reset`: every container, image and
+            // volume removed. Images and build cache (`image prune -a`) come back by pulling
+            // and building.
             "docker" | "podman"
-                if args.contains(&"prune") && (has("-a") || has("--all") || has("--volumes")) =>
+                if args.contains(&"prune")
+                    && (has("--volumes")
+                        || has("volume") && (has("-a") || has("--all") || has("-af")))
+                    || args.windows(2).any(|w| w == ["system", "reset"]) =>
             {
                 out.push(Finding::new(INFRA_DESTROY, Verdict::Auth));
             }
@@ -1175,6 +1264,36 @@ mod tests {
             ),
             ("UPDATE t SET x = (SELECT max(x) FROM t) WHERE id = 1", None),
             ("DELETE FROM t WHERE id IN (SELECT id FROM t2)", None),
+            // Text the server runs later or by itself is judged as a statement too.
+            (
+                "SELECT cron.schedule('nightly-maint', '0 3 * * *', $$DELETE FROM audit_log$$)",
+                Some(Auth),
+            ),
+            (
+                "SELECT cron.schedule('purge', '0 3 * * *', 'TRUNCATE events')",
+                Some(Auth),
+            ),
+            (
+                "DO $body$ BEGIN EXECUTE 'DROP SCHEMA billing CASCADE'; END $body$",
+                Some(Block),
+            ),
+            ("EXEC sp_executesql N'DELETE FROM dbo.Orders'", Some(Auth)),
+            (
+                "SELECT cron.schedule('vacuum', '0 4 * * *', $$DELETE FROM sessions WHERE expires_at < now()$$)",
+                None,
+            ),
+            (
+                "CREATE FUNCTION touch() RETURNS trigger AS $$ BEGIN NEW.updated_at = now(); RETURN NEW; END $$ LANGUAGE plpgsql",
+                None,
+            ),
+            (
+                "SELECT query FROM pg_stat_statements WHERE query LIKE 'DELETE FROM%'",
+                None,
+            ),
+            (
+                "SELECT price * 2 AS cost_usd FROM items WHERE price > 5",
+                None,
+            ),
         ];
         for (sql, want) in cases {
             assert_eq!(sql_severity(sql).map(|s| s.0), want, "{sql}");

@@ -22,6 +22,7 @@ pub mod cloud_privilege;
 pub mod code_backdoor;
 pub mod code_exfiltration;
 pub mod container_escape;
+pub mod data_controls;
 pub mod data_protection;
 pub mod destination;
 pub mod destructive;
@@ -39,6 +40,7 @@ pub mod mcp_annotations;
 pub mod mcp_recipients;
 pub mod planted_command;
 pub mod planted_instructions;
+pub mod production_change;
 pub mod secret_access;
 pub mod secret_echo;
 pub mod secret_in_args;
@@ -144,6 +146,8 @@ pub const RULES: &[(&str, RuleFn)] = &[
     ("mcp_recipients", mcp_recipients::check),
     ("service_destructive", service_destructive::check),
     ("evasion", evasion::check),
+    ("data_controls", data_controls::check),
+    ("production_change", production_change::check),
     ("data_protection", data_protection::check),
     ("system_disruption", system_disruption::check),
     ("hidden_text", hidden_text::check),

@@ -68,6 +68,10 @@ const VERBS: &[&str] = &[
     "rm",
     "reset",
     "teardown",
+    // A machine reinstalled from an image (`hcloud server rebuild`, `doctl compute droplet
+    // rebuild`, `az vmss reimage`): its disk is wiped.
+    "rebuild",
+    "reimage",
     // Backups thinned or forgotten (`restic forget --prune`, `borg prune`, `kopia snapshot
     // delete`): the copies that would have undone everything else.
     "forget",
@@ -1075,6 +1079,33 @@ mod tests {
     use crate::rules::testutil::table;
 
     #[test]
+    fn machines_reinstalled_and_engines_reset() {
+        table(
+            Mode::Balanced,
+            &[
+                (
+                    "hcloud server rebuild --image ubuntu-24.04 db-prod-1",
+                    Auth,
+                    "service_destroy",
+                ),
+                (
+                    "doctl compute droplet rebuild 4123 --image ubuntu-24-04-x64",
+                    Auth,
+                    "",
+                ),
+                ("az vmss reimage -g rg-prod -n web", Auth, ""),
+                ("podman system reset --force", Auth, "infra_destroy"),
+                // Look-alikes: local rebuilds and reading machines.
+                ("npm rebuild better-sqlite3", Pass, ""),
+                ("pnpm rebuild", Pass, ""),
+                ("hcloud server describe db-prod-1", Pass, ""),
+                ("podman system df", Pass, ""),
+                ("podman system prune -f", Pass, ""),
+            ],
+        );
+    }
+
+    #[test]
     fn service_table() {
         table(
             Mode::Balanced,
@@ -1397,8 +1428,15 @@ mod tests {
                     Auth,
                     "service_takedown",
                 ),
+                // Scaled, not taken down: a production change (asked about by
+                // `production_change`), never `service_takedown`.
                 (
                     "helm upgrade api ./charts/api -n api --kube-context prod --set replicaCount=3",
+                    Auth,
+                    "production_change",
+                ),
+                (
+                    "helm upgrade api ./charts/api -n api --kube-context staging --set replicaCount=3",
                     Pass,
                     "",
                 ),

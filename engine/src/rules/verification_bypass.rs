@@ -1156,6 +1156,100 @@ fn api_protection_loosened(args: &[&str]) -> bool {
 /// `./gradlew publish -x test`, `cargo publish --no-verify`), or a test run told to skip
 /// every test (`cargo test -- --skip ''`): what ships, or what the next step trusts, was
 /// never tested. A local build that skips tests (`mvn package -DskipTests`) is routine.
+/// A test selection that leaves security tests out: `-m 'not security'`, `-k 'not auth'`,
+/// `--skip security`, `-skip TestAuth`, `--testPathIgnorePatterns=auth`, `--exclude-tag
+/// security`, given as arguments or through a runner's option variable
+/// (`PYTEST_ADDOPTS`).
+fn deselects_security(text: &str) -> bool {
+    let t = text.to_ascii_lowercase();
+    let security = |s: &str| SECURITY_WORDS.iter().any(|w| s.contains(w));
+    let negated = t.match_indices("not ").any(|(i, m)| {
+        security(
+            t[i + m.len()..]
+                .split([' ', ')', '\'', '"'])
+                .next()
+                .unwrap_or(""),
+        )
+    });
+    let skip_flag = [
+        "--skip",
+        "-skip",
+        "--testpathignorepatterns",
+        "--exclude-tag",
+        "--exclude-tags",
+        "--exclude",
+        "--ignore",
+        "--deselect",
+        "--filter=!",
+        "--tag=~",
+        "--tags=~",
+    ]
+    .iter()
+    .any(|f| {
+        t.match_indices(f).any(|(i, m)| {
+            let rest = t[i + m.len()..].trim_start_matches(['=', ' ', '\'', '"']);
+            security(rest.split([' ', '\'', '"']).next().unwrap_or(""))
+        })
+    });
+    negated || skip_flag
+}
+
+/// A release, publish or deploy step on the same command line: `make release`, `npm
+/// publish`, `cargo publish`, `twine upload`, `goreleaser release`, `fly deploy`.
+fn releases(inv: &crate::shell::Invocation) -> bool {
+    let args: Vec<&str> = inv.argv().collect();
+    let word = |a: &&str| {
+        let a = a.to_ascii_lowercase();
+        a.split([':', '-', '_', '/'])
+            .any(|p| matches!(p, "release" | "publish" | "deploy" | "upload" | "ship"))
+    };
+    matches!(
+        inv.program.as_str(),
+        "make"
+            | "just"
+            | "task"
+            | "npm"
+            | "pnpm"
+            | "yarn"
+            | "bun"
+            | "cargo"
+            | "twine"
+            | "goreleaser"
+            | "poetry"
+            | "hatch"
+            | "flit"
+            | "uv"
+            | "fastlane"
+            | "gradle"
+            | "gradlew"
+            | "mvn"
+            | "mvnw"
+            | "fly"
+            | "flyctl"
+            | "vercel"
+            | "netlify"
+            | "rake"
+            | "invoke"
+            | "nox"
+            | "tox"
+    ) && args.iter().take(3).any(word)
+}
+
+/// Security tests left out of the run that gates a release: `PYTEST_ADDOPTS="-m 'not
+/// security'" make release`, `pytest -k 'not auth' && twine upload dist/*`.
+pub(crate) fn release_without_security_tests(sa: &crate::shell::ShellAnalysis) -> bool {
+    let deselected = sa.invocations.iter().any(|inv| {
+        deselects_security(&inv.argv().collect::<Vec<_>>().join(" "))
+            || inv.assignments.iter().any(|(k, v)| {
+                matches!(
+                    k.as_str(),
+                    "PYTEST_ADDOPTS" | "JEST_OPTIONS" | "MOCHA_OPTIONS" | "GOFLAGS" | "TESTOPTS"
+                ) && deselects_security(&v.text)
+            })
+    });
+    deselected && sa.invocations.iter().any(releases)
+}
+
 fn publishes_untested(inv: &crate::shell::Invocation) -> bool {
     let args: Vec<&str> = inv.argv().collect();
     match inv.program.as_str() {
@@ -1285,6 +1379,9 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     let Some(sa) = cx.shell else {
         return;
     };
+    if release_without_security_tests(sa) {
+        out.push(Finding::new(CHECK_DISABLED, Verdict::Auth));
+    }
     for inv in &sa.invocations {
         // `gh pr merge --admin` merges past branch protection and required reviews; `gh pr
         // review --approve` is the agent approving a pull request (often its own).
@@ -1351,6 +1448,45 @@ mod tests {
     use crate::Verdict::*;
     use crate::policy::Mode;
     use crate::rules::testutil::table;
+
+    #[test]
+    fn releases_without_their_security_tests() {
+        table(
+            Mode::Balanced,
+            &[
+                (
+                    "PYTEST_ADDOPTS=\"-m 'not security and not auth'\" make release",
+                    Auth,
+                    "check_disabled",
+                ),
+                (
+                    "pytest -k 'not test_auth' && twine upload dist/*",
+                    Auth,
+                    "check_disabled",
+                ),
+                (
+                    "cargo test -- --skip security && cargo publish",
+                    Auth,
+                    "check_disabled",
+                ),
+                (
+                    "export PYTEST_ADDOPTS=\"-m 'not permissions'\"; npm run release",
+                    Auth,
+                    "check_disabled",
+                ),
+                // Look-alikes: a subset run locally, slow tests left out of a release, a
+                // release with every test.
+                ("pytest -m 'not security'", Pass, ""),
+                ("PYTEST_ADDOPTS=\"-m 'not slow'\" make release", Pass, ""),
+                ("pytest && twine upload dist/*", Pass, ""),
+                (
+                    "go test ./... -skip TestFlaky && goreleaser release --clean",
+                    Pass,
+                    "",
+                ),
+            ],
+        );
+    }
 
     /// Checks narrowed so what matters no longer runs, beside the routine edits of the same
     /// files.

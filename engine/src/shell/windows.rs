@@ -811,7 +811,27 @@ fn command(c: &str, depth: u8) -> Option<String> {
             if p.eq_ignore_ascii_case("env:") {
                 "env".to_owned()
             } else {
-                format!("find {}", q(&p))
+                // `-Include bin,obj` / `-Filter *.log`: only the names matched are listed.
+                // (`tokens` splits the list at its commas: every word up to the next
+                // parameter is a name, and none of them is a path.)
+                let mut names: Vec<String> = Vec::new();
+                let mut it = words.iter().skip_while(|w| {
+                    !w.eq_ignore_ascii_case("-Include") && !w.eq_ignore_ascii_case("-Filter")
+                });
+                if it.next().is_some() {
+                    names.extend(it.take_while(|w| !w.starts_with('-')).cloned());
+                }
+                let p = paths(&pos)
+                    .into_iter()
+                    .find(|x| !names.contains(x))
+                    .unwrap_or_else(|| ".".to_owned());
+                if names.is_empty() {
+                    format!("find {}", q(&p))
+                } else {
+                    let names: Vec<String> =
+                        names.iter().map(|n| format!("-name {}", q(n))).collect();
+                    format!("find {} {}", q(&p), names.join(" -o "))
+                }
             }
         }
         "get-childitem" | "gci" | "dir" | "ls" | "get-item" | "gi"
@@ -867,6 +887,12 @@ fn command(c: &str, depth: u8) -> Option<String> {
         }
         // `robocopy SRC DST /MIR` (or `/PURGE`): DST made to match SRC — what SRC lacks is
         // deleted, as `rsync -a --delete` does.
+        // `robocopy SRC DST /MOVE` (`/MOV`): files copied, then deleted from SRC.
+        "robocopy" if has(&words, &["/move", "/mov"]) => {
+            let src = pos.first()?;
+            let dst = pos.get(1)?;
+            format!("mv {} {}", q(src), q(dst))
+        }
         "robocopy" if has(&words, &["/mir", "/purge"]) => {
             let src = pos.first()?;
             let dst = pos.get(1)?;
@@ -1031,6 +1057,57 @@ fn command(c: &str, depth: u8) -> Option<String> {
             } else {
                 return None;
             }
+        }
+        // `New-Item -ItemType SymbolicLink -Path LINK -Target T` (a junction, a hard link):
+        // LINK now leads to T, as `ln -sf T LINK` leaves it.
+        "new-item" | "ni"
+            if param(&words, &["-ItemType", "-Type"]).is_some_and(|t| {
+                matches!(
+                    t.to_ascii_lowercase().as_str(),
+                    "symboliclink" | "junction" | "hardlink"
+                )
+            }) =>
+        {
+            let link = param(&words, &["-Path"])
+                .map(str::to_owned)
+                .or_else(|| pos.first().cloned())?;
+            let target = param(&words, &["-Target", "-Value"])?;
+            format!("ln -sf {} {}", q(target), q(&link))
+        }
+        // `Set-Alias -Name git -Value C:\…\g.ps1`: from now on `git` typed in this session
+        // runs the value, as an alias does.
+        "set-alias" | "new-alias" | "sal" | "nal" => {
+            let alias = param(&words, &["-Name"])
+                .map(str::to_owned)
+                .or_else(|| pos.first().cloned())?;
+            let value = param(&words, &["-Value"]).map(str::to_owned).or_else(|| {
+                pos.get(usize::from(param(&words, &["-Name"]).is_none()))
+                    .cloned()
+            })?;
+            format!("alias {}", q(&format!("{alias}={value}")))
+        }
+        // `Unblock-File`: the mark Windows puts on downloaded files (which makes it warn
+        // before running them) taken off, as `xattr -d com.apple.quarantine` does on a Mac;
+        // piped from a listing, off everything listed.
+        "unblock-file" => {
+            let p = paths(&pos);
+            if p.is_empty() {
+                "xargs xattr -cr".to_owned()
+            } else {
+                format!(
+                    "xattr -d com.apple.quarantine {}",
+                    p.iter().map(|x| q(x)).collect::<Vec<_>>().join(" ")
+                )
+            }
+        }
+        // `Import-Clixml F`: the objects saved in F (often a credential, whose password
+        // `.GetNetworkCredential().Password` prints) read back.
+        "import-clixml" => {
+            let p = paths(&pos);
+            format!(
+                "cat {}",
+                p.iter().map(|x| q(x)).collect::<Vec<_>>().join(" ")
+            )
         }
         "set-itemproperty" | "sp" | "new-itemproperty" | "new-item" | "ni" => {
             let key = param(&words, &["-Path"])
@@ -1359,6 +1436,36 @@ mod tests {
                 "curl https://get.example/setup.ps1 | sh",
             ),
             ("Stop-Process -Name airlock -Force", "pkill -f airlock"),
+            // Links, aliases, the download mark, saved credentials, moves.
+            (
+                "New-Item -ItemType SymbolicLink -Path C:\\Users\\alex\\.claude\\settings.json -Target C:\\Users\\alex\\dotfiles\\s.json -Force",
+                "ln -sf ~/dotfiles/s.json ~/.claude/settings.json",
+            ),
+            (
+                "Set-Alias -Name git -Value C:\\Users\\alex\\AppData\\Local\\Temp\\g.ps1 -Scope Global",
+                "alias git=~/AppData/Local/Temp/g.ps1",
+            ),
+            ("Set-Alias ll Get-ChildItem", "alias ll=Get-ChildItem"),
+            (
+                "Get-ChildItem -Recurse -Directory -Include bin,obj | Remove-Item -Recurse -Force",
+                "find . -name bin -o -name obj | xargs rm -rf",
+            ),
+            (
+                "Get-ChildItem C:\\Users\\alex\\Downloads -Recurse | Unblock-File",
+                "find ~/Downloads | xargs xattr -cr",
+            ),
+            (
+                "Unblock-File -Path .\\scripts\\build.ps1",
+                "xattr -d com.apple.quarantine ./scripts/build.ps1",
+            ),
+            (
+                "Import-Clixml C:\\Users\\alex\\.secrets\\sp.xml",
+                "cat ~/.secrets/sp.xml",
+            ),
+            (
+                "robocopy C:\\Users\\alex\\Documents D:\\stage /MOVE /E",
+                "mv ~/Documents D:/stage",
+            ),
             // .NET file calls, mail with a file as its body, every piped file overwritten.
             (
                 "pwsh -NoProfile -Command \"[IO.File]::ReadAllText(\\\"$HOME/.ssh/id_ed25519\\\")\"",
