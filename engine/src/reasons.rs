@@ -142,6 +142,7 @@ const RULES: &[Reason] = &[
     crate::rules::data_controls::DATA_ACCESS_CONTROL_OFF,
     crate::rules::data_controls::PAYMENT_DETAILS_CHANGE,
     crate::rules::production_change::PRODUCTION_CHANGE,
+    crate::rules::production_change::PRODUCTION_WRITE,
     crate::rules::evasion::TRAFFIC_PROXIED,
     crate::rules::data_protection::CLOUD_PROTECTION_OFF,
     crate::rules::data_protection::PORT_EXPOSED,

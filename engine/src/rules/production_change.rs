@@ -9,6 +9,17 @@
 //! **Why:** a hijacked agent that swaps a production image for its own (or for `busybox`) has
 //! taken the service down or over without deleting anything; changes to production usually
 //! go through review and CI, so a direct one is worth a look.
+//! Writes to production data and infrastructure are `production_write` (AUTH in balanced and
+//! stricter modes): a database client given writing SQL (`UPDATE`, `ALTER`, `GRANT`, `DO`,
+//! a script file) for a host, URL or variable named for production; a migration, seed or
+//! fixture load run with a production environment (`RAILS_ENV=production bin/rails
+//! db:migrate`, `--settings=….production`, a `$PROD_DATABASE_URL`); an infrastructure apply
+//! to a production stack, folder or inventory (`terraform -chdir=envs/prod apply`, `pulumi up
+//! --stack acme/prod`, `cdk deploy Orders-prod`, `ansible-playbook -i inventories/production`);
+//! a cloud or payment client's creating, updating or importing subcommand on a production
+//! resource (`aws dynamodb update-time-to-live --table-name orders-prod`, `stripe … create
+//! --live`). Reading production (`SELECT`, `plan`, `describe`, `--check`) and building in
+//! production mode (`NODE_ENV=production npm run build`) pass.
 //! **Example:** `kubectl -n prod set image deploy/api api=busybox:1.36` → `production_change`.
 
 use crate::verdict::{Finding, Reason, Verdict};
@@ -19,6 +30,293 @@ pub const PRODUCTION_CHANGE: Reason = Reason::new(
     "production_change",
     "Changes what runs in production directly (a new image, patch, manifest or release on a production cluster).",
 );
+
+pub const PRODUCTION_WRITE: Reason = Reason::new(
+    "production_write",
+    "Writes to production data or infrastructure directly (a write, migration, seed, apply or payment against a production target).",
+);
+
+/// Words of a text, lower-cased, split at everything but letters and digits.
+fn words_of(t: &str) -> impl Iterator<Item = String> + '_ {
+    t.split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_ascii_lowercase)
+}
+
+/// Does a text name production (`db-prod.internal`, `$BILLING_PROD_URL`, `envs/prod`,
+/// `acme/production`, `settings.production`)?
+fn names_production(t: &str) -> bool {
+    words_of(t).any(|w| matches!(w.as_str(), "prod" | "production" | "prd"))
+}
+
+/// The invocation's target is production: an argument, or an assignment's value, names it;
+/// or a payment client is told to use live mode (`--live`).
+fn production_target(inv: &crate::shell::Invocation) -> bool {
+    // Free text (a query, a message) is not a target; a connection string is.
+    let target_like =
+        |a: &str| !a.contains(char::is_whitespace) || a.contains("host=") || a.contains("://");
+    inv.argv()
+        .any(|a| a == "--live" || target_like(a) && names_production(a))
+        || inv
+            .assignments
+            .iter()
+            .any(|(_, v)| names_production(&v.text))
+}
+
+/// Statements that change data, schema or rights (`UPDATE`, `INSERT`, `ALTER`, `GRANT`, a
+/// `DO` block, a prepared or executed string); reading and routine maintenance do not.
+pub(crate) fn sql_writes(sql: &str) -> bool {
+    let mut text = String::with_capacity(sql.len());
+    let mut quote = false;
+    for c in sql.chars() {
+        match c {
+            '\'' => quote = !quote,
+            _ if quote => {}
+            _ => text.push(c),
+        }
+    }
+    text.split(';').any(|stmt| {
+        let mut w = words_of(stmt);
+        let first = w.next().unwrap_or_default();
+        let second = w.next().unwrap_or_default();
+        match first.as_str() {
+            "insert" | "update" | "delete" | "merge" | "upsert" | "replace" | "alter"
+            | "create" | "drop" | "truncate" | "grant" | "revoke" | "do" | "execute" | "exec"
+            | "call" | "prepare" | "rename" | "comment" | "load" => true,
+            "copy" => words_of(stmt).any(|x| x == "from"),
+            "set" => matches!(second.as_str(), "global" | "persist"),
+            // `WITH x AS (…) UPDATE …`.
+            "with" => words_of(stmt).any(|x| matches!(x.as_str(), "update" | "delete" | "insert")),
+            _ => false,
+        }
+    })
+}
+
+/// Mongo shell code that changes documents or collections.
+fn mongo_writes(code: &str) -> bool {
+    let c = code.to_ascii_lowercase();
+    [
+        ".update",
+        ".insert",
+        ".delete",
+        ".remove",
+        ".drop",
+        ".replace",
+        ".rename",
+        ".bulkwrite",
+        ".findoneandupdate",
+        ".findoneanddelete",
+        ".createindex",
+    ]
+    .iter()
+    .any(|m| c.contains(m))
+}
+
+/// The SQL (or Mongo) a database client is told to run, `None` for a script it reads (whose
+/// content is not on the line) — `Some(text)` otherwise; no text at all is an interactive
+/// session or a read.
+fn client_writes(inv: &crate::shell::Invocation) -> bool {
+    let args: Vec<&str> = inv.argv().collect();
+    let p = inv.program.as_str();
+    let value_of = |flags: &[&str]| -> Vec<&str> {
+        let mut out = Vec::new();
+        for (i, a) in args.iter().enumerate() {
+            for f in flags {
+                if a == f {
+                    if let Some(v) = args.get(i + 1) {
+                        out.push(*v);
+                    }
+                } else if let Some(v) = a.strip_prefix(&format!("{f}=")) {
+                    out.push(v);
+                }
+            }
+        }
+        out
+    };
+    match p {
+        "psql" | "mysql" | "mariadb" | "sqlcmd" | "cqlsh" | "clickhouse-client" | "snowsql"
+        | "cockroach" | "usql" | "pgcli" | "mycli" => {
+            let script = !value_of(&["-f", "--file", "-i", "--input-file", "--source"]).is_empty()
+                || inv.redirects.iter().any(|r| {
+                    r.kind == crate::shell::RedirectKind::Read && r.target.text.ends_with(".sql")
+                });
+            script
+                || value_of(&["-c", "--command", "-e", "--execute", "-Q", "-q", "--query"])
+                    .iter()
+                    .any(|q| sql_writes(q))
+        }
+        "mongosh" | "mongo" => value_of(&["--eval"]).iter().any(|c| mongo_writes(c)),
+        "redis-cli" => args.iter().any(|a| {
+            matches!(
+                a.to_ascii_lowercase().as_str(),
+                "set"
+                    | "del"
+                    | "unlink"
+                    | "hset"
+                    | "hdel"
+                    | "expire"
+                    | "rename"
+                    | "lpush"
+                    | "rpush"
+                    | "sadd"
+                    | "srem"
+                    | "zadd"
+                    | "zrem"
+                    | "config"
+                    | "eval"
+                    | "mset"
+                    | "persist"
+                    | "restore"
+                    | "migrate"
+            )
+        }),
+        _ => false,
+    }
+}
+
+/// Runs migrations, seeds or fixture loads, or applies infrastructure.
+fn applies_changes(inv: &crate::shell::Invocation) -> bool {
+    let mut words: Vec<String> = std::iter::once(inv.program.clone())
+        .chain(inv.argv().map(str::to_ascii_lowercase))
+        .collect();
+    // Runners in front (`npx prisma …`, `bundle exec rails …`, `python manage.py …`).
+    while let Some(first) = words.first().map(String::as_str) {
+        let runner = matches!(
+            first,
+            "npx"
+                | "pnpx"
+                | "bunx"
+                | "exec"
+                | "bundle"
+                | "poetry"
+                | "pipenv"
+                | "uv"
+                | "run"
+                | "python"
+                | "python3"
+                | "php"
+                | "dotnet"
+        );
+        if !runner {
+            break;
+        }
+        words.remove(0);
+    }
+    let w = |i: usize| words.get(i).map(String::as_str).unwrap_or("");
+    let tool = crate::paths::basename(w(0)).to_owned();
+    let rest: Vec<&str> = words.iter().skip(1).map(String::as_str).collect();
+    let verb = rest
+        .iter()
+        .find(|a| !a.starts_with('-') && !a.contains('='))
+        .copied()
+        .unwrap_or("");
+    let has = |x: &str| rest.contains(&x);
+    match tool.as_str() {
+        "rails" | "rake" => rest.iter().any(|a| {
+            a.starts_with("db:")
+                && !matches!(
+                    *a,
+                    "db:version" | "db:migrate:status" | "db:abort_if_pending_migrations"
+                )
+        }),
+        "alembic" => matches!(verb, "upgrade" | "downgrade" | "stamp"),
+        "prisma" => {
+            (has("migrate") && (has("deploy") || has("reset") || has("dev")))
+                || (has("db") && (has("push") || has("seed") || has("execute")))
+        }
+        "manage.py" | "django-admin" => matches!(
+            verb,
+            "migrate" | "loaddata" | "flush" | "createsuperuser" | "changepassword" | "shell"
+        ),
+        "artisan" => verb.starts_with("migrate") || matches!(verb, "db:seed" | "db:wipe"),
+        "knex" => verb.starts_with("migrate:") && verb != "migrate:status" || verb == "seed:run",
+        "sequelize" | "sequelize-cli" => verb.starts_with("db:"),
+        "typeorm" => matches!(
+            verb,
+            "migration:run" | "migration:revert" | "schema:sync" | "schema:drop"
+        ),
+        "flyway" => matches!(verb, "migrate" | "clean" | "repair" | "baseline" | "undo"),
+        "liquibase" => {
+            verb.starts_with("update") || verb.starts_with("rollback") || verb == "drop-all"
+        }
+        "dbmate" | "goose" | "migrate" => matches!(
+            verb,
+            "up" | "down" | "migrate" | "rollback" | "drop" | "reset" | "redo" | "force"
+        ),
+        "supabase" => has("db") && (has("push") || has("reset")),
+        "diesel" | "sqlx" => {
+            (has("migration") || has("migrate")) && (has("run") || has("revert") || has("redo"))
+        }
+        "mix" => matches!(
+            verb,
+            "ecto.migrate" | "ecto.rollback" | "ecto.reset" | "ecto.drop"
+        ),
+        "ef" => has("database") && (has("update") || has("drop")),
+        "terraform" | "tofu" | "terragrunt" => {
+            matches!(
+                verb,
+                "apply" | "destroy" | "import" | "taint" | "untaint" | "force-unlock"
+            ) || verb == "state" && rest.iter().any(|a| matches!(*a, "rm" | "mv" | "push"))
+        }
+        "pulumi" => {
+            matches!(verb, "up" | "update" | "destroy" | "import")
+                || verb == "state" && has("delete")
+        }
+        "cdk" => matches!(verb, "deploy" | "destroy"),
+        "sls" | "serverless" | "sam" => matches!(verb, "deploy" | "remove" | "delete"),
+        "ansible-playbook" => !inv.argv().any(|a| {
+            matches!(
+                a,
+                "--check" | "-C" | "--syntax-check" | "--list-hosts" | "--list-tasks"
+            )
+        }),
+        _ => false,
+    }
+}
+
+/// A cloud or payment client's subcommand that creates, changes or imports something
+/// (`aws dynamodb update-time-to-live`, `gcloud sql import`, `stripe transfers create`).
+fn cloud_write(inv: &crate::shell::Invocation) -> bool {
+    if !matches!(
+        inv.program.as_str(),
+        "aws" | "gcloud" | "az" | "stripe" | "doctl" | "bq" | "heroku" | "auth0" | "okta"
+    ) {
+        return false;
+    }
+    inv.argv()
+        .take_while(|a| !a.starts_with('-'))
+        .take(4)
+        .flat_map(|a| {
+            a.split(['-', '_', ':'])
+                .map(str::to_ascii_lowercase)
+                .collect::<Vec<_>>()
+        })
+        .any(|w| {
+            matches!(
+                w.as_str(),
+                "create"
+                    | "update"
+                    | "put"
+                    | "modify"
+                    | "set"
+                    | "import"
+                    | "patch"
+                    | "attach"
+                    | "add"
+                    | "enable"
+                    | "disable"
+                    | "transfer"
+                    | "transfers"
+                    | "payouts"
+                    | "subscribe"
+                    | "restore"
+                    | "replace"
+                    | "reset"
+                    | "refund"
+                    | "cancel"
+            )
+        })
+}
 
 /// Flags of `kubectl` and `helm` that take a value (so the value is not the subcommand).
 const VALUED: &[&str] = &[
@@ -107,7 +405,21 @@ fn changes_production(inv: &crate::shell::Invocation) -> bool {
     }
 }
 
+fn writes_production(inv: &crate::shell::Invocation) -> bool {
+    production_target(inv) && (client_writes(inv) || applies_changes(inv) || cloud_write(inv))
+}
+
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
+    if cx
+        .shell
+        .is_some_and(|sa| sa.invocations.iter().any(writes_production))
+    {
+        out.push(Finding::new(
+            PRODUCTION_WRITE,
+            cx.mode()
+                .pick([Verdict::Pass, Verdict::Auth, Verdict::Auth, Verdict::Auth]),
+        ));
+    }
     if cx
         .shell
         .is_some_and(|sa| sa.invocations.iter().any(changes_production))
@@ -178,6 +490,96 @@ mod tests {
                 Pass,
                 "",
             )],
+        );
+    }
+
+    #[test]
+    fn production_data_and_infrastructure_written() {
+        table(
+            Mode::Balanced,
+            &[
+                (
+                    "psql \"postgres://billing_rw@db-prod.internal.example:5432/billing\" -c \"UPDATE subscriptions SET current_period_end = now() WHERE status = 'active'\"",
+                    Auth,
+                    "production_write",
+                ),
+                (
+                    "RAILS_ENV=production bin/rails db:migrate",
+                    Auth,
+                    "production_write",
+                ),
+                (
+                    "DATABASE_URL=\"$PROD_DATABASE_URL\" alembic upgrade head",
+                    Auth,
+                    "production_write",
+                ),
+                (
+                    "python manage.py loaddata fixtures/pricing.json --settings=shop.settings.production",
+                    Auth,
+                    "production_write",
+                ),
+                (
+                    "terraform -chdir=envs/prod apply -auto-approve",
+                    Auth,
+                    "production_write",
+                ),
+                (
+                    "pulumi up --yes --stack acme/prod",
+                    Auth,
+                    "production_write",
+                ),
+                (
+                    "ansible-playbook -i inventories/production/hosts.yml site.yml",
+                    Auth,
+                    "production_write",
+                ),
+                (
+                    "mysql -h db-prod.internal.example -u deploy shop -e \"ALTER TABLE orders MODIFY COLUMN note VARCHAR(32)\"",
+                    Auth,
+                    "production_write",
+                ),
+                (
+                    "psql \"$BILLING_PROD_URL\" -f sql/maintenance.sql",
+                    Auth,
+                    "production_write",
+                ),
+                (
+                    "aws dynamodb update-time-to-live --table-name orders-prod --time-to-live-specification Enabled=true,AttributeName=created_at",
+                    Auth,
+                    "production_write",
+                ),
+                (
+                    "stripe transfers create --amount=1850000 --currency=usd --destination=acct_1Q --live",
+                    Auth,
+                    "production_write",
+                ),
+                // Look-alikes: reading production, planning, building for production, writing
+                // to development.
+                (
+                    "psql \"postgres://ro@db-prod.internal.example/billing\" -c \"SELECT count(*) FROM subscriptions\"",
+                    Pass,
+                    "",
+                ),
+                ("terraform -chdir=envs/prod plan -out=prod.tfplan", Pass, ""),
+                (
+                    "ansible-playbook -i inventories/production site.yml --check",
+                    Pass,
+                    "",
+                ),
+                ("NODE_ENV=production npm run build", Pass, ""),
+                ("RAILS_ENV=development bin/rails db:migrate", Pass, ""),
+                (
+                    "aws dynamodb describe-time-to-live --table-name orders-prod",
+                    Pass,
+                    "",
+                ),
+                (
+                    "psql -h localhost -d app_dev -c \"UPDATE flags SET env = 'prod' WHERE id = 1\"",
+                    Pass,
+                    "",
+                ),
+                ("stripe customers list --limit 5 --live", Pass, ""),
+            ],
         );
     }
 }
