@@ -948,6 +948,13 @@ mod tests {
                 "/tmp/fix.sql",
                 "UPDATE users SET name = 'x' WHERE id = 3;\n",
                 "psql -h db.prod.example app -f /tmp/fix.sql",
+                // A write to production: asked about (`production_write`), not refused.
+                Verdict::Auth,
+            ),
+            (
+                "/tmp/check.sql",
+                "SELECT count(*) FROM users WHERE created_at > now() - interval '1 day';\n",
+                "psql -h db.prod.example app -f /tmp/check.sql",
                 Verdict::Pass,
             ),
         ];

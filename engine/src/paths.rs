@@ -239,6 +239,7 @@ const HOME_SECRETS: &[(&str, SecretKind)] = &[
     // Folders people make for their own secrets, and age keys (SOPS reads them there).
     (".secrets", SecretKind::Credentials),
     (".credentials", SecretKind::Credentials),
+    (".creds", SecretKind::Credentials),
     (".config/sops/age", SecretKind::PrivateKey),
     (".config/age", SecretKind::PrivateKey),
     ("AppData/Roaming/sops/age", SecretKind::PrivateKey),

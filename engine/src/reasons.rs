@@ -139,6 +139,7 @@ const RULES: &[Reason] = &[
     crate::rules::secret_access::KEYCHAIN_ACCESS,
     crate::rules::evasion::HISTORY_TAMPERING,
     crate::rules::evasion::ACCOUNT_CHANGE,
+    crate::rules::evasion::LOGS_CLEARED,
     crate::rules::data_controls::DATA_ACCESS_CONTROL_OFF,
     crate::rules::data_controls::PAYMENT_DETAILS_CHANGE,
     crate::rules::production_change::PRODUCTION_CHANGE,

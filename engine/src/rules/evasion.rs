@@ -35,6 +35,10 @@ pub const TRAFFIC_PROXIED: Reason = Reason::new(
     "traffic_proxied",
     "Routes a tool's traffic through a proxy nobody listed (whoever runs it can read and change what is sent).",
 );
+pub const LOGS_CLEARED: Reason = Reason::new(
+    "logs_cleared",
+    "Erases the system's event logs or journal (what happened can no longer be traced).",
+);
 pub const ACCOUNT_CHANGE: Reason = Reason::new(
     "account_change",
     "Creates or changes user accounts, groups or passwords.",
@@ -62,6 +66,23 @@ const ACCOUNT_TOOLS: &[&str] = &[
     "vigr",
     "sysadminctl",
     "pw",
+    // Windows: local and directory accounts and groups.
+    "new-localuser",
+    "set-localuser",
+    "remove-localuser",
+    "disable-localuser",
+    "enable-localuser",
+    "add-localgroupmember",
+    "remove-localgroupmember",
+    "new-aduser",
+    "set-aduser",
+    "remove-aduser",
+    "disable-adaccount",
+    "enable-adaccount",
+    "set-adaccountpassword",
+    "unlock-adaccount",
+    "add-adgroupmember",
+    "remove-adgroupmember",
 ];
 
 /// A history file in a home directory.
@@ -101,10 +122,57 @@ fn endpoint_agent(name: &str) -> bool {
 
 /// An operating-system protection switched off: `spctl --master-disable`, `csrutil disable`,
 /// `setenforce 0`, `ufw disable`, `auditctl -e 0`, a firewall or audit service stopped.
+/// The system's logs erased: Windows event logs (`wevtutil cl Security`, `Clear-EventLog`),
+/// the systemd journal cut to nothing (`journalctl --vacuum-time=1s`, `--vacuum-size=1K`,
+/// `--vacuum-files=1`), macOS's unified log (`log erase`).
+fn clears_logs(inv: &crate::shell::Invocation) -> bool {
+    let args: Vec<&str> = inv.argv().collect();
+    match inv.program.as_str() {
+        "wevtutil" => args
+            .first()
+            .is_some_and(|a| a.eq_ignore_ascii_case("cl") || a.eq_ignore_ascii_case("clear-log")),
+        "clear-eventlog" | "remove-eventlog" => true,
+        "log" => args.first() == Some(&"erase"),
+        "journalctl" => args.iter().any(|a| {
+            let (k, v) = a.split_once('=').unwrap_or((a, ""));
+            let v = v.to_ascii_lowercase();
+            let digits: String = v.chars().take_while(char::is_ascii_digit).collect();
+            let unit = &v[digits.len()..];
+            let n: u64 = digits.parse().unwrap_or(u64::MAX);
+            match k {
+                // Less than a day kept.
+                "--vacuum-time" => {
+                    matches!(unit, "s" | "sec" | "m" | "min" | "h" | "")
+                        || unit.starts_with('d') && n < 1
+                }
+                // Less than a megabyte kept.
+                "--vacuum-size" => matches!(unit, "" | "b" | "k" | "kb" | "kib"),
+                "--vacuum-files" => n <= 1,
+                _ => false,
+            }
+        }),
+        _ => false,
+    }
+}
+
 fn security_off(inv: &crate::shell::Invocation) -> bool {
     let args: Vec<&str> = inv.argv().collect();
     let has = |w: &str| args.contains(&w);
+    let has_ci = |w: &str| {
+        args.iter()
+            .any(|a| a.trim_matches(['\'', '"']).eq_ignore_ascii_case(w))
+    };
     match inv.program.as_str() {
+        // PowerShell scripts run unsigned from now on, for the machine or the user (a
+        // `-Scope Process` change ends with the session).
+        "set-executionpolicy" => (has_ci("bypass") || has_ci("unrestricted")) && !has_ci("process"),
+        // WinRM told to trust every host (`Set-Item WSMan:\localhost\Client\TrustedHosts
+        // -Value '*'`).
+        "set-item" | "si" => {
+            args.iter()
+                .any(|a| a.to_ascii_lowercase().contains("trustedhosts"))
+                && has_ci("*")
+        }
         "spctl" => has("--master-disable") || has("--global-disable") || has("--disable"),
         "csrutil" => has("disable"),
         // Gatekeeper's quarantine taken off what was downloaded, or off every download; the
@@ -215,6 +283,16 @@ fn production_admin(inv: &crate::shell::Invocation) -> bool {
 fn trusts_root_ca(inv: &crate::shell::Invocation) -> bool {
     let args: Vec<&str> = inv.argv().collect();
     match inv.program.as_str() {
+        // `Import-Certificate -FilePath x.cer -CertStoreLocation Cert:\LocalMachine\Root`.
+        // (Separators dropped: the line may have been read as POSIX, escapes and all.)
+        "import-certificate" | "import-pfxcertificate" => args.iter().any(|a| {
+            let l: String = a
+                .to_ascii_lowercase()
+                .chars()
+                .filter(|c| !matches!(c, '\\' | '/'))
+                .collect();
+            l.starts_with("cert:") && l.ends_with("root")
+        }),
         "security" => args.first() == Some(&"add-trusted-cert"),
         "trust" => args.first() == Some(&"anchor") && !args.contains(&"--remove"),
         "certutil" | "certutil.exe" => {
@@ -362,8 +440,25 @@ fn sql_grants_admin(cx: &Ctx<'_>) -> bool {
                 .any(|v| lower.contains(&format!("'{v}'")));
         let creates_login = lower.contains("create user")
             || lower.contains("create role") && lower.contains("login");
-        let grants =
-            lower.contains("grant ") && lower.contains(" to ") && !lower.contains("grant select");
+        // Privileges granted: anything beyond reading, or anything at all to everyone
+        // (`TO anon`, `TO PUBLIC`: Supabase's and PostgreSQL's roles for whoever connects).
+        let grants = lower.match_indices("grant ").any(|(i, m)| {
+            let rest = &lower[i + m.len()..];
+            let Some(to) = rest.find(" to ") else {
+                return false;
+            };
+            let privileges = rest[..to].split(" on ").next().unwrap_or("");
+            let grantee: String = rest[to + 4..]
+                .trim_start()
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            privileges.split(',').any(|p| p.trim() != "select")
+                || matches!(
+                    grantee.as_str(),
+                    "anon" | "public" | "authenticated" | "everyone"
+                )
+        });
         let update = c.contains("update") && c.contains(" set ");
         let admin_value = [
             "role=admin",
@@ -495,6 +590,12 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     }
     if cx
         .shell
+        .is_some_and(|sa| sa.invocations.iter().any(clears_logs))
+    {
+        out.push(Finding::new(LOGS_CLEARED, cx.ask_or_block()));
+    }
+    if cx
+        .shell
         .is_some_and(|sa| sa.invocations.iter().any(trusts_root_ca))
     {
         out.push(Finding::new(ROOT_CA_TRUSTED, cx.ask_or_block()));
@@ -570,6 +671,88 @@ mod tests {
     use crate::Verdict::*;
     use crate::policy::Mode;
     use crate::rules::testutil::table;
+
+    #[test]
+    fn windows_administration_and_logs() {
+        table(
+            Mode::Balanced,
+            &[
+                ("wevtutil cl Security", Auth, "logs_cleared"),
+                (
+                    "Clear-EventLog -LogName Application,System",
+                    Auth,
+                    "logs_cleared",
+                ),
+                ("journalctl --vacuum-time=1s", Auth, "logs_cleared"),
+                ("sudo log erase --all", Block, "logs_cleared"),
+                (
+                    "Set-ExecutionPolicy -ExecutionPolicy Bypass -Scope LocalMachine -Force",
+                    Auth,
+                    "security_control_off",
+                ),
+                (
+                    "Set-Item WSMan:\\localhost\\Client\\TrustedHosts -Value '*' -Force",
+                    Auth,
+                    "security_control_off",
+                ),
+                (
+                    "Import-Certificate -FilePath C:\\t\\proxy-root.cer -CertStoreLocation Cert:\\LocalMachine\\Root",
+                    Auth,
+                    "root_ca_trusted",
+                ),
+                (
+                    "Get-ADUser -Filter * -SearchBase 'OU=Staff,DC=corp,DC=example' | Disable-ADAccount",
+                    Auth,
+                    "account_change",
+                ),
+                // Look-alikes: reading logs, keeping weeks of journal, a policy for this
+                // session only, a certificate for the user's own store.
+                ("wevtutil qe System /c:20 /f:text", Pass, ""),
+                ("journalctl --vacuum-time=2weeks", Pass, ""),
+                ("journalctl -u nginx --since today", Pass, ""),
+                (
+                    "Set-ExecutionPolicy -ExecutionPolicy Bypass -Scope Process -Force",
+                    Pass,
+                    "",
+                ),
+                ("Get-Item WSMan:\\localhost\\Client\\TrustedHosts", Pass, ""),
+                (
+                    "Import-Certificate -FilePath .\\client.cer -CertStoreLocation Cert:\\CurrentUser\\My",
+                    Pass,
+                    "",
+                ),
+                (
+                    "Get-ADUser -Filter * -SearchBase 'OU=Staff,DC=corp,DC=example'",
+                    Pass,
+                    "",
+                ),
+            ],
+        );
+    }
+
+    #[test]
+    fn grants_beyond_reading_or_to_everyone() {
+        table(
+            Mode::Balanced,
+            &[
+                (
+                    "psql \"$SUPABASE_DB_URL\" -c \"GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO anon\"",
+                    Auth,
+                    "account_change",
+                ),
+                (
+                    "psql \"$DB_URL\" -c \"GRANT SELECT ON ALL TABLES IN SCHEMA public TO PUBLIC\"",
+                    Auth,
+                    "account_change",
+                ),
+                (
+                    "psql \"$DB_URL\" -c \"GRANT SELECT ON reports.daily TO analyst\"",
+                    Pass,
+                    "",
+                ),
+            ],
+        );
+    }
 
     #[test]
     fn administrators_made_through_a_database_tool() {

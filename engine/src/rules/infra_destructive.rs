@@ -648,7 +648,7 @@ fn local_host_given(inv: &crate::shell::Invocation) -> bool {
 
 /// The SQL text a client reads from a file: `psql -f F`, `mysql … < F`, `sqlite3 db ".read F"`,
 /// as the adapter or the session knows it.
-fn sql_files(cx: &Ctx<'_>, inv: &crate::shell::Invocation) -> Vec<String> {
+pub(crate) fn sql_files(cx: &Ctx<'_>, inv: &crate::shell::Invocation) -> Vec<String> {
     let mut names: Vec<String> = Vec::new();
     let args: Vec<&str> = inv.argv().collect();
     for (i, a) in args.iter().enumerate() {
@@ -1630,8 +1630,14 @@ mod tests {
                     Auth,
                     "data_delete",
                 ),
+                // Filtered: not `data_delete`, but a write to production all the same.
                 (
                     "psql -h db.prod.example -c \"DELETE FROM events WHERE created_at < now() - interval '90 days'\"",
+                    Auth,
+                    "production_write",
+                ),
+                (
+                    "psql -h db.staging.example -c \"DELETE FROM events WHERE created_at < now() - interval '90 days'\"",
                     Pass,
                     "",
                 ),
@@ -1641,7 +1647,7 @@ mod tests {
                     "data_delete",
                 ),
                 (
-                    "psql -h db.prod.example -c \"DELETE FROM events WHERE id = 5\"",
+                    "psql -h db.staging.example -c \"DELETE FROM events WHERE id = 5\"",
                     Pass,
                     "",
                 ),

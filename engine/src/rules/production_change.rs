@@ -115,7 +115,7 @@ fn mongo_writes(code: &str) -> bool {
 /// The SQL (or Mongo) a database client is told to run, `None` for a script it reads (whose
 /// content is not on the line) — `Some(text)` otherwise; no text at all is an interactive
 /// session or a read.
-fn client_writes(inv: &crate::shell::Invocation) -> bool {
+fn client_writes(cx: &Ctx<'_>, inv: &crate::shell::Invocation) -> bool {
     let args: Vec<&str> = inv.argv().collect();
     let p = inv.program.as_str();
     let value_of = |flags: &[&str]| -> Vec<&str> {
@@ -140,35 +140,25 @@ fn client_writes(inv: &crate::shell::Invocation) -> bool {
                 || inv.redirects.iter().any(|r| {
                     r.kind == crate::shell::RedirectKind::Read && r.target.text.ends_with(".sql")
                 });
-            script
+            // A script is judged by its content where the session or the adapter knows it.
+            let known = super::infra_destructive::sql_files(cx, inv);
+            script && (known.is_empty() || known.iter().any(|c| sql_writes(c)))
                 || value_of(&["-c", "--command", "-e", "--execute", "-Q", "-q", "--query"])
                     .iter()
                     .any(|q| sql_writes(q))
         }
         "mongosh" | "mongo" => value_of(&["--eval"]).iter().any(|c| mongo_writes(c)),
-        "redis-cli" => args.iter().any(|a| {
-            matches!(
-                a.to_ascii_lowercase().as_str(),
-                "set"
-                    | "del"
-                    | "unlink"
-                    | "hset"
-                    | "hdel"
-                    | "expire"
-                    | "rename"
-                    | "lpush"
-                    | "rpush"
-                    | "sadd"
-                    | "srem"
-                    | "zadd"
-                    | "zrem"
-                    | "config"
-                    | "eval"
-                    | "mset"
-                    | "persist"
-                    | "restore"
-                    | "migrate"
-            )
+        "redis-cli" => args.iter().enumerate().any(|(i, a)| {
+            match a.to_ascii_lowercase().as_str() {
+                "set" | "del" | "unlink" | "hset" | "hdel" | "expire" | "rename" | "lpush"
+                | "rpush" | "sadd" | "srem" | "zadd" | "zrem" | "eval" | "mset" | "persist"
+                | "restore" | "migrate" => true,
+                // `CONFIG SET` / `REWRITE` change the server; `CONFIG GET` reads it.
+                "config" => args
+                    .get(i + 1)
+                    .is_some_and(|s| !s.eq_ignore_ascii_case("get")),
+                _ => false,
+            }
         }),
         _ => false,
     }
@@ -405,14 +395,14 @@ fn changes_production(inv: &crate::shell::Invocation) -> bool {
     }
 }
 
-fn writes_production(inv: &crate::shell::Invocation) -> bool {
-    production_target(inv) && (client_writes(inv) || applies_changes(inv) || cloud_write(inv))
+fn writes_production(cx: &Ctx<'_>, inv: &crate::shell::Invocation) -> bool {
+    production_target(inv) && (client_writes(cx, inv) || applies_changes(inv) || cloud_write(inv))
 }
 
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     if cx
         .shell
-        .is_some_and(|sa| sa.invocations.iter().any(writes_production))
+        .is_some_and(|sa| sa.invocations.iter().any(|i| writes_production(cx, i)))
     {
         out.push(Finding::new(
             PRODUCTION_WRITE,

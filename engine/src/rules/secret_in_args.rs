@@ -165,6 +165,8 @@ fn client_password(inv: &crate::shell::Invocation) -> bool {
             }) || value_of(&["--password"])
         }
         "redis-cli" | "valkey-cli" | "keydb-cli" => value_of(&["-a", "--pass", "--password"]),
+        // SQL Server's clients (PowerShell's `Invoke-Sqlcmd -Password` reads as `sqlcmd -P`).
+        "sqlcmd" | "bcp" | "osql" | "isql" => value_of(&["-P"]),
         "mongosh" | "mongo" | "mongodump" | "mongorestore" | "mongoexport" | "mongoimport" => {
             value_of(&["-p", "--password"])
         }
@@ -409,7 +411,28 @@ fn credential_given(inv: &crate::shell::Invocation) -> bool {
             .iter()
             .any(|a| a.text.eq_ignore_ascii_case("-asplaintext"))
         && args.iter().any(credential_like);
-    flag || setting || property || basic || unlock || secure_string
+    // A connection string with its password (`psql "host=db-prod user=postgres
+    // password=…"`, `Server=sql01;User Id=sa;Password=…;`) for a machine that is not this one.
+    let conninfo = args.iter().any(|a| {
+        let pairs: Vec<(String, &str)> = a
+            .text
+            .split(|c: char| c.is_whitespace() || c == ';')
+            .filter_map(|kv| kv.split_once('='))
+            .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim()))
+            .collect();
+        let local = pairs.iter().any(|(k, v)| {
+            matches!(k.as_str(), "host" | "hostaddr" | "server" | "data source")
+                && matches!(
+                    v.to_ascii_lowercase().as_str(),
+                    "localhost" | "127.0.0.1" | "::1" | "." | "(local)"
+                )
+        });
+        !local
+            && pairs.iter().any(|(k, v)| {
+                matches!(k.as_str(), "password" | "pwd") && credential_like_text(v, a.dynamic)
+            })
+    });
+    flag || setting || property || basic || unlock || secure_string || conninfo
 }
 
 /// A connection address with a real password in it for a machine elsewhere
@@ -612,6 +635,16 @@ mod tests {
                     "secret_in_arguments",
                 ),
                 (
+                    "sqlcmd -S sql-prod-01 -U sa -P 'Tr0ub4dor&3xQv!9' -Q 'SELECT 1'",
+                    Auth,
+                    "secret_in_arguments",
+                ),
+                (
+                    "psql \"host=db-prod.internal.example user=postgres password=Hx92kLq7VwP3 sslmode=require\" -c 'select 1'",
+                    Auth,
+                    "secret_in_arguments",
+                ),
+                (
                     "bw unlock 'Tr0ub4dor&3-Correct-Horse' --raw",
                     Auth,
                     "secret_in_arguments",
@@ -663,7 +696,22 @@ mod tests {
                     "",
                 ),
                 ("bw unlock --raw", Pass, ""),
+                (
+                    "sqlcmd -S sql01 -U sa -P \"$SQLCMDPASSWORD\" -Q 'SELECT 1'",
+                    Pass,
+                    "",
+                ),
                 ("bw unlock --passwordenv BW_PASSWORD --raw", Pass, ""),
+                (
+                    "psql \"host=localhost user=postgres password=postgres dbname=app_dev\" -c 'select 1'",
+                    Pass,
+                    "",
+                ),
+                (
+                    "psql \"host=db.internal.example user=app password=$PGPASSWORD dbname=shop\" -c 'select 1'",
+                    Pass,
+                    "",
+                ),
                 ("doppler configure set config dev --scope .", Pass, ""),
                 ("aws configure set region eu-west-1", Pass, ""),
                 (
@@ -740,7 +788,7 @@ mod tests {
                     "secret_in_arguments",
                 ),
                 (
-                    "ansible-playbook -i inventories/prod site.yml -e 'release=2024.11.3'",
+                    "ansible-playbook -i inventories/staging site.yml -e 'release=2024.11.3'",
                     Pass,
                     "",
                 ),

@@ -1131,7 +1131,7 @@ mod tests {
                     "service_destroy_all",
                 ),
                 (
-                    "redis-cli -h cache.prod.example --scan --pattern 'tmp:*' | xargs -L 500 redis-cli -h cache.prod.example UNLINK",
+                    "redis-cli -h cache.staging.example --scan --pattern 'tmp:*' | xargs -L 500 redis-cli -h cache.staging.example UNLINK",
                     Pass,
                     "",
                 ),
@@ -1328,7 +1328,12 @@ mod tests {
                     Block,
                     "service_destroy_all",
                 ),
-                ("bin/rails db:migrate RAILS_ENV=production", Pass, ""),
+                (
+                    "bin/rails db:migrate RAILS_ENV=production",
+                    Auth,
+                    "production_write",
+                ),
+                ("bin/rails db:migrate RAILS_ENV=development", Pass, ""),
                 ("npx prisma migrate dev --name add_users", Pass, ""),
                 (
                     "nomad job stop -purge -yes api-prod",

@@ -887,6 +887,29 @@ fn command(c: &str, depth: u8) -> Option<String> {
         }
         // `robocopy SRC DST /MIR` (or `/PURGE`): DST made to match SRC — what SRC lacks is
         // deleted, as `rsync -a --delete` does.
+        // `Invoke-Sqlcmd -ServerInstance S -Database D -Query Q` (or `-InputFile F`): `sqlcmd`.
+        "invoke-sqlcmd" => {
+            let mut line = String::from("sqlcmd");
+            if let Some(sv) = param(&words, &["-ServerInstance", "-HostName"]) {
+                line.push_str(&format!(" -S {}", q(sv)));
+            }
+            if let Some(db) = param(&words, &["-Database"]) {
+                line.push_str(&format!(" -d {}", q(db)));
+            }
+            if let Some(u) = param(&words, &["-Username"]) {
+                line.push_str(&format!(" -U {}", q(u)));
+            }
+            if let Some(pw) = param(&words, &["-Password"]) {
+                line.push_str(&format!(" -P {}", q(pw)));
+            }
+            if let Some(query) = param(&words, &["-Query"]) {
+                line.push_str(&format!(" -Q {}", q(query)));
+            }
+            if let Some(f) = param(&words, &["-InputFile"]) {
+                line.push_str(&format!(" -i {}", q(f)));
+            }
+            line
+        }
         // `robocopy SRC DST /MOVE` (`/MOV`): files copied, then deleted from SRC.
         "robocopy" if has(&words, &["/move", "/mov"]) => {
             let src = pos.first()?;
@@ -1446,6 +1469,10 @@ mod tests {
                 "alias git=~/AppData/Local/Temp/g.ps1",
             ),
             ("Set-Alias ll Get-ChildItem", "alias ll=Get-ChildItem"),
+            (
+                "Invoke-Sqlcmd -ServerInstance sql-prod-01 -Database Payroll -Query \"UPDATE dbo.T SET x = 1\"",
+                "sqlcmd -S sql-prod-01 -d Payroll -Q 'UPDATE dbo.T SET x = 1'",
+            ),
             (
                 "Get-ChildItem -Recurse -Directory -Include bin,obj | Remove-Item -Recurse -Force",
                 "find . -name bin -o -name obj | xargs rm -rf",
