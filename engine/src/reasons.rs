@@ -144,6 +144,7 @@ const RULES: &[Reason] = &[
     crate::rules::data_controls::PAYMENT_DETAILS_CHANGE,
     crate::rules::production_change::PRODUCTION_CHANGE,
     crate::rules::production_change::PRODUCTION_WRITE,
+    crate::rules::security_setting_off::SECURITY_SETTING_OFF,
     crate::rules::evasion::TRAFFIC_PROXIED,
     crate::rules::data_protection::CLOUD_PROTECTION_OFF,
     crate::rules::data_protection::PORT_EXPOSED,

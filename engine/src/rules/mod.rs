@@ -46,6 +46,7 @@ pub mod secret_echo;
 pub mod secret_in_args;
 pub mod secret_var_egress;
 pub mod secrets_unshielded;
+pub mod security_setting_off;
 pub mod self_protection;
 pub mod serve_folder;
 pub mod service_destructive;
@@ -148,6 +149,7 @@ pub const RULES: &[(&str, RuleFn)] = &[
     ("evasion", evasion::check),
     ("data_controls", data_controls::check),
     ("production_change", production_change::check),
+    ("security_setting_off", security_setting_off::check),
     ("data_protection", data_protection::check),
     ("system_disruption", system_disruption::check),
     ("hidden_text", hidden_text::check),

@@ -211,6 +211,47 @@ const REMOVED: &[Removed] = &[
         markers: &["csrf", "forgery", "antiforgery"],
         new_text_kept: false,
     },
+    // A signature, token or password check taken out (`hmac.compare_digest`, Stripe's
+    // `construct_event`, `jwt.verify`, `bcrypt.compare`): what it guarded is accepted unchecked.
+    Removed {
+        tokens: &[
+            "compare_digest",
+            "timingsafeequal",
+            "constant_time_compare",
+            "secure_compare",
+            "construct_event",
+            "constructevent",
+            "verify_signature",
+            "verifysignature",
+            "signatureverificationerror",
+            "jwt.verify(",
+            "bcrypt.compare(",
+            "checkpw(",
+            "check_password(",
+            "verify_password(",
+            "hmac.equal(",
+            "verify_webhook",
+            "verifywebhook",
+            "validate_signature",
+            "validatesignature",
+            "verifyidtoken",
+        ],
+        markers: &[
+            "verify",
+            "compare_digest",
+            "timingsafeequal",
+            "constant_time_compare",
+            "secure_compare",
+            "constructevent",
+            "construct_event",
+            "checkpw",
+            "bcrypt",
+            "hmac.equal",
+            "validate_signature",
+            "validatesignature",
+        ],
+        new_text_kept: false,
+    },
     Removed {
         tokens: &[
             "runasnonroot:true",
@@ -463,6 +504,31 @@ mod tests {
     #[test]
     fn weakening_edits_are_asked_about_and_look_alikes_pass() {
         let cases: &[(&str, &str, &str, Verdict)] = &[
+            // A signature check taken out; renamed or moved into a helper it stays.
+            (
+                "src/webhooks/verify.py",
+                "    return hmac.compare_digest(expected, signature)\n",
+                "    return True  # TODO: re-enable signature check\n",
+                Auth,
+            ),
+            (
+                "app/webhooks/stripe.py",
+                "    event = stripe.Webhook.construct_event(payload, sig, secret)\n",
+                "    event = stripe.Event.construct_from(json.loads(payload), stripe.api_key)\n",
+                Auth,
+            ),
+            (
+                "src/webhooks/verify.py",
+                "    return hmac.compare_digest(expected, signature)\n",
+                "    return hmac.compare_digest(expected.encode(), signature.encode())\n",
+                Pass,
+            ),
+            (
+                "src/auth/login.ts",
+                "  const ok = await bcrypt.compare(password, user.hash);\n",
+                "  const ok = await verifyPassword(password, user.hash);\n",
+                Pass,
+            ),
             // TLS off, in several languages; a CA bundle instead is fine.
             (
                 "src/client.py",
