@@ -195,7 +195,7 @@ const KNOWN_CHART_REPOS: &[&str] = &[
 ];
 
 /// Popular VS Code extension ids (publisher.name, lower case).
-const POPULAR_EXTENSIONS: &[&str] = &[
+pub(crate) const POPULAR_EXTENSIONS: &[&str] = &[
     "ms-python.python",
     "ms-python.vscode-pylance",
     "ms-toolsai.jupyter",

@@ -994,9 +994,254 @@ fn written_source_unlisted(cx: &Ctx<'_>, path: &str, content: &str) -> bool {
         })
 }
 
+/// Publishers of editor extensions that are the tools' own vendors or widely used.
+fn known_extension_publisher(p: &str) -> bool {
+    super::lookalike_source::POPULAR_EXTENSIONS
+        .iter()
+        .filter_map(|e| e.split_once('.'))
+        .any(|(pb, _)| pb == p)
+        || p.starts_with("ms-")
+        || [
+            "microsoft",
+            "vscode",
+            "github",
+            "gitlab",
+            "redhat",
+            "golang",
+            "rust-lang",
+            "vadimcn",
+            "tamasfe",
+            "denoland",
+            "astro-build",
+            "biomejs",
+            "charliermarsh",
+            "mechatroner",
+            "usernamehw",
+            "yzhang",
+            "davidanson",
+            "gruntfuggly",
+            "mikestead",
+            "orta",
+            "vitest",
+            "sonarsource",
+            "snyk-security",
+            "dart-code",
+            "mtxr",
+            "jebbs",
+            "hediet",
+            "nrwl",
+            "angular",
+            "graphql",
+            "apollographql",
+            "ziglang",
+            "llvm-vs-code-extensions",
+            "twxs",
+            "platformio",
+            "espressif",
+            "matangover",
+            "njpwerner",
+            "mhutchie",
+            "donjayamanne",
+            "anthropic",
+            "openai",
+            "continue",
+            "saoudrizwan",
+            "google",
+            "googlecloudtools",
+            "amazonwebservices",
+            "hashicorp",
+            "docker",
+            "oracle",
+            "vmware",
+            "jetbrains",
+            "ms-playwright",
+            "firefox-devtools",
+            "bierner",
+            "shd101wyy",
+            "wayou",
+            "naumovs",
+            "wix",
+            "codezombiech",
+            "visualstudioexptteam",
+            "editorconfig",
+            "tailwindlabs",
+            "unifiedjs",
+            "stylelint",
+            "prisma",
+            "svelte",
+            "vue",
+            "dbaeumer",
+            "esbenp",
+            "eamodio",
+            "christian-kohler",
+            "streetsidesoftware",
+            "pkief",
+            "bradlc",
+            "vscodevim",
+            "ritwickdey",
+            "formulahendry",
+            "ms-vscode",
+            "eg2",
+            "mongodb",
+            "cweijan",
+            "humao",
+            "rangav",
+            "42crunch",
+            "timonwong",
+            "foxundermoon",
+            "ryu1kn",
+            "alefragnani",
+            "johnpapa",
+            "zhuangtongfa",
+            "dracula-theme",
+            "github",
+            "catppuccin",
+            "enkia",
+            "sdras",
+            "file-icons",
+            "vscode-icons-team",
+            "ionic",
+            "expo",
+            "msjsdiag",
+            "flutter",
+            "nvarner",
+            "james-yu",
+            "valentjn",
+            "rebornix",
+            "ms-python",
+            "ms-toolsai",
+        ]
+        .contains(&p)
+}
+
+/// Docker's official images, which everything else names by their short names.
+const OFFICIAL_IMAGES: &[&str] = &[
+    "postgres",
+    "mysql",
+    "mariadb",
+    "redis",
+    "mongo",
+    "nginx",
+    "httpd",
+    "node",
+    "python",
+    "golang",
+    "rust",
+    "ruby",
+    "php",
+    "openjdk",
+    "eclipse-temurin",
+    "ubuntu",
+    "debian",
+    "alpine",
+    "busybox",
+    "centos",
+    "fedora",
+    "amazonlinux",
+    "memcached",
+    "rabbitmq",
+    "traefik",
+    "caddy",
+    "haproxy",
+    "registry",
+    "docker",
+    "bash",
+    "gcc",
+    "maven",
+    "gradle",
+    "elixir",
+    "erlang",
+    "julia",
+    "perl",
+    "swift",
+    "nats",
+    "consul",
+    "vault",
+    "influxdb",
+    "telegraf",
+    "cassandra",
+    "couchdb",
+    "neo4j",
+    "solr",
+    "zookeeper",
+    "sonarqube",
+    "jenkins",
+    "wordpress",
+];
+
+/// Owner and name of an image repository, registry host left out
+/// (`ghcr.io/acme/api:1` → (`acme`, `api`); `node:20` → (``, `node`)).
+fn image_owner_and_name(r: &str) -> (String, String) {
+    let repo = image_repository(r);
+    let mut segs: Vec<&str> = repo.split('/').collect();
+    if segs.len() > 1
+        && segs
+            .first()
+            .is_some_and(|h| h.contains(['.', ':']) || *h == "localhost")
+    {
+        segs.remove(0);
+    }
+    segs.retain(|s| !matches!(*s, "library" | "docker"));
+    let name = segs.pop().unwrap_or("").to_owned();
+    (segs.join("/"), name)
+}
+
+/// An edit that points a compose file, a manifest or a Dockerfile at another image
+/// (`image: bitnami/redis:7.2` → `image: redisops/redis-bitnami:7.2`), not another tag of the
+/// same one.
+fn image_swapped(cx: &Ctx<'_>, path: &str) -> bool {
+    let lower = path.to_ascii_lowercase();
+    let base = crate::paths::basename(&lower);
+    let dockerfile = base.starts_with("dockerfile") || base.ends_with(".dockerfile");
+    if !(dockerfile || base.ends_with(".yml") || base.ends_with(".yaml")) {
+        return false;
+    }
+    let images = |t: &str| -> Vec<String> {
+        t.lines()
+            .filter_map(|l| {
+                let l = l.trim().trim_start_matches("- ");
+                let rest = if dockerfile {
+                    l.strip_prefix("FROM ").or_else(|| l.strip_prefix("from "))
+                } else {
+                    l.strip_prefix("image:")
+                }?;
+                let img = rest.split_whitespace().next()?.trim_matches(['"', '\'']);
+                (!img.is_empty() && !img.contains('$') && !img.contains("{{"))
+                    .then(|| img.to_owned())
+            })
+            .collect()
+    };
+    cx.facts.edits.iter().any(|e| {
+        let old = images(&e.old);
+        let new = images(&e.new);
+        old.len() == 1
+            && new.len() == 1
+            && old
+                .first()
+                .zip(new.first())
+                .is_some_and(|(a, b)| image_owner_and_name(a) != image_owner_and_name(b))
+    })
+}
+
+/// An image reference's repository, without registry defaults, tag or digest
+/// (`docker.io/library/postgres:16` → `postgres`).
+fn image_repository(r: &str) -> String {
+    let r = r.split('@').next().unwrap_or(r);
+    let r = match r.rsplit_once(':') {
+        Some((head, tag)) if !tag.contains('/') => head,
+        _ => r,
+    };
+    r.trim_start_matches("docker.io/")
+        .trim_start_matches("index.docker.io/")
+        .trim_start_matches("library/")
+        .to_ascii_lowercase()
+}
+
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     if let crate::action::Operation::FileWrite { path, content } = &cx.action.op
-        && (insecure_build_source(path, content) || written_source_unlisted(cx, path, content))
+        && (insecure_build_source(path, content)
+            || written_source_unlisted(cx, path, content)
+            || image_swapped(cx, path))
     {
         out.push(Finding::new(UNTRUSTED_SOURCE, Auth));
     }
@@ -1241,6 +1486,68 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             || !cx.session.downloads.is_empty())
         {
             out.push(Finding::new(UNTRUSTED_SOURCE, Auth));
+        }
+        // An editor extension by id from a publisher nobody listed (`code --install-extension
+        // quantumsoft.env-sync-pro`): it runs with the editor's rights over every project.
+        if matches!(
+            inv.program.as_str(),
+            "code" | "code-insiders" | "cursor" | "codium" | "windsurf"
+        ) && args.windows(2).any(|w| {
+            w.first() == Some(&"--install-extension")
+                && w.get(1).is_some_and(|id| {
+                    let id = id.to_ascii_lowercase();
+                    !id.ends_with(".vsix")
+                        && !id.contains('/')
+                        && id
+                            .split_once('.')
+                            .is_some_and(|(publisher, _)| !known_extension_publisher(publisher))
+                })
+        }) {
+            out.push(Finding::new(UNKNOWN_PACKAGE, Auth));
+        }
+        // A JetBrains IDE told to install plugins from a repository of its own
+        // (`idea.sh installPlugins ID https://plugins.x.example/updatePlugins.xml`).
+        if inv.program.ends_with(".sh")
+            || matches!(
+                inv.program.as_str(),
+                "idea"
+                    | "pycharm"
+                    | "webstorm"
+                    | "goland"
+                    | "clion"
+                    | "rider"
+                    | "phpstorm"
+                    | "rubymine"
+                    | "datagrip"
+                    | "studio"
+            )
+        {
+            if args.first() == Some(&"installPlugins")
+                && args.iter().skip(1).any(|a| {
+                    a.contains("://")
+                        && crate::net::parse_url(a)
+                            .is_some_and(|d| d.host != "plugins.jetbrains.com" && !d.is_local())
+                })
+            {
+                out.push(Finding::new(UNTRUSTED_SOURCE, Auth));
+            }
+        }
+        // An image retagged under another image's name (`docker tag pgtools/postgres:16
+        // postgres:16`): every later `docker run postgres:16` and compose file uses it.
+        if matches!(inv.program.as_str(), "docker" | "podman" | "nerdctl")
+            && matches!(args.first(), Some(&("tag" | "image")))
+        {
+            let ops: Vec<&str> = args
+                .iter()
+                .copied()
+                .filter(|a| !a.starts_with('-') && !matches!(*a, "tag" | "image"))
+                .collect();
+            if let [src, dst] = ops.as_slice()
+                && image_repository(src).contains('/')
+                && OFFICIAL_IMAGES.contains(&image_repository(dst).as_str())
+            {
+                out.push(Finding::new(UNTRUSTED_SOURCE, Auth));
+            }
         }
         // Container images and charts from a registry at a bare public IP (`kubectl set image
         // …=203.0.113.5:5000/app:1`, `helm install x oci://203.0.113.5/charts/y`, `docker run
@@ -1563,6 +1870,53 @@ mod tests {
     use crate::Verdict::*;
     use crate::policy::Mode;
     use crate::rules::testutil::table;
+
+    #[test]
+    fn images_swapped_in_compose_files_manifests_and_dockerfiles() {
+        use crate::rules::testutil::judge_edit;
+        for (path, old, new, want) in [
+            (
+                "docker-compose.prod.yml",
+                "    image: bitnami/redis:7.2\n",
+                "    image: redisops/redis-bitnami:7.2\n",
+                Auth,
+            ),
+            (
+                "Dockerfile",
+                "FROM python:3.12-slim\n",
+                "FROM pyth0n/python:3.12-slim\n",
+                Auth,
+            ),
+            (
+                "k8s/api.yaml",
+                "        image: ghcr.io/acme/api:1.4.1\n",
+                "        image: ghcr.io/kvn-dev/api:1.4.1\n",
+                Auth,
+            ),
+            // Look-alikes: a new tag or digest, the same image through a mirror.
+            (
+                "docker-compose.yml",
+                "    image: bitnami/redis:7.2\n",
+                "    image: bitnami/redis:7.4\n",
+                Pass,
+            ),
+            (
+                "Dockerfile",
+                "FROM node:20-alpine\n",
+                "FROM node:22-alpine\n",
+                Pass,
+            ),
+            (
+                "Dockerfile",
+                "FROM node:20\n",
+                "FROM public.ecr.aws/docker/library/node:20\n",
+                Pass,
+            ),
+        ] {
+            let (got, reasons) = judge_edit(path, old, new);
+            assert_eq!(got, want, "{path}: {new:?}: {reasons:?}");
+        }
+    }
 
     /// Package-manager settings written in the session that send downloads to an unlisted
     /// host: the next install or build that fetches is asked about.
@@ -1960,6 +2314,37 @@ mod tests {
                     "untrusted_package_source",
                 ),
                 ("code --install-extension ms-python.python", Pass, ""),
+                (
+                    "code --install-extension tamasfe.even-better-toml",
+                    Pass,
+                    "",
+                ),
+                (
+                    "code --install-extension quantumsoft.env-sync-pro",
+                    Auth,
+                    "unknown_package_exec",
+                ),
+                (
+                    "/opt/idea/bin/idea.sh installPlugins com.sqlhelper.ai https://plugins.sqlhelper.example/updatePlugins.xml",
+                    Auth,
+                    "untrusted_package_source",
+                ),
+                (
+                    "/opt/idea/bin/idea.sh installPlugins org.rust.lang",
+                    Pass,
+                    "",
+                ),
+                (
+                    "docker pull docker.io/pgtools/postgres:16 && docker tag docker.io/pgtools/postgres:16 postgres:16",
+                    Auth,
+                    "untrusted_package_source",
+                ),
+                ("docker tag app-build:latest app:latest", Pass, ""),
+                (
+                    "docker tag postgres:16 registry.acme.example/mirror/postgres:16",
+                    Pass,
+                    "",
+                ),
                 (
                     "code --install-extension ./dist/acme-tools-0.3.0.vsix",
                     Pass,
