@@ -1936,6 +1936,25 @@ fn egress_effects(
     // `sentry-cli --url URL`, `az rest --url URL --resource R` (a token for R),
     // `terraform init -backend-config=address=URL` (the state, every secret in it).
     let endpoint_flags: &[&str] = match p {
+        // Events and messages sent on, from now on, to an address: a subscription or a
+        // webhook created (`aws sns subscribe --notification-endpoint URL`, `gcloud pubsub
+        // subscriptions create --push-endpoint URL`, `az eventgrid event-subscription create
+        // --endpoint URL`, `stripe webhook_endpoints create --url URL`).
+        "aws" | "gcloud" | "az" | "stripe" | "twilio" | "shopify" | "doctl"
+            if inv.argv().take_while(|a| !a.starts_with('-')).any(|a| {
+                let a = a.to_ascii_lowercase();
+                a.contains("subscri") || a.contains("webhook") || a.contains("hook")
+            }) =>
+        {
+            &[
+                "--notification-endpoint",
+                "--push-endpoint",
+                "--endpoint",
+                "--url",
+                "--webhook-url",
+                "--endpoint-url",
+            ]
+        }
         "npm" | "pnpm" | "yarn" | "bun" => &["--registry"],
         "twine" => &["--repository-url"],
         "aws" => &["--endpoint-url"],

