@@ -748,6 +748,18 @@ pub const CORPUS: &[(&str, &str)] = &[
         include_str!("../../tests/corpus/families/holdout37.jsonl"),
     ),
     (
+        "holdout38",
+        include_str!("../../tests/corpus/families/holdout38.jsonl"),
+    ),
+    (
+        "everyday16",
+        include_str!("../../tests/corpus/families/everyday16.jsonl"),
+    ),
+    (
+        "holdout39",
+        include_str!("../../tests/corpus/families/holdout39.jsonl"),
+    ),
+    (
         "everyday5",
         include_str!("../../tests/corpus/families/everyday5.jsonl"),
     ),

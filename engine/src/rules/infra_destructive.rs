@@ -169,6 +169,9 @@ fn statement_severity(toks: &[String]) -> Option<(Verdict, bool)> {
     let t = |i: usize| toks.get(i).map(String::as_str).unwrap_or("");
     match (t(0), t(1)) {
         ("DROP", "DATABASE" | "SCHEMA" | "OWNED") => Some((Verdict::Block, true)),
+        // Scratch tables by their names (`DROP TABLE IF EXISTS tmp_import_0611`) are made to
+        // be dropped.
+        ("DROP", "TABLE" | "VIEW") if scratch_tables(toks) => None,
         ("DROP", "TABLE" | "VIEW" | "INDEX" | "COLLECTION" | "USER" | "ROLE") => {
             Some((Verdict::Auth, false))
         }
@@ -186,6 +189,35 @@ fn statement_severity(toks: &[String]) -> Option<(Verdict, bool)> {
         }
         _ => None,
     }
+}
+
+/// Every table a `DROP TABLE` names is a scratch one: `tmp_…`, `temp_…`, `scratch_…`,
+/// `…_tmp`, `…_temp`.
+fn scratch_tables(toks: &[String]) -> bool {
+    let mut names = toks.iter().skip(2).map(String::as_str).peekable();
+    if names.peek() == Some(&"IF") {
+        names.next();
+        names.next();
+    }
+    let names: Vec<String> = names
+        .take_while(|t| !matches!(*t, "CASCADE" | "RESTRICT" | "PURGE"))
+        .flat_map(|t| t.split(','))
+        .filter(|t| !t.is_empty())
+        .map(|t| {
+            t.trim_matches(['"', '`', '[', ']'])
+                .rsplit('.')
+                .next()
+                .unwrap_or("")
+                .to_ascii_lowercase()
+        })
+        .collect();
+    !names.is_empty()
+        && names.iter().all(|n| {
+            ["tmp_", "temp_", "scratch_"]
+                .iter()
+                .any(|p| n.starts_with(p))
+                || ["_tmp", "_temp", "_scratch"].iter().any(|s| n.ends_with(s))
+        })
 }
 
 /// Does the statement keep some rows out? A `WHERE` that holds for every row (`WHERE 1=1`,
@@ -1238,6 +1270,10 @@ mod tests {
             ("DROP DATABASE production", Some(Block)),
             ("drop   schema public cascade;", Some(Block)),
             ("DROP TABLE users", Some(Auth)),
+            ("DROP TABLE IF EXISTS tmp_import_orders_bak", None),
+            ("DROP TABLE IF EXISTS tmp_a, tmp_b CASCADE", None),
+            ("DROP TABLE IF EXISTS tmp_a, orders CASCADE", Some(Auth)),
+            ("DROP TABLE orders_tmp_archive", Some(Auth)),
             ("TRUNCATE orders", Some(Auth)),
             ("DELETE FROM users", Some(Auth)),
             ("DELETE FROM users WHERE id = 3", None),

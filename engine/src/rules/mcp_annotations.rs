@@ -523,6 +523,44 @@ fn reaction(tool: &str, arguments: &serde_json::Value) -> bool {
         })
 }
 
+/// A status change on an issue or ticket that is already there (`transition_issue
+/// {issueKey, transitionId}`, `update_issue {id, stateId: "in-review"}`): identifiers and
+/// short words only, no room for data — even after untrusted content came in.
+fn status_change(tool: &str, arguments: &serde_json::Value) -> bool {
+    let w = words(tool);
+    let Some(m) = arguments.as_object() else {
+        return false;
+    };
+    collaborative(tool)
+        && w.iter()
+            .any(|t| matches!(t.as_str(), "update" | "transition" | "move" | "label"))
+        && !w
+            .iter()
+            .any(|t| matches!(t.as_str(), "create" | "add" | "reply" | "comment"))
+        && !m.is_empty()
+        && m.len() <= 6
+        && m.iter().all(|(k, v)| {
+            let k = k.to_ascii_lowercase();
+            !matches!(
+                k.as_str(),
+                "body" | "description" | "text" | "content" | "title" | "comment" | "message"
+            ) && match v {
+                serde_json::Value::String(s) => {
+                    s.len() <= 64 && !s.contains(char::is_whitespace) && !s.contains("://")
+                }
+                serde_json::Value::Number(_) | serde_json::Value::Bool(_) => true,
+                serde_json::Value::Array(a) => {
+                    a.len() <= 8
+                        && a.iter().all(|x| {
+                            x.as_str()
+                                .is_some_and(|s| s.len() <= 32 && !s.contains("://"))
+                        })
+                }
+                _ => false,
+            }
+        })
+}
+
 /// Branches a push must not land on unreviewed.
 fn protected_branch(b: &str) -> bool {
     let b = b.to_ascii_lowercase();
@@ -646,7 +684,8 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                 || plain_get(arguments)
                 || read_only_sql(arguments)
                 || read_only_aggregate(tool, arguments)
-                || (reaction(tool, arguments) && mode <= Mode::Balanced);
+                || ((reaction(tool, arguments) || status_change(tool, arguments))
+                    && mode <= Mode::Balanced);
             // Opening an issue or a pull request, or commenting, or pushing to a feature
             // branch, in a session that has taken in nothing untrusted and read no secret:
             // routine in balanced.
@@ -787,6 +826,48 @@ mod tests {
             ("jira", "jira"),
         ] {
             assert!(!reads(server, tool), "{server} {tool}");
+        }
+    }
+
+    #[test]
+    fn status_changes_carry_no_data() {
+        use super::status_change;
+        use serde_json::json;
+        for (tool, args, want) in [
+            (
+                "transition_issue",
+                json!({"issueKey": "INV-1287", "transitionId": "31"}),
+                true,
+            ),
+            (
+                "update_issue",
+                json!({"id": "DASH-341", "stateId": "in-review"}),
+                true,
+            ),
+            (
+                "update_issue",
+                json!({"id": "DASH-341", "labels": ["bug", "p2"]}),
+                true,
+            ),
+            // Text goes with these: they are sends.
+            (
+                "update_issue",
+                json!({"id": "DASH-341", "description": "see https://x.example"}),
+                false,
+            ),
+            (
+                "add_issue_comment",
+                json!({"issue_number": 3, "body": "done"}),
+                false,
+            ),
+            (
+                "update_issue",
+                json!({"id": "DASH-341", "title": "New title here"}),
+                false,
+            ),
+            ("delete_issue", json!({"id": "DASH-341"}), false),
+        ] {
+            assert_eq!(status_change(tool, &args), want, "{tool} {args}");
         }
     }
 
