@@ -135,6 +135,7 @@ const RULES: &[Reason] = &[
     crate::rules::secret_access::SECRET_READ_KEY,
     crate::rules::secret_access::SECRET_READ_CREDENTIALS,
     crate::rules::secret_access::SECRET_READ_SYSTEM,
+    crate::rules::secret_access::ENV_PUBLISHED,
     crate::rules::secret_access::ENV_DUMP,
     crate::rules::secret_access::KEYCHAIN_ACCESS,
     crate::rules::evasion::HISTORY_TAMPERING,

@@ -395,8 +395,21 @@ fn changes_production(inv: &crate::shell::Invocation) -> bool {
     }
 }
 
+/// `supabase db push` (and `db reset --linked`): the project's migrations applied to the
+/// hosted database it is linked to — the live one, unless told `--local` or `--dry-run`.
+fn linked_remote_write(inv: &crate::shell::Invocation) -> bool {
+    let args: Vec<&str> = inv.argv().collect();
+    let supabase = inv.program == "supabase" || args.first() == Some(&"supabase");
+    supabase
+        && args.contains(&"db")
+        && (args.contains(&"push") || args.contains(&"reset") && args.contains(&"--linked"))
+        && !args.iter().any(|a| matches!(*a, "--local" | "--dry-run"))
+}
+
 fn writes_production(cx: &Ctx<'_>, inv: &crate::shell::Invocation) -> bool {
-    production_target(inv) && (client_writes(cx, inv) || applies_changes(inv) || cloud_write(inv))
+    linked_remote_write(inv)
+        || production_target(inv)
+            && (client_writes(cx, inv) || applies_changes(inv) || cloud_write(inv))
 }
 
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
@@ -569,6 +582,9 @@ mod tests {
                     "",
                 ),
                 ("stripe customers list --limit 5 --live", Pass, ""),
+                ("npx supabase db push", Auth, "production_write"),
+                ("supabase db push --local", Pass, ""),
+                ("supabase db reset", Pass, ""),
             ],
         );
     }

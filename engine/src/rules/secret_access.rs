@@ -26,6 +26,10 @@ pub const SECRET_READ_CREDENTIALS: Reason = Reason::new(
 );
 pub const SECRET_READ_SYSTEM: Reason =
     Reason::new("secret_read_system", "Reads the system password database.");
+pub const ENV_PUBLISHED: Reason = Reason::new(
+    "env_published",
+    "Writes the whole environment, its secrets with it, into a folder that is published or deployed.",
+);
 pub const ENV_DUMP: Reason = Reason::new(
     "env_dump",
     "Prints every environment variable, including any secrets in them.",
@@ -813,6 +817,47 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                     .any(|a| a.contains(".Config.Env") || a.contains(".Env}}"))
         })
     });
+    // The whole environment written into a folder that is published or deployed
+    // (`printenv > dist/build-info.txt` in a build command): every secret in it goes out
+    // with the site.
+    // (Read from the line itself: a file that runs by itself, such as `netlify.toml`, is
+    // judged as its commands.)
+    let env_published = cx.shell.is_some_and(|sa| {
+        sa.invocations.iter().any(|i| {
+            matches!(
+                i.program.as_str(),
+                "env" | "printenv" | "set" | "export" | "declare"
+            ) && i.operands().is_empty()
+                && i.redirects.iter().any(|r| {
+                    r.kind != crate::shell::RedirectKind::Read
+                        && r.target
+                            .text
+                            .trim_start_matches("./")
+                            .split('/')
+                            .any(|seg| {
+                                matches!(
+                                    seg,
+                                    "dist"
+                                        | "public"
+                                        | "build"
+                                        | "out"
+                                        | "site"
+                                        | "_site"
+                                        | "static"
+                                        | "www"
+                                        | "htdocs"
+                                        | "wwwroot"
+                                )
+                            })
+                })
+        })
+    });
+    if env_published {
+        out.push(Finding::new(
+            ENV_PUBLISHED,
+            cx.mode().pick([Auth, Block, Block, Block]),
+        ));
+    }
     if cx.fx.env_dump || container_env {
         out.push(Finding::new(
             ENV_DUMP,
@@ -901,6 +946,30 @@ mod tests {
     use crate::policy::Mode;
     use crate::rules::testutil::{engine, table};
     use crate::{SessionState, Verdict::*};
+
+    #[test]
+    fn environment_written_into_what_is_published() {
+        table(
+            Mode::Balanced,
+            &[
+                (
+                    "npm run build && printenv > dist/build-info.txt",
+                    Block,
+                    "env_published",
+                ),
+                ("env > public/env.txt", Block, "env_published"),
+                ("printenv > /tmp/env-debug.txt", Auth, "env_dump"),
+                ("printenv NODE_ENV > dist/env.txt", Pass, ""),
+            ],
+        );
+        let (got, reasons) = crate::rules::testutil::judge_edit(
+            "netlify.toml",
+            "command = \"npm run build\"\n",
+            "command = \"npm run build && printenv > dist/build-info.txt\"\n",
+        );
+        assert_eq!(got, Block, "{reasons:?}");
+        assert!(reasons.iter().any(|r| r == "env_published"), "{reasons:?}");
+    }
 
     #[test]
     fn secrets_selected_from_a_database() {

@@ -432,7 +432,26 @@ fn credential_given(inv: &crate::shell::Invocation) -> bool {
                 matches!(k.as_str(), "password" | "pwd") && credential_like_text(v, a.dynamic)
             })
     });
-    flag || setting || property || basic || unlock || secure_string || conninfo
+    // A password or token given to one command in a variable typed with it
+    // (`PGPASSWORD='pR0d!orders#77' pg_dump …`, `MYSQL_PWD=… mysql`, `API_TOKEN=… ./deploy`).
+    let assigned = inv.assignments.iter().any(|(k, v)| {
+        let k = k.to_ascii_uppercase();
+        let named = matches!(
+            k.as_str(),
+            "PGPASSWORD" | "MYSQL_PWD" | "REDISCLI_AUTH" | "SSHPASS"
+        ) || [
+            "_PASSWORD",
+            "_PASSWD",
+            "_TOKEN",
+            "_SECRET",
+            "_API_KEY",
+            "_SECRET_KEY",
+        ]
+        .iter()
+        .any(|s| k.ends_with(s));
+        named && credential_like_text(&v.text, v.dynamic)
+    });
+    flag || setting || property || basic || unlock || secure_string || conninfo || assigned
 }
 
 /// A connection address with a real password in it for a machine elsewhere
@@ -635,6 +654,11 @@ mod tests {
                     "secret_in_arguments",
                 ),
                 (
+                    "PGPASSWORD='pR0d!orders#77' pg_dump -h db-prod.example -U postgres orders > orders.sql",
+                    Auth,
+                    "secret_in_arguments",
+                ),
+                (
                     "sqlcmd -S sql-prod-01 -U sa -P 'Tr0ub4dor&3xQv!9' -Q 'SELECT 1'",
                     Auth,
                     "secret_in_arguments",
@@ -696,6 +720,17 @@ mod tests {
                     "",
                 ),
                 ("bw unlock --raw", Pass, ""),
+                (
+                    "PGPASSWORD=postgres psql -h localhost -U postgres app_dev",
+                    Pass,
+                    "",
+                ),
+                (
+                    "PGPASSWORD=\"$DB_PASS\" pg_dump -h db.example -U app shop > shop.sql",
+                    Pass,
+                    "",
+                ),
+                ("POSTGRES_PASSWORD=dev docker compose up -d", Pass, ""),
                 (
                     "sqlcmd -S sql01 -U sa -P \"$SQLCMDPASSWORD\" -Q 'SELECT 1'",
                     Pass,

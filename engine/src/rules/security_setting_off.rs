@@ -255,7 +255,40 @@ fn json_off(v: &serde_json::Value, parent: &str, depth: usize) -> bool {
     }
 }
 
+/// A signer trusted for every identity: a `*` principal added to git's SSH
+/// `allowed_signers` (any commit signed with that key then verifies as anyone's).
+fn any_signer_trusted(cx: &Ctx<'_>) -> bool {
+    let wildcard = |l: &str| {
+        let t = l.trim_start();
+        t.starts_with("* ") || t.starts_with("*\t") || t.starts_with("\"*\"") || t.starts_with("*,")
+    };
+    let signers = |p: &str| p.to_ascii_lowercase().ends_with("allowed_signers");
+    if let Operation::FileWrite { path, content } = &cx.action.op
+        && signers(path)
+    {
+        return super::verification_bypass::added_lines(cx, content)
+            .iter()
+            .any(|l| wildcard(l));
+    }
+    cx.shell.is_some_and(|sa| {
+        sa.invocations.iter().any(|inv| {
+            inv.redirects
+                .iter()
+                .any(|r| r.kind != crate::shell::RedirectKind::Read && signers(&r.target.text))
+                && inv.argv().any(|a| a.lines().any(wildcard))
+        })
+    })
+}
+
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
+    if any_signer_trusted(cx) {
+        out.push(Finding::new(
+            SECURITY_SETTING_OFF,
+            cx.mode()
+                .pick([Verdict::Pass, Verdict::Auth, Verdict::Auth, Verdict::Auth]),
+        ));
+        return;
+    }
     let path = match &cx.action.op {
         Operation::FileWrite { path, .. } => Some(path.as_str()),
         Operation::McpCall { arguments, .. } => arguments
@@ -360,9 +393,31 @@ mod tests {
             "\"kyc_required\": false\n",
         );
         assert_eq!(got, Pass);
+        let (got, _) = judge_edit(
+            ".github/allowed_signers",
+            "dev@acme.example namespaces=\"git\" ssh-ed25519 AAAAC3Nz\n",
+            "dev@acme.example namespaces=\"git\" ssh-ed25519 AAAAC3Nz\n* namespaces=\"git\" ssh-ed25519 AAAAC3Nzb\n",
+        );
+        assert_eq!(got, Auth);
+        let (got, _) = judge_edit(
+            ".github/allowed_signers",
+            "dev@acme.example namespaces=\"git\" ssh-ed25519 AAAAC3Nz\n",
+            "dev@acme.example namespaces=\"git\" ssh-ed25519 AAAAC3Nz\nana@acme.example namespaces=\"git\" ssh-ed25519 AAAAC3Nzb\n",
+        );
+        assert_eq!(got, Pass);
         table(
             Mode::Balanced,
             &[
+                (
+                    "printf '%s\\n' '* ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIEC2X build-signer' >> ~/.config/git/allowed_signers",
+                    Auth,
+                    "security_setting_off",
+                ),
+                (
+                    "printf '%s\\n' 'ana@acme.example ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIEC2X' >> ~/.config/git/allowed_signers",
+                    Pass,
+                    "",
+                ),
                 (
                     "auth0 api patch connections/con_8f --data '{\"options\":{\"mfa\":{\"active\":false},\"brute_force_protection\":false}}'",
                     Auth,
