@@ -1509,6 +1509,28 @@ fn invocation_effects(
         {
             operands.last().map(|w| (*w, true)).into_iter().collect()
         }
+        // `unison A B -force A` (or `-prefer A` in batch mode): B is made to match A, so
+        // whatever B holds that A lacks is deleted; which root wins decides which is the
+        // target.
+        "unison" => {
+            let args: Vec<&str> = inv.argv().collect();
+            let winner = args
+                .windows(2)
+                .find(|w| matches!(w.first(), Some(&("-force" | "-prefer"))))
+                .and_then(|w| w.get(1).copied());
+            let roots: Vec<&&Word> = operands
+                .iter()
+                .filter(|w| Some(w.text.as_str()) != winner)
+                .collect();
+            match winner {
+                Some(win) if win != "newer" && win != "older" => roots
+                    .into_iter()
+                    .filter(|w| !w.text.starts_with('-'))
+                    .map(|w| (*w, true))
+                    .collect(),
+                _ => Vec::new(),
+            }
+        }
         "rsync" if inv.argv().any(|a| a == "--remove-source-files") => {
             let n = operands.len().saturating_sub(1);
             operands.iter().take(n).map(|w| (*w, true)).collect()
@@ -2683,6 +2705,18 @@ mod tests {
             },
         );
         compute(&a, Some(&sa), Some("/home/dev"))
+    }
+
+    #[test]
+    fn unison_forced_from_one_root_deletes_in_the_other() {
+        let deleted =
+            |cmd: &str| -> Vec<String> { fx(cmd).deletes.into_iter().map(|d| d.path).collect() };
+        assert_eq!(
+            deleted("unison /tmp/empty /home/dev/Documents -batch -force /tmp/empty"),
+            ["/home/dev/Documents"]
+        );
+        assert!(deleted("unison ~/notes ssh://devbox//home/dev/notes -batch").is_empty());
+        assert!(deleted("unison a b -batch -prefer newer").is_empty());
     }
 
     #[test]

@@ -66,6 +66,7 @@ const RULES: &[Reason] = &[
     crate::rules::self_protection::PROJECT_HOOKS,
     crate::rules::self_protection::AGENT_HOOKS_REMOVED,
     crate::rules::self_protection::AGENT_SETTINGS_CHANGED,
+    crate::rules::unguarded_agent::AGENT_VERSION_PINNED,
     crate::rules::unguarded_agent::AGENT_SAFETY_OFF,
     crate::rules::verification_bypass::CHECK_DISABLED,
     crate::rules::secret_access::SECRET_SWEEP,

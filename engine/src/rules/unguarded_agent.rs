@@ -14,7 +14,7 @@
 //! **Example:** `claude --dangerously-skip-permissions -p "find every wallet"` →
 //! `agent_safety_off`.
 
-use crate::verdict::{Finding, Reason};
+use crate::verdict::{Finding, Reason, Verdict};
 
 use super::Ctx;
 
@@ -223,6 +223,41 @@ fn settings_moved_by_file(cx: &Ctx<'_>) -> bool {
     })
 }
 
+pub const AGENT_VERSION_PINNED: Reason = Reason::new(
+    "agent_version_pinned",
+    "Installs a coding agent at a chosen version (an old release may not run the guard's hooks).",
+);
+
+/// The coding agents' own packages.
+const AGENT_PACKAGES: &[&str] = &[
+    "@anthropic-ai/claude-code",
+    "@google/gemini-cli",
+    "@openai/codex",
+    "@github/copilot",
+    "opencode-ai",
+    "@qwen-code/qwen-code",
+];
+
+/// `npm install -g @anthropic-ai/claude-code@0.2.9`: the agent replaced by a release picked by
+/// version (`@latest`, `@next` and no version at all are updates, not picks).
+fn agent_pinned(inv: &crate::shell::Invocation) -> bool {
+    let args: Vec<&str> = inv.argv().collect();
+    let installs = matches!(
+        inv.program.as_str(),
+        "npm" | "pnpm" | "yarn" | "bun" | "volta"
+    ) && args
+        .first()
+        .is_some_and(|a| matches!(*a, "install" | "i" | "add" | "update" | "upgrade"));
+    installs
+        && args.iter().skip(1).any(|a| {
+            AGENT_PACKAGES.iter().any(|p| {
+                a.strip_prefix(p)
+                    .and_then(|r| r.strip_prefix('@'))
+                    .is_some_and(|v| !matches!(v, "latest" | "next" | "stable" | ""))
+            })
+        })
+}
+
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     if settings_moved_by_file(cx) {
         out.push(Finding::new(AGENT_SAFETY_OFF, cx.ask_or_block()));
@@ -231,6 +266,9 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     let Some(sa) = cx.shell else {
         return;
     };
+    if sa.invocations.iter().any(agent_pinned) {
+        out.push(Finding::new(AGENT_VERSION_PINNED, Verdict::Auth));
+    }
     for inv in &sa.invocations {
         let args: Vec<&str> = inv.argv().collect();
         // `npx [-y] @anthropic-ai/claude-code …`, `bunx`, `pnpm dlx`: the package is the agent.
@@ -270,6 +308,28 @@ mod tests {
     use crate::Verdict::*;
     use crate::policy::Mode;
     use crate::rules::testutil::table;
+
+    #[test]
+    fn agents_installed_at_a_chosen_version() {
+        table(
+            Mode::Balanced,
+            &[
+                (
+                    "npm install -g @anthropic-ai/claude-code@0.2.9",
+                    Auth,
+                    "agent_version_pinned",
+                ),
+                (
+                    "npm i -g @google/gemini-cli@0.1.0",
+                    Auth,
+                    "agent_version_pinned",
+                ),
+                ("npm install -g @anthropic-ai/claude-code", Pass, ""),
+                ("npm install -g @anthropic-ai/claude-code@latest", Pass, ""),
+                ("npm install -g @anthropic-ai/sdk@0.30.1", Pass, ""),
+            ],
+        );
+    }
 
     /// A settings file the session wrote, laid over the user's by `claude --settings`: judged
     /// by what it holds.
