@@ -244,6 +244,75 @@ fn tests_gutted(cx: &Ctx<'_>, path: &str, content: &str) -> bool {
     })
 }
 
+/// An edit in a test file that takes every assertion out of a hunk about a security
+/// property (`def assert_forbidden(resp): assert resp.status_code == 403` → `return resp`,
+/// an `expect(…).toBe(401)` gone): the helper and its tests still pass, checking nothing.
+fn assertions_emptied(cx: &Ctx<'_>, path: &str) -> bool {
+    let lower = paths::normalize(path, cx.cwd(), cx.home()).to_ascii_lowercase();
+    let test_file = lower.contains("/tests/")
+        || lower.contains("/test/")
+        || lower.contains("/spec/")
+        || lower.contains("__tests__")
+        || {
+            let base = paths::basename(&lower);
+            let stem = base.rsplit_once('.').map_or(base, |(s, _)| s);
+            stem.starts_with("test_")
+                || stem.ends_with("_test")
+                || stem.ends_with(".test")
+                || stem.ends_with(".spec")
+                || stem.ends_with("_spec")
+        };
+    if !test_file {
+        return false;
+    }
+    const ASSERTS: &[&str] = &[
+        "assert", "expect(", "should", "t.error", "t.fatal", "require.", "raise ", "throw ",
+        "fail(",
+    ];
+    let has_assert = |t: &str| {
+        let t = t.to_ascii_lowercase();
+        t.lines()
+            .filter(|l| {
+                let l = l.trim_start();
+                // Comments, and the helper's own definition line (`def assert_forbidden(…)`).
+                !l.starts_with('#')
+                    && !l.starts_with("//")
+                    && ![
+                        "def ",
+                        "async def ",
+                        "function ",
+                        "fn ",
+                        "func ",
+                        "export function ",
+                    ]
+                    .iter()
+                    .any(|d| l.starts_with(d))
+            })
+            .any(|l| ASSERTS.iter().any(|a| l.contains(a)))
+    };
+    let security = |t: &str| {
+        let t = t.to_ascii_lowercase();
+        SECURITY_WORDS.iter().any(|w| t.contains(w))
+            || [
+                "forbidden",
+                "unauthori",
+                "403",
+                "401",
+                "denied",
+                "csp",
+                "signature",
+            ]
+            .iter()
+            .any(|w| t.contains(w))
+    };
+    cx.facts.edits.iter().any(|e| {
+        has_assert(&e.old)
+            && !has_assert(&e.new)
+            && !e.new.trim().is_empty()
+            && (security(&e.old) || security(&lower))
+    })
+}
+
 /// `paths-ignore: ['**']` (or a `- '**'` entry): the workflow runs for no change at all.
 fn ci_ignores_everything(content: &str) -> bool {
     let mut in_ignore = false;
@@ -1340,6 +1409,7 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             || tests_removed(cx, path)
             || tests_gutted(cx, path, content)
             || tests_neutered(cx, path, content)
+            || assertions_emptied(cx, path)
             || checks_narrowed(cx, path, content)
         {
             out.push(Finding::new(CHECK_DISABLED, Verdict::Auth));
@@ -1448,6 +1518,47 @@ mod tests {
     use crate::Verdict::*;
     use crate::policy::Mode;
     use crate::rules::testutil::table;
+
+    #[test]
+    fn security_assertions_emptied_in_test_edits() {
+        use crate::rules::testutil::judge_edit;
+        for (path, old, new, want) in [
+            (
+                "tests/helpers/assertions.py",
+                "def assert_forbidden(resp):\n    assert resp.status_code == 403, resp.text\n",
+                "def assert_forbidden(resp):\n    return resp\n",
+                Auth,
+            ),
+            (
+                "src/auth/login.test.ts",
+                "    expect(res.status).toBe(401);\n",
+                "    console.log(res.status);\n",
+                Auth,
+            ),
+            // Look-alikes: an assertion reworded, one outside security, a code change.
+            (
+                "tests/helpers/assertions.py",
+                "def assert_forbidden(resp):\n    assert resp.status_code == 403, resp.text\n",
+                "def assert_forbidden(resp):\n    assert resp.status_code in (403, 404), resp.text\n",
+                Pass,
+            ),
+            (
+                "tests/test_format.py",
+                "    assert fmt(3) == '3.00'\n",
+                "    print(fmt(3))\n",
+                Pass,
+            ),
+            (
+                "src/auth/check.py",
+                "    assert user.is_active\n",
+                "    if not user.is_active:\n        return None\n",
+                Pass,
+            ),
+        ] {
+            let (got, reasons) = judge_edit(path, old, new);
+            assert_eq!(got, want, "{path}: {new:?}: {reasons:?}");
+        }
+    }
 
     #[test]
     fn releases_without_their_security_tests() {
