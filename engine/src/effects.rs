@@ -65,6 +65,29 @@ fn formats_in_place(inv: &crate::shell::Invocation) -> bool {
         "black" | "isort" | "rustfmt" => true,
         "clang-format" => args.contains(&"-i"),
         "ruff" => first == Some("format"),
+        // `sed -i 's/a/b/' F`: the result goes back into F, nothing is printed (unless the
+        // script writes to the terminal itself).
+        "sed" | "gsed" => {
+            args.iter().any(|a| {
+                *a == "-i"
+                    || a.starts_with("-i.")
+                    || a.starts_with("--in-place")
+                    || a.starts_with('-')
+                        && !a.starts_with("--")
+                        && a.len() <= 4
+                        && a.contains('i')
+                        && a[1..].chars().all(|c| matches!(c, 'i' | 'E' | 'r' | 's' | 'z'))
+            }) && !args
+                .iter()
+                .any(|a| a.contains("/dev/stdout") || a.contains("/dev/tty") || a.contains("/dev/stderr"))
+                // Files of the project only: a credential file in the home folder edited by
+                // the agent stays a read (what it set is what it read).
+                && inv
+                    .operands()
+                    .iter()
+                    .skip(1)
+                    .all(|w| !w.text.starts_with(['/', '~', '$']) && !w.text.contains(".."))
+        }
         _ => false,
     }
 }
@@ -1131,7 +1154,9 @@ fn invocation_effects(
     // Reads.
     let recursive =
         is_recursive(inv) || matches!(p, "tar" | "zip" | "7z" | "rsync" | "scp" | "rclone");
-    if SEARCHERS.contains(&p) {
+    if matches!(p, "sed" | "gsed") && formats_in_place(inv) {
+        // Edited in place, nothing printed: written (by the `sed -i` arm below), not read.
+    } else if SEARCHERS.contains(&p) {
         let has_e = inv.args.iter().any(|w| w.text == "-e" || w.text == "-f");
         for w in operands.iter().skip(if has_e { 0 } else { 1 }) {
             fx.reads.push(use_of(w, recursive));
@@ -2725,6 +2750,7 @@ mod tests {
             "terraform fmt envs/dev/terraform.tfvars",
             "prettier --write .env.json",
             "gofmt -w secrets.go",
+            "sed -i 's/t3.small/t3.medium/' envs/dev/terraform.tfvars",
         ] {
             let f = fx(cmd);
             assert!(f.reads.is_empty(), "{cmd}");
@@ -2740,6 +2766,8 @@ mod tests {
             "terraform fmt -diff envs/dev/terraform.tfvars",
             "prettier .env.json",
             "gofmt secrets.go",
+            "sed -n '1,20p' envs/dev/terraform.tfvars",
+            "sed -i 's/a/b/w /dev/stdout' envs/dev/terraform.tfvars",
         ] {
             assert!(!fx(cmd).reads.is_empty(), "{cmd}");
         }

@@ -1167,10 +1167,24 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                         .find(|a| a.contains("://"))
                         .and_then(|u| u.split("://").nth(1))
                         .and_then(|rest| rest.split_once('/'))
-                        .map(|(_, db)| db.split(['?', '/']).next().unwrap_or(db));
+                        .map(|(_, db)| db.split(['?', '/']).next().unwrap_or(db).to_owned())
+                        // … or picked in the script (`db.getSiblingDB("events_test")`).
+                        .or_else(|| {
+                            args.iter().find_map(|a| {
+                                let rest = a.split("getSiblingDB(").nth(1)?;
+                                let name: String = rest
+                                    .trim_start_matches(['"', '\''])
+                                    .chars()
+                                    .take_while(|c| {
+                                        c.is_ascii_alphanumeric() || matches!(c, '_' | '-')
+                                    })
+                                    .collect();
+                                (!name.is_empty()).then_some(name)
+                            })
+                        });
                     out.push(Finding::new(
                         DATABASE_DROP,
-                        local_drop(cx, name.is_some_and(dev_name)),
+                        local_drop(cx, name.as_deref().is_some_and(dev_name)),
                     ));
                 } else {
                     out.push(Finding::hard_block(DATABASE_DROP));
@@ -1487,6 +1501,11 @@ mod tests {
                 // A database named as a test or development one on this machine: its reset.
                 (
                     "mongosh mongodb://127.0.0.1:27017/app_dev --eval 'db.dropDatabase()'",
+                    Pass,
+                    "",
+                ),
+                (
+                    "mongosh --quiet --eval 'db.getSiblingDB(\"events_test\").dropDatabase()'",
                     Pass,
                     "",
                 ),

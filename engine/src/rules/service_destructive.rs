@@ -496,6 +496,46 @@ fn migration_step(inv: &Invocation) -> Option<bool> {
     step.then_some(false)
 }
 
+/// A client told which server to talk to, every one on this machine (`kafka-topics.sh
+/// --bootstrap-server localhost:9092`, `--host 127.0.0.1`), and not run on another machine:
+/// a development service, whose single items are removed routinely.
+fn local_server_named(inv: &Invocation) -> bool {
+    const SERVER_FLAGS: &[&str] = &[
+        "--bootstrap-server",
+        "--bootstrap-servers",
+        "--broker-list",
+        "--brokers",
+        "--server",
+        "--host",
+        "--url",
+        "--endpoint",
+        "--endpoints",
+        "--address",
+        "--addr",
+    ];
+    if inv.remote {
+        return false;
+    }
+    let args: Vec<&str> = inv.argv().collect();
+    let mut values: Vec<&str> = Vec::new();
+    for (i, a) in args.iter().enumerate() {
+        if let Some((k, v)) = a.split_once('=')
+            && SERVER_FLAGS.contains(&k)
+        {
+            values.push(v);
+        } else if SERVER_FLAGS.contains(a)
+            && let Some(v) = args.get(i + 1)
+        {
+            values.push(v);
+        }
+    }
+    !values.is_empty()
+        && values.iter().all(|v| {
+            v.split(',')
+                .all(|h| crate::net::parse_destination(h.trim()).is_some_and(|d| d.is_local()))
+        })
+}
+
 /// Does this invocation destroy something on a service? `Some(all)` when it does.
 pub fn service_destroy(inv: &Invocation, broad: bool) -> Option<bool> {
     let p = inv.program.as_str();
@@ -669,11 +709,14 @@ pub fn service_destroy(inv: &Invocation, broad: bool) -> Option<bool> {
                 )
     })?;
     let args: Vec<&str> = inv.argv().collect();
+    // (`-A` is kubectl's every-namespace switch; elsewhere it is often something else —
+    // celery's app, a user agent.)
     let all = args.iter().any(|a| {
         matches!(
             *a,
-            "--all" | "-A" | "--all-namespaces" | "--all-collections" | "--everything"
-        ) || a.starts_with("--all-") && !a.starts_with("--all-contexts")
+            "--all" | "--all-namespaces" | "--all-collections" | "--everything"
+        ) || *a == "-A" && matches!(p, "kubectl" | "oc")
+            || a.starts_with("--all-") && !a.starts_with("--all-contexts")
     }) || path.iter().skip(verb_at + 1).any(|t| *t == "all")
         || path.iter().any(|t| t.eq_ignore_ascii_case("flushall"))
         || path.iter().any(|t| {
@@ -1056,6 +1099,7 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
         }
         if let Some(all) = service_destroy(inv, cx.mode() <= Mode::Balanced)
             && !super::infra_destructive::compose_local_client(inv, sa)
+            && !(local_server_named(inv) && !all && !cx.untrusted() && cx.mode() <= Mode::Balanced)
         {
             out.push(if all {
                 Finding::new(SERVICE_DESTROY_ALL, Verdict::Block)
@@ -1077,6 +1121,30 @@ mod tests {
     use crate::Verdict::*;
     use crate::policy::Mode;
     use crate::rules::testutil::table;
+
+    #[test]
+    fn single_items_on_a_local_server() {
+        table(
+            Mode::Balanced,
+            &[
+                (
+                    "kafka-topics.sh --bootstrap-server localhost:9092 --delete --topic orders.test",
+                    Pass,
+                    "",
+                ),
+                (
+                    "kafka-topics.sh --bootstrap-server kafka-1.prod.example:9092 --delete --topic orders",
+                    Auth,
+                    "service_destroy",
+                ),
+                (
+                    "kafka-topics.sh --bootstrap-server localhost:9092,kafka-2.example:9092 --delete --topic orders",
+                    Auth,
+                    "service_destroy",
+                ),
+            ],
+        );
+    }
 
     #[test]
     fn machines_reinstalled_and_engines_reset() {

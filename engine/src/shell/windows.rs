@@ -166,6 +166,9 @@ pub fn translate(cmd: &str) -> Option<String> {
             recognised = true;
             continue;
         }
+        // `(Get-ChildItem … | Measure-Object).Count`: the pipeline inside, its result's
+        // property read.
+        let stmt = grouped_property(t).unwrap_or(stmt.clone());
         let mut pipeline: Vec<String> = Vec::new();
         for c in split_pipes(&stmt) {
             match command(&c, 0) {
@@ -192,6 +195,38 @@ pub fn translate(cmd: &str) -> Option<String> {
     // calls is judged as PowerShell code there).
     let joined = out.join("\n");
     (recognised && joined.trim() != cmd.trim()).then_some(joined)
+}
+
+/// `(PIPELINE).Name` (or `.Name.Other`): the pipeline, when the parentheses balance and
+/// only property names follow them.
+fn grouped_property(stmt: &str) -> Option<String> {
+    let inner = stmt.strip_prefix('(')?;
+    let mut depth = 1usize;
+    let mut quote: Option<char> = None;
+    for (i, c) in inner.char_indices() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'') => quote = Some(c),
+            (None, '(') => depth += 1,
+            (None, ')') => {
+                depth -= 1;
+                if depth == 0 {
+                    let rest = &inner[i + 1..];
+                    let props = rest.strip_prefix('.')?;
+                    return props
+                        .split('.')
+                        .all(|p| {
+                            !p.is_empty()
+                                && p.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                        })
+                        .then(|| inner[..i].to_owned());
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// The `{ … }` bodies of a PowerShell `if` / `elseif` / `else` statement, in order; `None`
@@ -819,7 +854,10 @@ fn command(c: &str, depth: u8) -> Option<String> {
                     !w.eq_ignore_ascii_case("-Include") && !w.eq_ignore_ascii_case("-Filter")
                 });
                 if it.next().is_some() {
-                    names.extend(it.take_while(|w| !w.starts_with('-')).cloned());
+                    names.extend(
+                        it.take_while(|w| !w.starts_with('-') && !w.starts_with('|'))
+                            .cloned(),
+                    );
                 }
                 let p = paths(&pos)
                     .into_iter()
@@ -1469,6 +1507,10 @@ mod tests {
                 "alias git=~/AppData/Local/Temp/g.ps1",
             ),
             ("Set-Alias ll Get-ChildItem", "alias ll=Get-ChildItem"),
+            (
+                "(Get-ChildItem -Path src -Recurse -Include *.tsx | Measure-Object).Count",
+                "find src -name '*.tsx' | Measure-Object\nfind src -name '*.tsx'",
+            ),
             (
                 "Invoke-Sqlcmd -ServerInstance sql-prod-01 -Database Payroll -Query \"UPDATE dbo.T SET x = 1\"",
                 "sqlcmd -S sql-prod-01 -d Payroll -Q 'UPDATE dbo.T SET x = 1'",
