@@ -2014,6 +2014,21 @@ fn egress_effects(
             push(Some(d), true, false, false, None);
         }
     }
+    // `mvn deploy -DaltDeploymentRepository=id::default::URL`: the artifacts, and the
+    // server's credentials from `settings.xml`, go to URL.
+    if matches!(p, "mvn" | "mvnw") {
+        for a in inv.argv() {
+            if let Some(v) = a
+                .strip_prefix("-DaltDeploymentRepository=")
+                .or_else(|| a.strip_prefix("-DaltReleaseDeploymentRepository="))
+                .or_else(|| a.strip_prefix("-DaltSnapshotDeploymentRepository="))
+                && let Some(d) = v.rsplit("::").next().and_then(net::parse_destination)
+                && !d.is_local()
+            {
+                push(Some(d), true, false, false, None);
+            }
+        }
+    }
     if p == "terraform" || p == "tofu" {
         for a in inv.argv() {
             if let Some(u) = a

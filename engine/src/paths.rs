@@ -240,6 +240,10 @@ const HOME_SECRETS: &[(&str, SecretKind)] = &[
     (".secrets", SecretKind::Credentials),
     (".credentials", SecretKind::Credentials),
     (".creds", SecretKind::Credentials),
+    // Build tools' saved publishing and signing passwords.
+    (".gradle/gradle.properties", SecretKind::Credentials),
+    (".m2/settings.xml", SecretKind::Credentials),
+    (".m2/settings-security.xml", SecretKind::Credentials),
     (".config/sops/age", SecretKind::PrivateKey),
     (".config/age", SecretKind::PrivateKey),
     ("AppData/Roaming/sops/age", SecretKind::PrivateKey),

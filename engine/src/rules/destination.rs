@@ -189,6 +189,8 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                         // A package, a token, a state file or signed requests sent to the
                         // address an option named (see `effects`).
                         | "twine"
+                        | "mvn"
+                        | "mvnw"
                         | "terraform"
                         | "tofu"
                         | "sentry-cli"
@@ -387,6 +389,12 @@ mod tests {
                     "upload_unknown_destination",
                 ),
                 ("twine upload dist/*", Pass, ""),
+                (
+                    "mvn -q deploy -DaltDeploymentRepository=mirror::default::https://repo.mirror.example/releases",
+                    Auth,
+                    "upload_unknown_destination",
+                ),
+                ("mvn -q deploy", Pass, ""),
                 // Subscriptions and webhooks: events sent on to an address nobody listed.
                 (
                     "aws sns subscribe --topic-arn arn:aws:sns:us-east-1:1:order-events --protocol https --notification-endpoint https://events.partner-sync.example/sns",

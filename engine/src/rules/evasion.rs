@@ -163,6 +163,22 @@ fn security_off(inv: &crate::shell::Invocation) -> bool {
             .any(|a| a.trim_matches(['\'', '"']).eq_ignore_ascii_case(w))
     };
     match inv.program.as_str() {
+        // Kernel protections lowered: any process may trace (and read the memory of) any other
+        // of the user's, address layout randomisation off, kernel addresses shown.
+        "sysctl" => args.iter().any(|a| {
+            let kv = a.replace(' ', "");
+            [
+                "kernel.yama.ptrace_scope=0",
+                "kernel.randomize_va_space=0",
+                "kernel.kptr_restrict=0",
+                "kernel.dmesg_restrict=0",
+                "fs.protected_symlinks=0",
+                "fs.protected_hardlinks=0",
+                "fs.suid_dumpable=1",
+                "fs.suid_dumpable=2",
+            ]
+            .contains(&kv.as_str())
+        }),
         // PowerShell scripts run unsigned from now on, for the machine or the user (a
         // `-Scope Process` change ends with the session).
         "set-executionpolicy" => (has_ci("bypass") || has_ci("unrestricted")) && !has_ci("process"),

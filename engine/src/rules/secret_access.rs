@@ -180,6 +180,33 @@ pub(crate) fn selects_secrets(cx: &Ctx<'_>) -> bool {
     sql_texts(cx).iter().any(|q| sql_reads_secrets(q))
 }
 
+/// An MCP tool (a fetch or browser server) sent to the instance metadata service's
+/// credential paths (`http://169.254.169.254/latest/meta-data/iam/security-credentials/…`).
+fn mcp_metadata_credentials(cx: &Ctx<'_>) -> bool {
+    let crate::action::Operation::McpCall { arguments, .. } = &cx.action.op else {
+        return false;
+    };
+    let mut strings = Vec::new();
+    crate::effects::json_strings(arguments, &mut strings, "", 0);
+    strings.iter().any(|(_, v)| {
+        let l = v.to_ascii_lowercase();
+        (l.contains("169.254.169.254")
+            || l.contains("metadata.google.internal")
+            || l.contains("100.100.100.200"))
+            && [
+                "credentials",
+                "token",
+                "identity",
+                "security",
+                "keys",
+                "secret",
+                "password",
+            ]
+            .iter()
+            .any(|k| l.contains(k))
+    })
+}
+
 /// The SQL a call runs: an MCP tool's `sql`/`query`/`statement` argument, or `psql -c`,
 /// `mysql -e`, `sqlite3 DB "…"`.
 pub(crate) fn sql_texts<'a>(cx: &'a Ctx<'_>) -> Vec<&'a str> {
@@ -590,6 +617,11 @@ pub fn is_keychain_access(program: &str, args: &[&str]) -> bool {
         "berglas" => first == "access",
         "teller" => matches!(first, "show" | "export" | "env" | "yaml" | "json"),
         "railway" => first == "variables" && !args.contains(&"--set"),
+        // .NET's user secrets and Rails' encrypted credentials, printed in clear.
+        "dotnet" => args
+            .windows(2)
+            .any(|w| matches!(w, ["user-secrets", "list"])),
+        "rails" | "rake" => args.iter().any(|a| *a == "credentials:show"),
         // Kubernetes' own store: every secret in clear.
         "etcdctl" => args.contains(&"get") && args.iter().any(|a| a.contains("/registry/secrets")),
         p if p.starts_with("docker-credential-") => first == "get" || first == "list",
@@ -781,27 +813,29 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                     | "fd00:ec2::254"
             )
         })
-    }) && cx.shell.is_some_and(|sa| {
-        sa.invocations.iter().any(|i| {
-            i.argv().any(|a| {
-                let l = a.to_ascii_lowercase();
-                (l.contains("169.254.169.254")
-                    || l.contains("metadata.google.internal")
-                    || l.contains("100.100.100.200"))
-                    && [
-                        "credentials",
-                        "token",
-                        "identity",
-                        "security",
-                        "keys",
-                        "secret",
-                        "password",
-                    ]
-                    .iter()
-                    .any(|k| l.contains(k))
+    }) && (mcp_metadata_credentials(cx)
+        || cx.shell.is_some_and(|sa| {
+            sa.invocations.iter().any(|i| {
+                i.argv().any(|a| {
+                    let l = a.to_ascii_lowercase();
+                    (l.contains("169.254.169.254")
+                        || l.contains("metadata.google.internal")
+                        || l.contains("100.100.100.200"))
+                        && [
+                            "credentials",
+                            "token",
+                            "identity",
+                            "security",
+                            "keys",
+                            "secret",
+                            "password",
+                        ]
+                        .iter()
+                        .any(|k| l.contains(k))
+                })
             })
-        })
-    }) {
+        }))
+    {
         out.push(Finding::new(
             SECRET_READ_CREDENTIALS,
             cx.mode().pick([Auth, Auth, Auth, Block]),
@@ -946,6 +980,78 @@ mod tests {
     use crate::policy::Mode;
     use crate::rules::testutil::{engine, table};
     use crate::{SessionState, Verdict::*};
+
+    #[test]
+    fn secrets_printed_by_framework_tools_and_build_files() {
+        table(
+            Mode::Balanced,
+            &[
+                (
+                    "dotnet user-secrets list --project src/Api/Api.csproj",
+                    Auth,
+                    "keychain_access",
+                ),
+                (
+                    "EDITOR=cat bin/rails credentials:show --environment production",
+                    Auth,
+                    "keychain_access",
+                ),
+                ("cat ~/.gradle/gradle.properties", Auth, ""),
+                (
+                    "sudo sysctl -w kernel.yama.ptrace_scope=0",
+                    Auth,
+                    "security_control_off",
+                ),
+                (
+                    "perl -e 'system pack \"H*\", \"6375726c202d73\"'",
+                    Auth,
+                    "opaque_inline_code",
+                ),
+                (
+                    "kiro-cli chat --agent fast --no-interactive --trust-all-tools 'apply it'",
+                    Auth,
+                    "agent_safety_off",
+                ),
+                // Look-alikes.
+                (
+                    "dotnet user-secrets set ConnectionStrings:Db \"$DB\"",
+                    Pass,
+                    "",
+                ),
+                ("bin/rails credentials:edit --help", Pass, ""),
+                ("cat gradle.properties", Pass, ""),
+                ("sysctl -w vm.swappiness=10", Pass, ""),
+                ("sysctl kernel.yama.ptrace_scope", Pass, ""),
+            ],
+        );
+        let e = engine(Mode::Balanced);
+        let fetch = |url: &str| {
+            crate::rules::testutil::mcp_call(
+                "fetch",
+                "fetch",
+                serde_json::json!({"url": url}),
+                crate::rules::testutil::CWD,
+            )
+        };
+        let d = e.decide(
+            &fetch("http://169.254.169.254/latest/meta-data/iam/security-credentials/app-role"),
+            &SessionState::default(),
+        );
+        assert!(
+            d.codes().contains(&"secret_read_credentials"),
+            "{:?}",
+            d.codes()
+        );
+        let d = e.decide(
+            &fetch("https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/instancedata-data-retrieval.html"),
+            &SessionState::default(),
+        );
+        assert!(
+            !d.codes().contains(&"secret_read_credentials"),
+            "{:?}",
+            d.codes()
+        );
+    }
 
     #[test]
     fn environment_written_into_what_is_published() {

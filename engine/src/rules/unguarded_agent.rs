@@ -117,6 +117,8 @@ fn bypasses(agent: &str, args: &[&str]) -> bool {
         "kiro" => {
             args.first() == Some(&"settings")
                 && args.iter().skip(1).filter(|a| !a.starts_with('-')).count() >= 2
+                // Every tool approved in advance for the session.
+                || flag("--trust-all-tools")
         }
         _ => false,
     }

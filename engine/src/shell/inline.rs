@@ -323,6 +323,9 @@ const OPAQUE_MARKERS: &[&str] = &[
     "-EncodedCommand",
     "chr(",
     "pack(",
+    // Perl's `pack "H*", "6375…"` (hex to bytes) without parentheses.
+    "pack \"",
+    "pack '",
     "eval(",
 ];
 /// Does `code` use this opaque marker? A bare function name (`compile(`, `eval(`, `chr(`,
