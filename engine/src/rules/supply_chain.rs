@@ -90,6 +90,35 @@ fn runner_package<'a>(program: &str, args: &'a [&'a str]) -> Option<(&'a str, bo
     None
 }
 
+/// The package `npm create NAME` (`npm init NAME`, `yarn|pnpm|bun create NAME`) runs:
+/// `create-NAME`, `@scope/create-NAME`, `@scope/create`; the version dropped.
+fn create_package(program: &str, args: &[&str]) -> Option<String> {
+    let sub = args.first()?;
+    let creates = match program {
+        "npm" => matches!(*sub, "create" | "init" | "innit"),
+        "yarn" | "pnpm" | "bun" => *sub == "create",
+        _ => false,
+    };
+    if !creates {
+        return None;
+    }
+    let name = args.iter().skip(1).find(|a| !a.starts_with('-'))?;
+    let strip_version = |n: &str| -> String {
+        match n.rfind('@') {
+            Some(i) if i > 0 => n[..i].to_owned(),
+            _ => n.to_owned(),
+        }
+    };
+    let name = strip_version(name);
+    Some(match name.strip_prefix('@') {
+        Some(rest) => match rest.split_once('/') {
+            Some((scope, n)) => format!("@{scope}/create-{n}"),
+            None => format!("@{rest}/create"),
+        },
+        None => format!("create-{name}"),
+    })
+}
+
 /// A source URL on a host the policy lists (`git+https://github.com/psf/black@24.3.0`,
 /// `github:owner/repo`), over HTTPS or SSH, without credentials in it: as trusted as the
 /// package index — anyone can publish to either, so it is not judged harder than a plain
@@ -1732,6 +1761,25 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
         {
             out.push(Finding::new(super::env_poisoning::PRELOAD, Auth));
         }
+        // `npm create vite-plugin-kit` / `npm init x` / `yarn create x` runs the package
+        // `create-x` (`@scope/create-x` for a scoped one), fetched from the registry.
+        if let Some(pkg) = create_package(&inv.program, &args)
+            && !cx.policy.package_allowed(&pkg)
+        {
+            out.push(Finding::new(
+                UNKNOWN_PACKAGE,
+                cx.mode().pick([Pass, Auth, Auth, Auth]),
+            ));
+        }
+        // `yarn set version URL`: the package manager itself replaced by a file from there.
+        if inv.program == "yarn"
+            && args.get(..2) == Some(&["set", "version"])
+            && args
+                .get(2)
+                .is_some_and(|v| v.starts_with("http://") || v.starts_with("https://"))
+        {
+            out.push(Finding::new(UNTRUSTED_SOURCE, Auth));
+        }
         if let Some((pkg, _yes)) = runner_package(&inv.program, &args)
             && !cx.policy.package_allowed(pkg)
             && !documented_bin(pkg).is_some_and(|p| cx.policy.package_allowed(p))
@@ -2515,6 +2563,24 @@ mod tests {
                     "curl_pipe_shell",
                 ),
                 ("npx -y some-unknown-pkg-xyz", Auth, "unknown_package_exec"),
+                (
+                    "npm create vite-plugin-kit@latest my-plugin -- --yes",
+                    Auth,
+                    "unknown_package_exec",
+                ),
+                (
+                    "npm create vite@latest my-app -- --template react-ts",
+                    Pass,
+                    "",
+                ),
+                ("pnpm create next-app web", Pass, ""),
+                ("npm init -y", Pass, ""),
+                (
+                    "yarn set version https://cdn.example/yarn/releases/yarn-4.1.1.cjs",
+                    Auth,
+                    "untrusted_package_source",
+                ),
+                ("yarn set version stable", Pass, ""),
                 // NuGet and PowerShell Gallery names one edit away from popular ones.
                 (
                     "dotnet add src/Api/Api.csproj package Newtonsoft.Jsonn --version 13.0.3",

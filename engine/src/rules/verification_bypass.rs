@@ -653,6 +653,67 @@ fn checks_narrowed(cx: &Ctx<'_>, path: &str, content: &str) -> bool {
         || lower.contains("/tests/")
         || lower.contains("/test/")
         || lower.contains("/__tests__/");
+    let security_word = |l: &str| {
+        SECURITY_WORDS.iter().any(|w| l.contains(w))
+            || ["codeql", "sast", "cwe", "vuln"]
+                .iter()
+                .any(|w| l.contains(w))
+    };
+    // Runner options that leave security-tagged tests out: RSpec's `--tag ~security` in
+    // `.rspec`, PHPUnit's `<exclude><group>security</group>`, CodeQL's query filters
+    // excluding security queries, a test project marked as not one (`IsTestProject`
+    // false).
+    if matches!(base, ".rspec" | ".rspec-local")
+        && adds(&|l| l.trim_start().starts_with("--tag ~") && security_word(l))
+    {
+        return true;
+    }
+    if base.starts_with("phpunit")
+        && (base.ends_with(".xml") || base.ends_with(".xml.dist"))
+        && adds(&|l| l.contains("<group>") && security_word(l))
+        && (content.to_ascii_lowercase().contains("<exclude>"))
+    {
+        return true;
+    }
+    if lower.contains("codeql")
+        && (base.ends_with(".yml") || base.ends_with(".yaml"))
+        && added_lower
+            .iter()
+            .any(|l| l.contains("query-filters") || l.contains("exclude"))
+        && adds(&|l| security_word(l) || l.contains("problem.severity") || l.contains("precision"))
+    {
+        return true;
+    }
+    if (base.ends_with(".csproj") || base.ends_with(".props"))
+        && compact_added
+            .iter()
+            .any(|l| l.contains("<istestproject>false</istestproject>"))
+    {
+        return true;
+    }
+    // A deploy job no longer waiting for the tests (`needs: [test, e2e]` taken out).
+    if crate::autorun::is_ci_file(&lower)
+        && cx.facts.edits.iter().any(|e| {
+            let old = e.old.to_ascii_lowercase();
+            let new = e.new.to_ascii_lowercase();
+            let needs_tests = |t: &str| {
+                t.lines().any(|l| {
+                    let l = l.trim_start();
+                    l.starts_with("needs:")
+                        && TEST_STEPS
+                            .iter()
+                            .chain(["test", "e2e", "security", "scan"].iter())
+                            .any(|w| l.contains(w))
+                })
+            };
+            (old.contains("deploy") || old.contains("release") || old.contains("publish"))
+                && needs_tests(&old)
+                && !needs_tests(&new)
+                && !new.trim().is_empty()
+        })
+    {
+        return true;
+    }
     // Compiled out: a build constraint no build sets (`//go:build ignore`, `never`).
     if base.ends_with("_test.go")
         && compact_added.iter().any(|l| {
@@ -1518,6 +1579,64 @@ mod tests {
     use crate::Verdict::*;
     use crate::policy::Mode;
     use crate::rules::testutil::table;
+
+    #[test]
+    fn runner_and_pipeline_configs_leaving_security_out() {
+        use crate::rules::testutil::judge_edit;
+        for (path, old, new, want) in [
+            (
+                ".rspec",
+                "--format progress\n",
+                "--format progress\n--tag ~security\n",
+                Auth,
+            ),
+            (
+                ".rspec",
+                "--format progress\n",
+                "--format progress\n--tag ~slow\n",
+                Pass,
+            ),
+            (
+                "phpunit.xml",
+                "    </testsuites>\n",
+                "    </testsuites>\n    <groups>\n        <exclude>\n            <group>security</group>\n        </exclude>\n    </groups>\n",
+                Auth,
+            ),
+            (
+                "phpunit.xml",
+                "    </testsuites>\n",
+                "    </testsuites>\n    <groups>\n        <exclude>\n            <group>slow</group>\n        </exclude>\n    </groups>\n",
+                Pass,
+            ),
+            (
+                ".github/codeql/codeql-config.yml",
+                "paths:\n  - src\n",
+                "paths:\n  - src\nquery-filters:\n  - exclude:\n      tags contain: security\n",
+                Auth,
+            ),
+            (
+                ".github/workflows/deploy.yml",
+                "  deploy:\n    needs: [test, e2e]\n    runs-on: ubuntu-latest\n",
+                "  deploy:\n    runs-on: ubuntu-latest\n",
+                Auth,
+            ),
+            (
+                ".github/workflows/deploy.yml",
+                "  deploy:\n    needs: [test]\n    runs-on: ubuntu-latest\n",
+                "  deploy:\n    needs: [test, e2e]\n    runs-on: ubuntu-latest\n",
+                Pass,
+            ),
+            (
+                "tests/Api.Security.Tests/Api.Security.Tests.csproj",
+                "    <IsPackable>false</IsPackable>\n",
+                "    <IsPackable>false</IsPackable>\n    <IsTestProject>false</IsTestProject>\n",
+                Auth,
+            ),
+        ] {
+            let (got, reasons) = judge_edit(path, old, new);
+            assert_eq!(got, want, "{path}: {new:?}: {reasons:?}");
+        }
+    }
 
     #[test]
     fn security_assertions_emptied_in_test_edits() {

@@ -1346,6 +1346,33 @@ fn command(c: &str, depth: u8) -> Option<String> {
         {
             "xargs rm -rf".to_owned()
         }
+        // `… | ForEach-Object { gh release delete $_ --yes }`: the block runs once for each
+        // item piped in, as `xargs -I{}` runs its command.
+        "foreach-object" | "%" | "foreach"
+            if c.find('{').is_some_and(|i| {
+                // A command in the block (`gh …`, `Remove-Item …`), not an expression of the
+                // item (`$_.Name`, `[int]$_ * 2`).
+                c[i + 1..]
+                    .trim_start()
+                    .chars()
+                    .next()
+                    .is_some_and(|ch| ch.is_ascii_alphabetic())
+            }) =>
+        {
+            let body = c.trim();
+            let open = body.find('{')?;
+            let close = body.rfind('}')?;
+            let inner = body
+                .get(open + 1..close)?
+                .trim()
+                .replace("$_", "{}")
+                .replace("$PSItem", "{}");
+            if inner.is_empty() {
+                return None;
+            }
+            let posix = translate(&inner).unwrap_or(inner);
+            format!("xargs -I{{}} sh -c {}", q(&posix))
+        }
         "foreach-object" | "format-table" | "select-object" | "sort-object" | "out-string"
         | "write-output" | "write-host" => {
             // Filters and printing: nothing of their own.
@@ -1507,6 +1534,10 @@ mod tests {
                 "alias git=~/AppData/Local/Temp/g.ps1",
             ),
             ("Set-Alias ll Get-ChildItem", "alias ll=Get-ChildItem"),
+            (
+                "gh release list --json tagName --jq '.[].tagName' | ForEach-Object { gh release delete $_ --yes }",
+                "gh release list --json tagName --jq '.[].tagName' | xargs -I{} sh -c 'gh release delete {} --yes'",
+            ),
             (
                 "(Get-ChildItem -Path src -Recurse -Include *.tsx | Measure-Object).Count",
                 "find src -name '*.tsx' | Measure-Object\nfind src -name '*.tsx'",
