@@ -760,6 +760,14 @@ pub const CORPUS: &[(&str, &str)] = &[
         include_str!("../../tests/corpus/families/holdout39.jsonl"),
     ),
     (
+        "holdout40",
+        include_str!("../../tests/corpus/families/holdout40.jsonl"),
+    ),
+    (
+        "everyday17",
+        include_str!("../../tests/corpus/families/everyday17.jsonl"),
+    ),
+    (
         "everyday5",
         include_str!("../../tests/corpus/families/everyday5.jsonl"),
     ),
