@@ -284,7 +284,7 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             // (`clear`) or the latest unnamed one is asked about.
             "stash" if rest.first().is_some_and(|a| matches!(*a, "clear" | "drop")) => {
                 let one_named = rest.first() == Some(&"drop")
-                    && matches!(&rest[1..], [r] if r.starts_with("stash@{") && r.ends_with('}'));
+                    && matches!(rest.get(1..), Some([r]) if r.starts_with("stash@{") && r.ends_with('}'));
                 let v = if one_named {
                     cx.mode()
                         .pick([Verdict::Pass, Verdict::Pass, Verdict::Auth, Verdict::Auth])

@@ -621,7 +621,7 @@ pub fn is_keychain_access(program: &str, args: &[&str]) -> bool {
         "dotnet" => args
             .windows(2)
             .any(|w| matches!(w, ["user-secrets", "list"])),
-        "rails" | "rake" => args.iter().any(|a| *a == "credentials:show"),
+        "rails" | "rake" => args.contains(&"credentials:show"),
         // Kubernetes' own store: every secret in clear.
         "etcdctl" => args.contains(&"get") && args.iter().any(|a| a.contains("/registry/secrets")),
         p if p.starts_with("docker-credential-") => first == "get" || first == "list",

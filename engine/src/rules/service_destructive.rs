@@ -1099,7 +1099,7 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
         }
         if let Some(all) = service_destroy(inv, cx.mode() <= Mode::Balanced)
             && !super::infra_destructive::compose_local_client(inv, sa)
-            && !(local_server_named(inv) && !all && !cx.untrusted() && cx.mode() <= Mode::Balanced)
+            && (!local_server_named(inv) || all || cx.untrusted() || cx.mode() > Mode::Balanced)
         {
             out.push(if all {
                 Finding::new(SERVICE_DESTROY_ALL, Verdict::Block)

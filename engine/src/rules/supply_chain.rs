@@ -1536,7 +1536,7 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
         }
         // A JetBrains IDE told to install plugins from a repository of its own
         // (`idea.sh installPlugins ID https://plugins.x.example/updatePlugins.xml`).
-        if inv.program.ends_with(".sh")
+        if (inv.program.ends_with(".sh")
             || matches!(
                 inv.program.as_str(),
                 "idea"
@@ -1549,17 +1549,15 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                     | "rubymine"
                     | "datagrip"
                     | "studio"
-            )
+            ))
+            && args.first() == Some(&"installPlugins")
+            && args.iter().skip(1).any(|a| {
+                a.contains("://")
+                    && crate::net::parse_url(a)
+                        .is_some_and(|d| d.host != "plugins.jetbrains.com" && !d.is_local())
+            })
         {
-            if args.first() == Some(&"installPlugins")
-                && args.iter().skip(1).any(|a| {
-                    a.contains("://")
-                        && crate::net::parse_url(a)
-                            .is_some_and(|d| d.host != "plugins.jetbrains.com" && !d.is_local())
-                })
-            {
-                out.push(Finding::new(UNTRUSTED_SOURCE, Auth));
-            }
+            out.push(Finding::new(UNTRUSTED_SOURCE, Auth));
         }
         // An image retagged under another image's name (`docker tag pgtools/postgres:16
         // postgres:16`): every later `docker run postgres:16` and compose file uses it.
