@@ -113,6 +113,29 @@ fn the_readme_mode_table_matches_the_engine() {
                         "{ctx}: {cmd}"
                     );
                 }
+            } else if what.starts_with("writes to production") {
+                for cmd in [
+                    "psql -h db-prod.internal.example -c \"UPDATE plans SET price_cents = 0 WHERE id = 3\"",
+                    "terraform -chdir=envs/prod apply -auto-approve",
+                    "kubectl -n prod set image deploy/api api=ghcr.io/acme/api:2",
+                ] {
+                    assert_eq!(
+                        verdict(&e, &fresh, cmd),
+                        parse_verdict(cell),
+                        "{ctx}: {cmd}"
+                    );
+                }
+            } else if what.starts_with("security settings switched off") {
+                for cmd in [
+                    "curl -X PATCH https://api.vendor.example/v1/settings -d '{\"signature_verification\": \"disabled\"}'",
+                    "auth0 api patch connections/con_1 --data '{\"options\":{\"mfa\":{\"active\":false}}}'",
+                ] {
+                    assert_eq!(
+                        verdict(&e, &fresh, cmd),
+                        parse_verdict(cell),
+                        "{ctx}: {cmd}"
+                    );
+                }
             } else {
                 panic!("README row {what:?} has no probe here: add one");
             }
