@@ -44,6 +44,8 @@ enum Manifest {
     Lock,
     /// A container build file: the base image it starts `FROM`.
     Image,
+    /// `composer.json`: its `repositories` (a VCS or a Composer repository elsewhere).
+    Composer,
 }
 
 fn manifest(base: &str) -> Option<Manifest> {
@@ -69,6 +71,7 @@ fn manifest(base: &str) -> Option<Manifest> {
         "cargo.toml" => Some(Manifest::Cargo),
         "gemfile" => Some(Manifest::Gem),
         "go.mod" => Some(Manifest::GoMod),
+        "composer.json" => Some(Manifest::Composer),
         _ if base.ends_with(".gemspec") => Some(Manifest::Gem),
         _ if base.starts_with("dockerfile")
             || base.starts_with("containerfile")
@@ -98,6 +101,36 @@ struct Dep {
 }
 
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
+    // A build or install after the session pointed a dependency somewhere else in a manifest
+    // of the project (`replace x => github.com/someone/x`, a `[patch]` from a fork, an npm
+    // override renaming a package, a Composer VCS repository): the code it fetches is the
+    // one the edit chose — asked again here, where it runs.
+    if let Some(sa) = cx.shell
+        && sa.invocations.iter().any(fetches_dependencies)
+    {
+        let cwd = cx.cwd().unwrap_or("");
+        let redirected = cx.session.written_files.iter().any(|(path, f)| {
+            let base = crate::paths::basename(path).to_ascii_lowercase();
+            let inside = !cwd.is_empty() && crate::paths::within(path, cwd);
+            inside
+                && manifest(&base).is_some_and(|kind| {
+                    !matches!(kind, Manifest::Registry | Manifest::Image | Manifest::Lock)
+                        && f.content
+                            .to_ascii_lowercase()
+                            .lines()
+                            .filter_map(|l| parse_line(kind, l))
+                            .any(|d| d.remote_source)
+                })
+        });
+        if redirected {
+            let by = if cx.untrusted() {
+                [Auth, Auth, Block, Block]
+            } else {
+                [Pass, Auth, Auth, Auth]
+            };
+            out.push(Finding::new(DEPENDENCY_SOURCE, cx.mode().pick(by)));
+        }
+    }
     let Some(w) = cx.source_write() else {
         return;
     };
@@ -208,6 +241,57 @@ fn parse_line(kind: Manifest, line: &str) -> Option<Dep> {
         Manifest::Registry => registry_line(l),
         Manifest::Lock => lock_line(l),
         Manifest::Image => image_line(l),
+        Manifest::Composer => composer_line(l),
+    }
+}
+
+/// `"url": "https://github.com/someone/framework"` in `composer.json`'s `repositories`: a
+/// package source other than Packagist (a local `path` repository is not).
+fn composer_line(l: &str) -> Option<Dep> {
+    let rest = l.split_once("\"url\"")?.1.trim_start().strip_prefix(':')?;
+    let v = rest
+        .trim()
+        .trim_start_matches('"')
+        .split('"')
+        .next()
+        .unwrap_or("");
+    let host = v.split("://").nth(1)?.split(['/', ':']).next()?;
+    Some(Dep {
+        name: "repository".to_owned(),
+        remote_source: !matches!(host, "repo.packagist.org" | "packagist.org"),
+    })
+}
+
+/// The build or install that fetches what the session's manifests name: `go build`, `go mod
+/// tidy`, `cargo build`, `npm install`, `composer update`, `pip install -r`, `bundle install`.
+fn fetches_dependencies(inv: &crate::shell::Invocation) -> bool {
+    let args: Vec<&str> = inv.argv().collect();
+    let first = args
+        .iter()
+        .find(|a| !a.starts_with('-'))
+        .copied()
+        .unwrap_or("");
+    match inv.program.as_str() {
+        "go" => matches!(
+            first,
+            "build" | "mod" | "get" | "run" | "test" | "install" | "generate"
+        ),
+        "cargo" => matches!(
+            first,
+            "build" | "run" | "test" | "check" | "update" | "fetch" | "install" | "b" | "r" | "t"
+        ),
+        "npm" | "pnpm" | "yarn" | "bun" => {
+            args.is_empty() || matches!(first, "install" | "i" | "ci" | "update" | "add")
+        }
+        "composer" => matches!(first, "install" | "update" | "require" | "i" | "u"),
+        "pip" | "pip3" | "uv" => {
+            args.contains(&"-r")
+                || args.iter().any(|a| a.starts_with("--requirement"))
+                || first == "sync"
+        }
+        "poetry" | "pipenv" => matches!(first, "install" | "update" | "sync" | "lock"),
+        "bundle" => matches!(first, "install" | "update" | ""),
+        _ => false,
     }
 }
 
@@ -375,7 +459,15 @@ fn npm_line(l: &str) -> Option<Dep> {
             && !value.contains(' ')
             && !owner.starts_with('.')
     });
-    let source = remote(value) || (repo_shorthand && !value.starts_with("npm:"));
+    // `"semver": "npm:semver-lite@7.6.2"`: another package installed under this name.
+    let renamed = value.strip_prefix("npm:").is_some_and(|target| {
+        let target = match target.rfind('@') {
+            Some(i) if i > 0 => target.get(..i).unwrap_or(target),
+            _ => target,
+        };
+        !target.is_empty() && target != name
+    });
+    let source = remote(value) || (repo_shorthand && !value.starts_with("npm:")) || renamed;
     let valid = !name.is_empty()
         && name
             .chars()
@@ -432,6 +524,79 @@ fn go_line(l: &str) -> Option<Dep> {
 mod tests {
     use crate::rules::testutil::judge_edit;
     use crate::verdict::Verdict::{self, Auth, Pass};
+
+    #[test]
+    fn builds_after_a_dependency_was_pointed_elsewhere() {
+        use crate::policy::Mode;
+        use crate::rules::testutil::{CWD, engine};
+        use crate::session::{SessionState, WrittenFile};
+        let with = |path: &str, content: &str| {
+            let mut s = SessionState::default();
+            s.written_files.insert(
+                format!("{CWD}/{path}"),
+                WrittenFile {
+                    hash: String::new(),
+                    content: content.to_owned(),
+                },
+            );
+            s
+        };
+        let e = engine(Mode::Balanced);
+        let run = |s: &SessionState, cmd: &str| {
+            e.decide(
+                &crate::action::Action::shell(crate::action::Host::ClaudeCode, cmd, Some(CWD)),
+                s,
+            )
+        };
+        for (path, content, cmd, want) in [
+            (
+                "go.mod",
+                "module x\n\nreplace golang.org/x/crypto => github.com/gocrypt-dev/crypto v0.24.1\n",
+                "go mod tidy && go build ./...",
+                Auth,
+            ),
+            (
+                "Cargo.toml",
+                "[patch.crates-io]\nring = { git = \"https://github.com/ring-fork/ring\" }\n",
+                "cargo build --release",
+                Auth,
+            ),
+            (
+                "package.json",
+                "{\n  \"overrides\": {\n    \"semver\": \"npm:semver-lite@7.6.2\"\n  }\n}\n",
+                "npm install",
+                Auth,
+            ),
+            (
+                "composer.json",
+                "{\n  \"repositories\": [\n    {\"type\": \"vcs\", \"url\": \"https://github.com/laravel-utils/framework\"}\n  ]\n}\n",
+                "composer update laravel/framework",
+                Auth,
+            ),
+            // Look-alikes: registry versions, a local path, a build that fetches nothing new.
+            (
+                "go.mod",
+                "module x\n\nreplace example.com/lib => ../lib\n",
+                "go build ./...",
+                Pass,
+            ),
+            (
+                "package.json",
+                "{\n  \"dependencies\": {\n    \"semver\": \"^7.6.0\"\n  }\n}\n",
+                "npm install",
+                Pass,
+            ),
+            (
+                "composer.json",
+                "{\n  \"repositories\": [\n    {\"type\": \"composer\", \"url\": \"https://repo.packagist.org\"}\n  ]\n}\n",
+                "composer install",
+                Pass,
+            ),
+        ] {
+            let d = run(&with(path, content), cmd);
+            assert_eq!(d.verdict, want, "{path} then {cmd}: {:?}", d.codes());
+        }
+    }
 
     #[test]
     fn manifest_dependencies_table() {
