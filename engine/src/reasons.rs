@@ -147,6 +147,7 @@ const RULES: &[Reason] = &[
     crate::rules::production_change::PRODUCTION_CHANGE,
     crate::rules::production_change::PRODUCTION_WRITE,
     crate::rules::security_setting_off::SECURITY_SETTING_OFF,
+    crate::rules::personal_data::PERSONAL_DATA_SENT,
     crate::rules::evasion::TRAFFIC_PROXIED,
     crate::rules::data_protection::CLOUD_PROTECTION_OFF,
     crate::rules::data_protection::PORT_EXPOSED,

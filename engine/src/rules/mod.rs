@@ -38,6 +38,7 @@ pub mod lookalike_source;
 pub mod manifest_dependencies;
 pub mod mcp_annotations;
 pub mod mcp_recipients;
+pub mod personal_data;
 pub mod planted_command;
 pub mod planted_instructions;
 pub mod production_change;
@@ -150,6 +151,7 @@ pub const RULES: &[(&str, RuleFn)] = &[
     ("data_controls", data_controls::check),
     ("production_change", production_change::check),
     ("security_setting_off", security_setting_off::check),
+    ("personal_data", personal_data::check),
     ("data_protection", data_protection::check),
     ("system_disruption", system_disruption::check),
     ("hidden_text", hidden_text::check),
