@@ -1065,6 +1065,14 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             {
                 out.push(Finding::new(INFRA_DESTROY, Verdict::Auth));
             }
+            // A whole Linux environment deleted with its disk (`wsl --unregister Ubuntu`,
+            // `multipass delete --purge vm`): every file in it goes.
+            "wsl" if args.iter().any(|a| a.eq_ignore_ascii_case("--unregister")) => {
+                out.push(Finding::new(INFRA_DESTROY, Verdict::Auth));
+            }
+            "multipass" if has("delete") && (has("--purge") || has("-p")) => {
+                out.push(Finding::new(INFRA_DESTROY, Verdict::Auth));
+            }
             // Volumes pruned (`system prune --volumes`, `volume prune -a`): the data of every
             // stopped database and service; `podman system reset`: every container, image and
             // volume removed. Images and build cache (`image prune -a`) come back by pulling
@@ -1408,6 +1416,10 @@ mod tests {
             &[
                 ("terraform destroy -auto-approve", Block, "infra_destroy"),
                 ("terraform destroy", Auth, "infra_destroy"),
+                ("wsl --unregister Ubuntu-22.04", Auth, "infra_destroy"),
+                ("multipass delete --purge dev-vm", Auth, "infra_destroy"),
+                ("wsl --list --verbose", Pass, ""),
+                ("multipass delete dev-vm", Pass, ""),
                 ("kubectl delete namespace prod", Block, "infra_destroy"),
                 // Named pods: a restart, unless production is named.
                 ("kubectl delete pod web-1", Pass, ""),

@@ -348,6 +348,11 @@ fn normalise(cmd: &str, depth: u8) -> Option<String> {
                 .position(|w| matches!(w.as_str(), "-command" | "-c"))?;
             return normalise(&unquote(&rest_after(i + 1)), depth + 1);
         }
+        // `wsl --unregister DISTRO`: the distribution and its disk deleted (judged as such,
+        // not as a command run inside it).
+        "wsl" | "wsl.exe" if words.iter().any(|w| w.eq_ignore_ascii_case("--unregister")) => {
+            return Some(t.to_owned());
+        }
         "wsl" | "wsl.exe" => {
             // `wsl [-u root] [-e] CMD…`: the command runs in Linux, as written.
             let mut i = 1;
