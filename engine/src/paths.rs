@@ -479,6 +479,8 @@ pub fn secret_kind(path: &str, home: Option<&str>) -> Option<SecretKind> {
     if matches!(
         lower.as_str(),
         "credentials.json"
+            // Azure Functions' local settings: storage and service connection strings.
+            | "local.settings.json"
             | "service-account.json"
             | "secrets.json"
             | "secrets.yaml"
@@ -899,6 +901,19 @@ mod tests {
             ),
             ("/home/dev/project/.env.example", None),
             ("/home/dev/project/.env.sample", None),
+            (
+                "/home/dev/project/local.settings.json",
+                Some(SecretKind::Credentials),
+            ),
+            (
+                "/home/dev/.secrets/azure-sp.xml",
+                Some(SecretKind::Credentials),
+            ),
+            (
+                "/home/dev/.gradle/gradle.properties",
+                Some(SecretKind::Credentials),
+            ),
+            ("/home/dev/project/gradle.properties", None),
             ("/home/dev/.ssh/id_rsa", Some(SecretKind::PrivateKey)),
             ("/home/dev/.ssh/id_rsa.pub", None),
             ("/home/dev/.ssh/known_hosts", None),

@@ -1067,6 +1067,15 @@ fn command(c: &str, depth: u8) -> Option<String> {
                 .unwrap_or_default();
             format!("pkill -f {}", q(n.trim_end_matches(".exe")))
         }
+        // A web address started (`Start-Process 'https://…?k=…'`): the browser requests it,
+        // query string and all, as `xdg-open` does.
+        "start-process" | "saps" | "start"
+            if pos
+                .first()
+                .is_some_and(|p| p.starts_with("http://") || p.starts_with("https://")) =>
+        {
+            format!("xdg-open {}", q(pos.first()?))
+        }
         "start-process" | "saps" | "start" => {
             let prog = pos.first().cloned().unwrap_or_default();
             let args = param(&words, &["-ArgumentList"]).unwrap_or("");
@@ -1539,6 +1548,10 @@ mod tests {
                 "alias git=~/AppData/Local/Temp/g.ps1",
             ),
             ("Set-Alias ll Get-ChildItem", "alias ll=Get-ChildItem"),
+            (
+                "Start-Process 'https://portal.example/diag?k=KY2TKNCH'",
+                "xdg-open 'https://portal.example/diag?k=KY2TKNCH'",
+            ),
             (
                 "gh release list --json tagName --jq '.[].tagName' | ForEach-Object { gh release delete $_ --yes }",
                 "gh release list --json tagName --jq '.[].tagName' | xargs -I{} sh -c 'gh release delete {} --yes'",
