@@ -188,23 +188,27 @@ fn mcp_metadata_credentials(cx: &Ctx<'_>) -> bool {
     };
     let mut strings = Vec::new();
     crate::effects::json_strings(arguments, &mut strings, "", 0);
-    strings.iter().any(|(_, v)| {
-        let l = v.to_ascii_lowercase();
-        (l.contains("169.254.169.254")
-            || l.contains("metadata.google.internal")
-            || l.contains("100.100.100.200"))
-            && [
-                "credentials",
-                "token",
-                "identity",
-                "security",
-                "keys",
-                "secret",
-                "password",
-            ]
-            .iter()
-            .any(|k| l.contains(k))
-    })
+    strings.iter().any(|(_, v)| metadata_credential_path(v))
+}
+
+/// An instance metadata address with a credential path in it
+/// (`169.254.169.254/…/iam/security-credentials/…`, `metadata.google.internal/…/token`).
+fn metadata_credential_path(text: &str) -> bool {
+    let l = text.to_ascii_lowercase();
+    (l.contains("169.254.169.254")
+        || l.contains("metadata.google.internal")
+        || l.contains("100.100.100.200"))
+        && [
+            "credentials",
+            "token",
+            "identity",
+            "security",
+            "keys",
+            "secret",
+            "password",
+        ]
+        .iter()
+        .any(|k| l.contains(k))
 }
 
 /// The SQL a call runs: an MCP tool's `sql`/`query`/`statement` argument, or `psql -c`,
@@ -815,25 +819,9 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
         })
     }) && (mcp_metadata_credentials(cx)
         || cx.shell.is_some_and(|sa| {
-            sa.invocations.iter().any(|i| {
-                i.argv().any(|a| {
-                    let l = a.to_ascii_lowercase();
-                    (l.contains("169.254.169.254")
-                        || l.contains("metadata.google.internal")
-                        || l.contains("100.100.100.200"))
-                        && [
-                            "credentials",
-                            "token",
-                            "identity",
-                            "security",
-                            "keys",
-                            "secret",
-                            "password",
-                        ]
-                        .iter()
-                        .any(|k| l.contains(k))
-                })
-            })
+            sa.invocations
+                .iter()
+                .any(|i| i.argv().any(metadata_credential_path))
         }))
     {
         out.push(Finding::new(
@@ -1033,24 +1021,24 @@ mod tests {
                 crate::rules::testutil::CWD,
             )
         };
-        let d = e.decide(
-            &fetch("http://169.254.169.254/latest/meta-data/iam/security-credentials/app-role"),
-            &SessionState::default(),
-        );
-        assert!(
-            d.codes().contains(&"secret_read_credentials"),
-            "{:?}",
-            d.codes()
-        );
-        let d = e.decide(
-            &fetch("https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/instancedata-data-retrieval.html"),
-            &SessionState::default(),
-        );
-        assert!(
-            !d.codes().contains(&"secret_read_credentials"),
-            "{:?}",
-            d.codes()
-        );
+        for (url, want) in [
+            (
+                "http://169.254.169.254/latest/meta-data/iam/security-credentials/app-role",
+                true,
+            ),
+            (
+                "https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/instancedata-data-retrieval.html",
+                false,
+            ),
+        ] {
+            let d = e.decide(&fetch(url), &SessionState::default());
+            assert_eq!(
+                d.codes().contains(&"secret_read_credentials"),
+                want,
+                "{url}: {:?}",
+                d.codes()
+            );
+        }
     }
 
     #[test]

@@ -25,13 +25,18 @@ pub const SECURITY_SETTING_OFF: Reason = Reason::new(
     "Switches a security setting off in configuration or through an admin API (MFA, signatures, encryption, reviews, audit).",
 );
 
-/// A key named for a protection, where on is the safe value.
-fn protective_key(key: &str) -> bool {
-    let k: String = key
-        .to_ascii_lowercase()
+/// A key lower-cased with its separators dropped (`enforce_admins`, `enforceAdmins` →
+/// `enforceadmins`).
+fn squashed(key: &str) -> String {
+    key.to_ascii_lowercase()
         .chars()
         .filter(char::is_ascii_alphanumeric)
-        .collect();
+        .collect()
+}
+
+/// A key named for a protection, where on is the safe value.
+fn protective_key(key: &str) -> bool {
+    let k = squashed(key);
     [
         "mfa",
         "2fa",
@@ -81,11 +86,7 @@ fn protective_key(key: &str) -> bool {
 
 /// A key named for the lack of a protection, where on is the unsafe value.
 fn inverted_key(key: &str) -> bool {
-    let k: String = key
-        .to_ascii_lowercase()
-        .chars()
-        .filter(char::is_ascii_alphanumeric)
-        .collect();
+    let k = squashed(key);
     [
         "insecure",
         "skip",
@@ -102,11 +103,7 @@ fn inverted_key(key: &str) -> bool {
 /// Counts a protection depends on: reviews required, days a payout is held, a password's
 /// minimum length.
 fn protective_count(key: &str) -> bool {
-    let k: String = key
-        .to_ascii_lowercase()
-        .chars()
-        .filter(char::is_ascii_alphanumeric)
-        .collect();
+    let k = squashed(key);
     k.contains("reviewcount")
         || k.contains("approvingreview")
         || k.contains("holddays")
