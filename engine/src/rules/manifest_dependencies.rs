@@ -460,13 +460,7 @@ fn npm_line(l: &str) -> Option<Dep> {
             && !owner.starts_with('.')
     });
     // `"semver": "npm:semver-lite@7.6.2"`: another package installed under this name.
-    let renamed = value.strip_prefix("npm:").is_some_and(|target| {
-        let target = match target.rfind('@') {
-            Some(i) if i > 0 => target.get(..i).unwrap_or(target),
-            _ => target,
-        };
-        !target.is_empty() && target != name
-    });
+    let renamed = super::supply_chain::npm_alias_renames(&format!("{name}@{value}"));
     let source = remote(value) || (repo_shorthand && !value.starts_with("npm:")) || renamed;
     let valid = !name.is_empty()
         && name

@@ -102,14 +102,7 @@ fn create_package(program: &str, args: &[&str]) -> Option<String> {
     if !creates {
         return None;
     }
-    let name = args.iter().skip(1).find(|a| !a.starts_with('-'))?;
-    let strip_version = |n: &str| -> String {
-        match n.rfind('@') {
-            Some(i) if i > 0 => n[..i].to_owned(),
-            _ => n.to_owned(),
-        }
-    };
-    let name = strip_version(name);
+    let name = without_npm_version(args.iter().skip(1).find(|a| !a.starts_with('-'))?);
     Some(match name.strip_prefix('@') {
         Some(rest) => match rest.split_once('/') {
             Some((scope, n)) => format!("@{scope}/create-{n}"),
@@ -138,16 +131,22 @@ const VENDOR_MCP_HOSTS: &[&str] = &[
     "mcp.figma.com",
 ];
 
+/// An npm package spec without its version (`vite@5` → `vite`, `@scope/x@1` → `@scope/x`;
+/// the `@` of a scope is not a version).
+pub(crate) fn without_npm_version(spec: &str) -> &str {
+    match spec.rfind('@') {
+        Some(i) if i > 0 => spec.get(..i).unwrap_or(spec),
+        _ => spec,
+    }
+}
+
 /// An npm alias spec (`NAME@npm:OTHER[@VERSION]`) that installs a package under another
 /// package's name. The same name (`react@npm:react@18`, a version pin) is not a rename.
-fn npm_alias_renames(spec: &str) -> bool {
+pub(crate) fn npm_alias_renames(spec: &str) -> bool {
     let Some((alias, target)) = spec.split_once("@npm:") else {
         return false;
     };
-    let target = match target.rfind('@') {
-        Some(i) if i > 0 => target.get(..i).unwrap_or(target),
-        _ => target,
-    };
+    let target = without_npm_version(target);
     !alias.is_empty() && !target.is_empty() && alias != target
 }
 
