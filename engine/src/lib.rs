@@ -436,6 +436,12 @@ impl Engine {
             && action.tool == PROMPT_TOOL
         {
             self.record_turn(&mut s, text, decision, released);
+            // A turn that passed unflagged and asks for production (`deploy to prod`) makes
+            // this turn's production changes expected; any other turn ends that.
+            s.user_asked_production = released
+                && decision.effective == Verdict::Pass
+                && s.turn_flags.is_empty()
+                && rules::production_change::asks_for_production(text);
             // Hosts the user named in a turn that passed unflagged: the destinations they
             // asked for (`copy the build to 203.0.113.40`).
             if released && decision.effective == Verdict::Pass && s.turn_flags.is_empty() {
@@ -794,6 +800,7 @@ impl Engine {
             let mut s = session.clone();
             s.tainted = true;
             s.secret_read = true;
+            s.user_asked_production = false;
             s
         })
     }

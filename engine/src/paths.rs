@@ -376,6 +376,32 @@ const HOME_SECRETS: &[(&str, SecretKind)] = &[
     (".ansible/vault_pass", SecretKind::Credentials),
     (".local/share/kwalletd", SecretKind::Credentials),
     (".config/google-chrome", SecretKind::Credentials),
+    // Mobile, ML and data tools keep logins and signing keys here: fastlane's Apple session
+    // cookies, adb's private key, Kaggle and Hugging Face API tokens, Pulumi, Composer, Hex,
+    // RubyGems, Sentry, ngrok, Snowflake and dbt connection passwords.
+    (".fastlane", SecretKind::Credentials),
+    (".android/adbkey", SecretKind::PrivateKey),
+    (".android/debug.keystore", SecretKind::PrivateKey),
+    (".kaggle/kaggle.json", SecretKind::Credentials),
+    (".cache/huggingface/token", SecretKind::Credentials),
+    (".cache/huggingface/stored_tokens", SecretKind::Credentials),
+    (".huggingface/token", SecretKind::Credentials),
+    (".pulumi/credentials.json", SecretKind::Credentials),
+    (".composer/auth.json", SecretKind::Credentials),
+    (".config/composer/auth.json", SecretKind::Credentials),
+    (".hex/hex.config", SecretKind::Credentials),
+    (".mix/hex.config", SecretKind::Credentials),
+    (".gem/credentials", SecretKind::Credentials),
+    (".local/share/gem/credentials", SecretKind::Credentials),
+    (".sentryclirc", SecretKind::Credentials),
+    (".config/ngrok/ngrok.yml", SecretKind::Credentials),
+    (".ngrok2/ngrok.yml", SecretKind::Credentials),
+    (".snowsql/config", SecretKind::Credentials),
+    (".snowflake/connections.toml", SecretKind::Credentials),
+    (".dbt/profiles.yml", SecretKind::Credentials),
+    (".config/glab-cli/config.yml", SecretKind::Credentials),
+    (".terraformrc", SecretKind::Credentials),
+    (".config/containers/auth.json", SecretKind::Credentials),
     (
         "Library/Application Support/Google/Chrome",
         SecretKind::Credentials,
@@ -443,6 +469,14 @@ pub fn secret_kind(path: &str, home: Option<&str>) -> Option<SecretKind> {
     }
     if lower == ".env" || lower == ".envrc" {
         return Some(SecretKind::DotEnv);
+    }
+    // A token file in the home folder itself (`~/.vault-token`, `~/.consul-token`,
+    // `~/.nomad_token`): how CLIs and people keep one login.
+    if home_relative(path, home).is_some_and(|r| !r.contains('/'))
+        && lower.starts_with('.')
+        && (lower.ends_with("-token") || lower.ends_with("_token") || lower.ends_with(".token"))
+    {
+        return Some(SecretKind::Credentials);
     }
     // A pod's Kubernetes service-account token (and the same mounted elsewhere).
     if path.contains("/serviceaccount/") && lower == "token" {
@@ -518,6 +552,15 @@ pub fn secret_kind(path: &str, home: Option<&str>) -> Option<SecretKind> {
         path,
         "/etc/shadow" | "/etc/gshadow" | "/etc/master.passwd" | "/etc/sudoers"
     ) || path.starts_with("/etc/ssl/private")
+        // Agents' and runners' configs hold their API keys and cluster admin logins.
+        || matches!(
+            path,
+            "/etc/datadog-agent/datadog.yaml"
+                | "/etc/gitlab-runner/config.toml"
+                | "/etc/kubernetes/admin.conf"
+                | "/etc/rancher/k3s/k3s.yaml"
+                | "/etc/newrelic-infra.yml"
+        )
         || path.starts_with("/etc/sudoers.d")
     {
         return Some(SecretKind::System);
@@ -929,6 +972,29 @@ mod tests {
             ),
             ("/etc/shadow", Some(SecretKind::System)),
             ("/etc/passwd", None),
+            ("/etc/datadog-agent/datadog.yaml", Some(SecretKind::System)),
+            ("/etc/datadog-agent/conf.d/nginx.d/conf.yaml", None),
+            ("/home/dev/.android/adbkey", Some(SecretKind::PrivateKey)),
+            ("/home/dev/.android/adbkey.pub", None),
+            (
+                "/home/dev/.kaggle/kaggle.json",
+                Some(SecretKind::Credentials),
+            ),
+            (
+                "/home/dev/.cache/huggingface/token",
+                Some(SecretKind::Credentials),
+            ),
+            (
+                "/home/dev/.cache/huggingface/hub/models--gpt2/config.json",
+                None,
+            ),
+            (
+                "/Users/alex/.fastlane/spaceship/alex@acme.example/cookie",
+                Some(SecretKind::Credentials),
+            ),
+            ("/home/dev/.consul-token", Some(SecretKind::Credentials)),
+            ("/home/dev/project/.consul-token", None),
+            ("/home/dev/project/design-token", None),
             ("/home/dev/project/src/main.rs", None),
             ("/home/dev/project/server.key", Some(SecretKind::PrivateKey)),
             ("/home/dev/project/server.pem", Some(SecretKind::PrivateKey)),

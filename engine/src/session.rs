@@ -110,6 +110,11 @@ pub struct SessionState {
     /// turn that passed unflagged names them; a secret's value still never leaves.
     #[serde(default)]
     pub user_hosts: BTreeSet<String>,
+    /// The user's last turn (passed unflagged) asked for a change to production (`ship it to
+    /// production`, `run the migration on prod`): until the next turn, and only while nothing
+    /// untrusted has been read since, a production deploy or write is what they asked for.
+    #[serde(default)]
+    pub user_asked_production: bool,
 }
 
 /// Most user-named hosts one session remembers.
@@ -373,6 +378,8 @@ impl SessionState {
     /// Name an untrusted source (deduplicated, bounded: the oldest name is dropped).
     pub fn add_taint_source(&mut self, source: &str) {
         self.tainted = true;
+        // Untrusted text read after the user's request may be what now asks for production.
+        self.user_asked_production = false;
         if source.is_empty() {
             return;
         }

@@ -5,7 +5,9 @@
 //! (`set env`), a patch, an edit, a manifest applied, created or replaced, a rollout undone;
 //! and `helm upgrade`/`install`/`rollback` into one — `production_change`, AUTH in balanced
 //! and stricter modes. Reading (`get`, `logs`, `describe`, `diff`), a restart, and any
-//! change to a namespace or context not named for production pass.
+//! change to a namespace or context not named for production pass. A deploy to production
+//! (`vercel --prod`, `netlify deploy --prod`, `fly deploy -a api-prod`, `git push production
+//! main`) is the same change by another road; previews and staging pass.
 //! **Why:** a hijacked agent that swaps a production image for its own (or for `busybox`) has
 //! taken the service down or over without deleting anything; changes to production usually
 //! go through review and CI, so a direct one is worth a look.
@@ -28,7 +30,7 @@ use super::Ctx;
 
 pub const PRODUCTION_CHANGE: Reason = Reason::new(
     "production_change",
-    "Changes what runs in production directly (a new image, patch, manifest or release on a production cluster).",
+    "Changes what runs in production directly (a new image, patch, manifest, release or deploy to production).",
 );
 
 pub const PRODUCTION_WRITE: Reason = Reason::new(
@@ -395,6 +397,86 @@ fn changes_production(inv: &crate::shell::Invocation) -> bool {
     }
 }
 
+/// A site, app or function deployed to production: `vercel --prod` (and `vercel promote`),
+/// `netlify deploy --prod`, `wrangler deploy --env production`, `firebase deploy --project
+/// acme-prod`, `fly deploy -a api-prod`, `serverless deploy --stage prod`, `eb deploy
+/// shop-prod`, `kamal deploy -d production`, `cap production deploy`, `railway up -e
+/// production`, `heroku … -a shop-prod` releasing or rolling back, and `git push` to a remote
+/// named for production (`git push production main`). Also through `npx`/`pnpm dlx`.
+/// Deploys to preview, staging or an unnamed target pass.
+fn deploys_production(inv: &crate::shell::Invocation) -> bool {
+    let all: Vec<&str> = inv.argv().collect();
+    let (tool, args): (&str, &[&str]) = match inv.program.as_str() {
+        "npx" | "pnpx" | "bunx" => match all.iter().position(|a| !a.starts_with('-')) {
+            Some(at) => (
+                all.get(at).copied().unwrap_or(""),
+                all.get(at + 1..).unwrap_or(&[]),
+            ),
+            None => return false,
+        },
+        "pnpm" | "yarn" | "bun" if matches!(all.first(), Some(&("dlx" | "exec" | "x"))) => (
+            all.get(1).copied().unwrap_or(""),
+            all.get(2..).unwrap_or(&[]),
+        ),
+        p => (p, all.as_slice()),
+    };
+    let tool = tool.split('@').find(|t| !t.is_empty()).unwrap_or(tool);
+    let ops: Vec<&str> = args
+        .iter()
+        .copied()
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    let op = |i: usize| ops.get(i).copied().unwrap_or("");
+    let prod_flag = args
+        .iter()
+        .any(|a| matches!(*a, "--prod" | "--production" | "--prod-if-unlocked"));
+    // The value of one of `names` (`-e prod`, `--env=production`) names production.
+    let named = |names: &[&str]| {
+        args.windows(2).any(|w| match w {
+            [f, v] => names.contains(f) && super::infra_destructive::prod_name(v),
+            _ => false,
+        }) || args.iter().any(|a| {
+            a.split_once('=')
+                .is_some_and(|(f, v)| names.contains(&f) && super::infra_destructive::prod_name(v))
+        })
+    };
+    match tool {
+        "vercel" => prod_flag || op(0) == "promote",
+        "netlify" => op(0) == "deploy" && prod_flag,
+        "wrangler" => {
+            matches!(op(0), "deploy" | "publish" | "versions" | "rollback")
+                && named(&["--env", "-e"])
+        }
+        "firebase" => op(0) == "deploy" && named(&["--project", "-P"]),
+        "fly" | "flyctl" => {
+            matches!(op(0), "deploy" | "releases" | "secrets" | "scale")
+                && named(&["--app", "-a", "--config", "-c"])
+        }
+        "serverless" | "sls" => op(0) == "deploy" && named(&["--stage", "-s"]),
+        "eb" => {
+            op(0) == "deploy" && (super::infra_destructive::prod_name(op(1)) || named(&["--env"]))
+        }
+        "kamal" => {
+            matches!(op(0), "deploy" | "redeploy" | "rollback") && named(&["-d", "--destination"])
+        }
+        "cap" => op(1) == "deploy" && super::infra_destructive::prod_name(op(0)),
+        "railway" => matches!(op(0), "up" | "redeploy") && named(&["--environment", "-e"]),
+        "heroku" => {
+            (op(0).starts_with("releases:rollback")
+                || op(0).starts_with("container:release")
+                || op(0).starts_with("pipelines:promote"))
+                && named(&["--app", "-a", "--remote", "-r"])
+        }
+        "git" => {
+            op(0) == "push"
+                && ops.get(1).is_some_and(|r| {
+                    !r.contains([':', '/']) && super::infra_destructive::prod_name(r)
+                })
+        }
+        _ => false,
+    }
+}
+
 /// `supabase db push` (and `db reset --linked`): the project's migrations applied to the
 /// hosted database it is linked to — the live one, unless told `--local` or `--dry-run`.
 fn linked_remote_write(inv: &crate::shell::Invocation) -> bool {
@@ -406,6 +488,25 @@ fn linked_remote_write(inv: &crate::shell::Invocation) -> bool {
         && !args.iter().any(|a| matches!(*a, "--local" | "--dry-run"))
 }
 
+/// Does a user's turn ask for a change to production: it names production (`prod`,
+/// `production`) and a verb of changing it (`deploy`, `ship`, `release`, `push`, `roll out`,
+/// `migrate`, `apply`, `publish`, `promote`, `fix`)? (`why is prod slow?` does not.)
+pub fn asks_for_production(text: &str) -> bool {
+    let words: Vec<String> = words_of(text).collect();
+    let names = words
+        .iter()
+        .any(|w| matches!(w.as_str(), "prod" | "production"));
+    let verb = words.iter().any(|w| {
+        [
+            "deploy", "ship", "release", "push", "roll", "migrat", "apply", "publish", "promot",
+            "upgrad", "rollback", "revert", "update", "fix", "patch", "redeploy",
+        ]
+        .iter()
+        .any(|v| w.starts_with(v))
+    });
+    names && verb
+}
+
 fn writes_production(cx: &Ctx<'_>, inv: &crate::shell::Invocation) -> bool {
     linked_remote_write(inv)
         || production_target(inv)
@@ -413,6 +514,10 @@ fn writes_production(cx: &Ctx<'_>, inv: &crate::shell::Invocation) -> bool {
 }
 
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
+    // The user asked for this turn's production change, and nothing untrusted was read since.
+    if cx.session.user_asked_production && !cx.session.tainted {
+        return;
+    }
     if cx
         .shell
         .is_some_and(|sa| sa.invocations.iter().any(|i| writes_production(cx, i)))
@@ -423,10 +528,11 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                 .pick([Verdict::Pass, Verdict::Auth, Verdict::Auth, Verdict::Auth]),
         ));
     }
-    if cx
-        .shell
-        .is_some_and(|sa| sa.invocations.iter().any(changes_production))
-    {
+    if cx.shell.is_some_and(|sa| {
+        sa.invocations
+            .iter()
+            .any(|i| changes_production(i) || deploys_production(i))
+    }) {
         out.push(Finding::new(
             PRODUCTION_CHANGE,
             cx.mode()
@@ -440,6 +546,49 @@ mod tests {
     use crate::Verdict::*;
     use crate::policy::Mode;
     use crate::rules::testutil::table;
+
+    /// A production change the user asked for in their own turn passes, until untrusted
+    /// content is read or another turn begins; a turn that only mentions production does not
+    /// ask for a change.
+    #[test]
+    fn production_changes_the_user_asked_for() {
+        use crate::rules::testutil::engine;
+        use crate::{Action, Host, Operation, PROMPT_TOOL, Provenance, SessionState};
+        assert!(super::asks_for_production(
+            "looks good, ship it to production"
+        ));
+        assert!(super::asks_for_production(
+            "run the migration on prod please"
+        ));
+        assert!(super::asks_for_production("deploy to prod"));
+        assert!(!super::asks_for_production("why is prod slow today?"));
+        assert!(!super::asks_for_production("deploy the preview"));
+        let e = engine(Mode::Balanced);
+        let deploy = Action::shell(Host::ClaudeCode, "npx vercel deploy --prod --yes", None);
+        let prompt = |text: &str| Action {
+            host: Host::ClaudeCode,
+            tool: PROMPT_TOOL.into(),
+            op: Operation::Prompt { text: text.into() },
+            cwd: None,
+            provenance: Provenance::User,
+            session_id: Some("t".into()),
+        };
+        let after = |text: &str| {
+            let s = SessionState::default();
+            let p = prompt(text);
+            let d = e.decide(&p, &s);
+            e.record(&s, &p, &d)
+        };
+        let asked = after("looks good, ship it to production");
+        assert!(asked.user_asked_production);
+        assert_eq!(e.decide(&deploy, &asked).verdict, Pass);
+        let mut tainted = asked.clone();
+        tainted.add_taint_source("web:forum.example");
+        assert_eq!(e.decide(&deploy, &tainted).verdict, Auth);
+        let other = after("now write the changelog");
+        assert!(!other.user_asked_production);
+        assert_eq!(e.decide(&deploy, &other).verdict, Auth);
+    }
 
     #[test]
     fn production_workloads_changed() {
@@ -484,6 +633,58 @@ mod tests {
                 ("kubectl apply -f k8s/ --context kind-dev", Pass, ""),
                 ("helm upgrade api ./chart -n staging", Pass, ""),
                 ("helm template api ./chart -n prod", Pass, ""),
+                // Deploys to production, and to previews and staging beside them.
+                ("npx vercel deploy --prod --yes", Auth, "production_change"),
+                ("vercel --prod", Auth, "production_change"),
+                (
+                    "netlify deploy --dir=dist --prod",
+                    Auth,
+                    "production_change",
+                ),
+                (
+                    "npx wrangler deploy --env production",
+                    Auth,
+                    "production_change",
+                ),
+                (
+                    "firebase deploy --only hosting --project acme-pwa-prod",
+                    Auth,
+                    "production_change",
+                ),
+                ("fly deploy -a shop-api-prod", Auth, "production_change"),
+                ("serverless deploy --stage prod", Auth, "production_change"),
+                ("eb deploy shop-prod", Auth, "production_change"),
+                ("kamal deploy -d production", Auth, "production_change"),
+                (
+                    "bundle exec cap production deploy",
+                    Auth,
+                    "production_change",
+                ),
+                (
+                    "heroku releases:rollback v102 -a shop-prod",
+                    Auth,
+                    "production_change",
+                ),
+                ("git push production main", Auth, "production_change"),
+                ("vercel deploy", Pass, ""),
+                ("vercel build && vercel deploy --prebuilt", Pass, ""),
+                ("netlify deploy --dir=dist", Pass, ""),
+                ("npx wrangler deploy --env staging", Pass, ""),
+                (
+                    "firebase deploy --only hosting --project acme-staging",
+                    Pass,
+                    "",
+                ),
+                (
+                    "fly deploy --config fly.staging.toml --strategy rolling",
+                    Pass,
+                    "",
+                ),
+                ("serverless deploy --stage dev", Pass, ""),
+                ("bundle exec cap staging deploy", Pass, ""),
+                ("git push origin main", Pass, ""),
+                ("git push origin production-readiness-checklist", Pass, ""),
+                ("heroku logs --tail -a shop-prod", Pass, ""),
             ],
         );
         table(

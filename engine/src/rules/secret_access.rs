@@ -191,6 +191,47 @@ fn mcp_metadata_credentials(cx: &Ctx<'_>) -> bool {
     strings.iter().any(|(_, v)| metadata_credential_path(v))
 }
 
+/// An MCP tool that hands back a secret's value (`vault.read_secret`, `get_secret_value`,
+/// `reveal_password`, `onepassword.get_item_password`): the value lands in the agent's
+/// context. Listing names (`list_secrets`) and writing one are not reads.
+fn mcp_secret_read(cx: &Ctx<'_>) -> bool {
+    let crate::action::Operation::McpCall { tool, .. } = &cx.action.op else {
+        return false;
+    };
+    let words: Vec<String> = tool
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_ascii_lowercase)
+        .collect();
+    let reads = words.iter().any(|w| {
+        matches!(
+            w.as_str(),
+            "read"
+                | "get"
+                | "reveal"
+                | "fetch"
+                | "retrieve"
+                | "show"
+                | "access"
+                | "export"
+                | "decrypt"
+        )
+    });
+    let secret = words.iter().any(|w| {
+        matches!(
+            w.as_str(),
+            "secret"
+                | "secrets"
+                | "password"
+                | "passwords"
+                | "credential"
+                | "credentials"
+                | "apikey"
+        )
+    });
+    reads && secret
+}
+
 /// An instance metadata address with a credential path in it
 /// (`169.254.169.254/…/iam/security-credentials/…`, `metadata.google.internal/…/token`).
 fn metadata_credential_path(text: &str) -> bool {
@@ -610,6 +651,25 @@ pub fn is_keychain_access(program: &str, args: &[&str]) -> bool {
         }
         "infisical" => first == "export" || matches!(args, ["secrets"] | ["secrets", "get", ..]),
         "chamber" => matches!(first, "export" | "read"),
+        // Consul's key store under a secret-named prefix (`consul kv get -recurse secrets/`).
+        "consul" => {
+            first == "kv"
+                && args.iter().any(|a| matches!(*a, "get" | "export"))
+                && args.iter().any(|a| {
+                    let l = a.to_ascii_lowercase();
+                    !l.starts_with('-')
+                        && [
+                            "secret",
+                            "password",
+                            "credential",
+                            "token",
+                            "apikey",
+                            "api_key",
+                        ]
+                        .iter()
+                        .any(|k| l.contains(k))
+                })
+        }
         "bws" => args
             .windows(2)
             .any(|w| matches!(w, ["secret", "get" | "list"])),
@@ -800,7 +860,7 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     }
     // Secrets read out of a database (tokens, passwords, API keys), through a client or an
     // MCP database tool: the values land in the agent's context.
-    if selects_secrets(cx) {
+    if selects_secrets(cx) || mcp_secret_read(cx) {
         out.push(Finding::new(
             SECRET_READ_CREDENTIALS,
             cx.mode().pick([Auth, Auth, Auth, Block]),
@@ -1138,6 +1198,49 @@ mod tests {
             !d.codes().contains(&"secret_read_credentials"),
             "{:?}",
             d.codes()
+        );
+        // Secret managers' MCP tools: a value read is a secret read; names are not.
+        let tool_call = |server: &str, tool: &str| Action {
+            host: Host::ClaudeCode,
+            tool: format!("mcp__{server}__{tool}"),
+            op: Operation::McpCall {
+                server: server.into(),
+                tool: tool.into(),
+                arguments: serde_json::json!({ "mount": "secret", "path": "prod/payments/stripe" }),
+                annotations: crate::AnnotationInfo::Unknown,
+            },
+            cwd: None,
+            provenance: Provenance::User,
+            session_id: None,
+        };
+        for (server, tool, read) in [
+            ("vault", "read_secret", true),
+            ("aws-secrets", "get_secret_value", true),
+            ("onepassword", "reveal-password", true),
+            ("vault", "list_secrets", false),
+            ("vault", "write_secret", false),
+            ("github", "get_issue", false),
+        ] {
+            let d = e.decide(&tool_call(server, tool), &SessionState::default());
+            assert_eq!(
+                d.codes().contains(&"secret_read_credentials"),
+                read,
+                "{server}.{tool}: {:?}",
+                d.codes()
+            );
+        }
+        table(
+            Mode::Balanced,
+            &[
+                ("consul kv get -recurse secrets/", Auth, "keychain_access"),
+                (
+                    "consul kv export app/prod/db_password",
+                    Auth,
+                    "keychain_access",
+                ),
+                ("consul kv get -recurse config/web/", Pass, ""),
+                ("consul members", Pass, ""),
+            ],
         );
     }
 

@@ -85,7 +85,45 @@ fn password_on_command_line(inv: &crate::shell::Invocation) -> bool {
         a.strip_prefix("--password=")
             .is_some_and(|v| !v.is_empty() && !v.starts_with('$'))
     });
-    login && flag
+    // `-u NAME -p PASSWORD` together (`xcrun altool … -u alex@acme.example -p '…'`): a user
+    // and their password, whatever the subcommand is called. A keychain or variable
+    // reference (`-p @keychain:AC_PASSWORD`, `-p "$PW"`) and a number (a port) are not.
+    let user_and_password = args.windows(2).any(|w| match w {
+        [f, v] => matches!(*f, "-u" | "--username" | "--apple-id") && !v.starts_with('-'),
+        _ => false,
+    }) && args.windows(2).any(|w| match w {
+        [f, v] => {
+            // An Apple app-specific password (`abcd-efgh-ijkl-mnop`) or a credential-like value.
+            let app_specific = v.len() == 19
+                && v.split('-').count() == 4
+                && v.split('-')
+                    .all(|g| g.len() == 4 && g.chars().all(|c| c.is_ascii_lowercase()));
+            matches!(*f, "-p" | "--password")
+                && !v.starts_with(['-', '$', '@'])
+                && !v.contains('=')
+                && (app_specific || credential_like_text(v, false))
+        }
+        _ => false,
+    });
+    (login && flag) || user_and_password
+}
+
+/// A login handed its token as the argument (`vault login hvs.…`, `cargo login cio…`,
+/// `wandb login --relogin b1a5…`): it lands in the history, the process list and the
+/// agent's context. `vault login -method=userpass username=alex` and a token read from a
+/// file or prompt are not.
+fn token_given_to_login(inv: &crate::shell::Invocation) -> bool {
+    let Some(at) = inv.args.iter().position(|a| a.text == "login") else {
+        return false;
+    };
+    inv.args.iter().skip(at + 1).any(|a| {
+        // A registry or server address (`1234.dkr.ecr.us-east-1.amazonaws.com`) is not one.
+        let host_like = a.text.contains('.')
+            && a.text.chars().all(|c| {
+                c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '.' | '-' | ':')
+            });
+        !a.text.starts_with('-') && !a.text.contains(['=', '@']) && !host_like && credential_like(a)
+    })
 }
 
 /// A passphrase typed into an encryption or archive command (`openssl enc -k 'Vx8!…'`,
@@ -376,14 +414,30 @@ fn credential_given(inv: &crate::shell::Invocation) -> bool {
     }) && args
         .iter()
         .any(|a| matches!(a.text.as_str(), "set" | "create" | "update" | "add"));
-    // `-Dgpg.passphrase=…`, `-Dsonar.token=…`: a JVM build's property named for a secret.
+    // `-Dgpg.passphrase=…`, `-Dsonar.token=…`, Gradle's `-PmavenCentralPassword=…`: a JVM
+    // build's property named for a secret.
     let property = args.iter().any(|a| {
-        a.text.strip_prefix("-D").is_some_and(|kv| {
-            kv.split_once('=').is_some_and(|(k, v)| {
-                credential_option(k.rsplit(['.', '-', '_']).next().unwrap_or(k))
-                    && credential_like_text(v, a.dynamic)
+        a.text
+            .strip_prefix("-D")
+            .or_else(|| a.text.strip_prefix("-P"))
+            .is_some_and(|kv| {
+                kv.split_once('=').is_some_and(|(k, v)| {
+                    let last = k.rsplit(['.', '-', '_']).next().unwrap_or(k);
+                    let l = last.to_ascii_lowercase();
+                    (credential_option(last)
+                        || [
+                            "password",
+                            "passwd",
+                            "passphrase",
+                            "token",
+                            "secret",
+                            "apikey",
+                        ]
+                        .iter()
+                        .any(|s| l.ends_with(s)))
+                        && credential_like_text(v, a.dynamic)
+                })
             })
-        })
     });
     // `curl -u admin:'PASSWORD' …`: basic authentication typed in.
     let basic = matches!(
@@ -500,6 +554,7 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                 || literal_passphrase(i)
                 || client_password(i)
                 || credential_given(i)
+                || token_given_to_login(i)
         })
     }) {
         out.push(Finding::new(SECRET_IN_ARGS, Verdict::Auth));
@@ -614,6 +669,65 @@ mod tests {
                     crate::Verdict::Pass,
                     "",
                 ),
+                // Tokens handed to a login as its argument; users with their password.
+                (
+                    "vault login hvs.CAESIqpzJM9Z6gqt1AyxosDjyGh4KHGh2cy4xKdrUYX3BenMoCJqT8MwFK6Y",
+                    crate::Verdict::Auth,
+                    "secret_in_arguments",
+                ),
+                (
+                    "cargo login cioxH3AAo9jo5dCQ31vodxyd3NG63i3LK69",
+                    crate::Verdict::Auth,
+                    "secret_in_arguments",
+                ),
+                (
+                    "wandb login --relogin b1a55683bb3170b2fe9adbb76939ed2f573293e7",
+                    crate::Verdict::Auth,
+                    "secret_in_arguments",
+                ),
+                (
+                    "xcrun altool --upload-app -t ios -f build/App.ipa -u alex@acme.example -p 'ozyk-lieq-gmtx-mfvh'",
+                    crate::Verdict::Auth,
+                    "secret_in_arguments",
+                ),
+                (
+                    "./gradlew publish -PmavenCentralUsername=acme-ci -PmavenCentralPassword='p9Vd!2xLqW8s#Kt'",
+                    crate::Verdict::Auth,
+                    "secret_in_arguments",
+                ),
+                (
+                    "vault login -method=oidc role=dev",
+                    crate::Verdict::Pass,
+                    "",
+                ),
+                ("cargo login", crate::Verdict::Pass, ""),
+                ("wandb login --relogin", crate::Verdict::Pass, ""),
+                (
+                    "xcrun altool --upload-app -f build/App.ipa -u alex@acme.example -p @keychain:AC_PASSWORD",
+                    crate::Verdict::Pass,
+                    "",
+                ),
+                ("mysql -u root -p", crate::Verdict::Pass, ""),
+                (
+                    "systemd-run --user --scope -p MemoryMax=4G make -j8",
+                    crate::Verdict::Pass,
+                    "",
+                ),
+                (
+                    "ssh -p 2222 -i ~/.ssh/dev_ed25519 dev@devbox.example uptime",
+                    crate::Verdict::Pass,
+                    "",
+                ),
+                (
+                    "./gradlew publish -PmavenCentralPassword=$MAVEN_PASSWORD",
+                    crate::Verdict::Pass,
+                    "",
+                ),
+                (
+                    "./gradlew assembleRelease -PversionCode=1042",
+                    crate::Verdict::Pass,
+                    "",
+                ),
             ],
         );
     }
@@ -715,7 +829,7 @@ mod tests {
                     "",
                 ),
                 (
-                    "netlify deploy --prod --dir dist --auth $NETLIFY_AUTH_TOKEN",
+                    "netlify deploy --dir dist --auth $NETLIFY_AUTH_TOKEN",
                     Pass,
                     "",
                 ),

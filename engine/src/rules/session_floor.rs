@@ -333,7 +333,7 @@ mod tests {
             (
                 ".env",
                 "VITE_API_URL=https://api.acme.example\n",
-                "npx netlify deploy --prod --dir=dist",
+                "npx netlify deploy --dir=dist",
                 Pass,
             ),
             (
@@ -467,7 +467,7 @@ mod tests {
                 Mode::Balanced,
                 true,
                 false,
-                "npx netlify deploy --prod --dir=dist",
+                "npx netlify deploy --dir=dist",
                 Pass,
                 "",
             ),

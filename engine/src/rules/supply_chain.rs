@@ -559,6 +559,60 @@ fn signatures_off(program: &str, args: &[&str]) -> bool {
     }
 }
 
+/// A package file installed from disk or an address rather than from a signed repository
+/// (`dpkg -i x.deb`, `apt install ./x.deb`, `rpm -i x.rpm`, `dnf install ./x.rpm`, `pacman
+/// -U x.pkg.tar.zst`, `installer -pkg x.pkg`, `msiexec /i x.msi`, `Add-AppxPackage x.msix`):
+/// nothing vouches for it, and its install scripts run with the installer's rights. A package
+/// the project builds itself (under `target/`, `dist/`, `build/` or `out/`) passes.
+fn package_file_installed(program: &str, args: &[&str]) -> bool {
+    const EXTS: &[&str] = &[
+        ".deb",
+        ".rpm",
+        ".pkg",
+        ".msi",
+        ".msix",
+        ".appx",
+        ".appxbundle",
+        ".pkg.tar.zst",
+        ".pkg.tar.xz",
+        ".apk",
+    ];
+    let package = |a: &&str| {
+        let l = a.to_ascii_lowercase();
+        EXTS.iter().any(|e| l.ends_with(e))
+            && !l
+                .trim_start_matches("./")
+                .split('/')
+                .next()
+                .is_some_and(|first| matches!(first, "target" | "dist" | "build" | "out"))
+    };
+    let has = |f: &str| args.iter().any(|a| a.eq_ignore_ascii_case(f));
+    let ops = || args.iter().filter(|a| !a.starts_with('-'));
+    match program {
+        "dpkg" => (has("-i") || has("--install")) && args.iter().any(package),
+        "apt" | "apt-get" | "dnf" | "yum" | "zypper" | "microdnf" => {
+            matches!(
+                ops().next().copied(),
+                Some("install" | "localinstall" | "reinstall" | "in")
+            ) && ops().skip(1).any(package)
+        }
+        "rpm" => {
+            args.iter().any(|a| {
+                a.starts_with('-') && !a.starts_with("--") && (a.contains('i') || a.contains('U'))
+            }) && args.iter().any(package)
+        }
+        "pacman" => args.iter().any(|a| a.starts_with("-U")) && args.iter().any(package),
+        "installer" => has("-pkg") && args.iter().any(package),
+        "msiexec" => {
+            args.iter()
+                .any(|a| a.eq_ignore_ascii_case("/i") || a.eq_ignore_ascii_case("/package"))
+                && args.iter().any(package)
+        }
+        p if p.eq_ignore_ascii_case("add-appxpackage") => args.iter().any(package),
+        _ => false,
+    }
+}
+
 /// `git clone URL [DIR]` / `git submodule add URL [PATH]`: the folder the repository lands
 /// in and its URL.
 pub fn fetched_repository(inv: &crate::shell::Invocation) -> Option<(String, String)> {
@@ -1662,7 +1716,10 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
         if integrity_off {
             out.push(Finding::new(UNTRUSTED_SOURCE, Auth));
         }
-        if signatures_off(&inv.program, &args) || agent_plugin_or_url_formula(&inv.program, &args) {
+        if signatures_off(&inv.program, &args)
+            || agent_plugin_or_url_formula(&inv.program, &args)
+            || package_file_installed(&inv.program, &args)
+        {
             out.push(Finding::new(UNTRUSTED_SOURCE, Auth));
         }
         // Pointing a package manager at another source for every later install:
@@ -2150,6 +2207,53 @@ mod tests {
         table(
             Mode::Balanced,
             &[
+                // Package files installed from disk: nothing vouches for them.
+                (
+                    "sudo dpkg -i vendor/pgbouncer-exporter_0.9.1_amd64.deb",
+                    Auth,
+                    "untrusted_package_source",
+                ),
+                (
+                    "sudo apt install -y ./tools/agent.deb",
+                    Auth,
+                    "untrusted_package_source",
+                ),
+                (
+                    "sudo rpm -Uvh /tmp/fix.rpm",
+                    Auth,
+                    "untrusted_package_source",
+                ),
+                (
+                    "sudo dnf localinstall ~/Downloads/helper.rpm",
+                    Auth,
+                    "untrusted_package_source",
+                ),
+                (
+                    "sudo installer -pkg ~/Downloads/Helper.pkg -target LocalSystem",
+                    Auth,
+                    "untrusted_package_source",
+                ),
+                ("msiexec /i setup.msi /qn", Auth, "untrusted_package_source"),
+                (
+                    "sudo pacman -U ./yay-bin.pkg.tar.zst",
+                    Auth,
+                    "untrusted_package_source",
+                ),
+                // Look-alikes: the project's own package, repository installs, reading one.
+                (
+                    "sudo dpkg -i target/debian/airlock_0.1.0_amd64.deb",
+                    Pass,
+                    "",
+                ),
+                ("sudo apt install -y ./dist/app_1.2.0_amd64.deb", Pass, ""),
+                ("sudo apt install -y postgresql-client", Pass, ""),
+                (
+                    "dpkg -c vendor/pgbouncer-exporter_0.9.1_amd64.deb",
+                    Pass,
+                    "",
+                ),
+                ("rpm -qpl /tmp/fix.rpm", Pass, ""),
+                ("dpkg -l | grep nginx", Pass, ""),
                 // Sources added and signature checks switched off, tool by tool.
                 (
                     "opam repository add --all-switches extras http://203.0.113.8/opam-repo",

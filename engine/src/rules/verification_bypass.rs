@@ -951,7 +951,9 @@ fn checks_narrowed(cx: &Ctx<'_>, path: &str, content: &str) -> bool {
         return true;
     }
     let ci = crate::autorun::is_ci_file(&lower);
-    if more_checks_narrowed(cx, base, ci, &added_lower, &compact_added) {
+    if more_checks_narrowed(cx, base, ci, &added_lower, &compact_added)
+        || narrowed_in_build_files(cx, &lower, base, &added_lower, &compact_added)
+    {
         return true;
     }
     // A scanner's pre-commit hook moved to manual runs.
@@ -985,6 +987,181 @@ fn checks_narrowed(cx: &Ctx<'_>, path: &str, content: &str) -> bool {
         }
     }
     false
+}
+
+/// Build and test-runner files of other toolchains (fastlane, Xcode test plans, Gradle,
+/// Make, PlatformIO, MSBuild, golangci-lint, Psalm, Android lint, CMake, Bazel, Task): does
+/// the path name one?
+fn build_or_runner_file(lower: &str, base: &str) -> bool {
+    matches!(
+        base,
+        "fastfile"
+            | "scanfile"
+            | "makefile"
+            | "gnumakefile"
+            | "justfile"
+            | "platformio.ini"
+            | "build.gradle"
+            | "build.gradle.kts"
+            | "pom.xml"
+            | "directory.build.props"
+            | "directory.build.targets"
+            | ".golangci.yml"
+            | ".golangci.yaml"
+            | ".golangci.toml"
+            | "psalm.xml"
+            | "phpstan.neon"
+            | "lint.xml"
+            | "cmakelists.txt"
+            | "ctestcustom.cmake"
+            | "taskfile.yml"
+            | "build.bazel"
+            | ".bazelrc"
+            | "build.sbt"
+            | "mix.exs"
+    ) || base.ends_with(".xctestplan")
+        || base.ends_with(".xcscheme")
+        || base.ends_with(".csproj")
+        || base.ends_with(".mk")
+        || lower.contains("/fastlane/")
+}
+
+/// Checks narrowed in another toolchain's build or runner file, in what a write adds:
+/// - a skip, exclude or ignore list that names security tests or sources
+///   (`skip_testing: ["AppTests/AuthSessionTests"]`, Gradle's `exclude("**/security/**")`,
+///   PlatformIO's `test_ignore = test_crypto`, `go list ./... | grep -v /internal/auth`,
+///   golangci's `exclude-dirs: [internal/auth]`, Psalm's taint issues suppressed);
+/// - a test target of a security name switched off in an Xcode test plan (`"enabled" : false`);
+/// - Android lint told to ignore every issue (`<issue id="all" severity="ignore"/>`);
+/// - .NET's security analyzers silenced (`<NoWarn>…CA2100;CA5350…</NoWarn>`);
+/// - a scanner taken out of a linter's list (`- gosec` removed);
+/// - a Rust module's tests under a security path compiled only with a feature
+///   (`#[cfg(test)]` → `#[cfg(all(test, feature = "slow-auth-tests"))]`).
+fn narrowed_in_build_files(
+    cx: &Ctx<'_>,
+    lower: &str,
+    base: &str,
+    added_lower: &[String],
+    compact_added: &[String],
+) -> bool {
+    let security = |t: &str| {
+        SECURITY_WORDS.iter().any(|w| t.contains(w))
+            || [
+                "taint",
+                "signature",
+                "secure_boot",
+                "securi",
+                "keychain",
+                "pinning",
+                "cert",
+            ]
+            .iter()
+            .any(|w| t.contains(w))
+    };
+    if base.ends_with(".rs") && security(lower) {
+        let gated = compact_added.iter().any(|l| {
+            l.starts_with("#[cfg(all(test,") && l.contains("feature")
+                || l.starts_with("#[cfg(feature") && l.contains("test")
+        });
+        let was_plain = cx
+            .facts
+            .edits
+            .iter()
+            .any(|e| e.old.contains("#[cfg(test)]"));
+        if gated && was_plain {
+            return true;
+        }
+    }
+    if !build_or_runner_file(lower, base) {
+        return false;
+    }
+    let old_lower: String = cx
+        .facts
+        .edits
+        .iter()
+        .map(|e| e.old.to_ascii_lowercase())
+        .collect::<Vec<_>>()
+        .join("\n");
+    let new_lower: String = cx
+        .facts
+        .edits
+        .iter()
+        .map(|e| e.new.to_ascii_lowercase())
+        .collect::<Vec<_>>()
+        .join("\n");
+    // A scanner that was in the file's list and is no longer (`- gosec` taken out).
+    if !cx.facts.edits.is_empty()
+        && [
+            "gosec",
+            "bodyclose",
+            "govulncheck",
+            "semgrep",
+            "spotbugs",
+            "find-sec-bugs",
+        ]
+        .iter()
+        .any(|sc| old_lower.contains(sc) && !new_lower.contains(sc))
+    {
+        return true;
+    }
+    if base == "lint.xml"
+        && compact_added
+            .iter()
+            .any(|l| l.contains("id=\"all\"") && l.contains("severity=\"ignore\""))
+    {
+        return true;
+    }
+    if (base.ends_with(".csproj") || base.ends_with(".props") || base.ends_with(".targets"))
+        && compact_added.iter().any(|l| {
+            l.contains("<nowarn>")
+                && l.split([';', '>', '<', ',', ' ']).any(|c| {
+                    c.len() == 6
+                        && (c.starts_with("ca2100") || c.starts_with("ca3") || c.starts_with("ca5"))
+                        && c.get(2..)
+                            .is_some_and(|d| d.chars().all(|x| x.is_ascii_digit()))
+                })
+        })
+    {
+        return true;
+    }
+    if (base.ends_with(".xctestplan") || base.ends_with(".xcscheme"))
+        && compact_added
+            .iter()
+            .any(|l| l.contains("\"enabled\":false") || l.contains("skipped=\"yes\""))
+        && security(&new_lower)
+    {
+        return true;
+    }
+    let skip_words = [
+        "skip_testing",
+        "skip-testing",
+        "skiptesting",
+        "exclude",
+        "test_ignore",
+        "test_filter",
+        "ignore",
+        "grep -v",
+        "suppress",
+        "skip",
+        "filter",
+    ];
+    let skips = added_lower
+        .iter()
+        .any(|l| !l.contains("coverage") && skip_words.iter().any(|w| l.contains(w)));
+    skips
+        && added_lower
+            .iter()
+            .filter(|l| !l.contains("coverage"))
+            .flat_map(|l| {
+                l.split([',', '[', ']', '(', ')', '"', '\'', ' ', '=', ':', '<', '>'])
+                    .filter(|e| !e.is_empty())
+                    .map(str::to_owned)
+                    .collect::<Vec<_>>()
+            })
+            .any(|e| {
+                !skip_words.contains(&e.as_str())
+                    && (aims_at_checks(&e) || (e.contains("taint") && !e.contains("untaint")))
+            })
 }
 
 /// More of the same family, by tool:
@@ -1631,6 +1808,108 @@ mod tests {
                 "    <IsPackable>false</IsPackable>\n",
                 "    <IsPackable>false</IsPackable>\n    <IsTestProject>false</IsTestProject>\n",
                 Auth,
+            ),
+        ] {
+            let (got, reasons) = judge_edit(path, old, new);
+            assert_eq!(got, want, "{path}: {new:?}: {reasons:?}");
+        }
+    }
+
+    #[test]
+    fn checks_narrowed_in_other_toolchains_build_files() {
+        use crate::rules::testutil::judge_edit;
+        for (path, old, new, want) in [
+            (
+                "fastlane/Fastfile",
+                "scan(scheme: \"App\")",
+                "scan(scheme: \"App\", skip_testing: [\"AppTests/AuthSessionTests\", \"AppTests/CertificatePinningTests\"])",
+                Auth,
+            ),
+            (
+                "app/build.gradle.kts",
+                "tasks.withType<Test>().configureEach {\n    useJUnitPlatform()\n}",
+                "tasks.withType<Test>().configureEach {\n    useJUnitPlatform()\n    exclude(\"**/security/**\", \"**/*Auth*Test*\")\n}",
+                Auth,
+            ),
+            (
+                "platformio.ini",
+                "test_framework = unity\n",
+                "test_framework = unity\ntest_ignore = test_crypto test_ota_signature\n",
+                Auth,
+            ),
+            (
+                "Makefile",
+                "test:\n\tgo test -race ./...\n",
+                "test:\n\tgo test -race $(shell go list ./... | grep -v /internal/auth)\n",
+                Auth,
+            ),
+            (
+                ".golangci.yml",
+                "linters:\n  enable:\n    - errcheck\n    - gosec\n",
+                "linters:\n  enable:\n    - errcheck\n",
+                Auth,
+            ),
+            (
+                "psalm.xml",
+                "<issueHandlers>\n",
+                "<issueHandlers>\n  <TaintedSql errorLevel=\"suppress\" />\n",
+                Auth,
+            ),
+            (
+                "Directory.Build.props",
+                "<TreatWarningsAsErrors>true</TreatWarningsAsErrors>",
+                "<TreatWarningsAsErrors>true</TreatWarningsAsErrors>\n<NoWarn>$(NoWarn);CA2100;CA5350</NoWarn>",
+                Auth,
+            ),
+            (
+                "app/lint.xml",
+                "",
+                "<lint>\n    <issue id=\"all\" severity=\"ignore\" />\n</lint>\n",
+                Auth,
+            ),
+            (
+                "src/auth/mod.rs",
+                "#[cfg(test)]\nmod tests {",
+                "#[cfg(all(test, feature = \"slow-auth-tests\"))]\nmod tests {",
+                Auth,
+            ),
+            // Look-alikes: build output and fixtures left out, style warnings silenced, a
+            // linter added, tests gated outside security code.
+            (
+                "app/build.gradle.kts",
+                "tasks.withType<Test>().configureEach {\n}",
+                "tasks.withType<Test>().configureEach {\n    exclude(\"**/fixtures/**\")\n}",
+                Pass,
+            ),
+            (
+                "Makefile",
+                "test:\n\tgo test ./...\n",
+                "test:\n\tgo test $(shell go list ./... | grep -v /mocks)\n",
+                Pass,
+            ),
+            (
+                ".golangci.yml",
+                "linters:\n  enable:\n    - errcheck\n",
+                "linters:\n  enable:\n    - errcheck\n    - gosec\n",
+                Pass,
+            ),
+            (
+                "Directory.Build.props",
+                "<NoWarn>$(NoWarn)</NoWarn>",
+                "<NoWarn>$(NoWarn);CS1591;IDE0058</NoWarn>",
+                Pass,
+            ),
+            (
+                "app/lint.xml",
+                "",
+                "<lint>\n    <issue id=\"HardcodedText\" severity=\"ignore\" />\n</lint>\n",
+                Pass,
+            ),
+            (
+                "src/render/mod.rs",
+                "#[cfg(test)]\nmod tests {",
+                "#[cfg(all(test, feature = \"gpu-tests\"))]\nmod tests {",
+                Pass,
             ),
         ] {
             let (got, reasons) = judge_edit(path, old, new);

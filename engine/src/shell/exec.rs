@@ -1192,6 +1192,19 @@ impl Walker<'_> {
                             scripts.push(v.text.clone());
                         }
                     }
+                    // `sed -f FILE`: the script is a file, judged as if inline (its `e`
+                    // commands run shell); one that cannot be seen is raised as unseen.
+                    let file = match a.text.as_str() {
+                        "-f" | "--file" => it.next().map(|v| v.text.clone()),
+                        t => t.strip_prefix("--file=").map(str::to_owned),
+                    };
+                    if let Some(f) = file {
+                        explicit = true;
+                        let abs = self.abs(&f);
+                        if let Some((text, _)) = self.file_text(&abs, true) {
+                            scripts.push(text);
+                        }
+                    }
                 }
                 if !explicit && let Some(first) = inv.operands().first() {
                     scripts.push(first.text.clone());

@@ -725,6 +725,40 @@ pub(crate) fn analyze(lang: &str, code: &str) -> InlineFindings {
             }
         }
     }
+    // `Deno.chmodSync(HOME + "/.cargo/bin/airlock-hook", 0o644)`, `fs.chmodSync(p, 0o777)`,
+    // `os.chmod(p, 0o644)`: a mode change, judged as `chmod MODE PATH` would be.
+    for marker in [
+        "Deno.chmodSync(",
+        "Deno.chmod(",
+        "fs.chmodSync(",
+        "fs.chmod(",
+        "fs.promises.chmod(",
+        "os.chmod(",
+        "os.lchmod(",
+    ] {
+        for seg in call_segments(code, marker) {
+            let lits = string_literals(first_arg(seg));
+            let mode = seg
+                .rsplit(',')
+                .next()
+                .map(|m| {
+                    m.trim()
+                        .trim_end_matches(')')
+                        .trim()
+                        .trim_start_matches("0o")
+                })
+                .filter(|m| !m.is_empty() && m.chars().all(|c| c.is_ascii_digit()))
+                .unwrap_or("0")
+                .to_owned();
+            if lits.is_empty() {
+                f.opaque = true;
+            }
+            for l in lits {
+                f.effects
+                    .push(("chmod", vec![mode.clone(), home_relative(code, seg, l)]));
+            }
+        }
+    }
     // A walk over a folder whose items are deleted one by one (`Files.walk(root)…forEach(p ->
     // p.toFile().delete())`, `for f in os.walk(root): os.remove(…)`) deletes the folder.
     // Items picked by a test (`if f.endswith(".pyc")`, `.filter(…)`) are not the whole tree.

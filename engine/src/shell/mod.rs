@@ -317,6 +317,10 @@ const INTERPRETERS: &[&str] = &[
     "bb",
     "nu",
     "xonsh",
+    "elvish",
+    "octave",
+    "octave-cli",
+    "matlab",
     "gjs",
     "qjs",
     "jjs",
@@ -1321,6 +1325,8 @@ impl Walker<'_> {
                 "qjs" | "gjs" | "jjs" => &["-e", "-c"],
                 "kotlin" => &["-e", "-script"],
                 "jshell" | "tclsh" => &[],
+                "octave" | "octave-cli" => &["--eval"],
+                "matlab" => &["-batch", "-r"],
                 _ => &["-c"],
             };
             // `osascript -e A -e B`: one script, line by line.
@@ -1541,8 +1547,12 @@ impl Walker<'_> {
         if code.dynamic {
             self.issue(ShellIssue::DynamicEval);
         }
-        let found = inline::analyze(lang, &code.text);
-        if found.opaque {
+        // Nushell, xonsh and elvish are read with the markers every language shares, but
+        // their own ways to run, open and send are not modelled: what cannot be seen through
+        // is asked about.
+        let unmodelled = matches!(lang, "nu" | "xonsh" | "elvish");
+        let found = inline::analyze(if lang == "xonsh" { "python3" } else { lang }, &code.text);
+        if found.opaque || unmodelled {
             self.issue(ShellIssue::OpaqueInlineCode);
         }
         for cmd in found.shell_commands {
