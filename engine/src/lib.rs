@@ -305,6 +305,21 @@ impl Engine {
     fn decide_one(&self, action: &Action, session: &SessionState, facts: &CallFacts) -> Decision {
         let (sa, fx) = self.understand(action, facts, session);
         let planted = self.planted(action, session);
+        // `git add -A && git commit … && git push`: a secret this line puts into history is
+        // in it by the time the push runs, so the push is judged as after that commit.
+        let committed_here;
+        let session = match &sa {
+            Some(a)
+                if !session.secret_committed
+                    && self.commits_secret(session, a, action.cwd.as_deref()) =>
+            {
+                let mut s = session.clone();
+                s.secret_committed = true;
+                committed_here = s;
+                &committed_here
+            }
+            _ => session,
+        };
         let cx = Ctx {
             action,
             policy: &self.policy,

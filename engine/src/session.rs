@@ -161,7 +161,9 @@ pub fn may_run(path: &str) -> bool {
         return true;
     }
     // Loaded and run by a build tool or test runner: `build.rs` (cargo), `*.test.tsx` (jest).
-    if base == "build.rs" || base.contains(".test.") || base.contains(".spec.") {
+    // `main.rs` too: `cargo run` (an xtask, an alias for one) runs the program.
+    if base == "build.rs" || base == "main.rs" || base.contains(".test.") || base.contains(".spec.")
+    {
         return true;
     }
     // Build and tool files whose contents a tool runs (see `shell::exec::build_tool_files`).
@@ -926,7 +928,8 @@ mod tests {
             ("/p/bin/setup", true),
             ("/p/.envrc", true),
             ("/p/README.md", false),
-            ("/p/src/main.rs", false),
+            ("/p/src/main.rs", true),
+            ("/p/src/lib.rs", false),
             ("/p/tsconfig.json", false),
             ("/p/styles/app.css", false),
         ] {

@@ -742,7 +742,7 @@ impl Walker<'_> {
     /// Content of a file the command would run; records the path as wanted. `required`: the
     /// command runs this exact file (a missing optional hook is not suspicious).
     /// Also returns whether the text is the project's own file (see [`Lookup::Content`]).
-    fn file_text(&mut self, abs: &str, required: bool) -> Option<(String, bool)> {
+    pub(super) fn file_text(&mut self, abs: &str, required: bool) -> Option<(String, bool)> {
         if !self.out.wanted.iter().any(|w| w == abs) && self.out.wanted.len() < 64 {
             self.out.wanted.push(abs.to_owned());
         }
@@ -998,6 +998,7 @@ impl Walker<'_> {
         }
         match p {
             "make" | "gmake" => self.make(&inv, depth),
+            "cargo" => self.cargo_alias(&inv, depth),
             "npm" | "pnpm" | "yarn" | "bun" => self.package_scripts(&inv, depth),
             "git" => self.git(&inv, depth),
             "go" => self.go_run(&inv, depth),
@@ -2110,6 +2111,32 @@ impl Walker<'_> {
                     return;
                 }
                 let t: Vec<&str> = targets.iter().map(String::as_str).collect();
+                // `include build.mk` / `-include local.mk`: the included makefiles' rules
+                // and recipes are part of this one (one level, at most 8 files).
+                let mut text = text;
+                let included: Vec<String> = text
+                    .lines()
+                    .filter_map(|l| {
+                        let l = l.trim_start();
+                        l.strip_prefix("include ")
+                            .or_else(|| l.strip_prefix("-include "))
+                            .or_else(|| l.strip_prefix("sinclude "))
+                    })
+                    .flat_map(|rest| {
+                        rest.split_whitespace()
+                            .map(str::to_owned)
+                            .collect::<Vec<_>>()
+                    })
+                    .filter(|f| !f.contains(['$', '*', '?']))
+                    .take(8)
+                    .collect();
+                for inc in included {
+                    let abs = paths::normalize(&inc, Some(&base), self.env.home);
+                    if let Some((more, _)) = self.file_text(&abs, false) {
+                        text.push('\n');
+                        text.push_str(&more);
+                    }
+                }
                 let saved = self.cwd.replace(base.clone());
                 let mut recipes = make_shell_calls(&text);
                 recipes.extend(make_recipes(&text, &t));
@@ -2913,6 +2940,8 @@ fn runner_loads(inv: &Invocation) -> Option<fn(&str) -> Option<&'static str>> {
         (code && loaded).then_some("node")
     };
     let rs = |n: &str| (n == "build.rs").then_some("rust");
+    // `cargo run` also runs the package's own program (`src/main.rs`, an xtask's main).
+    let rs_run = |n: &str| matches!(n, "build.rs" | "main.rs").then_some("rust");
     let go = |n: &str| n.ends_with("_test.go").then_some("go");
     let rb = |n: &str| {
         let n = n.to_ascii_lowercase();
@@ -2941,6 +2970,7 @@ fn runner_loads(inv: &Invocation) -> Option<fn(&str) -> Option<&'static str>> {
         {
             Some(js)
         }
+        "cargo" if matches!(first, Some("run" | "r")) => Some(rs_run),
         "cargo" if first.is_some_and(cargo_compiles) => Some(rs),
         "go" if first == Some("test") => Some(go),
         "rake" | "rspec" => Some(rb),
@@ -3052,6 +3082,101 @@ impl Walker<'_> {
         self.written_commands(base, limit, pick, |p, c| {
             crate::autorun::autorun_commands(p, c, home)
         })
+    }
+
+    /// `cargo NAME …` where NAME is an alias in the project's `.cargo/config.toml` (`xclean =
+    /// "run -q -p xtask -- clean"`): judged as the command the alias stands for.
+    fn cargo_alias(&mut self, inv: &Invocation, depth: u8) {
+        const BUILTIN: &[&str] = &[
+            "build",
+            "b",
+            "check",
+            "c",
+            "clean",
+            "doc",
+            "d",
+            "new",
+            "init",
+            "add",
+            "remove",
+            "run",
+            "r",
+            "test",
+            "t",
+            "bench",
+            "update",
+            "search",
+            "publish",
+            "install",
+            "uninstall",
+            "fmt",
+            "clippy",
+            "tree",
+            "fetch",
+            "fix",
+            "metadata",
+            "package",
+            "vendor",
+            "login",
+            "logout",
+            "owner",
+            "yank",
+            "help",
+            "version",
+            "generate-lockfile",
+            "locate-project",
+            "pkgid",
+            "report",
+            "rustc",
+            "rustdoc",
+            "verify-project",
+            "info",
+        ];
+        let Some(first) = inv.args.iter().find(|a| !a.text.starts_with(['-', '+'])) else {
+            return;
+        };
+        if BUILTIN.contains(&first.text.as_str()) || depth > 6 {
+            return;
+        }
+        let Some(folder) = self.run_folder(inv) else {
+            return;
+        };
+        let mut dir = Some(folder.as_str());
+        while let Some(d) = dir {
+            for name in [".cargo/config.toml", ".cargo/config"] {
+                let path = format!("{d}/{name}");
+                let Some((text, _)) = self.file_text(&path, false) else {
+                    continue;
+                };
+                let Ok(table) = text.parse::<toml::Table>() else {
+                    continue;
+                };
+                let expansion = match table.get("alias").and_then(|a| a.get(first.text.as_str())) {
+                    Some(toml::Value::String(s)) => s.clone(),
+                    Some(toml::Value::Array(words)) => words
+                        .iter()
+                        .filter_map(|w| w.as_str())
+                        .map(crate::shell::inline::shell_quote)
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                    _ => continue,
+                };
+                let rest: Vec<&str> = inv
+                    .args
+                    .iter()
+                    .skip_while(|a| a.text != first.text)
+                    .skip(1)
+                    .map(|a| a.text.as_str())
+                    .collect();
+                let line = format!("cargo {expansion} {}", rest.join(" "));
+                self.script(line.trim(), depth + 1, None);
+                return;
+            }
+            dir = d
+                .rsplit_once('/')
+                .map(|(parent, _)| parent)
+                .filter(|p| !p.is_empty());
+        }
     }
 
     fn run_folder(&self, inv: &Invocation) -> Option<String> {

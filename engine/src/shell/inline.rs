@@ -404,6 +404,10 @@ pub(crate) fn analyze(lang: &str, code: &str) -> InlineFindings {
     if code.is_empty() {
         return f;
     }
+    // `Path.home() / ".config/gcloud" / "adc.json"`: Python's path operator on the home
+    // folder and literals is the path `"~/.config/gcloud/adc.json"`.
+    let homed = fold_home_paths(code);
+    let code = homed.as_deref().unwrap_or(code);
     // `p = '/home/dev/.ssh/id_rsa'; open(p)`: a name bound once to a literal is that literal.
     let substituted = substitute_literals(code);
     let code = substituted.as_deref().unwrap_or(code);
@@ -800,6 +804,13 @@ pub(crate) fn analyze(lang: &str, code: &str) -> InlineFindings {
     }
     for marker in READ_CALLS {
         for seg in call_segments(code, marker) {
+            // `path.read_text()`: the file is the receiver, not the argument.
+            if matches!(*marker, "read_text(" | "read_bytes(") {
+                if let Some(path) = read_receiver(code, seg, marker) {
+                    f.effects.push(("cat", vec![path]));
+                }
+                continue;
+            }
             let lits = string_literals(seg);
             let mode_write = lits
                 .iter()
@@ -1034,6 +1045,71 @@ fn receiver_in_working_dir(code: &str, seg: &str, marker: &str) -> bool {
 }
 
 /// The literal of a `Path("…").write_text(` receiver.
+/// The literal file a `read_text()`/`read_bytes()` call reads: `Path("p")`, `"p"` or `("p")`
+/// just before it (an `.expanduser()` between is skipped), or a name bound once to one of
+/// those (`adc = Path("~/.config/gcloud/adc.json")`, `adc = "~/…"`).
+fn read_receiver(code: &str, seg: &str, marker: &str) -> Option<String> {
+    let start = (seg.as_ptr() as usize)
+        .checked_sub(code.as_ptr() as usize)?
+        .checked_sub(marker.len())?;
+    let before = code.get(..start)?.strip_suffix('.')?;
+    let before = before
+        .strip_suffix(".expanduser()")
+        .or_else(|| before.strip_suffix(".resolve()"))
+        .unwrap_or(before);
+    let literal_of = |expr: &str| -> Option<String> {
+        let e = expr.trim();
+        let e = e.strip_suffix(".expanduser()").unwrap_or(e).trim();
+        let e = e
+            .strip_prefix("pathlib.Path(")
+            .or_else(|| e.strip_prefix("Path("))
+            .or_else(|| e.strip_prefix('('))
+            .and_then(|x| x.strip_suffix(')'))
+            .unwrap_or(e)
+            .trim();
+        let lits = string_literals(e);
+        let [lit] = lits.as_slice() else {
+            return None;
+        };
+        (e.trim_matches(['"', '\'']) == lit.as_str()).then(|| lit.clone())
+    };
+    // A literal receiver: the text from the last call-opening or quote run back.
+    if before.ends_with(')') || before.ends_with('"') || before.ends_with('\'') {
+        for opener in ["pathlib.Path(", "Path(", "(", "\"", "'"] {
+            if let Some(i) = before.rfind(opener)
+                && let Some(l) = literal_of(before.get(i..).unwrap_or(""))
+            {
+                return Some(l);
+            }
+        }
+        return None;
+    }
+    // A name: its one binding.
+    let name: String = before
+        .chars()
+        .rev()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect();
+    if name.is_empty() {
+        return None;
+    }
+    let binds: Vec<&str> = code
+        .lines()
+        .flat_map(|l| l.split(';'))
+        .filter_map(|st| {
+            let (k, v) = st.split_once('=')?;
+            (k.trim() == name && !v.starts_with('=')).then_some(v)
+        })
+        .collect();
+    match binds.as_slice() {
+        [v] => literal_of(v),
+        _ => None,
+    }
+}
+
 fn literal_path_receiver(code: &str, seg: &str, marker: &str) -> Option<String> {
     let start = (seg.as_ptr() as usize)
         .checked_sub(code.as_ptr() as usize)?
@@ -1579,6 +1655,60 @@ fn kills_every_process(code: &str) -> bool {
 /// Calls that join path parts: with every argument a string literal, the call is replaced by
 /// the literal path it makes (a part starting with `/` restarts it, as in Python), `..`
 /// resolved when the result is absolute or home-relative.
+/// Python's `Path.home() / "a" / "b"` (also `Path.home().joinpath("a", "b")`) folded into the
+/// literal `"~/a/b"`; `None` when there is none.
+fn fold_home_paths(code: &str) -> Option<String> {
+    const HOME: &str = "Path.home()";
+    if code.len() > 64 * 1024 || !code.contains(HOME) {
+        return None;
+    }
+    let mut out = String::with_capacity(code.len());
+    let mut rest = code;
+    let mut changed = false;
+    while let Some(i) = rest.find(HOME) {
+        out.push_str(rest.get(..i).unwrap_or(""));
+        let mut after = rest.get(i + HOME.len()..).unwrap_or("");
+        let mut parts: Vec<String> = Vec::new();
+        loop {
+            let t = after.trim_start();
+            let (quoted, tail) = if let Some(t2) = t.strip_prefix('/') {
+                (t2.trim_start(), true)
+            } else if let Some(t2) = t.strip_prefix(".joinpath(") {
+                (t2.trim_start(), false)
+            } else {
+                break;
+            };
+            let Some(q) = quoted.chars().next().filter(|c| matches!(c, '"' | '\'')) else {
+                break;
+            };
+            let body = quoted.get(1..).unwrap_or("");
+            let Some(end) = body.find(q) else { break };
+            let lit = body.get(..end).unwrap_or("");
+            if lit.contains(['\\', '\'', '"']) {
+                break;
+            }
+            parts.push(lit.trim_matches('/').to_owned());
+            after = body.get(end + 1..).unwrap_or("");
+            if !tail {
+                // `.joinpath("a")` closes with its parenthesis (one literal only).
+                match after.trim_start().strip_prefix(')') {
+                    Some(a) => after = a,
+                    None => break,
+                }
+            }
+        }
+        if parts.is_empty() {
+            out.push_str(HOME);
+        } else {
+            changed = true;
+            out.push_str(&format!("\"~/{}\"", parts.join("/")));
+        }
+        rest = after;
+    }
+    out.push_str(rest);
+    changed.then_some(out)
+}
+
 fn fold_path_joins(code: &str) -> Option<String> {
     const JOINS: &[&str] = &[
         "os.path.join(",

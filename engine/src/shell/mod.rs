@@ -1176,10 +1176,20 @@ impl Walker<'_> {
                 }
             }
         }
-        if wrappers.iter().any(|w| w == "xargs")
-            && let Stdin::Text(t) = &stdin
-        {
-            args.extend(t.split_whitespace().map(Word::literal));
+        if wrappers.iter().any(|w| w == "xargs") {
+            // `xargs cat < paths.txt`: the words of a file the session showed are the
+            // arguments (at most 256 of them).
+            let text = match &stdin {
+                Stdin::Text(t) => Some(t.clone()),
+                Stdin::File(f) => {
+                    let abs = self.abs(f);
+                    self.file_text(&abs, false).map(|(t, _)| t)
+                }
+                _ => None,
+            };
+            if let Some(t) = text {
+                args.extend(t.split_whitespace().take(256).map(Word::literal));
+            }
         }
         if cmd.dynamic && !cmd.text.is_empty() {
             self.issue(ShellIssue::DynamicCommand);
