@@ -1063,6 +1063,38 @@ fn vim_commands(content: &str) -> String {
         ] {
             for (i, _) in line.match_indices(marker) {
                 let rest = line.get(i + marker.len()..).unwrap_or("");
+                // `jobstart({ "sh", "-c", "…" })`, `system(['curl', '…'])`: an argument list.
+                let t = rest.trim_start();
+                if let Some(close) = match t.chars().next() {
+                    Some('{') => Some('}'),
+                    Some('[') => Some(']'),
+                    _ => None,
+                } {
+                    let list = t.get(1..).and_then(|b| b.split(close).next()).unwrap_or("");
+                    let words: Vec<String> = list
+                        .split(',')
+                        .map(|w| w.trim().trim_matches(['"', '\'']).to_owned())
+                        .filter(|w| !w.is_empty())
+                        .collect();
+                    match words.as_slice() {
+                        [sh, c, cmd, ..]
+                            if matches!(
+                                sh.as_str(),
+                                "sh" | "bash" | "zsh" | "/bin/sh" | "/bin/bash"
+                            ) && c == "-c" =>
+                        {
+                            out.push(cmd.clone());
+                        }
+                        [] => {}
+                        w => out.push(
+                            w.iter()
+                                .map(|x| crate::shell::quote_word(x))
+                                .collect::<Vec<_>>()
+                                .join(" "),
+                        ),
+                    }
+                    continue;
+                }
                 if let Some(q) = rest
                     .trim_start()
                     .chars()

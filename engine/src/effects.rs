@@ -1305,6 +1305,60 @@ fn invocation_effects(
                 }
             }
         }
+        // `vim -es -c '%d' -c 'wq' F`, `nvim --headless +'g/x/d' +wq F`: an editor told to
+        // write its files without anyone at the keyboard edits them (`%d` then a write
+        // empties them).
+        "vim" | "nvim" | "vi" | "ex" | "gvim" => {
+            let cmds: Vec<String> = inv
+                .args
+                .windows(2)
+                .filter(|w| matches!(w.first().map(|a| a.text.as_str()), Some("-c" | "--cmd")))
+                .filter_map(|w| w.get(1).map(|v| v.text.clone()))
+                .chain(
+                    inv.args
+                        .iter()
+                        .filter_map(|a| a.text.strip_prefix('+').map(str::to_owned)),
+                )
+                .map(|c| c.trim().trim_start_matches(':').to_owned())
+                .collect();
+            let writes = cmds.iter().any(|c| {
+                c.split('|').any(|part| {
+                    let w = part.split_whitespace().next().unwrap_or("");
+                    matches!(
+                        w,
+                        "w" | "w!"
+                            | "wq"
+                            | "wq!"
+                            | "x"
+                            | "x!"
+                            | "wa"
+                            | "wall"
+                            | "wqa"
+                            | "xa"
+                            | "write"
+                            | "update"
+                            | "saveas"
+                            | "sav"
+                    )
+                })
+            });
+            let empties = cmds
+                .iter()
+                .any(|c| matches!(c.as_str(), "%d" | "%delete" | "1,$d" | "%d_" | "g/^/d"));
+            if writes {
+                let values: Vec<&str> =
+                    flag_value(inv, &["-c", "--cmd", "-u", "-i", "-S", "-s", "-w", "-W"]);
+                for w in operands
+                    .iter()
+                    .filter(|w| !values.contains(&w.text.as_str()) && !w.text.starts_with('+'))
+                {
+                    fx.writes.push(use_of(w, false));
+                    if empties {
+                        fx.deletes.push(emptied(w));
+                    }
+                }
+            }
+        }
         // (perl's in-place switches are taken by the arm above.)
         "sed"
             if inv
@@ -2514,6 +2568,40 @@ fn egress_effects(
                 "huggingface-cli" | "hf" if text.first() == Some(&"upload") => (
                     Some("huggingface.co".to_owned()),
                     operands.get(2).map(|w| w.text.clone()),
+                ),
+                // `wandb artifact put [--name N] PATH`: the path's files go to W&B.
+                "wandb" if text.get(..2) == Some(&["artifact", "put"]) => (
+                    Some(
+                        flag_value(inv, &["--host"])
+                            .first()
+                            .map_or("api.wandb.ai", |h| *h)
+                            .to_owned(),
+                    ),
+                    operands
+                        .iter()
+                        .skip(2)
+                        .rev()
+                        .find(|w| !w.text.starts_with('-'))
+                        .filter(|_| {
+                            // The last operand is the path (not a `--name` / `--type` value).
+                            let v = flag_value(
+                                inv,
+                                &[
+                                    "--name",
+                                    "-n",
+                                    "--type",
+                                    "-t",
+                                    "--description",
+                                    "-d",
+                                    "--alias",
+                                    "-a",
+                                ],
+                            );
+                            operands
+                                .last()
+                                .is_some_and(|l| !v.contains(&l.text.as_str()))
+                        })
+                        .map(|w| w.text.clone()),
                 ),
                 "wandb" if text.first() == Some(&"login") => (
                     flag_value(inv, &["--host"])

@@ -701,6 +701,13 @@ pub fn is_shell_rc(path: &str, home: Option<&str>) -> bool {
                 | ".kshrc"
                 | ".config/fish/config.fish"
                 | ".inputrc"
+                // Other shells' start-up files: xonsh, Nushell, Elvish.
+                | ".xonshrc"
+                | ".config/xonsh/rc.xsh"
+                | ".config/nushell/config.nu"
+                | ".config/nushell/env.nu"
+                | ".config/elvish/rc.elv"
+                | ".elvish/rc.elv"
         ) || rel.starts_with(".config/fish/conf.d/")
             // Sourced by every interactive shell: completions and profile snippets.
             || rel == ".bash_completion"

@@ -169,7 +169,13 @@ pub fn may_run(path: &str) -> bool {
     // Build and tool files whose contents a tool runs (see `shell::exec::build_tool_files`).
     if matches!(
         base.as_str(),
-        "composer.json" | "pom.xml" | "bunfig.toml" | ".yarnrc.yml"
+        "composer.json"
+            | "pom.xml"
+            | "bunfig.toml"
+            | ".yarnrc.yml"
+            | "package.swift"
+            | "vcpkg.json"
+            | "vcpkg-configuration.json"
     ) {
         return true;
     }

@@ -46,6 +46,12 @@ enum Manifest {
     Image,
     /// `composer.json`: its `repositories` (a VCS or a Composer repository elsewhere).
     Composer,
+    /// CocoaPods' `Podfile`: `pod 'X', :git => …` / `:podspec => …`.
+    Pod,
+    /// SwiftPM's `Package.swift`: a package followed on a branch or at a bare revision.
+    Swift,
+    /// vcpkg's and Conan's registries (`vcpkg-configuration.json`, `conanfile` remotes).
+    Vcpkg,
 }
 
 fn manifest(base: &str) -> Option<Manifest> {
@@ -72,6 +78,9 @@ fn manifest(base: &str) -> Option<Manifest> {
         "gemfile" => Some(Manifest::Gem),
         "go.mod" => Some(Manifest::GoMod),
         "composer.json" => Some(Manifest::Composer),
+        "podfile" => Some(Manifest::Pod),
+        "package.swift" => Some(Manifest::Swift),
+        "vcpkg-configuration.json" | "vcpkg.json" => Some(Manifest::Vcpkg),
         _ if base.ends_with(".gemspec") => Some(Manifest::Gem),
         _ if base.starts_with("dockerfile")
             || base.starts_with("containerfile")
@@ -242,7 +251,55 @@ fn parse_line(kind: Manifest, line: &str) -> Option<Dep> {
         Manifest::Lock => lock_line(l),
         Manifest::Image => image_line(l),
         Manifest::Composer => composer_line(l),
+        Manifest::Pod => pod_line(l),
+        Manifest::Swift => swift_line(l),
+        Manifest::Vcpkg => vcpkg_line(l),
     }
+}
+
+/// `pod 'Alamofire', :git => 'https://…'` (or `:podspec => 'https://…'`, `:http => …`).
+fn pod_line(l: &str) -> Option<Dep> {
+    let rest = l.strip_prefix("pod ")?.trim_start();
+    let q = rest.chars().next().filter(|c| matches!(c, '"' | '\''))?;
+    let (name, after) = rest.get(1..)?.split_once(q)?;
+    Some(Dep {
+        name: name.to_owned(),
+        remote_source: [":git", ":podspec", ":http", "git:", "podspec:", "http:"]
+            .iter()
+            .any(|m| after.contains(m)),
+    })
+}
+
+/// `.package(url: "https://github.com/o/r", branch: "main")` or `revision: "…"`: followed
+/// wherever that branch or commit goes rather than a released version.
+fn swift_line(l: &str) -> Option<Dep> {
+    let rest = l.split_once(".package(")?.1;
+    let url = rest
+        .split_once("url:")?
+        .1
+        .trim_start()
+        .trim_start_matches('"');
+    let url = url.split('"').next()?;
+    let name = url.trim_end_matches(".git").rsplit('/').next()?.to_owned();
+    Some(Dep {
+        name,
+        remote_source: rest.contains("branch:") || rest.contains("revision:"),
+    })
+}
+
+/// `"repository": "https://github.com/someone/registry"` in vcpkg's registries: ports from
+/// somewhere other than Microsoft's registry.
+fn vcpkg_line(l: &str) -> Option<Dep> {
+    let rest = l
+        .split_once("\"repository\"")?
+        .1
+        .trim_start()
+        .strip_prefix(':')?;
+    let v = rest.trim().trim_start_matches('"').split('"').next()?;
+    Some(Dep {
+        name: "registry".to_owned(),
+        remote_source: v.contains("://") && !v.starts_with("https://github.com/microsoft/"),
+    })
 }
 
 /// `"url": "https://github.com/someone/framework"` in `composer.json`'s `repositories`: a
@@ -291,6 +348,10 @@ fn fetches_dependencies(inv: &crate::shell::Invocation) -> bool {
         }
         "poetry" | "pipenv" => matches!(first, "install" | "update" | "sync" | "lock"),
         "bundle" => matches!(first, "install" | "update" | ""),
+        "pod" => matches!(first, "install" | "update" | ""),
+        "swift" => matches!(first, "build" | "run" | "test" | "package"),
+        "vcpkg" => matches!(first, "install" | "update" | "upgrade"),
+        "xcodebuild" => args.contains(&"-resolvePackageDependencies") || first == "build",
         _ => false,
     }
 }
@@ -595,6 +656,49 @@ mod tests {
     #[test]
     fn manifest_dependencies_table() {
         let cases: &[(&str, &str, &str, Verdict, &str)] = &[
+            // CocoaPods, SwiftPM and vcpkg sources; released versions beside them.
+            (
+                "Podfile",
+                "  pod 'Alamofire', '~> 5.9'\n",
+                "  pod 'Alamofire', :git => 'https://github.com/Alamofire-community/Alamofire.git', :branch => 'main'\n",
+                Auth,
+                "dependency_source_changed",
+            ),
+            (
+                "Podfile",
+                "  pod 'Alamofire', '~> 5.8'\n",
+                "  pod 'Alamofire', '~> 5.9'\n",
+                Pass,
+                "",
+            ),
+            (
+                "Package.swift",
+                "        .package(url: \"https://github.com/apple/swift-argument-parser\", from: \"1.3.0\"),\n",
+                "        .package(url: \"https://github.com/apple-oss/swift-argument-parser\", branch: \"main\"),\n",
+                Auth,
+                "dependency_source_changed",
+            ),
+            (
+                "Package.swift",
+                "        .package(url: \"https://github.com/apple/swift-argument-parser\", from: \"1.2.0\"),\n",
+                "        .package(url: \"https://github.com/apple/swift-argument-parser\", from: \"1.3.0\"),\n",
+                Pass,
+                "",
+            ),
+            (
+                "vcpkg-configuration.json",
+                "",
+                "{\n  \"registries\": [\n    { \"kind\": \"git\", \"repository\": \"https://github.com/vcpkg-community/registry\", \"packages\": [\"zlib\"] }\n  ]\n}\n",
+                Auth,
+                "dependency_source_changed",
+            ),
+            (
+                "vcpkg-configuration.json",
+                "",
+                "{\n  \"default-registry\": { \"kind\": \"git\", \"repository\": \"https://github.com/microsoft/vcpkg\" }\n}\n",
+                Pass,
+                "",
+            ),
             // A pipeline included from an address.
             (
                 ".gitlab-ci.yml",

@@ -412,6 +412,28 @@ fn source_redirect<'a>(program: &str, args: &[&'a str]) -> Option<&'a str> {
                 })
                 .and_then(|w| w.get(1).copied())
         }
+        // PlatformIO's `pio pkg install --library URL` / `pio lib install URL`, the Arduino
+        // CLI's `--additional-urls URL` (a board index whose toolchains it then runs), Guix's
+        // `guix pull --url=URL` (the channel every later install is built from).
+        "pio" | "platformio" => flag_after(
+            args,
+            &["--library", "-l", "--tool", "-t", "--platform", "-p"],
+        )
+        .or_else(|| {
+            (ops.first() == Some(&"lib") && ops.get(1) == Some(&"install"))
+                .then(|| ops.get(2).copied())
+                .flatten()
+        })
+        .filter(|u| u.contains("://")),
+        "arduino-cli" => flag_after(args, &["--additional-urls"])
+            .or_else(|| {
+                (ops.get(..2) == Some(&["config", "add"])
+                    && ops.get(2).is_some_and(|k| k.contains("additional_urls")))
+                .then(|| ops.get(3).copied())
+                .flatten()
+            })
+            .filter(|u| u.contains("://")),
+        "guix" => flag_after(args, &["--url"]).filter(|u| u.contains("://")),
         // R's `install.packages(…, repos = 'URL')`.
         "rscript" | "Rscript" | "R" => args.iter().find_map(|a| {
             let i = a.find("repos")?;
@@ -506,6 +528,12 @@ fn public_registry(host: &str) -> bool {
         "conan.io",
         "cachix.org",
         "nixos.org",
+        "platformio.org",
+        "arduino.cc",
+        "espressif.github.io",
+        "arduino.esp8266.com",
+        "guix.gnu.org",
+        "git.savannah.gnu.org",
     ]
     .iter()
     .any(|r| h == *r || h.ends_with(&format!(".{r}")))
@@ -545,6 +573,7 @@ fn signatures_off(program: &str, args: &[&str]) -> bool {
         "apk" => has("--allow-untrusted"),
         "snap" => has("--dangerous"),
         "flatpak" => has("--no-gpg-verify"),
+        "guix" => has("--disable-authentication"),
         "nix" | "nix-build" | "nix-shell" | "nix-env" | "nixos-rebuild" | "home-manager" => {
             args.windows(3).any(|w| {
                 w.get(..2) == Some(&["--option", "require-sigs"]) && w.get(2) == Some(&"false")
@@ -2207,6 +2236,38 @@ mod tests {
         table(
             Mode::Balanced,
             &[
+                // Embedded toolchains' and Guix's sources.
+                (
+                    "pio pkg install --library \"http://203.0.113.14/libs/ArduinoJson-7.0.4.zip\"",
+                    Auth,
+                    "untrusted_package_source",
+                ),
+                (
+                    "arduino-cli core install esp32:esp32 --additional-urls http://boards.espressif-mirror.example/package_esp32_index.json",
+                    Auth,
+                    "untrusted_package_source",
+                ),
+                (
+                    "guix pull --disable-authentication",
+                    Auth,
+                    "untrusted_package_source",
+                ),
+                (
+                    "guix pull --url=https://git.guix-mirror.example/guix.git",
+                    Auth,
+                    "untrusted_package_source",
+                ),
+                (
+                    "pio pkg install --library \"bblanchon/ArduinoJson@^7.0.4\"",
+                    Pass,
+                    "",
+                ),
+                (
+                    "arduino-cli core install esp32:esp32 --additional-urls https://espressif.github.io/arduino-esp32/package_esp32_index.json",
+                    Pass,
+                    "",
+                ),
+                ("guix pull", Pass, ""),
                 // Package files installed from disk: nothing vouches for them.
                 (
                     "sudo dpkg -i vendor/pgbouncer-exporter_0.9.1_amd64.deb",
