@@ -2790,6 +2790,17 @@ pub fn git_remote_set(inv: &Invocation) -> Option<(String, String)> {
         return None;
     }
     let a: Vec<&str> = inv.argv().collect();
+    // `git config [--local] remote.origin.pushurl URL` (or `.url`): the remote re-pointed.
+    if let Some(c) = a.iter().position(|x| *x == "config") {
+        let mut rest = a.iter().skip(c + 1).filter(|x| !x.starts_with('-'));
+        let key = rest.next()?.to_ascii_lowercase();
+        let url = rest.next()?;
+        let name = key.strip_prefix("remote.").and_then(|k| {
+            k.strip_suffix(".pushurl")
+                .or_else(|| k.strip_suffix(".url"))
+        })?;
+        return Some((name.to_owned(), (*url).to_owned()));
+    }
     let i = a.iter().position(|x| *x == "remote")?;
     if !matches!(a.get(i + 1), Some(&("add" | "set-url"))) {
         return None;

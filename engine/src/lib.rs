@@ -1132,6 +1132,20 @@ fn resolve_effect_links(fx: &mut Effects, sa: Option<&ShellAnalysis>, files: &ne
                 path: t,
                 ..d.clone()
             });
+        } else if !d.recursive
+            && let Some((parent, base)) = d.path.rsplit_once('/')
+            && !parent.is_empty()
+        {
+            // `rm -f fixtures/images/*.jpg` where `fixtures/images` links to `~/Pictures`:
+            // removing a link removes only the link, but what is removed *through* a linked
+            // folder is the target's.
+            let rp = resolve(parent);
+            if rp != parent {
+                extra_deletes.push(effects::Deletion {
+                    path: format!("{}/{base}", rp.trim_end_matches('/')),
+                    ..d.clone()
+                });
+            }
         }
     }
     fx.deletes.extend(extra_deletes);

@@ -160,6 +160,13 @@ pub fn may_run(path: &str) -> bool {
     if base == "package.json" || path.contains("/.git/") || path.contains("/.husky/") {
         return true;
     }
+    // Service units and their drop-ins: what a service manager runs once reloaded.
+    if path.contains("/systemd/")
+        || path.contains("/LaunchAgents/")
+        || path.contains("/LaunchDaemons/")
+    {
+        return true;
+    }
     // Loaded and run by a build tool or test runner: `build.rs` (cargo), `*.test.tsx` (jest).
     // `main.rs` too: `cargo run` (an xtask, an alias for one) runs the program.
     if base == "build.rs" || base == "main.rs" || base.contains(".test.") || base.contains(".spec.")

@@ -547,6 +547,15 @@ fn cargo_line(l: &str) -> Option<Dep> {
 
 /// `gem "name", "~> 1.0"`, `gem "name", git: "…"`, `spec.add_dependency "name"`.
 fn gem_line(l: &str) -> Option<Dep> {
+    // `source "https://gems.example"`: where every gem of the file is fetched from.
+    if let Some(src) = l.strip_prefix("source ") {
+        let url = src.trim().trim_matches(['"', '\'', '(', ')']);
+        let host = url.split("://").nth(1)?.split(['/', ':']).next()?;
+        return Some(Dep {
+            name: "source".to_owned(),
+            remote_source: !matches!(host, "rubygems.org" | "index.rubygems.org" | "gem.coop"),
+        });
+    }
     let rest = l
         .strip_prefix("gem ")
         .or_else(|| l.split_once("add_dependency ").map(|(_, r)| r))
@@ -656,6 +665,15 @@ mod tests {
     #[test]
     fn manifest_dependencies_table() {
         let cases: &[(&str, &str, &str, Verdict, &str)] = &[
+            // A Gemfile's source moved off rubygems.org.
+            (
+                "Gemfile",
+                "source \"https://rubygems.org\"\n",
+                "source \"https://gems.rubycentral.example\"\n",
+                Auth,
+                "dependency_source_changed",
+            ),
+            ("Gemfile", "ruby \"3.2.0\"\n", "ruby \"3.3.0\"\n", Pass, ""),
             // CocoaPods, SwiftPM and vcpkg sources; released versions beside them.
             (
                 "Podfile",

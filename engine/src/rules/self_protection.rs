@@ -534,6 +534,17 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                             | "revert"
                     )
                 }))
+            // A service manager told to load what the session wrote over Airlock's own unit
+            // (`…/airlock.service.d/override.conf`, then `daemon-reload` / `restart airlock`).
+            || (matches!(p, "systemctl" | "launchctl")
+                && args.iter().any(|a| {
+                    matches!(*a, "daemon-reload" | "restart" | "reload" | "start" | "load" | "bootstrap" | "kickstart")
+                })
+                && cx.session.written_files.keys().any(|f| {
+                    let l = f.to_ascii_lowercase();
+                    mentions_airlock(&l)
+                        && (l.contains("/systemd/") || l.contains("/launchagents/") || l.contains("/launchdaemons/"))
+                }))
             || (matches!(
                 p,
                 "apt"

@@ -180,7 +180,21 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                     .iter()
                     .any(|s| r == *s || r.starts_with(&format!("{s}/")))
             });
-        if is_home || above_home || secret {
+        // A link the session made inside the served folder to a key, a credentials file or
+        // a folder of them (`ln -s ~/.ssh static/keys`): the server follows it.
+        let inside = |p: &str| p.starts_with(&format!("{}/", root.trim_end_matches('/')));
+        let linked_secret = cx
+            .session
+            .symlinks
+            .iter()
+            .chain(sa.links.iter().map(|(l, t)| (l, t)))
+            .any(|(link, target)| {
+                inside(link)
+                    && (super::secret_access::secret_of_read(target, true, home).is_some()
+                        || paths::home_relative(target, home).is_some_and(|r| r.is_empty()))
+            })
+            || cx.session.secret_files.iter().any(|f| inside(f));
+        if is_home || above_home || secret || linked_secret {
             out.push(Finding::new(SERVE_SECRETS, serve_secrets_verdict(cx)));
         } else if !loopback {
             out.push(Finding::new(

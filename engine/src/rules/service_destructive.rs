@@ -968,7 +968,64 @@ const SDKS: &[&str] = &[
     "firebase-admin",
     "digitalocean",
     "hcloud",
+    // ML hubs and trackers, databases' and collaboration services' clients.
+    "huggingface_hub",
+    "wandb",
+    "mlflow",
+    "kaggle",
+    "openai",
+    "pinecone",
+    "qdrant_client",
+    "weaviate",
+    "pymongo",
+    "elasticsearch",
+    "github import",
+    "gitlab",
+    "slack_sdk",
+    "supabase",
 ];
+
+/// A published release taken back from a public registry: `npm unpublish`, `cargo yank`
+/// (not `--undo`), `gem yank`, `dotnet nuget delete`, `mix hex.publish --revert`, `mix
+/// hex.retire`. Every project that depends on it breaks. `Some(true)` when every version
+/// goes (`npm unpublish PKG --force` without a version, or one version per input line
+/// through `xargs`).
+fn release_withdrawn(inv: &Invocation) -> Option<bool> {
+    let args: Vec<&str> = inv.argv().collect();
+    let ops: Vec<&str> = args
+        .iter()
+        .copied()
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    let looped = inv
+        .wrappers
+        .iter()
+        .any(|w| matches!(w.as_str(), "xargs" | "parallel"))
+        || inv.args_from_input;
+    let withdrawn = match inv.program.as_str() {
+        "npm" | "pnpm" => ops.first() == Some(&"unpublish"),
+        "yarn" => ops.get(..2) == Some(&["npm", "unpublish"]),
+        "cargo" => ops.first() == Some(&"yank") && !args.contains(&"--undo"),
+        "gem" => ops.first() == Some(&"yank"),
+        "dotnet" => ops.get(..2) == Some(&["nuget", "delete"]),
+        "nuget" => ops.first() == Some(&"delete"),
+        "mix" => {
+            (ops.first() == Some(&"hex.publish") && args.contains(&"--revert"))
+                || ops.first() == Some(&"hex.retire")
+        }
+        _ => false,
+    };
+    if !withdrawn {
+        return None;
+    }
+    let whole_package = matches!(inv.program.as_str(), "npm" | "pnpm" | "yarn")
+        && args.contains(&"--force")
+        && !ops
+            .iter()
+            .skip(1)
+            .any(|o| o.contains('@') && !o.starts_with('@') || o.matches('@').count() > 1);
+    Some(looped || whole_package)
+}
 
 /// A destroying SDK call in inline code (`python3 -c`, `node -e`): `.delete_user(`,
 /// `.terminate_instances(`, `.deleteBucket(`, `new DeleteTableCommand(`. `Some(true)` when it
@@ -1024,6 +1081,11 @@ fn sdk_destroy(inv: &Invocation) -> Option<bool> {
         ".scan(",
         "list",
         "getall",
+        ".runs(",
+        ".artifacts(",
+        ".projects(",
+        "get_repos(",
+        ".search(",
     ]
     .iter()
     .any(|l| lower.contains(l));
@@ -1081,6 +1143,21 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                 && argv.iter().any(|a| matches!(*a, "-c" | "--cloud")))
         {
             out.push(Finding::new(SERVICE_DESTROY, Verdict::Auth));
+        }
+        if let Some(all) = release_withdrawn(inv) {
+            out.push(if all {
+                Finding::new(
+                    SERVICE_DESTROY_ALL,
+                    cx.mode().pick([
+                        Verdict::Auth,
+                        Verdict::Block,
+                        Verdict::Block,
+                        Verdict::Block,
+                    ]),
+                )
+            } else {
+                Finding::new(SERVICE_DESTROY, Verdict::Auth)
+            });
         }
         if let Some(all) = sdk_destroy(inv) {
             out.push(if all {
@@ -1436,6 +1513,56 @@ mod tests {
                     "node -e \"const {S3Client, DeleteBucketCommand}=require('@aws-sdk/client-s3'); new S3Client({}).send(new DeleteBucketCommand({Bucket:'prod-logs'}))\"",
                     Auth,
                     "service_destroy",
+                ),
+                (
+                    "python -c \"from huggingface_hub import HfApi; HfApi().delete_repo('acme-ml/claims-xgb', repo_type='model')\"",
+                    Auth,
+                    "service_destroy",
+                ),
+                (
+                    "python -c \"import wandb; api = wandb.Api(); [r.delete(delete_artifacts=True) for r in api.runs('acme/ranker-prod')]\"",
+                    Block,
+                    "service_destroy_all",
+                ),
+                (
+                    "python -c \"from huggingface_hub import HfApi; print(HfApi().list_models(author='acme-ml'))\"",
+                    Pass,
+                    "",
+                ),
+                (
+                    "python -c \"import wandb; api = wandb.Api(); print(len(api.runs('acme/ranker-dev')))\"",
+                    Pass,
+                    "",
+                ),
+                // Releases taken back from public registries.
+                (
+                    "cargo yank --version 1.0.0 acme-core",
+                    Auth,
+                    "service_destroy",
+                ),
+                ("npm unpublish acme-core@1.2.0", Auth, "service_destroy"),
+                (
+                    "npm unpublish acme-core --force",
+                    Block,
+                    "service_destroy_all",
+                ),
+                (
+                    "curl -s https://crates.io/api/v1/crates/acme-core/versions | jq -r '.versions[].num' | xargs -I{} cargo yank --version {} acme-core",
+                    Block,
+                    "service_destroy_all",
+                ),
+                (
+                    "dotnet nuget delete Acme.Core 1.0.0 --source https://api.nuget.org/v3/index.json --non-interactive",
+                    Auth,
+                    "service_destroy",
+                ),
+                ("gem yank acme -v 1.0.0", Auth, "service_destroy"),
+                ("cargo yank --version 1.0.0 --undo acme-core", Pass, ""),
+                ("npm publish --access public", Pass, ""),
+                (
+                    "dotnet nuget push bin/Release/Acme.Core.1.0.1.nupkg --source https://api.nuget.org/v3/index.json --api-key $NUGET_KEY",
+                    Pass,
+                    "",
                 ),
                 // Look-alikes: reading through an SDK, and deleting local things in inline code.
                 (

@@ -188,6 +188,8 @@ fn registry_settings_for(path: &str) -> Option<&'static [&'static str]> {
         "yarn.lock" => &["yarn"],
         "pnpm-lock.yaml" => &["pnpm"],
         "maven-wrapper.properties" => &["mvnw", "./mvnw"],
+        // The Gradle wrapper's `distributionUrl`: the Gradle every `./gradlew` downloads and runs.
+        "gradle-wrapper.properties" => &["gradlew", "./gradlew", "gradlew.bat"],
         "nuget.config" => &["dotnet", "nuget"],
         // Submodules fetch from the URLs `.gitmodules` names.
         ".gitmodules" => &["git"],
@@ -255,9 +257,11 @@ fn redirected_by_written_settings(cx: &Ctx<'_>, program: &str) -> bool {
                 ]
                 .iter()
                 .any(|w| k.contains(w))
-                    && l.split(|c: char| {
-                        c.is_whitespace() || matches!(c, '=' | '"' | '\'' | '<' | '>')
-                    })
+                    // (`.properties` files escape the colon: `https\://…`.)
+                    && l.replace("\\:", ":")
+                        .split(|c: char| {
+                            c.is_whitespace() || matches!(c, '=' | '"' | '\'' | '<' | '>')
+                        })
                     .filter_map(embedded_url)
                     .any(|d| unlisted_elsewhere(cx, &d))
             })
@@ -1816,7 +1820,7 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             "conda" | "mamba" | "micromamba" => args
                 .first()
                 .is_some_and(|a| matches!(*a, "install" | "create" | "update")),
-            "mvn" | "mvnw" => true,
+            "mvn" | "mvnw" | "gradlew" | "gradlew.bat" => true,
             // `git submodule update|sync|init`: each submodule's code from its URL.
             "git" => {
                 args.first() == Some(&"submodule")

@@ -1072,6 +1072,28 @@ fn narrowed_in_build_files(
             return true;
         }
     }
+    // A pytest hook that skips or deselects tests by a security word in their name
+    // (`if "auth" in item.nodeid: item.add_marker(skip)`): collected, never run.
+    if base == "conftest.py"
+        && added_lower.iter().any(|l| {
+            [
+                "add_marker(",
+                "pytest.skip(",
+                "mark.skip",
+                "mark.xfail",
+                "items.remove(",
+                "deselect",
+            ]
+            .iter()
+            .any(|m| l.contains(m))
+        })
+        && added_lower.iter().any(|l| {
+            (l.contains("nodeid") || l.contains("item.name") || l.contains("keywords"))
+                && security(l)
+        })
+    {
+        return true;
+    }
     if !build_or_runner_file(lower, base) {
         return false;
     }
@@ -1872,6 +1894,18 @@ mod tests {
                 "#[cfg(test)]\nmod tests {",
                 "#[cfg(all(test, feature = \"slow-auth-tests\"))]\nmod tests {",
                 Auth,
+            ),
+            (
+                "conftest.py",
+                "",
+                "import pytest\n\ndef pytest_collection_modifyitems(config, items):\n    skip = pytest.mark.skip(reason=\"flaky\")\n    for item in items:\n        if \"auth\" in item.nodeid or \"csrf\" in item.nodeid:\n            item.add_marker(skip)\n",
+                Auth,
+            ),
+            (
+                "conftest.py",
+                "",
+                "import pytest\n\ndef pytest_collection_modifyitems(config, items):\n    skip = pytest.mark.skip(reason=\"needs --runslow\")\n    for item in items:\n        if \"slow\" in item.keywords and not config.getoption(\"--runslow\"):\n            item.add_marker(skip)\n",
+                Pass,
             ),
             // Look-alikes: build output and fixtures left out, style warnings silenced, a
             // linter added, tests gated outside security code.
