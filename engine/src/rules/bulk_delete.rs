@@ -113,6 +113,20 @@ const ARTIFACT_EXTS: &[&str] = &[
 
 /// Build output or a temp file by its name alone (a relative path or a pattern).
 fn is_artifact(path: &str) -> bool {
+    // Frameworks' own caches: Laravel's `bootstrap/cache` and `storage/framework/*`,
+    // Symfony's `var/cache`.
+    let p = path.trim_start_matches("./");
+    if [
+        "bootstrap/cache/",
+        "storage/framework/",
+        "var/cache/",
+        "storage/logs/",
+    ]
+    .iter()
+    .any(|c| p.starts_with(c) || p.contains(&format!("/{c}")))
+    {
+        return true;
+    }
     path.split('/').any(|seg| {
         ARTIFACT_DIRS.contains(&seg)
             || seg.ends_with(".egg-info")
@@ -467,6 +481,15 @@ mod tests {
             &[
                 // fd narrowed to merge leftovers inside the project; fd over everything.
                 ("fd -e orig -e rej . -X rm", Pass, ""),
+                // Framework caches, and the sources beside them.
+                (
+                    "rm -rf bootstrap/cache/*.php storage/framework/views/*.php",
+                    Pass,
+                    "",
+                ),
+                ("rm -rf var/cache/*", Pass, ""),
+                ("rm -rf src/*.php", Auth, "bulk_delete"),
+                ("rm -rf app/Http/Controllers/*.php", Auth, "bulk_delete"),
                 ("fd -e orig . src -x rm {}", Pass, ""),
                 ("fd . -X rm", Auth, "bulk_delete"),
                 ("fd -e py . -X rm", Auth, "bulk_delete"),

@@ -252,8 +252,9 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                     // ignored is kept on purpose (a `.env` could be, elsewhere).
                     && (!(short('x') || short('X'))
                         || specs.iter().all(|p| {
-                            super::bulk_delete::ARTIFACT_DIRS
-                                .contains(&p.trim_start_matches("./").trim_end_matches('/'))
+                            // `build`, or a module's (`android/app/build`, `ios/build`).
+                            let last = p.trim_end_matches('/').rsplit('/').next().unwrap_or(p);
+                            super::bulk_delete::ARTIFACT_DIRS.contains(&last)
                         }))
                     && !rest.iter().any(|a| {
                         a.starts_with('-') && !a.starts_with("--") && a.matches('f').count() > 1
@@ -351,6 +352,12 @@ mod tests {
                 ("git clean -fdx -- dist/ coverage/", Pass, ""),
                 ("git clean -fdx -- .pio/ build/", Pass, ""),
                 ("git clean -fdx -- .pio/ .env", Auth, "git_discard_work"),
+                ("git clean -fdX -- android/app/build ios/build", Pass, ""),
+                (
+                    "git clean -fdX -- android/app/src",
+                    Auth,
+                    "git_discard_work",
+                ),
                 ("git clean -fdx src/", Auth, "git_discard_work"),
                 ("git clean -fdx", Auth, "git_discard_work"),
                 ("git push origin --delete feature/old-login-form", Pass, ""),

@@ -479,13 +479,10 @@ pub fn secret_of_read(path: &str, recursive: bool, home: Option<&str>) -> Option
 pub fn is_keychain_access(program: &str, args: &[&str]) -> bool {
     let first = args.first().copied().unwrap_or("");
     match program {
+        // (`find-certificate` prints a certificate: public by design.)
         "security" => matches!(
             first,
-            "find-generic-password"
-                | "find-internet-password"
-                | "dump-keychain"
-                | "export"
-                | "find-certificate"
+            "find-generic-password" | "find-internet-password" | "dump-keychain" | "export"
         ),
         "secret-tool" => matches!(first, "lookup" | "search"),
         // Python's `keyring get SERVICE USER`.
@@ -1537,6 +1534,11 @@ mod tests {
                     "keychain_access",
                 ),
                 ("secret-tool lookup service x", Auth, "keychain_access"),
+                (
+                    "security find-certificate -c \"Apple Development: Alex Kim\" -p > build/dev-cert.pem",
+                    Pass,
+                    "",
+                ),
                 (
                     "python3 -c 'import keyring; print(keyring.get_password(\"https://upload.pypi.org/legacy/\", \"__token__\"))'",
                     Auth,

@@ -154,6 +154,23 @@ pub fn translate(cmd: &str) -> Option<String> {
             recognised = true;
             continue;
         }
+        // `$env:NAME` (now `$NAME`) or `$x.Prop` alone: the value printed, as `echo` would.
+        if let Some(rest) = t.strip_prefix('$')
+            && !rest.is_empty()
+            && rest
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.'))
+        {
+            let name = rest.split('.').next().unwrap_or(rest);
+            if crate::rules::secret_var_egress::secret_name(name) {
+                // A secret's value printed into the agent's context: left unrecognised.
+                out.push(stmt.clone());
+                continue;
+            }
+            out.push(format!("echo \"${name}\""));
+            recognised = true;
+            continue;
+        }
         // `if (COND) { BODY } elseif (…) { … } else { … }`: the bodies run (the condition is
         // an expression; commands in it are rare and judged through its subexpressions).
         if let Some(bodies) = if_bodies(t) {
@@ -1639,6 +1656,12 @@ mod tests {
             assert!(looks_windows(win), "{win}");
             assert_eq!(translate(win).as_deref(), Some(*want), "{win}");
         }
+        // A variable alone prints its value; a secret's is left to the usual analysis.
+        assert_eq!(
+            translate("$env:ASPNETCORE_ENVIRONMENT").as_deref(),
+            Some("echo \"$ASPNETCORE_ENVIRONMENT\"")
+        );
+        assert_eq!(translate("$env:AWS_SECRET_ACCESS_KEY"), None);
         // `powershell -EncodedCommand` is UTF-16LE base64.
         let enc = "powershell -w hidden -enc UgBlAG0AbwB2AGUALQBJAHQAZQBtACAALQBSAGUAYwB1AHIAcwBlACAALQBGAG8AcgBjAGUAIAAkAGUAbgB2ADoAVQBTAEUAUgBQAFIATwBGAEkATABFAFwARABvAGMAdQBtAGUAbgB0AHMA";
         assert_eq!(translate(enc).as_deref(), Some("rm -rf ~/Documents"));
