@@ -113,11 +113,12 @@ fn the_readme_mode_table_matches_the_engine() {
                         "{ctx}: {cmd}"
                     );
                 }
-            } else if what.starts_with("writes to production") {
+            } else if what.starts_with("writes and deploys to production") {
                 for cmd in [
                     "psql -h db-prod.internal.example -c \"UPDATE plans SET price_cents = 0 WHERE id = 3\"",
                     "terraform -chdir=envs/prod apply -auto-approve",
                     "kubectl -n prod set image deploy/api api=ghcr.io/acme/api:2",
+                    "npx vercel deploy --prod --yes",
                 ] {
                     assert_eq!(
                         verdict(&e, &fresh, cmd),

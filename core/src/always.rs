@@ -768,6 +768,18 @@ pub const CORPUS: &[(&str, &str)] = &[
         include_str!("../../tests/corpus/families/everyday17.jsonl"),
     ),
     (
+        "holdout41",
+        include_str!("../../tests/corpus/families/holdout41.jsonl"),
+    ),
+    (
+        "holdout42",
+        include_str!("../../tests/corpus/families/holdout42.jsonl"),
+    ),
+    (
+        "everyday18",
+        include_str!("../../tests/corpus/families/everyday18.jsonl"),
+    ),
+    (
         "everyday5",
         include_str!("../../tests/corpus/families/everyday5.jsonl"),
     ),

