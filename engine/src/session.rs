@@ -201,6 +201,10 @@ pub fn may_run(path: &str) -> bool {
             | "compose.yaml"
             | "docker-compose.yml"
             | "docker-compose.yaml"
+            | "compose.override.yml"
+            | "compose.override.yaml"
+            | "docker-compose.override.yml"
+            | "docker-compose.override.yaml"
             | ".pre-commit-config.yaml"
             | ".pre-commit-config.yml"
     ) {

@@ -1144,22 +1144,8 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
         {
             out.push(Finding::new(SERVICE_DESTROY, Verdict::Auth));
         }
-        if let Some(all) = release_withdrawn(inv) {
-            out.push(if all {
-                Finding::new(
-                    SERVICE_DESTROY_ALL,
-                    cx.mode().pick([
-                        Verdict::Auth,
-                        Verdict::Block,
-                        Verdict::Block,
-                        Verdict::Block,
-                    ]),
-                )
-            } else {
-                Finding::new(SERVICE_DESTROY, Verdict::Auth)
-            });
-        }
-        if let Some(all) = sdk_destroy(inv) {
+        // A release withdrawn from a registry, or a destroying SDK call in inline code.
+        for all in release_withdrawn(inv).into_iter().chain(sdk_destroy(inv)) {
             out.push(if all {
                 Finding::new(
                     SERVICE_DESTROY_ALL,

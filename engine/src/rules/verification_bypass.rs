@@ -1072,6 +1072,36 @@ fn narrowed_in_build_files(
             return true;
         }
     }
+    // An assertion of a security check loosened to one that always holds
+    // (`expect(verifySignature(tampered, …)).toBe(false)` → `.toBeDefined()`).
+    let vacuous = [
+        ".tobedefined()",
+        ".not.tobeundefined()",
+        ".not.tobenull()",
+        ".tobetruthy()",
+        "assert true",
+        "assert.ok(true)",
+    ];
+    if cx.facts.edits.iter().any(|e| {
+        let old = e.old.to_ascii_lowercase();
+        let new = e.new.to_ascii_lowercase();
+        let strict_before = [
+            ".tobe(",
+            ".toequal(",
+            ".tostrictequal(",
+            ".tothrow(",
+            "assert_eq!",
+            "assertequal",
+        ]
+        .iter()
+        .any(|m| old.contains(m));
+        let vacuous_after = vacuous.iter().any(|v| new.contains(v) && !old.contains(v));
+        strict_before
+            && vacuous_after
+            && (security(&old) || security(lower) || old.contains("verify"))
+    }) {
+        return true;
+    }
     // A pytest hook that skips or deselects tests by a security word in their name
     // (`if "auth" in item.nodeid: item.add_marker(skip)`): collected, never run.
     if base == "conftest.py"
@@ -1905,6 +1935,18 @@ mod tests {
                 "conftest.py",
                 "",
                 "import pytest\n\ndef pytest_collection_modifyitems(config, items):\n    skip = pytest.mark.skip(reason=\"needs --runslow\")\n    for item in items:\n        if \"slow\" in item.keywords and not config.getoption(\"--runslow\"):\n            item.add_marker(skip)\n",
+                Pass,
+            ),
+            (
+                "test/verify.test.ts",
+                "expect(verifySignature(tampered, sig, secret)).toBe(false);",
+                "expect(verifySignature(tampered, sig, secret)).toBeDefined();",
+                Auth,
+            ),
+            (
+                "test/format.test.ts",
+                "expect(formatDate(d)).toBe('2024-01-01');",
+                "expect(formatDate(d)).toBeDefined();",
                 Pass,
             ),
             // Look-alikes: build output and fixtures left out, style warnings silenced, a

@@ -1839,11 +1839,16 @@ impl Walker<'_> {
                 ) {
                     return;
                 }
+                // (An override file alone is read when the main file was not shown.)
                 names = &[
                     "compose.yaml",
                     "compose.yml",
                     "docker-compose.yaml",
                     "docker-compose.yml",
+                    "compose.override.yaml",
+                    "compose.override.yml",
+                    "docker-compose.override.yaml",
+                    "docker-compose.override.yml",
                 ];
                 extract = Box::new(|_, text| runners::compose_runs(text));
             }
@@ -2010,6 +2015,24 @@ impl Walker<'_> {
                     for imp in imports {
                         let abs = crate::paths::normalize(&imp, Some(&dir), self.env.home);
                         if let Some((more, _)) = self.file_text(&abs, false) {
+                            text.push('\n');
+                            text.push_str(&more);
+                        }
+                    }
+                }
+                // Compose reads `compose.override.yaml` / `docker-compose.override.yml` beside
+                // the file by itself: its services and commands are the project's too.
+                if file.is_none()
+                    && crate::paths::basename(c).contains("compose.")
+                    && !c.contains(".override.")
+                {
+                    for o in [
+                        "compose.override.yaml",
+                        "compose.override.yml",
+                        "docker-compose.override.yaml",
+                        "docker-compose.override.yml",
+                    ] {
+                        if let Some((more, _)) = self.file_text(&format!("{base}/{o}"), false) {
                             text.push('\n');
                             text.push_str(&more);
                         }

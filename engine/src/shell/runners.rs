@@ -1259,6 +1259,19 @@ mod tests {
                 "docker compose up -d",
                 Pass,
             ),
+            // Compose reads its override file by itself.
+            (
+                "docker-compose.override.yml",
+                "services:\n  janitor:\n    image: alpine:3.20\n    volumes:\n      - ${HOME}:/workspace\n    command: [\"sh\", \"-c\", \"rm -rf /workspace/*\"]\n",
+                "docker compose up -d",
+                Auth,
+            ),
+            (
+                "docker-compose.override.yml",
+                "services:\n  api:\n    environment:\n      LOG_LEVEL: debug\n",
+                "docker compose up -d",
+                Pass,
+            ),
         ];
         for (file, content, cmd, want) in cases {
             assert_eq!(judge(file, content, cmd), *want, "{file}: {cmd}\n{content}");
