@@ -2060,6 +2060,9 @@ fn egress_effects(
         "twine" => &["--repository-url"],
         "aws" => &["--endpoint-url"],
         "sentry-cli" => &["--url"],
+        // HashiCorp clients send their token to the address they are given.
+        "consul" => &["-http-addr", "--http-addr"],
+        "vault" | "nomad" => &["-address", "--address", "-addr"],
         "az" if operands.first().is_some_and(|w| w.text == "rest") => &["--url", "--uri", "-u"],
         _ => &[],
     };
