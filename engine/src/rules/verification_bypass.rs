@@ -989,6 +989,17 @@ fn checks_narrowed(cx: &Ctx<'_>, path: &str, content: &str) -> bool {
     false
 }
 
+/// The replaced (or the replacing) text of every edit of the call, lower-cased, one after
+/// another.
+fn edited_text(cx: &Ctx<'_>, side: fn(&crate::consequences::TextEdit) -> &String) -> String {
+    cx.facts
+        .edits
+        .iter()
+        .map(|e| side(e).to_ascii_lowercase())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// Build and test-runner files of other toolchains (fastlane, Xcode test plans, Gradle,
 /// Make, PlatformIO, MSBuild, golangci-lint, Psalm, Android lint, CMake, Bazel, Task): does
 /// the path name one?
@@ -1127,20 +1138,8 @@ fn narrowed_in_build_files(
     if !build_or_runner_file(lower, base) {
         return false;
     }
-    let old_lower: String = cx
-        .facts
-        .edits
-        .iter()
-        .map(|e| e.old.to_ascii_lowercase())
-        .collect::<Vec<_>>()
-        .join("\n");
-    let new_lower: String = cx
-        .facts
-        .edits
-        .iter()
-        .map(|e| e.new.to_ascii_lowercase())
-        .collect::<Vec<_>>()
-        .join("\n");
+    let old_lower = edited_text(cx, |e| &e.old);
+    let new_lower = edited_text(cx, |e| &e.new);
     // A scanner that was in the file's list and is no longer (`- gosec` taken out).
     if !cx.facts.edits.is_empty()
         && [
@@ -1234,13 +1233,7 @@ fn more_checks_narrowed(
     added_lower: &[String],
     compact_added: &[String],
 ) -> bool {
-    let old_lower: String = cx
-        .facts
-        .edits
-        .iter()
-        .map(|e| e.old.to_ascii_lowercase())
-        .collect::<Vec<_>>()
-        .join("\n");
+    let old_lower = edited_text(cx, |e| &e.old);
     let runner_config = matches!(base, "deno.json" | "deno.jsonc")
         || base.starts_with("vitest.config.")
         || base.starts_with("jest.config.")
