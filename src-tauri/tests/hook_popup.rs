@@ -78,10 +78,13 @@ fn hook_asks_the_real_popup_approve_then_timeout() {
         "the popup did not draw the consequences; log:\n{}",
         s.log_text()
     );
-    let (_, approve) = popup_buttons(&win);
     std::thread::sleep(Duration::from_millis(1700)); // armed 1.5 s after arrival
     shot(&s, "popup-hook.png");
-    click(approve.0, approve.1);
+    assert!(
+        approve_until_gone(&win, Duration::from_secs(20)),
+        "the popup did not close on Approve; log:\n{}",
+        s.log_text()
+    );
     let o = hook.wait_with_output().unwrap();
     let stdout = String::from_utf8_lossy(&o.stdout);
     // Approved: the hook lets the call through. Airlock never answers "allow" (that would

@@ -111,10 +111,13 @@ fn at_the_system_level_the_unlocked_app_is_the_approval_agent() {
     let popup = wait_window("^Airlock approval #", Duration::from_secs(30))
         .unwrap_or_else(|| panic!("no popup at the system level; log:\n{}", s.log_text()));
     wait_rendered(&s, 1);
-    let (_, approve) = popup_buttons(&popup);
     std::thread::sleep(Duration::from_millis(1700)); // armed 1.5 s after arrival
     shot(&s, "popup-system-level.png");
-    click(approve.0, approve.1);
+    assert!(
+        approve_until_gone(&popup, Duration::from_secs(20)),
+        "the popup did not close on Approve; log:\n{}",
+        s.log_text()
+    );
     let o = hook.wait_with_output().unwrap();
     assert_eq!(
         (o.status.code(), String::from_utf8_lossy(&o.stdout).trim()),

@@ -445,6 +445,22 @@ pub fn popup_buttons(win: &str) -> ((i64, i64), (i64, i64)) {
     ((x + w / 4, by), (x + 3 * w / 4, by))
 }
 
+/// Clicks "Approve once" of popup `win` until the popup closes (at most `within`). Under
+/// load the page's arming tick can run late, so a click right after the arm time may meet a
+/// button that is still disabled; a user clicks again, and so does this. A second click
+/// cannot approve twice: the decision is single use. Returns whether the popup closed.
+pub fn approve_until_gone(win: &str, within: Duration) -> bool {
+    let t0 = Instant::now();
+    while t0.elapsed() < within {
+        let (_, approve) = popup_buttons(win);
+        click(approve.0, approve.1);
+        if wait_gone("^Airlock approval #", Duration::from_secs(2)) {
+            return true;
+        }
+    }
+    false
+}
+
 // ---- the setup wizard (tests/wizard.rs, tests/system_wizard.rs)
 
 /// Lines of the app log that report wizard step `step` as `done` or `failed`.
