@@ -1613,6 +1613,41 @@ fn collect(v: &serde_json::Value, keys: &[&str], out: &mut Vec<String>, depth: u
     }
 }
 
+/// The routine commands that read the configuration at `path` (absolute) for what to load
+/// or run first, and the folder they run in; `None` for other files. A write of one is
+/// judged by what it changes for them (`rules::armed_config`).
+pub fn routine_commands(path: &str) -> Option<(&'static [&'static str], String)> {
+    let base = paths::basename(path).to_ascii_lowercase();
+    let parent = path.rsplit_once('/').map_or("/", |(p, _)| p);
+    let parent = if parent.is_empty() { "/" } else { parent };
+    let js = |stem: &str| {
+        base.strip_prefix(stem)
+            .is_some_and(|ext| matches!(ext, "js" | "mjs" | "cjs" | "ts" | "mts" | "cts"))
+    };
+    let commands: &'static [&'static str] = match base.as_str() {
+        "bunfig.toml" => &["bun test"],
+        ".env" | ".env.local" | ".env.development" | ".env.development.local" | ".env.test" => {
+            &["npm run dev", "npm test"]
+        }
+        ".npmrc" => &["npm run build"],
+        ".yarnrc.yml" => &["yarn install"],
+        "pytest.ini" | "tox.ini" | "setup.cfg" | "pyproject.toml" => &["pytest"],
+        "build.gradle" | "build.gradle.kts" | "settings.gradle" | "settings.gradle.kts" => {
+            &["gradle build"]
+        }
+        ".pre-commit-config.yaml" | ".pre-commit-config.yml" => &["pre-commit run --all-files"],
+        "config.toml" | "config" if parent.ends_with("/.cargo") => {
+            let project = parent.strip_suffix("/.cargo").unwrap_or(parent);
+            let project = if project.is_empty() { "/" } else { project };
+            return Some((&["cargo build", "cargo test"], project.to_owned()));
+        }
+        _ if js("jest.config.") => &["npx jest"],
+        _ if js("vitest.config.") || js("vite.config.") => &["npx vitest run"],
+        _ => return None,
+    };
+    Some((commands, parent.to_owned()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -305,6 +305,7 @@ impl Engine {
     fn decide_one(&self, action: &Action, session: &SessionState, facts: &CallFacts) -> Decision {
         let (sa, fx) = self.understand(action, facts, session);
         let planted = self.planted(action, session);
+        let armed = self.armed(action, session, facts);
         // `git add -A && git commit … && git push`: a secret this line puts into history is
         // in it by the time the push runs, so the push is judged as after that commit.
         let committed_here;
@@ -330,6 +331,7 @@ impl Engine {
             fx: &fx,
             facts,
             planted,
+            armed,
             source: std::cell::OnceCell::new(),
         };
         let mut findings: Vec<Finding> = Vec::new();
@@ -419,6 +421,65 @@ impl Engine {
             self.decide_inner(&inner, session, &CallFacts::default())
                 .reasons,
         )
+    }
+
+    /// For a write of a configuration a routine command reads (`bunfig.toml` for `bun test`,
+    /// `.env` for `npm run dev`, …: [`autorun::routine_commands`]): that command's verdict
+    /// after the write, when it is stricter than before it. The command is judged as it
+    /// would run in the configuration's folder, with the configuration as written (an edit
+    /// applied to the text shown before; one whose text is unknown is not judged here) and
+    /// with files nobody showed left unknown rather than unseen, so that only what the write
+    /// changes counts.
+    fn armed(&self, action: &Action, session: &SessionState, facts: &CallFacts) -> Option<Verdict> {
+        let Operation::FileWrite { path, content } = &action.op else {
+            return None;
+        };
+        let home = self.policy.home();
+        let abs = paths::normalize(path, action.cwd.as_deref(), home);
+        let (commands, folder) = autorun::routine_commands(&abs)?;
+        let full = if facts.edits.is_empty() {
+            content.clone()
+        } else {
+            let mut text = match facts.files.get(&abs) {
+                Some(needs::FileView::Content(c)) => c.clone(),
+                _ => session.written_files.get(&abs)?.content.clone(),
+            };
+            for e in &facts.edits {
+                if e.old.is_empty() || !text.contains(&e.old) {
+                    return None;
+                }
+                text = text.replacen(&e.old, &e.new, 1);
+            }
+            text
+        };
+        let mut before_facts = facts.clone();
+        before_facts.edits.clear();
+        before_facts.inspected = false;
+        let mut after_facts = before_facts.clone();
+        after_facts
+            .files
+            .insert(abs.clone(), needs::FileView::Content(full));
+        let mut after_session = self.observe(session, action, "");
+        after_session.written_files_full = session.written_files_full;
+        let mut worst: Option<Verdict> = None;
+        for command in commands {
+            let run = Action {
+                tool: "Bash".into(),
+                op: Operation::Shell {
+                    command: (*command).to_owned(),
+                },
+                cwd: Some(folder.clone()),
+                ..action.clone()
+            };
+            let before = self.decide_inner(&run, session, &before_facts).verdict;
+            let after = self
+                .decide_inner(&run, &after_session, &after_facts)
+                .verdict;
+            if after > before && worst.is_none_or(|w| after > w) {
+                worst = Some(after);
+            }
+        }
+        worst
     }
 
     /// Record a decision's outcome in the session (blocked actions are remembered by keyed

@@ -298,7 +298,93 @@ mod tests {
         use crate::rules::testutil::{CWD, engine};
         let c = |t: &str| FileView::Content(t.to_owned());
         let p = |f: &str| format!("{CWD}/{f}");
+        let pyproject = "[tool.poetry]\nname = \"orders\"\n\n[tool.poetry.scripts]\nrefresh-fixtures = \"scripts.refresh_fixtures:main\"\nserve = \"orders.app:run\"\n";
+        let wipe = "import shutil\ndef main():\n    shutil.rmtree('/home/dev')\n";
+        let routine = "import json\ndef run():\n    print(json.dumps({'ok': True}))\n";
+        let gradle_home = "tasks.register<Delete>(\"clean\") {\n    delete(rootProject.layout.buildDirectory)\n    delete(File(System.getProperty(\"user.home\"), \".android\"))\n    delete(rootDir.parentFile)\n}\n";
         let cases: Vec<(&str, CallFacts, Verdict, &str)> = vec![
+            // A console script of pyproject.toml runs its entry point's module.
+            (
+                "poetry run refresh-fixtures",
+                facts(
+                    true,
+                    &[
+                        (&p("pyproject.toml"), c(pyproject)),
+                        (&p("scripts/refresh_fixtures.py"), c(wipe)),
+                    ],
+                    &[],
+                ),
+                Block,
+                "destructive_rm",
+            ),
+            (
+                "uv run serve",
+                facts(
+                    true,
+                    &[
+                        (&p("pyproject.toml"), c(pyproject)),
+                        (&p("src/orders/app.py"), c(wipe)),
+                    ],
+                    &[],
+                ),
+                Block,
+                "destructive_rm",
+            ),
+            (
+                "poetry run serve",
+                facts(
+                    true,
+                    &[
+                        (&p("pyproject.toml"), c(pyproject)),
+                        (&p("orders/app.py"), c(routine)),
+                    ],
+                    &[],
+                ),
+                Pass,
+                "",
+            ),
+            // Gradle's Delete task aimed at the home folder and the folder above the project.
+            (
+                "./gradlew clean",
+                facts(
+                    true,
+                    &[
+                        (&p("build.gradle.kts"), c(gradle_home)),
+                        (
+                            &p("gradlew"),
+                            c(
+                                "#!/bin/sh\nexec java -jar gradle/wrapper/gradle-wrapper.jar \"$@\"\n",
+                            ),
+                        ),
+                    ],
+                    &[],
+                ),
+                Block,
+                "destructive_rm",
+            ),
+            (
+                "./gradlew clean",
+                facts(
+                    true,
+                    &[
+                        (
+                            &p("build.gradle.kts"),
+                            c(
+                                "tasks.register<Delete>(\"clean\") {\n    delete(rootProject.layout.buildDirectory)\n}\n",
+                            ),
+                        ),
+                        (
+                            &p("gradlew"),
+                            c(
+                                "#!/bin/sh\nexec java -jar gradle/wrapper/gradle-wrapper.jar \"$@\"\n",
+                            ),
+                        ),
+                    ],
+                    &[],
+                ),
+                Pass,
+                "",
+            ),
             (
                 "bash x.sh",
                 facts(true, &[(&p("x.sh"), c("rm -rf ~\n"))], &[]),

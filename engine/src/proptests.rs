@@ -77,7 +77,7 @@ proptest! {
         let s = SessionState::default();
         let got = e.decide(&a, &s).verdict;
         let (sa, fx) = e.understand(&a, &crate::CallFacts::default(), &SessionState::default());
-        let cx = Ctx { action: &a, policy: e.policy(), session: &s, key: e.key(), scanner: e.scanner(), shell: sa.as_ref(), fx: &fx, facts: &crate::needs::CallFacts::default(), planted: None, source: std::cell::OnceCell::new() };
+        let cx = Ctx { action: &a, policy: e.policy(), session: &s, key: e.key(), scanner: e.scanner(), shell: sa.as_ref(), fx: &fx, facts: &crate::needs::CallFacts::default(), planted: None, armed: None, source: std::cell::OnceCell::new() };
         let mut others = Vec::new();
         for (name, rule) in RULES {
             if *name != "mcp_annotations" {

@@ -21,6 +21,7 @@ const RULES: &[Reason] = &[
     crate::rules::secrets_unshielded::SECRETS_UNSHIELDED,
     crate::rules::manifest_dependencies::DEPENDENCY_SOURCE,
     crate::rules::planted_command::PLANTED_COMMAND,
+    crate::rules::armed_config::ARMED_CONFIG,
     crate::rules::destructive_code::DESTROYS_DATA,
     crate::rules::planted_instructions::REMOTE_INSTRUCTIONS,
     crate::rules::planted_instructions::SECRET_SHARING_GUIDANCE,

@@ -14,6 +14,7 @@ use crate::session::{FingerprintKey, SessionState};
 use crate::shell::ShellAnalysis;
 use crate::verdict::Finding;
 
+pub mod armed_config;
 pub mod bad_input;
 pub mod behaviour;
 pub mod bulk_delete;
@@ -75,6 +76,10 @@ pub struct Ctx<'a> {
     /// For a write of a file whose commands run later (a script, a build recipe: see
     /// [`crate::autorun::later_commands`]), the reasons its commands get if run now.
     pub planted: Option<Vec<crate::verdict::ReasonReport>>,
+    /// For a write of a configuration a routine command reads (see
+    /// [`crate::autorun::routine_commands`]), that command's verdict after the write when
+    /// the write made it stricter.
+    pub armed: Option<crate::verdict::Verdict>,
     /// The write as the code rules see it, worked out once per decision (see
     /// [`Ctx::source_write`]).
     pub source: std::cell::OnceCell<Option<crate::code::SourceWrite>>,
@@ -168,6 +173,7 @@ pub const RULES: &[(&str, RuleFn)] = &[
     ("code_exfiltration", code_exfiltration::check),
     ("manifest_dependencies", manifest_dependencies::check),
     ("planted_command", planted_command::check),
+    ("armed_config", armed_config::check),
     ("destructive_code", destructive_code::check),
     ("lookalike_source", lookalike_source::check),
 ];

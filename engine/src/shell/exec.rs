@@ -3009,6 +3009,39 @@ fn runner_loads(inv: &Invocation) -> Option<fn(&str) -> Option<&'static str>> {
     }
 }
 
+/// The module a console script `name` of a `pyproject.toml` runs: the `pkg.mod` of
+/// `name = "pkg.mod:main"` under `[project.scripts]` or `[tool.poetry.scripts]` (also the
+/// inline-table form `name = { callable = "pkg.mod:main" }`).
+fn python_entry_point(pyproject: &str, name: &str) -> Option<String> {
+    let mut in_scripts = false;
+    for line in pyproject.lines().map(str::trim) {
+        if line.starts_with('[') {
+            in_scripts = matches!(
+                line,
+                "[project.scripts]" | "[tool.poetry.scripts]" | "[project.gui-scripts]"
+            );
+            continue;
+        }
+        if !in_scripts {
+            continue;
+        }
+        let Some((key, value)) = line.split_once('=') else {
+            continue;
+        };
+        if key.trim().trim_matches(['"', '\'']) != name {
+            continue;
+        }
+        let target = super::inline::string_literals(value).into_iter().next()?;
+        let module = target.split(':').next()?.trim();
+        let valid = !module.is_empty()
+            && module
+                .split('.')
+                .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'));
+        return valid.then(|| module.to_owned());
+    }
+    None
+}
+
 /// A file every Python start runs from its path: `sitecustomize.py`, `usercustomize.py`,
 /// a `.pth` file in `site-packages`.
 fn site_hook(lower_name: &str) -> bool {
@@ -3394,6 +3427,33 @@ impl Walker<'_> {
         let first = args.iter().copied().find(|a| !a.starts_with('-'));
         let folder = self.abs(".");
         let read = |w: &mut Self, name: &str| w.file_text(&format!("{folder}/{name}"), false);
+        // `poetry run NAME`, `uv run NAME`: a console script of the project's
+        // `pyproject.toml` (`[project.scripts]`, `[tool.poetry.scripts]`) runs the function
+        // its entry point names (`pkg.mod:main`), in `pkg/mod.py` (or under `src/`).
+        if inv.wrappers.iter().any(|w| {
+            matches!(
+                w.as_str(),
+                "poetry" | "uv" | "pdm" | "hatch" | "rye" | "pipenv" | "pixi"
+            )
+        }) && !inv.program.contains('/')
+            && let Some((text, project)) = read(self, "pyproject.toml")
+            && let Some(module) = python_entry_point(&text, &inv.program)
+        {
+            let rel = module.replace('.', "/");
+            for cand in [
+                format!("{rel}.py"),
+                format!("src/{rel}.py"),
+                format!("{rel}/__init__.py"),
+                format!("src/{rel}/__init__.py"),
+            ] {
+                if let Some((code, _)) = read(self, &cand) {
+                    self.in_file(project, |w| {
+                        w.inline_code("python", &Word::literal(&code), depth)
+                    });
+                    break;
+                }
+            }
+        }
         match inv.program.as_str() {
             // A notebook executed (`jupyter nbconvert --execute`, `jupyter execute`,
             // `papermill IN OUT`): its code cells run as Python, `!cmd` lines and `%%bash`

@@ -664,6 +664,9 @@ pub(crate) fn analyze(lang: &str, code: &str) -> InlineFindings {
     if lang == "osascript" {
         applescript_effects(code, &mut f);
     }
+    if matches!(lang, "groovy" | "kotlin") {
+        gradle_deletes(code, &mut f);
+    }
     if kills_every_process(code) {
         f.effects
             .push(("kill", vec!["-9".to_owned(), "-1".to_owned()]));
@@ -1611,6 +1614,66 @@ fn applescript_effects(code: &str, f: &mut InlineFindings) {
 /// A signal to every process: `os.kill(-1, …)`, `process.kill(-1)`, `Process.kill(…, -1)`,
 /// Perl's `kill 9, -1`, or a loop over every process (`/proc`'s numbered folders,
 /// `psutil.process_iter()`) that signals each one without choosing by name or command.
+/// Gradle's `delete(…)` (a `Delete` task's targets, `project.delete`), in a build script:
+/// the home folder or a file under it (`File(System.getProperty("user.home"), ".gradle")`,
+/// `System.getenv("HOME")`), the folder above the project (`rootDir.parentFile`,
+/// `projectDir.parent`) or a literal path are deleted. The build's own folders
+/// (`layout.buildDirectory`, `buildDir`) are its output, not judged.
+fn gradle_deletes(code: &str, f: &mut InlineFindings) {
+    // Groovy's command syntax too: `delete rootDir.parentFile`.
+    let mut segs = call_segments(code, "delete(");
+    let mut from = 0;
+    while let Some(i) = code.get(from..).and_then(|r| r.find("delete ")) {
+        let at = from + i;
+        from = at + 7;
+        let word_start = code
+            .get(..at)
+            .and_then(|h| h.chars().last())
+            .is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'));
+        if word_start && segs.len() < 64 {
+            let rest = code.get(from..).unwrap_or("");
+            let end = rest.find([';', '\n', '}']).unwrap_or(rest.len());
+            segs.push(rest.get(..end).unwrap_or(rest));
+        }
+    }
+    for seg in segs {
+        // The call's arguments, split at top-level commas.
+        let mut args = Vec::new();
+        let mut rest = seg;
+        while let Some(i) = scan_top_level(rest, &['\'', '"'], |c, depth| depth == 0 && c == ',') {
+            args.push(rest.get(..i).unwrap_or(""));
+            rest = rest.get(i + 1..).unwrap_or("");
+        }
+        args.push(rest);
+        for arg in args.iter().map(|a| a.trim()).filter(|a| !a.is_empty()) {
+            let lits = string_literals(arg);
+            let target = if HOME_SOURCES.iter().any(|h| arg.contains(h)) {
+                match lits
+                    .iter()
+                    .find(|l| !matches!(l.as_str(), "user.home" | "HOME"))
+                {
+                    Some(rel) => format!("~/{}", rel.trim_start_matches('/')),
+                    None => "~".to_owned(),
+                }
+            } else if ["rootDir", "projectDir", "rootProject"]
+                .iter()
+                .any(|r| arg.contains(r))
+                && (arg.contains(".parent") || arg.contains("\"..\""))
+            {
+                "..".to_owned()
+            } else if let [one] = lits.as_slice()
+                && arg.starts_with(['"', '\''])
+                && !one.contains('$')
+            {
+                one.clone()
+            } else {
+                continue;
+            };
+            f.effects.push(("rm", vec!["-rf".to_owned(), target]));
+        }
+    }
+}
+
 fn kills_every_process(code: &str) -> bool {
     let compact: String = code.chars().filter(|c| !c.is_whitespace()).collect();
     let direct = [
@@ -2144,6 +2207,49 @@ mod tests {
         assert!(f.opaque);
         let f = analyze("groovy", "task hello { doLast { println 'hi' } }");
         assert!(f.shell_commands.is_empty() && !f.opaque);
+    }
+
+    #[test]
+    fn gradle_delete_targets() {
+        let rm = |t: &str| ("rm", vec!["-rf".to_owned(), t.to_owned()]);
+        for (lang, code, want) in [
+            (
+                "kotlin",
+                "tasks.register<Delete>(\"clean\") {\n    delete(rootProject.layout.buildDirectory)\n    delete(File(System.getProperty(\"user.home\"), \".gradle\"))\n}\n",
+                vec![rm("~/.gradle")],
+            ),
+            (
+                "groovy",
+                "task wipe(type: Delete) { delete rootDir.parentFile; delete(System.getenv('HOME')) }",
+                vec![rm("~"), rm("..")],
+            ),
+            (
+                "kotlin",
+                "tasks.clean { delete(rootDir.parentFile) }",
+                vec![rm("..")],
+            ),
+            (
+                "groovy",
+                "task cleanAll(type: Delete) { delete('/home/dev/src', buildDir) }",
+                vec![rm("/home/dev/src")],
+            ),
+            // The build's own output and generated folders: no target worth judging.
+            (
+                "kotlin",
+                "tasks.register<Delete>(\"clean\") { delete(rootProject.layout.buildDirectory) }",
+                vec![],
+            ),
+            (
+                "groovy",
+                "clean { delete \"$buildDir/tmp\" ; delete(layout.buildDirectory) }",
+                vec![],
+            ),
+            ("groovy", "def f = file('x.txt'); f.delete()", vec![]),
+        ] {
+            let f = analyze(lang, code);
+            let got: Vec<_> = f.effects.into_iter().filter(|(p, _)| *p == "rm").collect();
+            assert_eq!(got, want, "{code}");
+        }
     }
 
     #[test]
