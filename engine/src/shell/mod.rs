@@ -13,6 +13,7 @@
 
 mod exec;
 pub(crate) use exec::cargo_compiles;
+mod globs;
 mod inline;
 pub mod runners;
 pub mod windows;
@@ -891,7 +892,7 @@ impl Walker<'_> {
                     match target {
                         ast::IoFileRedirectTarget::Filename(w)
                         | ast::IoFileRedirectTarget::Duplicate(w) => {
-                            let target = self.word_joined(&w.value, depth);
+                            let target = self.target_word(&w.value, depth);
                             out.push(Redirect {
                                 fd: *fd,
                                 kind,
@@ -910,7 +911,7 @@ impl Walker<'_> {
                     }
                 }
                 ast::IoRedirect::OutputAndError(w, append) => {
-                    let target = self.word_joined(&w.value, depth);
+                    let target = self.target_word(&w.value, depth);
                     out.push(Redirect {
                         fd: Some(1),
                         kind: if *append {
@@ -956,7 +957,10 @@ impl Walker<'_> {
         // Expansions inside a word (`~/.aws/${f}entials`, `${HOME}${PATH:0:1}.aws`): when
         // every one is known, the word is the text it makes.
         let substring = w.text.starts_with("${")
-            && w.text.split_once('}').is_some_and(|(n, _)| n.contains(':'));
+            && w.text.split_once('}').is_some_and(|(n, _)| {
+                n.get(2..)
+                    .is_some_and(|n| n.contains(|c: char| !(c.is_ascii_alphanumeric() || c == '_')))
+            });
         if !w.text.starts_with('$') || w.text.matches('$').count() > 1 || substring {
             return match self.substitute_known(&w.text) {
                 Some(t) => vec![Word::literal(&t)],
@@ -1017,6 +1021,13 @@ impl Walker<'_> {
             let after = rest.get(i + 1..)?;
             if let Some(b) = after.strip_prefix('{') {
                 let (inner, tail) = b.split_once('}')?;
+                // `${!NAME}` (the variable NAME names), `${NAME//a/b}`, `${NAME#prefix}`,
+                // `${NAME%suffix}`, `${NAME^^}`: what they make of a known literal value.
+                if let Some(v) = expand_operator(inner, &value) {
+                    out.push_str(&v);
+                    rest = tail;
+                    continue;
+                }
                 let (name, range) = inner
                     .split_once(':')
                     .map_or((inner, None), |(n, r)| (n, Some(r)));
@@ -1070,6 +1081,13 @@ impl Walker<'_> {
         ws
     }
 
+    /// A redirection's target: one word, with variables set to literals earlier on the line
+    /// replaced (`b=~/.x; : > "$b"`).
+    fn target_word(&mut self, raw: &str, depth: u8) -> Word {
+        let w = self.word_joined(raw, depth);
+        Word::join(&self.expand_literal_var(w))
+    }
+
     fn word_joined(&mut self, raw: &str, depth: u8) -> Word {
         let ws = self.words(raw, depth);
         Word::join(&ws)
@@ -1096,7 +1114,30 @@ impl Walker<'_> {
     ) {
         let mut assignments = assignments;
         let mut cmd = first;
-        let mut args = args;
+        // A glob command word (`/???/r?`) is the program it could match; a glob argument
+        // that could name a key, a credential or the guard's settings (`~/.s?h/id_e*`) is
+        // judged as naming it too (`globs`).
+        if cmd.glob
+            && !cmd.dynamic
+            && let Some(p) = globs::program_match(&cmd.text)
+        {
+            cmd = Word::literal(&p);
+        }
+        let mut args: Vec<Word> = if args.iter().any(|w| w.glob) {
+            let mut out = Vec::with_capacity(args.len() + 2);
+            for w in args {
+                let extra = if w.glob {
+                    globs::sensitive_matches(&w.text, self.env.home)
+                } else {
+                    Vec::new()
+                };
+                out.push(w);
+                out.extend(extra.into_iter().map(Word::literal));
+            }
+            out
+        } else {
+            args
+        };
         let mut wrappers = Vec::new();
         let mut args_from_input = false;
         // Peel wrappers; bounded so a long chain cannot loop forever.
@@ -2074,6 +2115,63 @@ pub(super) fn agent_mcp_server_command(program: &str, args: &[&str]) -> Option<S
             .collect::<Vec<_>>()
             .join(" "),
     )
+}
+
+/// The value of a parameter expansion with an operator (`inner` is the text between the
+/// braces) when the variable's value is known and every pattern is literal text: `!NAME`
+/// (indirection), `NAME/PAT/REP` and `NAME//PAT/REP`, `NAME#PRE`, `NAME##PRE`, `NAME%SUF`,
+/// `NAME%%SUF`, `NAME^^`, `NAME,,`. `None` for anything else (the caller falls back).
+fn expand_operator(inner: &str, value: &impl Fn(&str) -> Option<String>) -> Option<String> {
+    if let Some(n) = inner.strip_prefix('!') {
+        if !n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') || n.is_empty() {
+            return None;
+        }
+        return value(&value(n)?);
+    }
+    let end = inner.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))?;
+    let (name, op) = inner.split_at(end);
+    if name.is_empty() {
+        return None;
+    }
+    let literal = |p: &str| !p.contains(['*', '?', '[', '$', '`', '\\']);
+    let v = || value(name);
+    if let Some(rest) = op.strip_prefix('/') {
+        let (all, rest) = match rest.strip_prefix('/') {
+            Some(r) => (true, r),
+            None => (false, rest),
+        };
+        let (pat, rep) = rest.split_once('/').unwrap_or((rest, ""));
+        if pat.is_empty() || !literal(pat) || !literal(rep) {
+            return None;
+        }
+        let v = v()?;
+        return Some(if all {
+            v.replace(pat, rep)
+        } else {
+            v.replacen(pat, rep, 1)
+        });
+    }
+    for (ops, prefix) in [(["##", "#"], true), (["%%", "%"], false)] {
+        for o in ops {
+            if let Some(pat) = op.strip_prefix(o) {
+                if !literal(pat) {
+                    return None;
+                }
+                let v = v()?;
+                let out = if prefix {
+                    v.strip_prefix(pat)
+                } else {
+                    v.strip_suffix(pat)
+                };
+                return Some(out.unwrap_or(&v).to_owned());
+            }
+        }
+    }
+    match op {
+        "^^" => Some(v()?.to_uppercase()),
+        ",," => Some(v()?.to_lowercase()),
+        _ => None,
+    }
 }
 
 fn unwrap_wrapper(

@@ -246,6 +246,22 @@ fn literal_variables_are_expanded() {
             "cat /h/.aws/credentials",
         ),
         ("v=abcdef; echo ${v:1:3}", "echo bcd"),
+        // Operators on a known value: replace, strip, case, indirection.
+        (
+            "f=/h/.XawsX/credentials; cat \"${f//X/}\"",
+            "cat /h/.aws/credentials",
+        ),
+        (
+            "f=/h/.aws/credX; cat ${f/X/entials}",
+            "cat /h/.aws/credentials",
+        ),
+        (
+            "p=/h/.ssh/id_rsa.pub; cat \"${p%.pub}\"",
+            "cat /h/.ssh/id_rsa",
+        ),
+        ("p=x/h/.ssh; ls ${p#x}", "ls /h/.ssh"),
+        ("n=K; K=/h/.netrc; cat ${!n}", "cat /h/.netrc"),
+        ("v=1.2.3; echo \"${v//./-}\"", "echo 1-2-3"),
         (
             "bash -c 'for f in \"$@\"; do gzip \"$f\"; done' _ a.log b.log",
             "gzip b.log",
