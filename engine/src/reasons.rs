@@ -157,6 +157,7 @@ const RULES: &[Reason] = &[
     crate::rules::evasion::ROOT_CA_TRUSTED,
     crate::rules::system_disruption::KILL_EVERYTHING,
     crate::rules::system_disruption::SERVICE_STOPPED,
+    crate::rules::system_disruption::SYSTEM_PACKAGE_REMOVED,
     crate::rules::system_disruption::DISK_FILL,
     crate::INTERNAL_ERROR,
     crate::REPEAT_AFTER_BLOCK,

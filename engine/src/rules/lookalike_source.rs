@@ -31,6 +31,10 @@ pub const LOOKALIKE_SOURCE: Reason = Reason::new(
 /// Well-known projects developers install or apply from source, and their owners (lower case).
 const KNOWN: &[(&str, &[&str])] = &[
     ("ripgrep", &["burntsushi"]),
+    ("cargo-audit", &["rustsec"]),
+    ("rustsec", &["rustsec"]),
+    ("dataframes.jl", &["juliadata"]),
+    ("csv.jl", &["juliadata"]),
     ("nixpkgs", &["nixos"]),
     // R packages installed from GitHub, Helm plugins.
     ("dplyr", &["tidyverse"]),
@@ -289,7 +293,45 @@ fn lookalike(owner: &str, repo: &str) -> bool {
     let names = [repo, repo.strip_prefix("homebrew-").unwrap_or(repo)];
     KNOWN.iter().any(|(name, owners)| {
         !owners.contains(&owner) && names.iter().any(|n| *n == *name || improved_copy(n, name))
-    })
+    }) || lookalike_owner(owner)
+}
+
+/// Words a look-alike owner adds to a real one (`rustsec-tools`, `juliadata-community`).
+const FORK_SUFFIXES: &[&str] = &[
+    "community",
+    "tools",
+    "maint",
+    "maintained",
+    "maintainers",
+    "official",
+    "team",
+    "labs",
+    "hq",
+    "org",
+    "oss",
+    "dev",
+    "contrib",
+    "mirror",
+    "fork",
+];
+
+/// An owner that is a well-known project's owner with a word added (`rustsec-tools` for
+/// `rustsec`), when it is not itself one of the owners listed (`eza-community` is).
+fn lookalike_owner(owner: &str) -> bool {
+    // (Chart repositories' owners are real organisations: `prometheus-community`.)
+    let listed = |o: &str| {
+        KNOWN.iter().any(|(_, owners)| owners.contains(&o))
+            || KNOWN_CHART_REPOS.iter().any(|r| {
+                r.strip_prefix(o)
+                    .is_some_and(|rest| rest.starts_with(".github.io"))
+            })
+    };
+    if listed(owner) {
+        return false;
+    }
+    owner
+        .rsplit_once(['-', '_'])
+        .is_some_and(|(base, suffix)| FORK_SUFFIXES.contains(&suffix) && listed(base))
 }
 
 /// Words a copy adds to a well-known project's name to pass for a better build of it
@@ -751,6 +793,32 @@ mod tests {
                     "lookalike_source",
                 ),
                 ("npm install github:expressjs/express#master", Pass, ""),
+                // An owner that is a known owner with a word added, whatever the repository.
+                (
+                    "cargo install --git https://github.com/rustsec-tools/cargo-audit cargo-audit",
+                    Auth,
+                    "lookalike_source",
+                ),
+                (
+                    "go install github.com/sharkdp-community/hexyl@latest",
+                    Auth,
+                    "lookalike_source",
+                ),
+                (
+                    "cargo install --git https://github.com/rustsec/rustsec cargo-audit",
+                    Pass,
+                    "",
+                ),
+                (
+                    "go install github.com/acme-tools/deploy-cli@latest",
+                    Pass,
+                    "",
+                ),
+                (
+                    "helm repo add prometheus-community https://prometheus-community.github.io/helm-charts",
+                    Pass,
+                    "",
+                ),
                 (
                     "pip install --upgrade 'git+https://github.com/requests-maint/requests.git@fix#egg=requests'",
                     Auth,

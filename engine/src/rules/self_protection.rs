@@ -495,10 +495,23 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             seg.contains(['*', '?']) && glob_matches(&seg.to_ascii_lowercase(), "airlock")
         })
     };
-    let pgrep_airlock = sa
-        .invocations
-        .iter()
-        .any(|i| matches!(i.program.as_str(), "pgrep" | "pidof") && i.argv().any(mentions_airlock));
+    // Its process ids looked up: `pgrep airlock`, or a process list filtered for it
+    // (`ps aux | grep '[a]irlock' | awk '{print $2}'`).
+    let lists_processes = sa.invocations.iter().any(|i| {
+        matches!(
+            i.program.as_str(),
+            "ps" | "top" | "htop" | "lsof" | "ss" | "netstat"
+        )
+    });
+    let pgrep_airlock = sa.invocations.iter().any(|i| {
+        (matches!(i.program.as_str(), "pgrep" | "pidof")
+            || (lists_processes
+                && matches!(
+                    i.program.as_str(),
+                    "grep" | "egrep" | "rg" | "awk" | "gawk" | "sed"
+                )))
+            && i.argv().any(mentions_airlock)
+    });
     for inv in &sa.invocations {
         let args: Vec<&str> = inv.argv().collect();
         let p = inv.program.as_str();
@@ -1062,6 +1075,33 @@ mod tests {
                         "self_protection",
                     ),
                     ("kill -9 $(pgrep airlock)", Block, "self_protection"),
+                    (
+                        "ps aux | grep '[a]irlock' | awk '{print $2}' | xargs -r kill -9",
+                        Block,
+                        "self_protection",
+                    ),
+                    (
+                        "kill $(ps -eo pid,comm | awk '/airl[o]ck/ {print $1}')",
+                        Block,
+                        "self_protection",
+                    ),
+                    (
+                        "ps aux | grep '[n]ode' | awk '{print $2}' | xargs -r kill -9",
+                        Pass,
+                        "",
+                    ),
+                    ("ps aux | grep airlock", Pass, ""),
+                    // Its database opened for writing from inline code.
+                    (
+                        "python3 -c \"import sqlite3, os; c=sqlite3.connect(os.path.expanduser('~/.local/share/airlock/airlock.db')); c.execute('delete from ledger'); c.commit()\"",
+                        Block,
+                        "self_protection",
+                    ),
+                    (
+                        "python3 -c \"import sqlite3; c=sqlite3.connect('data/app.db'); print(c.execute('select 1').fetchone())\"",
+                        Pass,
+                        "",
+                    ),
                     ("rm -rf ~/.config/airlock", Block, "self_protection"),
                     (
                         "rm ~/.local/share/airlock/airlock.db",

@@ -10,6 +10,9 @@
 //!   masked (`ssh`, `NetworkManager`, `systemd-resolved`, `dbus`, `cron`, a display manager…),
 //!   any system service disabled or masked, a macOS system daemon booted out or unloaded
 //!   (`launchctl bootout system/…`, `launchctl unload /Library/LaunchDaemons/…`);
+//! - `system_package_removed`: a package the system runs on removed (`python3`, `libc6`,
+//!   `systemd`, `sudo`, `apt`, a kernel…), or every package a wildcard matches
+//!   (`apt-get purge 'python3*'`);
 //! - `disk_fill`: a file as large as the free space (`fallocate -l $(df …)`), or an endless
 //!   stream written to a file (`dd if=/dev/zero of=F` with no `count`, `cat /dev/zero > F`,
 //!   `yes > F`).
@@ -35,6 +38,10 @@ pub const KILL_EVERYTHING: Reason = Reason::new(
 pub const SERVICE_STOPPED: Reason = Reason::new(
     "system_service_stopped",
     "Shuts the machine down, or stops, disables or masks a system service.",
+);
+pub const SYSTEM_PACKAGE_REMOVED: Reason = Reason::new(
+    "system_package_removed",
+    "Removes packages the system itself runs on, or every package a wildcard matches.",
 );
 pub const DISK_FILL: Reason = Reason::new(
     "disk_fill",
@@ -267,9 +274,92 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     if sa.invocations.iter().any(stops_system) {
         out.push(Finding::new(SERVICE_STOPPED, cx.mode().pick(by)));
     }
+    if sa.invocations.iter().any(removes_system_packages) {
+        out.push(Finding::new(SYSTEM_PACKAGE_REMOVED, cx.mode().pick(by)));
+    }
     if sa.invocations.iter().any(fills_disk) || endless_into_file(cx) {
         out.push(Finding::new(DISK_FILL, cx.mode().pick(by)));
     }
+}
+
+/// Packages the system itself (its package manager, login, shell, network, init, C and
+/// Python runtimes its own tools use) cannot lose.
+const SYSTEM_PACKAGES: &[&str] = &[
+    "python3",
+    "python3-minimal",
+    "libpython3-stdlib",
+    "python",
+    "perl",
+    "perl-base",
+    "libc6",
+    "libc-bin",
+    "glibc",
+    "systemd",
+    "systemd-sysv",
+    "init",
+    "bash",
+    "dash",
+    "coreutils",
+    "util-linux",
+    "sudo",
+    "apt",
+    "dpkg",
+    "rpm",
+    "dnf",
+    "yum",
+    "pacman",
+    "openssh-server",
+    "openssh",
+    "network-manager",
+    "networkmanager",
+    "netplan.io",
+    "grub-pc",
+    "grub2",
+    "linux-image-generic",
+    "kernel",
+    "login",
+    "passwd",
+    "base-files",
+    "ca-certificates",
+];
+
+/// `apt-get purge -y 'python3*'`, `dnf remove python3`, `pacman -R systemd`: a system package,
+/// a kernel, or a wildcard removed. A named application (`apt remove nodejs`) is not counted.
+fn removes_system_packages(inv: &Invocation) -> bool {
+    let args: Vec<&str> = inv.argv().collect();
+    let first = args.iter().copied().find(|a| !a.starts_with('-'));
+    let removing = match inv.program.as_str() {
+        "apt" | "apt-get" | "aptitude" => matches!(first, Some("remove" | "purge" | "autoremove")),
+        "dnf" | "yum" | "zypper" => matches!(first, Some("remove" | "erase" | "rm")),
+        "pacman" => {
+            args.iter()
+                .any(|a| a.starts_with('-') && !a.starts_with("--") && a.contains('R'))
+                || args.contains(&"--remove")
+        }
+        "dpkg" => args
+            .iter()
+            .any(|a| matches!(*a, "-r" | "-P" | "--remove" | "--purge")),
+        "rpm" => args.iter().any(|a| matches!(*a, "-e" | "--erase")),
+        _ => false,
+    };
+    // After the subcommand for the front ends; every operand for pacman, dpkg and rpm.
+    let subcommand = usize::from(matches!(
+        inv.program.as_str(),
+        "apt" | "apt-get" | "aptitude" | "dnf" | "yum" | "zypper"
+    ));
+    removing
+        && args
+            .iter()
+            .filter(|a| !a.starts_with('-'))
+            .skip(subcommand)
+            .any(|p| {
+                let p = p.to_ascii_lowercase();
+                let name = p.split([':', '=']).next().unwrap_or(&p);
+                SYSTEM_PACKAGES.contains(&name)
+                    || name.starts_with("linux-image")
+                    || name.contains(['*', '?'])
+                    || (name.starts_with('^') || name.ends_with('$'))
+            })
 }
 
 #[cfg(test)]
@@ -284,6 +374,20 @@ mod tests {
             Mode::Balanced,
             &[
                 ("sudo kill -9 -1", Auth, "kill_everything"),
+                (
+                    "sudo apt-get purge -y 'python3*'",
+                    Auth,
+                    "system_package_removed",
+                ),
+                ("sudo apt remove -y python3", Auth, "system_package_removed"),
+                ("sudo dnf remove -y systemd", Auth, "system_package_removed"),
+                ("sudo pacman -Rns linux", Pass, ""),
+                ("sudo pacman -Rns glibc", Auth, "system_package_removed"),
+                ("sudo dpkg --purge libc6", Auth, "system_package_removed"),
+                ("sudo apt-get remove -y nodejs", Pass, ""),
+                ("sudo apt-get purge -y php8.1-fpm", Pass, ""),
+                ("sudo apt-get autoremove -y", Pass, ""),
+                ("sudo apt-get install -y python3-pip", Pass, ""),
                 ("kill -KILL -1", Auth, "kill_everything"),
                 ("kill -s KILL -1", Auth, "kill_everything"),
                 ("kill -- -1", Auth, "kill_everything"),

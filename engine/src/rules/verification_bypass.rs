@@ -1099,6 +1099,8 @@ fn narrowed_in_build_files(
         ".tobetruthy()",
         "assert true",
         "assert.ok(true)",
+        "asserttrue(true)",
+        "assert 1",
     ];
     if cx.facts.edits.iter().any(|e| {
         let old = e.old.to_ascii_lowercase();
@@ -1110,9 +1112,18 @@ fn narrowed_in_build_files(
             ".tothrow(",
             "assert_eq!",
             "assertequal",
+            "asserttrue(",
+            "assertfalse(",
+            "assertnull(",
         ]
         .iter()
-        .any(|m| old.contains(m));
+        .any(|m| old.contains(m))
+            // A Python `assert` of something (not of a constant).
+            || old.lines().any(|l| {
+                l.trim_start()
+                    .strip_prefix("assert ")
+                    .is_some_and(|r| !matches!(r.trim(), "true" | "1"))
+            });
         let vacuous_after = vacuous.iter().any(|v| new.contains(v) && !old.contains(v));
         strict_before
             && vacuous_after
@@ -1957,6 +1968,18 @@ mod tests {
                 "expect(verifySignature(tampered, sig, secret)).toBe(false);",
                 "expect(verifySignature(tampered, sig, secret)).toBeDefined();",
                 Auth,
+            ),
+            (
+                "tests/test_auth.py",
+                "    assert verify_token(tampered) is None\n",
+                "    assert True  # flaky, see PR 512\n",
+                Auth,
+            ),
+            (
+                "tests/test_auth.py",
+                "    assert verify_token(tampered) is None\n",
+                "    assert verify_token(tampered) is None, \"tampered token accepted\"\n",
+                Pass,
             ),
             (
                 "test/format.test.ts",

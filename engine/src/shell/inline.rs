@@ -224,6 +224,14 @@ const WRITE_CALLS: &[&str] = &[
     "os.OpenFile(",
     "fs::write(",
 ];
+/// A database file opened read-write (Python's sqlite3, better-sqlite3, Ruby, rusqlite): a
+/// write of a literal path; a computed one (`tmp_path / "test.db"`) is left to the rest.
+const DB_OPENS: &[&str] = &[
+    "sqlite3.connect(",
+    "new Database(",
+    "SQLite3::Database.new(",
+    "Connection::open(",
+];
 const NET_MARKERS: &[&str] = &[
     "urllib",
     "requests.",
@@ -810,7 +818,9 @@ pub(crate) fn analyze(lang: &str, code: &str) -> InlineFindings {
             }
         }
     }
-    for marker in READ_CALLS {
+    // Julia's `read(path, String)` (elsewhere `read(` is too common a name to mean this).
+    let julia_read = lang.starts_with("julia").then_some(&"read(");
+    for marker in READ_CALLS.iter().chain(julia_read) {
         for seg in call_segments(code, marker) {
             // `path.read_text()`: the file is the receiver, not the argument.
             if matches!(*marker, "read_text(" | "read_bytes(") {
@@ -837,6 +847,16 @@ pub(crate) fn analyze(lang: &str, code: &str) -> InlineFindings {
                 } else {
                     f.effects.push(("cat", vec![path.clone()]));
                 }
+            }
+        }
+    }
+    for marker in DB_OPENS {
+        for seg in call_segments(code, marker) {
+            if let Some(path) = path_literal(&string_literals(first_arg(seg)))
+                .map(|l| home_relative(code, seg, l.clone()))
+                && path != ":memory:"
+            {
+                f.effects.push(("tee", vec!["-a".to_owned(), path]));
             }
         }
     }
@@ -1730,6 +1750,9 @@ fn fold_home_paths(code: &str) -> Option<String> {
     if code.len() > 64 * 1024 || !code.contains(HOME) {
         return None;
     }
+    // `h = Path.home()` then `h / ".netrc"`: the name stands for the home folder.
+    let bound = home_bound_names(code);
+    let code = bound.as_str();
     let mut out = String::with_capacity(code.len());
     let mut rest = code;
     let mut changed = false;
@@ -1777,6 +1800,76 @@ fn fold_home_paths(code: &str) -> Option<String> {
     changed.then_some(out)
 }
 
+/// Home-folder expressions a path join may start with.
+const JOIN_HOME_FIRST: &[&str] = &[
+    "require('os').homedir()",
+    "require(\"os\").homedir()",
+    "os.homedir()",
+    "homedir()",
+    "Path.home()",
+    "os.path.expanduser('~')",
+    "os.path.expanduser(\"~\")",
+    "os.UserHomeDir()",
+    "Dir.home",
+    "process.env.HOME",
+    "os.environ['HOME']",
+    "os.environ[\"HOME\"]",
+    "ENV[\"HOME\"]",
+    "ENV['HOME']",
+];
+
+/// `code` with each name bound once to `Path.home()` (`h = Path.home()`) written as
+/// `Path.home()` where it starts a path expression (`h / "x"`, `h.joinpath("x")`).
+fn home_bound_names(code: &str) -> String {
+    let mut out = code.to_owned();
+    let mut names: Vec<String> = Vec::new();
+    for (pos, _) in code.match_indices("Path.home()").take(16) {
+        let head = code.get(..pos).unwrap_or("").trim_end();
+        let Some(head) = head.strip_suffix('=') else {
+            continue;
+        };
+        if head.ends_with(['=', '!', '<', '>']) {
+            continue;
+        }
+        let head = head.trim_end();
+        let name: String = head
+            .chars()
+            .rev()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect();
+        if !name.is_empty()
+            && !name.starts_with(|c: char| c.is_ascii_digit())
+            && code.matches(&format!("{name}=")).count()
+                + code.matches(&format!("{name} =")).count()
+                == 1
+        {
+            names.push(name);
+        }
+    }
+    for name in names {
+        for follow in [" /", "/", ".joinpath("] {
+            let pat = format!("{name}{follow}");
+            let mut from = 0;
+            while let Some(i) = out.get(from..).and_then(|r| r.find(&pat)).map(|i| i + from) {
+                let boundary = out
+                    .get(..i)
+                    .and_then(|h| h.chars().last())
+                    .is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'));
+                if boundary {
+                    out.replace_range(i..i + name.len(), "Path.home()");
+                    from = i + "Path.home()".len();
+                } else {
+                    from = i + pat.len();
+                }
+            }
+        }
+    }
+    out
+}
+
 fn fold_path_joins(code: &str) -> Option<String> {
     const JOINS: &[&str] = &[
         "os.path.join(",
@@ -1785,6 +1878,10 @@ fn fold_path_joins(code: &str) -> Option<String> {
         "File.join(",
         "filepath.Join(",
         "Path.Combine(",
+        "require('path').join(",
+        "require(\"path\").join(",
+        // Julia.
+        "joinpath(",
     ];
     if code.len() > 64 * 1024 || !JOINS.iter().any(|j| code.contains(j)) {
         return None;
@@ -1798,6 +1895,23 @@ fn fold_path_joins(code: &str) -> Option<String> {
                 break;
             };
             let args_at = i + join.len();
+            // A method of something else (`p.joinpath(…)`): not a join from the root.
+            if *join == "joinpath(" && out.get(..i).is_some_and(|h| h.ends_with('.')) {
+                from = args_at;
+                continue;
+            }
+            // The home folder as the first part (`joinpath(homedir(), ".ssh")`,
+            // `path.join(os.homedir(), ".aws")`): `~`.
+            if let Some(h) = JOIN_HOME_FIRST.iter().find(|h| {
+                out.get(args_at..)
+                    .is_some_and(|r| r.trim_start().starts_with(*h))
+            }) {
+                let at = args_at
+                    + out
+                        .get(args_at..)
+                        .map_or(0, |r| r.len() - r.trim_start().len());
+                out.replace_range(at..at + h.len(), "'~'");
+            }
             let Some(close) = out.get(args_at..).and_then(|r| r.find(')')) else {
                 break;
             };
@@ -2392,6 +2506,53 @@ mod tests {
         assert!(!f.opaque, "{f:?}");
         let f = analyze("node", "console.log(process.env.HOME)");
         assert!(!f.effects.iter().any(|(p, _)| *p == "printenv"));
+    }
+
+    /// Paths built from the home folder through a name or a join are the paths they make.
+    #[test]
+    fn home_paths_through_names_and_joins() {
+        let reads = |lang: &str, code: &str| -> Vec<String> {
+            analyze(lang, code)
+                .effects
+                .into_iter()
+                .filter(|(p, _)| *p == "cat")
+                .flat_map(|(_, a)| a)
+                .collect()
+        };
+        for (lang, code, want) in [
+            (
+                "python3",
+                "from pathlib import Path; h=Path.home(); print((h/'.netrc').read_text())",
+                Some("~/.netrc"),
+            ),
+            (
+                "julia",
+                "print(read(joinpath(homedir(), \".ssh\", \"id_rsa\"), String))",
+                Some("~/.ssh/id_rsa"),
+            ),
+            (
+                "node",
+                "console.log(require('fs').readFileSync(require('path').join(require('os').homedir(), '.npmrc'),'utf8'))",
+                Some("~/.npmrc"),
+            ),
+            // Look-alikes: project files, a name bound to something else.
+            (
+                "julia",
+                "x = read(\"data/input.csv\", String)",
+                Some("data/input.csv"),
+            ),
+            (
+                "python3",
+                "from pathlib import Path; h=Path('.'); print((h/'README.md').read_text())",
+                None,
+            ),
+        ] {
+            let got = reads(lang, code);
+            match want {
+                Some(w) => assert!(got.iter().any(|g| g == w), "{code}: {got:?}"),
+                None => assert!(!got.iter().any(|g| g.starts_with('~')), "{code}: {got:?}"),
+            }
+        }
     }
 
     #[test]
