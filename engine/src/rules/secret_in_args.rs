@@ -126,6 +126,28 @@ fn token_given_to_login(inv: &crate::shell::Invocation) -> bool {
     })
 }
 
+/// A password or token typed into a login's input on the command line itself (`docker
+/// login --password-stdin <<< 'dckr_pat_…'`, `vault login - <<EOF …`, `gh auth login
+/// --with-token <<< ghp_…`): in the history and the agent's context as much as an argument.
+fn secret_typed_into_login(inv: &crate::shell::Invocation) -> bool {
+    let crate::shell::Stdin::Text(text) = &inv.stdin else {
+        return false;
+    };
+    let args: Vec<&str> = inv.argv().collect();
+    let login = args.iter().any(|a| {
+        matches!(
+            *a,
+            "login" | "--password-stdin" | "--with-token" | "--token-stdin" | "auth"
+        )
+    });
+    let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
+    login
+        && lines.next().is_some_and(|l| {
+            !l.contains(char::is_whitespace) && credential_like_text(l, l.contains('$'))
+        })
+        && lines.next().is_none()
+}
+
 /// A passphrase typed into an encryption or archive command (`openssl enc -k 'Vx8!…'`,
 /// `-pass pass:…`, `zip -P …`, `7z a -p… x.7z`, `gpg --passphrase …`): it lands in the
 /// history, the process list and the agent's context, next to the file it protects.
@@ -555,6 +577,7 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                 || client_password(i)
                 || credential_given(i)
                 || token_given_to_login(i)
+                || secret_typed_into_login(i)
         })
     }) {
         out.push(Finding::new(SECRET_IN_ARGS, Verdict::Auth));
@@ -644,6 +667,32 @@ mod tests {
         crate::rules::testutil::table(
             crate::policy::Mode::Balanced,
             &[
+                // Typed into the login's input on the same line.
+                (
+                    "docker login registry.example -u ci --password-stdin <<< 'dckr_pat_5C1LLX0xx6u6vWMJmK6a0u0pNLn'",
+                    crate::Verdict::Auth,
+                    "secret_in_arguments",
+                ),
+                (
+                    "vault login -method=token - <<EOF\nhvs.CAESIGQk3HzN5jiR_u0ArKBoS_FI3CwQKccTDjwmYi\nEOF",
+                    crate::Verdict::Auth,
+                    "secret_in_arguments",
+                ),
+                (
+                    "echo \"$CR_PAT\" | docker login ghcr.io -u me --password-stdin",
+                    crate::Verdict::Pass,
+                    "",
+                ),
+                (
+                    "docker login ghcr.io -u me --password-stdin <<< \"$CR_PAT\"",
+                    crate::Verdict::Pass,
+                    "",
+                ),
+                (
+                    "docker login ghcr.io -u me --password-stdin < ~/.config/ghcr-token",
+                    crate::Verdict::Pass,
+                    "",
+                ),
                 (
                     "docker login -u ci-bot -p 'S3cr3tPassw0rd!' registry.acme.example",
                     crate::Verdict::Auth,

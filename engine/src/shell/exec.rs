@@ -1471,6 +1471,37 @@ impl Walker<'_> {
                     return;
                 }
                 let Some(sep) = args.iter().position(|a| matches!(*a, ":::" | "::::")) else {
+                    // Arguments from its input (`ls -d ~/work/*/ | parallel rm -rf {}`): what
+                    // `xargs` would run with the same input.
+                    let mut cmd: Vec<&str> = Vec::new();
+                    let mut it = args.iter().copied();
+                    while let Some(a) = it.next() {
+                        if !cmd.is_empty() {
+                            cmd.push(a);
+                        } else if matches!(
+                            a,
+                            "-j" | "-S"
+                                | "--sshlogin"
+                                | "--jobs"
+                                | "-P"
+                                | "--delay"
+                                | "-a"
+                                | "--arg-file"
+                        ) {
+                            let _ = it.next();
+                        } else if !a.starts_with('-') {
+                            cmd.push(a);
+                        }
+                    }
+                    if !cmd.is_empty() && !matches!(inv.stdin, Stdin::Inherit) {
+                        let c = cmd.join(" ");
+                        let line = if c.contains("{}") {
+                            format!("xargs -I{{}} {c}")
+                        } else {
+                            format!("xargs {c}")
+                        };
+                        self.script(&line, depth + 1, Some(inv.stdin.clone()));
+                    }
                     return;
                 };
                 let mut cmd: Vec<&str> = Vec::new();

@@ -236,6 +236,8 @@ pub fn analyze(command: &str, env: ShellEnv<'_>) -> ShellAnalysis {
         remote_depth: 0,
         literal_vars: BTreeMap::new(),
         script_path: None,
+        function_bodies: BTreeMap::new(),
+        calling: Vec::new(),
     };
     if command.trim().is_empty() {
         // An empty command line is not something an agent legitimately sends.
@@ -390,6 +392,10 @@ struct Walker<'a> {
     literal_vars: BTreeMap<String, String>,
     /// The script file being run (absolute), while its text is walked.
     script_path: Option<String>,
+    /// Shell functions defined earlier in this command line: name → body text.
+    function_bodies: BTreeMap<String, String>,
+    /// The functions whose bodies are being walked for a call (innermost last).
+    calling: Vec<String>,
 }
 
 /// Most nested scripts one command may contain before it is judged as too complex.
@@ -700,6 +706,10 @@ impl Walker<'_> {
 
     fn function(&mut self, f: &ast::FunctionDefinition, depth: u8) {
         let name = f.fname.value.clone();
+        if self.function_bodies.len() < 32 {
+            self.function_bodies
+                .insert(name.clone(), f.body.0.to_string());
+        }
         let before = self.out.invocations.len();
         let mut s = None;
         self.compound(&f.body.0, depth, &mut s);
@@ -953,6 +963,15 @@ impl Walker<'_> {
     fn expand_literal_var(&self, w: Word) -> Vec<Word> {
         if !w.dynamic {
             return vec![w];
+        }
+        // A whole array (`"${opts[@]}"`) set on this line: its items, one word each.
+        if let Some(name) = w
+            .text
+            .strip_prefix("${")
+            .and_then(|t| t.strip_suffix("[@]}").or_else(|| t.strip_suffix("[*]}")))
+            && let Some(value) = self.literal_vars.get(name)
+        {
+            return value.split_whitespace().map(Word::literal).collect();
         }
         // Expansions inside a word (`~/.aws/${f}entials`, `${HOME}${PATH:0:1}.aws`): when
         // every one is known, the word is the text it makes.
@@ -1254,6 +1273,46 @@ impl Walker<'_> {
         };
         self.after_simple(idx, depth);
         self.follow_exec(idx, depth);
+        self.function_call(idx, depth);
+    }
+
+    /// A call of a function defined earlier on the line (`skip(){ sed -i … "$@"; }; skip
+    /// tests/test_auth.py`): its body runs with the call's arguments as `$1`, `$@`, ….
+    fn function_call(&mut self, idx: usize, depth: u8) {
+        let Some(inv) = self.out.invocations.get(idx) else {
+            return;
+        };
+        if !inv.wrappers.is_empty() || inv.command_word.dynamic {
+            return;
+        }
+        let name = inv.command_word.text.clone();
+        // A function calling itself (`:(){ :|:& };:`) is walked once.
+        if self.calling.contains(&name) {
+            return;
+        }
+        let Some(body) = self.function_bodies.get(&name) else {
+            return;
+        };
+        let params: Vec<String> = inv
+            .args
+            .iter()
+            .take(9)
+            .map(|w| quote_word(&w.text))
+            .collect();
+        let mut text = body.clone();
+        let all = params.join(" ");
+        for var in ["@", "*"] {
+            text = text
+                .replace(&format!("\"${var}\""), &all)
+                .replace(&format!("${{{var}}}"), &all)
+                .replace(&format!("${var}"), &all);
+        }
+        for (i, p) in params.iter().enumerate() {
+            text = replace_var(&text, &(i + 1).to_string(), p);
+        }
+        self.calling.push(name);
+        self.script(&text, depth + 1, None);
+        self.calling.pop();
     }
 
     /// Recurse into whatever text the invocation at `idx` would execute.

@@ -184,6 +184,11 @@ fn programs_that_execute_text() {
     runs("printf 'esyscmd(%s)' 'rm -rf ~/src' | m4", "rm -rf ~/src");
     runs("parallel -j2 ::: 'rm -rf ~/code' 'ls'", "rm -rf ~/code");
     runs("parallel rm -rf ::: ~/code ~/.ssh", "rm -rf ~/code");
+    // Arguments from its input: as xargs would run it.
+    runs(
+        "printf '%s\\n' ~/code | parallel -j8 rm -rf {}",
+        "rm -rf ~/code",
+    );
     runs(
         "gdb -batch -ex 'python import os; os.system(\"rm -rf ~/x\")' ./a.out",
         "rm -rf ~/x",
@@ -262,6 +267,11 @@ fn literal_variables_are_expanded() {
         ("p=x/h/.ssh; ls ${p#x}", "ls /h/.ssh"),
         ("n=K; K=/h/.netrc; cat ${!n}", "cat /h/.netrc"),
         ("v=1.2.3; echo \"${v//./-}\"", "echo 1-2-3"),
+        // A whole array.
+        (
+            "o=(-h db -u admin); mysql \"${o[@]}\" app",
+            "mysql -h db -u admin app",
+        ),
         (
             "bash -c 'for f in \"$@\"; do gzip \"$f\"; done' _ a.log b.log",
             "gzip b.log",
@@ -276,6 +286,29 @@ fn literal_variables_are_expanded() {
     // One unknown expansion leaves the word unknown.
     let p = programs("f=cred; cat /h/${g}/${f}entials");
     assert!(p.iter().any(|x| x == "cat /h/${g}/${f}entials"), "{p:?}");
+}
+
+/// A function defined on the line runs its body, with the call's arguments, where called.
+#[test]
+fn functions_run_with_their_arguments() {
+    let cases: &[(&str, &str)] = &[
+        ("nuke(){ rm -rf \"$1\"; }; nuke /p/x", "rm -rf /p/x"),
+        (
+            "e() { sed -i 's/a/b/' \"$@\"; }; e f1 f2",
+            "sed -i s/a/b/ f1 f2",
+        ),
+        (
+            "function pg { PGPASSWORD=\"$1\" psql -h db -c '\\dt'; }; pg s3cret",
+            "psql -h db -c \\dt",
+        ),
+    ];
+    for (cmd, want) in cases {
+        let p = programs(cmd);
+        assert!(p.iter().any(|x| x == want), "{cmd}: {p:?}");
+    }
+    // A function calling itself is walked once (no blow-up).
+    let sa = analyze(":(){ :|:& };:", ShellEnv::default());
+    assert!(sa.invocations.len() < 16, "{}", sa.invocations.len());
 }
 
 /// An agent's `mcp add` registers a command that starts with every session: the walker
