@@ -343,6 +343,22 @@ mod tests {
                 Pass,
                 "",
             ),
+            // A `.env` sourced into the environment: its values stay where they are.
+            (
+                "set -a; . ./.env; set +a; node --version",
+                facts(
+                    true,
+                    &[(
+                        &p(".env"),
+                        c(
+                            "OPENAI_API_KEY=sk-proj-1f55zcvNfIh0Gmnjuy6SxxJ9Zyg749oGIo6xv5Xv7j57XKlN\n",
+                        ),
+                    )],
+                    &[],
+                ),
+                Pass,
+                "",
+            ),
             // Gradle's Delete task aimed at the home folder and the folder above the project.
             (
                 "./gradlew clean",

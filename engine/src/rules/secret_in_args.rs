@@ -569,8 +569,10 @@ fn password_in_remote_uri(inv: &crate::shell::Invocation) -> bool {
 }
 
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
+    // (Lines of a file the command runs, `. ./.env`, hold its values where they already
+    // are: nothing is typed on the command line.)
     if cx.shell.is_some_and(|sa| {
-        sa.invocations.iter().any(|i| {
+        sa.invocations.iter().filter(|i| !i.from_file).any(|i| {
             password_on_command_line(i)
                 || password_in_remote_uri(i)
                 || literal_passphrase(i)

@@ -1432,9 +1432,30 @@ fn looks_like_host_port(s: &str) -> bool {
 }
 
 fn env_dump(code: &str) -> bool {
+    // Only the names (`k for k in os.environ`, `os.environ.keys()`, `list(os.environ)`) when
+    // no value is read by a computed name (`os.environ[k]`): not the values.
+    let names_only = |i: usize, after: &str| {
+        let before = code.get(..i).unwrap_or("").trim_end();
+        let keys = after.starts_with(".keys()")
+            || (!after.starts_with('.')
+                && (before.ends_with(" in")
+                    || before.ends_with("list(")
+                    || before.ends_with("sorted(")));
+        let by_computed_name = code.match_indices("os.environ[").any(|(j, m)| {
+            !code
+                .get(j + m.len()..)
+                .is_some_and(|r| r.starts_with(['"', '\'']))
+        });
+        keys && !by_computed_name
+            && !code.contains("os.environ.get(k")
+            && !code.contains("getenv(k")
+    };
     let py = code.match_indices("os.environ").any(|(i, m)| {
         let after = code.get(i + m.len()..).unwrap_or("");
-        !(after.starts_with('[') || after.starts_with(".get(") || after.starts_with(".setdefault("))
+        !(after.starts_with('[')
+            || after.starts_with(".get(")
+            || after.starts_with(".setdefault(")
+            || names_only(i, after))
     });
     let js = code.match_indices("process.env").any(|(i, m)| {
         let after = code.get(i + m.len()..).unwrap_or("");
@@ -2506,6 +2527,31 @@ mod tests {
         assert!(!f.opaque, "{f:?}");
         let f = analyze("node", "console.log(process.env.HOME)");
         assert!(!f.effects.iter().any(|(p, _)| *p == "printenv"));
+        // The names of the environment's variables, not their values; and their values.
+        for (code, dumps) in [
+            (
+                "import os; print(sorted(k for k in os.environ if k.startswith('AWS_')))",
+                false,
+            ),
+            ("import os; print(list(os.environ.keys()))", false),
+            (
+                "import os; print({k: os.environ[k] for k in os.environ})",
+                true,
+            ),
+            ("import os; print(dict(os.environ))", true),
+            ("import os; print(os.environ.items())", true),
+            (
+                "import os\nkeys = {k: v for k, v in os.environ.items() if 'KEY' in k}",
+                true,
+            ),
+        ] {
+            let f = analyze("python3", code);
+            assert_eq!(
+                f.effects.iter().any(|(p, _)| *p == "printenv"),
+                dumps,
+                "{code}"
+            );
+        }
     }
 
     /// Paths built from the home folder through a name or a join are the paths they make.

@@ -86,6 +86,8 @@ pub struct Invocation {
     /// Working directory this invocation runs in, when an earlier `cd` in the same command
     /// line changed it (absolute, normalised); `None` means the action's own.
     pub cwd: Option<String>,
+    /// Read from a shell file the line runs (`. ./.env`, `bash x.sh`), not typed on it.
+    pub from_file: bool,
 }
 
 impl Invocation {
@@ -838,6 +840,7 @@ impl Walker<'_> {
                     from_inline_code: false,
                     remote: self.remote_depth > 0,
                     cwd: self.cwd_if_moved(),
+                    from_file: self.script_path.is_some(),
                 });
             }
         }
@@ -1267,6 +1270,7 @@ impl Walker<'_> {
             from_inline_code: false,
             remote: self.remote_depth > 0,
             cwd: self.cwd_if_moved(),
+            from_file: self.script_path.is_some(),
         };
         let Some(idx) = self.push(inv) else {
             return;
@@ -1682,6 +1686,7 @@ impl Walker<'_> {
                 from_inline_code: true,
                 remote: self.remote_depth > 0,
                 cwd: self.cwd_if_moved(),
+                from_file: self.script_path.is_some(),
             };
             self.push(inv);
         }

@@ -749,6 +749,7 @@ mod tests {
             from_inline_code: false,
             remote: false,
             cwd: None,
+            from_file: false,
         };
         assert_eq!(
             decode_with(&inv("base64", &["-d"]), "cm0gLXJmIC8K").as_deref(),
