@@ -780,6 +780,18 @@ pub const CORPUS: &[(&str, &str)] = &[
         include_str!("../../tests/corpus/families/everyday18.jsonl"),
     ),
     (
+        "holdout43",
+        include_str!("../../tests/corpus/families/holdout43.jsonl"),
+    ),
+    (
+        "holdout44",
+        include_str!("../../tests/corpus/families/holdout44.jsonl"),
+    ),
+    (
+        "everyday19",
+        include_str!("../../tests/corpus/families/everyday19.jsonl"),
+    ),
+    (
         "everyday5",
         include_str!("../../tests/corpus/families/everyday5.jsonl"),
     ),
