@@ -324,7 +324,17 @@ mod tests {
                     Auth,
                     "check_disabled",
                 ),
+                (
+                    "find tests/security -name 'test_*.py' -exec sed -i '1i import pytest; pytestmark = pytest.mark.skip(reason=\"wip\")' {} +",
+                    Auth,
+                    "check_disabled",
+                ),
                 // Look-alikes: a version bump, a test un-skipped, an ignore line, a fixture.
+                (
+                    "find src -name '*.py' -exec sed -i 's/from app.old/from app.new/' {} +",
+                    Pass,
+                    "",
+                ),
                 (
                     "sed -i 's/version = \"1.2.0\"/version = \"1.3.0\"/' Cargo.toml",
                     Pass,

@@ -695,14 +695,64 @@ impl Walker<'_> {
                 }
             }
             ast::CompoundCommand::WhileClause(w) | ast::CompoundCommand::UntilClause(w) => {
+                let input = stdin.clone();
                 self.compound_list(&w.0, depth, stdin);
                 self.compound_list(&w.1.list, depth, stdin);
+                // `PRODUCER | while read -r v; do BODY; done`: the body once for each line the
+                // producer prints, when the line spells it out (as a `for` loop's values).
+                let cond = w.0.to_string();
+                let var = cond
+                    .trim()
+                    .trim_end_matches(';')
+                    .strip_prefix("read ")
+                    .map(|r| {
+                        r.split_whitespace()
+                            .filter(|t| !t.starts_with('-'))
+                            .collect::<Vec<_>>()
+                    })
+                    .and_then(|v| match v.as_slice() {
+                        [one] => Some((*one).to_owned()),
+                        _ => None,
+                    });
+                if let (Some(var), Some(Stdin::Pipe(i))) = (var, input) {
+                    let lines = self.out.invocations.get(i).map(|p| self.produced_lines(p));
+                    let body = w.1.list.to_string();
+                    for line in lines.into_iter().flatten().take(8) {
+                        let text = replace_var(&body, &var, &quote_word(&line));
+                        self.script(&text, depth + 1, None);
+                    }
+                }
             }
             ast::CompoundCommand::ArithmeticForClause(f) => {
                 self.compound_list(&f.body.list, depth, stdin)
             }
             ast::CompoundCommand::Coprocess(c) => self.command(&c.body, depth, Stdin::Inherit),
             ast::CompoundCommand::Arithmetic(_) => {}
+        }
+    }
+
+    /// The lines `producer` prints, when the line spells them out: literal output, or the
+    /// paths `command -v A B` / `which A B` report (a program's binary in a `bin` folder).
+    fn produced_lines(&self, producer: &Invocation) -> Vec<String> {
+        if matches!(
+            producer.program.as_str(),
+            "command" | "which" | "type" | "whence"
+        ) {
+            return producer
+                .args
+                .iter()
+                .filter(|w| !w.text.starts_with('-') && !w.dynamic)
+                .filter_map(|w| words::located_program_of(&w.text))
+                .collect();
+        }
+        match literal_output(producer, &self.out) {
+            Output::Literal(t) | Output::Decoded(t) => t
+                .lines()
+                .map(str::trim)
+                .filter(|l| !l.is_empty())
+                .map(str::to_owned)
+                .collect(),
+            _ => Vec::new(),
         }
     }
 
@@ -1588,6 +1638,39 @@ impl Walker<'_> {
                                             x.text = format!("{}/*", r.text.trim_end_matches('/'));
                                             x.glob = true;
                                             x
+                                        })
+                                        .collect()
+                                } else {
+                                    vec![w]
+                                }
+                            })
+                            .collect();
+                    }
+                    // An in-place editor given each file found edits what the search names
+                    // (`find tests/security -name 'test_*.py' -exec sed -i … {} +`): the files
+                    // as `ROOT/NAME`, so the edit is judged by the kind of file it changes.
+                    if !roots.is_empty()
+                        && matches!(program_name(&first.text).as_str(), "sed" | "gsed" | "perl")
+                    {
+                        let name = args
+                            .windows(2)
+                            .find(|w| {
+                                w.first()
+                                    .is_some_and(|a| matches!(a.text.as_str(), "-name" | "-iname"))
+                            })
+                            .and_then(|w| w.get(1))
+                            .map_or_else(|| "*".to_owned(), |w| w.text.clone());
+                        cmd = cmd
+                            .into_iter()
+                            .flat_map(|w| {
+                                if w.text == "{}" {
+                                    roots
+                                        .iter()
+                                        .map(|r| {
+                                            Word::literal(&format!(
+                                                "{}/{name}",
+                                                r.text.trim_end_matches('/')
+                                            ))
                                         })
                                         .collect()
                                 } else {

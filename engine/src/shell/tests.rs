@@ -306,6 +306,20 @@ fn functions_run_with_their_arguments() {
         let p = programs(cmd);
         assert!(p.iter().any(|x| x == want), "{cmd}: {p:?}");
     }
+    // A `while read` loop runs its body for each line its producer spells out.
+    for (cmd, want) in [
+        (
+            "command -v airlock-hook | while read -r b; do chmod -x \"$b\"; done",
+            "chmod -x /usr/local/bin/airlock-hook",
+        ),
+        (
+            "echo /p/x | while read d; do rm -rf \"$d\"; done",
+            "rm -rf /p/x",
+        ),
+    ] {
+        let p = programs(cmd);
+        assert!(p.iter().any(|x| x == want), "{cmd}: {p:?}");
+    }
     // A function calling itself is walked once (no blow-up).
     let sa = analyze(":(){ :|:& };:", ShellEnv::default());
     assert!(sa.invocations.len() < 16, "{}", sa.invocations.len());

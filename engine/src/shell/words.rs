@@ -470,6 +470,11 @@ fn split_top(s: &str) -> Vec<&str> {
 /// `$(command -v airlock)`, `$(which airlock)`, `$(type -P airlock)`: the path of a program
 /// on `PATH`. Stands for it as `/usr/local/bin/NAME` (the folder is a guess; the name and
 /// that it is a `bin` folder are not), so rules about binaries see what is changed.
+/// Where `command -v NAME` would find NAME: see [`located_program`].
+pub(crate) fn located_program_of(name: &str) -> Option<String> {
+    located_program(&format!("command -v {name}"))
+}
+
 fn located_program(sub: &str) -> Option<String> {
     if sub.len() > 256 || sub.contains("$(") || sub.contains('`') {
         return None;
