@@ -1113,14 +1113,7 @@ fn read_receiver(code: &str, seg: &str, marker: &str) -> Option<String> {
         return None;
     }
     // A name: its one binding.
-    let name: String = before
-        .chars()
-        .rev()
-        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-        .collect::<Vec<_>>()
-        .into_iter()
-        .rev()
-        .collect();
+    let name = super::trailing_identifier(before);
     if name.is_empty() {
         return None;
     }
@@ -1853,14 +1846,7 @@ fn home_bound_names(code: &str) -> String {
             continue;
         }
         let head = head.trim_end();
-        let name: String = head
-            .chars()
-            .rev()
-            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-            .collect::<Vec<_>>()
-            .into_iter()
-            .rev()
-            .collect();
+        let name = super::trailing_identifier(head);
         if !name.is_empty()
             && !name.starts_with(|c: char| c.is_ascii_digit())
             && code.matches(&format!("{name}=")).count()

@@ -1353,17 +1353,7 @@ impl Walker<'_> {
             .take(9)
             .map(|w| quote_word(&w.text))
             .collect();
-        let mut text = body.clone();
-        let all = params.join(" ");
-        for var in ["@", "*"] {
-            text = text
-                .replace(&format!("\"${var}\""), &all)
-                .replace(&format!("${{{var}}}"), &all)
-                .replace(&format!("${var}"), &all);
-        }
-        for (i, p) in params.iter().enumerate() {
-            text = replace_var(&text, &(i + 1).to_string(), p);
-        }
+        let text = with_params(body.clone(), &params);
         self.calling.push(name);
         self.script(&text, depth + 1, None);
         self.calling.pop();
@@ -2502,21 +2492,35 @@ fn with_positional_args(inv: &Invocation, code: &Word) -> String {
     if let Some(z) = zero {
         text = replace_var(&text, "0", &quote_word(&z.text));
     }
-    let all = params
-        .iter()
-        .map(|w| quote_word(&w.text))
-        .collect::<Vec<_>>()
-        .join(" ");
+    let quoted: Vec<String> = params.iter().map(|w| quote_word(&w.text)).collect();
+    with_params(text, &quoted)
+}
+
+/// `text` with `$@`, `$*` (quoted or braced) and `$1`… replaced by the (already quoted)
+/// positional parameters `params`.
+fn with_params(mut text: String, params: &[String]) -> String {
+    let all = params.join(" ");
     for var in ["@", "*"] {
         text = text
             .replace(&format!("\"${var}\""), &all)
             .replace(&format!("${{{var}}}"), &all)
             .replace(&format!("${var}"), &all);
     }
-    for (i, w) in params.iter().enumerate() {
-        text = replace_var(&text, &(i + 1).to_string(), &quote_word(&w.text));
+    for (i, p) in params.iter().enumerate() {
+        text = replace_var(&text, &(i + 1).to_string(), p);
     }
     text
+}
+
+/// The identifier that ends `s` (`a.b_c` → `b_c`), possibly empty.
+pub(crate) fn trailing_identifier(s: &str) -> String {
+    let mut name: Vec<char> = s
+        .chars()
+        .rev()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect();
+    name.reverse();
+    name.into_iter().collect()
 }
 
 fn dash_c(inv: &Invocation, flags: &[&str]) -> Option<Word> {

@@ -289,14 +289,7 @@ fn expand_splats(text: &str) -> Option<String> {
     for _ in 0..8 {
         let Some(at) = out.find("= @{") else { break };
         let head = out.get(..at).unwrap_or("").trim_end();
-        let name: String = head
-            .chars()
-            .rev()
-            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-            .collect::<Vec<_>>()
-            .into_iter()
-            .rev()
-            .collect();
+        let name = super::trailing_identifier(head);
         let start = head.len().checked_sub(name.len() + 1)?;
         if name.is_empty() || head.get(start..start + 1) != Some("$") {
             return None;
