@@ -192,8 +192,12 @@ pub fn files_to_inspect(action: &Action, facts: &HostFacts) -> Vec<String> {
         }
         // A hook or shell script about to be rewritten: what it holds now says whether it is
         // Airlock's wiring (`rules::self_protection`).
+        // A CODEOWNERS file rewritten whole: the owner rules it held
+        // (`rules::verification_bypass`).
         Operation::FileWrite { path, .. }
-            if path.contains("/hooks/") || paths::is_script_name(path) =>
+            if path.contains("/hooks/")
+                || paths::is_script_name(path)
+                || paths::basename(path) == "CODEOWNERS" =>
         {
             out.push(paths::normalize(path, cwd, home));
             None

@@ -159,6 +159,51 @@ fn tests_removed(cx: &Ctx<'_>, path: &str) -> bool {
         })
 }
 
+/// A CODEOWNERS file that no longer names owners for a path it did (`/app/auth/
+/// @acme/security` dropped): changes there merge without that team's review. Judged on a
+/// whole write against the text there before, and on an edit by the lines it takes away.
+/// Owners changed for a path, or paths added, are not counted.
+fn code_owners_dropped(cx: &Ctx<'_>, path: &str, content: &str) -> bool {
+    let abs = paths::normalize(path, cx.cwd(), cx.home());
+    if paths::basename(&abs) != "CODEOWNERS" {
+        return false;
+    }
+    let patterns = |text: &str| -> Vec<String> {
+        text.lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .filter_map(|l| l.split_whitespace().next().map(str::to_owned))
+            .collect()
+    };
+    let (before, after) = if cx.facts.edits.is_empty() {
+        let before = match cx.facts.files.get(&abs) {
+            Some(crate::needs::FileView::Content(c)) => c.clone(),
+            _ => match cx.session.written_files.get(&abs) {
+                Some(w) => w.content.clone(),
+                None => return false,
+            },
+        };
+        (patterns(&before), patterns(content))
+    } else {
+        let old: String = cx
+            .facts
+            .edits
+            .iter()
+            .map(|e| e.old.as_str())
+            .collect::<Vec<_>>()
+            .join("\n");
+        let new: String = cx
+            .facts
+            .edits
+            .iter()
+            .map(|e| e.new.as_str())
+            .collect::<Vec<_>>()
+            .join("\n");
+        (patterns(&old), patterns(&new))
+    };
+    before.iter().any(|p| !after.contains(p))
+}
+
 /// Only the tests of a security property (who may do what, logins, tokens, input
 /// sanitising) count: a feature's tests removed with the feature are routine.
 const SECURITY_WORDS: &[&str] = &[
@@ -1715,6 +1760,7 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             || tests_neutered(cx, path, content)
             || assertions_emptied(cx, path)
             || checks_narrowed(cx, path, content)
+            || code_owners_dropped(cx, path, content)
         {
             out.push(Finding::new(CHECK_DISABLED, Verdict::Auth));
         }
@@ -1813,6 +1859,41 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             || (sub == "commit" && rest.iter().any(|a| short_cluster_has_n(a)));
         if hooked && (no_verify || config_bypass || env_bypass) {
             out.push(Finding::new(VERIFICATION_BYPASS, Verdict::Auth));
+        }
+    }
+}
+
+#[cfg(test)]
+mod code_owner_tests {
+    use crate::Verdict::{self, *};
+    use crate::needs::{CallFacts, FileView};
+    use crate::policy::Mode;
+    use crate::rules::testutil::{CWD, engine, file_write};
+    use crate::session::SessionState;
+
+    /// A CODEOWNERS file rewritten whole, against the text that was there.
+    #[test]
+    fn code_owners_rewritten_whole() {
+        let shown = "# Default owners\n*                @acme/backend\n/app/auth/       @acme/security\n/.github/        @acme/security\n";
+        let cases: &[(&str, Verdict)] = &[
+            ("# Default owners\n*                @acme/backend\n", Auth),
+            (
+                "# Default owners\n*                @acme/platform\n/app/auth/       @acme/security\n/.github/        @acme/security\n",
+                Pass,
+            ),
+        ];
+        for (content, want) in cases {
+            let mut facts = CallFacts::default();
+            facts.files.insert(
+                format!("{CWD}/.github/CODEOWNERS"),
+                FileView::Content(shown.into()),
+            );
+            let d = engine(Mode::Balanced).decide_with(
+                &file_write("Write", ".github/CODEOWNERS", content),
+                &SessionState::default(),
+                &facts,
+            );
+            assert_eq!(d.verdict, *want, "{content}: {:?}", d.codes());
         }
     }
 }
@@ -1974,6 +2055,24 @@ mod tests {
                 "    assert verify_token(tampered) is None\n",
                 "    assert True  # flaky, see PR 512\n",
                 Auth,
+            ),
+            (
+                ".github/CODEOWNERS",
+                "/app/auth/       @acme/security\n",
+                "",
+                Auth,
+            ),
+            (
+                ".github/CODEOWNERS",
+                "/app/auth/       @acme/security\n",
+                "/app/auth/       @acme/security @acme/identity\n",
+                Pass,
+            ),
+            (
+                ".github/CODEOWNERS",
+                "*  @acme/backend\n",
+                "*  @acme/backend\n/app/billing/ @acme/payments\n",
+                Pass,
             ),
             (
                 "tests/test_auth.py",
