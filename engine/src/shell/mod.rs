@@ -1617,24 +1617,7 @@ impl Walker<'_> {
                             }))
                         && cmd.iter().any(|w| w.text == "{}")
                     {
-                        cmd = cmd
-                            .into_iter()
-                            .flat_map(|w| {
-                                if w.text == "{}" {
-                                    roots
-                                        .iter()
-                                        .map(|r| {
-                                            let mut x = r.clone();
-                                            x.text = format!("{}/*", r.text.trim_end_matches('/'));
-                                            x.glob = true;
-                                            x
-                                        })
-                                        .collect()
-                                } else {
-                                    vec![w]
-                                }
-                            })
-                            .collect();
+                        cmd = found_files(cmd, &roots, "*");
                     }
                     // An in-place editor given each file found edits what the search names
                     // (`find tests/security -name 'test_*.py' -exec sed -i … {} +`): the files
@@ -1650,24 +1633,7 @@ impl Walker<'_> {
                             })
                             .and_then(|w| w.get(1))
                             .map_or_else(|| "*".to_owned(), |w| w.text.clone());
-                        cmd = cmd
-                            .into_iter()
-                            .flat_map(|w| {
-                                if w.text == "{}" {
-                                    roots
-                                        .iter()
-                                        .map(|r| {
-                                            Word::literal(&format!(
-                                                "{}/{name}",
-                                                r.text.trim_end_matches('/')
-                                            ))
-                                        })
-                                        .collect()
-                                } else {
-                                    vec![w]
-                                }
-                            })
-                            .collect();
+                        cmd = found_files(cmd, &roots, &name);
                     }
                     let before = self.out.invocations.len();
                     self.simple(
@@ -2494,6 +2460,28 @@ fn with_positional_args(inv: &Invocation, code: &Word) -> String {
     }
     let quoted: Vec<String> = params.iter().map(|w| quote_word(&w.text)).collect();
     with_params(text, &quoted)
+}
+
+/// `find`'s `{}` in an executed command as the files under each starting point that `name`
+/// matches (`ROOT/NAME`, a glob).
+fn found_files(cmd: Vec<Word>, roots: &[Word], name: &str) -> Vec<Word> {
+    cmd.into_iter()
+        .flat_map(|w| {
+            if w.text == "{}" {
+                roots
+                    .iter()
+                    .map(|r| {
+                        let mut x = r.clone();
+                        x.text = format!("{}/{name}", r.text.trim_end_matches('/'));
+                        x.glob = true;
+                        x
+                    })
+                    .collect()
+            } else {
+                vec![w]
+            }
+        })
+        .collect()
 }
 
 /// `text` with `$@`, `$*` (quoted or braced) and `$1`… replaced by the (already quoted)
