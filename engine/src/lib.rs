@@ -301,8 +301,11 @@ impl Engine {
             .iter()
             .fold(own, |d, (w, f)| d.merge(self.decide_one(w, session, f)));
         // An MCP call that is a shell command, a write or a move on this machine is also
-        // judged as that call.
+        // judged as that call (its shell writes and in-place edits included).
         let own = match mcp_local::equivalent(action) {
+            Some(built_in) if !matches!(built_in.op, Operation::McpCall { .. }) => {
+                own.merge(self.decide_inner(&built_in, session, facts))
+            }
             Some(built_in) => own.merge(self.decide_one(&built_in, session, facts)),
             None => own,
         };

@@ -361,6 +361,31 @@ mod tests {
         );
     }
 
+    /// The same through an MCP shell tool.
+    #[test]
+    fn shell_edits_through_an_mcp_shell_tool() {
+        use crate::Verdict::*;
+        use crate::policy::Mode;
+        use crate::rules::testutil::{CWD, engine, mcp_call};
+        use crate::session::SessionState;
+        for (command, want) in [
+            (
+                "sed -i '1i import pytest\\npytestmark = pytest.mark.skip' tests/test_auth.py",
+                Auth,
+            ),
+            ("sed -i 's/1.2.0/1.3.0/' Cargo.toml", Pass),
+        ] {
+            let a = mcp_call(
+                "shell",
+                "run_command",
+                serde_json::json!({ "command": command }),
+                CWD,
+            );
+            let d = engine(Mode::Balanced).decide(&a, &SessionState::default());
+            assert_eq!(d.verdict, want, "{command}: {:?}", d.codes());
+        }
+    }
+
     #[test]
     fn in_place_edits_are_the_edits_they_make() {
         let e = |p: &str, pairs: &[(&str, &str)]| {
