@@ -523,10 +523,7 @@ impl Engine {
         let full = if facts.edits.is_empty() {
             content.clone()
         } else {
-            let mut text = match facts.files.get(&abs) {
-                Some(needs::FileView::Content(c)) => c.clone(),
-                _ => session.written_files.get(&abs)?.content.clone(),
-            };
+            let mut text = needs::text_before(facts, session, &abs)?.to_owned();
             for e in &facts.edits {
                 if e.old.is_empty() || !text.contains(&e.old) {
                     return None;

@@ -91,6 +91,19 @@ pub(crate) enum Lookup<'a> {
     Unknown,
 }
 
+/// The text at `abs` before the call being judged: what the adapter read there, else what
+/// the session wrote there; `None` when neither is known.
+pub(crate) fn text_before<'a>(
+    facts: &'a CallFacts,
+    session: &'a SessionState,
+    abs: &str,
+) -> Option<&'a str> {
+    match facts.files.get(abs) {
+        Some(FileView::Content(c)) => Some(c),
+        _ => session.written_files.get(abs).map(|w| w.content.as_str()),
+    }
+}
+
 /// Everything the walker may consult about files: the adapter's facts and session memory.
 #[derive(Debug, Clone, Copy)]
 pub struct Files<'a> {

@@ -176,30 +176,15 @@ fn code_owners_dropped(cx: &Ctx<'_>, path: &str, content: &str) -> bool {
             .collect()
     };
     let (before, after) = if cx.facts.edits.is_empty() {
-        let before = match cx.facts.files.get(&abs) {
-            Some(crate::needs::FileView::Content(c)) => c.clone(),
-            _ => match cx.session.written_files.get(&abs) {
-                Some(w) => w.content.clone(),
-                None => return false,
-            },
+        let Some(before) = crate::needs::text_before(cx.facts, cx.session, &abs) else {
+            return false;
         };
-        (patterns(&before), patterns(content))
+        (patterns(before), patterns(content))
     } else {
-        let old: String = cx
-            .facts
-            .edits
-            .iter()
-            .map(|e| e.old.as_str())
-            .collect::<Vec<_>>()
-            .join("\n");
-        let new: String = cx
-            .facts
-            .edits
-            .iter()
-            .map(|e| e.new.as_str())
-            .collect::<Vec<_>>()
-            .join("\n");
-        (patterns(&old), patterns(&new))
+        (
+            patterns(&joined_edits(cx, |e| &e.old)),
+            patterns(&joined_edits(cx, |e| &e.new)),
+        )
     };
     before.iter().any(|p| !after.contains(p))
 }
@@ -1044,10 +1029,15 @@ fn checks_narrowed(cx: &Ctx<'_>, path: &str, content: &str) -> bool {
 /// The replaced (or the replacing) text of every edit of the call, lower-cased, one after
 /// another.
 fn edited_text(cx: &Ctx<'_>, side: fn(&crate::consequences::TextEdit) -> &String) -> String {
+    joined_edits(cx, side).to_ascii_lowercase()
+}
+
+/// One side of every edit (the replaced or the replacing text), one per line, as written.
+fn joined_edits(cx: &Ctx<'_>, side: fn(&crate::consequences::TextEdit) -> &String) -> String {
     cx.facts
         .edits
         .iter()
-        .map(|e| side(e).to_ascii_lowercase())
+        .map(|e| side(e).as_str())
         .collect::<Vec<_>>()
         .join("\n")
 }
