@@ -602,7 +602,8 @@ pub(crate) fn added_lines(cx: &Ctx<'_>, content: &str) -> Vec<String> {
     }
     let mut out = Vec::new();
     for e in &cx.facts.edits {
-        let old: Vec<&str> = e.old.lines().map(str::trim).collect();
+        // (A set: a large edit against a large original stays linear.)
+        let old: std::collections::HashSet<&str> = e.old.lines().map(str::trim).collect();
         out.extend(
             e.new
                 .lines()
@@ -830,26 +831,34 @@ fn checks_narrowed(cx: &Ctx<'_>, path: &str, content: &str) -> bool {
         "--deselect",
         "testignore",
     ];
-    if adds(&|l| {
-        ignore_keys.iter().any(|k| l.contains(k))
-            && l.split([',', '[', ']', '"', '\'', ' ', '='])
-                .filter(|e| !e.is_empty())
-                .any(aims_at_checks)
-    }) {
+    // The keys and markers below are looked for in the whole added text first (one pass
+    // each), and line by line only where one occurs: a large write stays linear.
+    let joined = added_lower.join("\n");
+    let mentions = |words: &[&str]| words.iter().any(|w| joined.contains(w));
+    if mentions(&ignore_keys)
+        && adds(&|l| {
+            ignore_keys.iter().any(|k| l.contains(k))
+                && l.split([',', '[', ']', '"', '\'', ' ', '='])
+                    .filter(|e| !e.is_empty())
+                    .any(aims_at_checks)
+        })
+    {
         return true;
     }
+    let filters = [
+        "category!=",
+        "-k \"not ",
+        "-k 'not ",
+        "--skip",
+        "-skip ",
+        "--exclude-tag",
+        "-m \"not ",
+        "-m 'not ",
+    ];
     let filter_out = |l: &str| {
-        (l.contains("category!=")
-            || l.contains("-k \"not ")
-            || l.contains("-k 'not ")
-            || l.contains("--skip")
-            || l.contains("-skip ")
-            || l.contains("--exclude-tag")
-            || l.contains("-m \"not ")
-            || l.contains("-m 'not "))
-            && SECURITY_WORDS.iter().any(|w| l.contains(w))
+        filters.iter().any(|f| l.contains(f)) && SECURITY_WORDS.iter().any(|w| l.contains(w))
     };
-    if adds(&filter_out) {
+    if mentions(&filters) && adds(&filter_out) {
         return true;
     }
     if matches!(

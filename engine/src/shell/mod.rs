@@ -246,8 +246,9 @@ pub fn analyze(command: &str, env: ShellEnv<'_>) -> ShellAnalysis {
         w.issue(ShellIssue::Unparseable);
         return w.out;
     }
-    // PowerShell and `cmd.exe` lines are judged as the POSIX lines they amount to.
-    match windows::looks_windows(command)
+    // PowerShell and `cmd.exe` lines are judged as the POSIX lines they amount to. (A line
+    // over the size bound is refused as it is, without reading it as either.)
+    match (command.len() <= MAX_COMMAND_BYTES && windows::looks_windows(command))
         .then(|| windows::translate(command))
         .flatten()
     {
