@@ -922,7 +922,9 @@ mod tests {
                 .iter()
                 .any(|d| s.knows(&k, d))
         );
-        assert!(super::char_code_runs(&super::blank_words("ports: 80, 443, 8080, 3000")).is_empty());
+        assert!(
+            super::char_code_runs(&super::blank_words("ports: 80, 443, 8080, 3000")).is_empty()
+        );
         // Spaced out one character at a time.
         assert!(
             super::decoded_candidates("Env check:\nX y 7 p Q 2 l m N 9 z z\n")
