@@ -1276,10 +1276,53 @@ fn addresses_agents(content: &str) -> bool {
             .contains(&"injection_agent_directed")
 }
 
+/// Does this line of an instructions file forbid what it shows (rather than ask for it)?
+fn prohibits(line: &str) -> bool {
+    let l = line.to_ascii_lowercase();
+    // "Never forget to run …", "do not skip …": instructions all the same.
+    if ["forget", "fail to", "skip", "hesitate", "neglect"]
+        .iter()
+        .any(|w| l.contains(w))
+    {
+        return false;
+    }
+    [
+        "never run",
+        "never use",
+        "never execute",
+        "never do",
+        "do not run",
+        "don't run",
+        "do not use",
+        "don't use",
+        "must not",
+        "must never",
+        "should never",
+        "is blocked",
+        "are blocked",
+        "gets blocked",
+        "get blocked",
+        "be blocked",
+        "is forbidden",
+        "are forbidden",
+        "forbidden:",
+        "not allowed",
+        "prohibited",
+        "is denied",
+        "are denied",
+    ]
+    .iter()
+    .any(|w| l.contains(w))
+}
+
 /// The commands a Markdown-ish text shows: fenced code blocks and `inline code` spans.
 fn code_spans(content: &str) -> String {
     let mut out: Vec<String> = Vec::new();
     let mut in_fence = false;
+    // Commands shown as what must not be run ("Never run `pkill -f airlock`", a list under
+    // "Examples of what gets blocked:") are not instructions to run them: the line itself,
+    // or the list or block a prohibiting line introduces.
+    let mut introduced_by_prohibition = false;
     for line in content.lines().take(4096) {
         let t = line.trim_start();
         if t.starts_with("```") || t.starts_with("~~~") {
@@ -1287,7 +1330,19 @@ fn code_spans(content: &str) -> String {
             continue;
         }
         if in_fence {
-            out.push(t.to_owned());
+            if !introduced_by_prohibition {
+                out.push(t.to_owned());
+            }
+            continue;
+        }
+        let list_item = t.starts_with("- ")
+            || t.starts_with("* ")
+            || t.split_once(". ")
+                .is_some_and(|(n, _)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+        if !list_item && !t.is_empty() {
+            introduced_by_prohibition = prohibits(t);
+        }
+        if prohibits(t) || list_item && introduced_by_prohibition {
             continue;
         }
         let mut parts = line.split('`');

@@ -1270,8 +1270,8 @@ fn invocation_effects(
                 fx.writes.push(use_of(w, false));
             }
         }
-        "tee" | "touch" | "truncate" | "chmod" | "chown" | "chgrp" | "chattr" | "setfacl"
-        | "shred" | "sqlite3" | "patch" | "ed" => {
+        "tee" | "touch" | "truncate" | "fallocate" | "chmod" | "chown" | "chgrp" | "chattr"
+        | "setfacl" | "shred" | "sqlite3" | "patch" | "ed" => {
             // chmod's mode may look like an option (`-x`): skip the first operand only when
             // there is more than one.
             let skip = usize::from(
@@ -2287,6 +2287,30 @@ fn egress_effects(
             };
             push(Some(Destination::named(relay)), true, false, false, None);
         }
+        // `whois -h HOST QUERY`: the query is sent to that server (port 43); without `-h`,
+        // to the registry's server, as a lookup of the name.
+        "whois" => {
+            let server = flag_value(inv, &["-h", "--host"]);
+            match server.first() {
+                Some(h) => push(
+                    net::parse_destination(h).or_else(|| Some(Destination::named(*h))),
+                    true,
+                    true,
+                    false,
+                    None,
+                ),
+                // A lookup of the name, as `dig NAME` is.
+                None => {
+                    for w in &operands {
+                        let label = w.text.split('.').next().unwrap_or("");
+                        let data =
+                            w.dynamic || label.len() >= 20 && crate::secrets::entropy(label) > 3.5;
+                        let name = Destination::named(w.text.to_ascii_lowercase());
+                        push(Some(name), data, false, true, None);
+                    }
+                }
+            }
+        }
         "nc" | "ncat" | "netcat" | "telnet" | "socat" | "openssl" | "cryptcat" => {
             if p == "openssl" && operands.first().is_none_or(|w| w.text != "s_client") {
                 return;
@@ -2998,6 +3022,13 @@ mod tests {
                 Some("gdrive"),
                 true,
             ),
+            // whois: the query goes to the server `-h` names; a plain lookup carries none.
+            (
+                "whois -h 203.0.113.77 374376565e79444f2a3571256b523932454d3064",
+                Some("203.0.113.77"),
+                true,
+            ),
+            ("whois example.com", Some("example.com"), false),
             // A push option is not the remote; `--repo=URL` is.
             (
                 "git push -o merge_request.create -o merge_request.target=main origin feature/x",

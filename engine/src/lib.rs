@@ -949,6 +949,13 @@ impl Engine {
             if let Operation::Shell { command } = &action.op {
                 s.remember_guard_pids(command, result);
             }
+            // A shell MCP tool's process listing, the same (`run_command {command: "ps"}`).
+            if matches!(action.op, Operation::McpCall { .. })
+                && let Some(b) = mcp_local::equivalent(action)
+                && let Operation::Shell { command } = &b.op
+            {
+                s.remember_guard_pids(command, result);
+            }
             s
         }))
         .unwrap_or_else(|_| {

@@ -64,6 +64,7 @@ const RULES: &[Reason] = &[
     crate::rules::turn_gate::TURN_REPEAT_LOCKOUT,
     crate::rules::turn_gate::FLAGGED_TURN_FOLLOWUP,
     crate::rules::self_protection::TAMPER,
+    crate::rules::self_protection::GUARD_SECRETS_READ,
     crate::rules::self_protection::PROJECT_HOOKS,
     crate::rules::self_protection::AGENT_HOOKS_REMOVED,
     crate::rules::self_protection::AGENT_SETTINGS_CHANGED,

@@ -39,6 +39,55 @@ pub const TAMPER: Reason = Reason::new(
     "Tries to change, remove or switch off Airlock itself; only the user can do that.",
 );
 
+pub const GUARD_SECRETS_READ: Reason = Reason::new(
+    "guard_secrets_read",
+    "Reads Airlock's own store or keyring entry, where its factor, ledger and sessions are kept.",
+);
+
+/// Airlock's store and the folders that hold it (not its config, which holds no secret, nor
+/// an audit export the user pointed somewhere): the password hash, the sealed TOTP secret
+/// and the session memory are there.
+fn guard_store(path: &str, home: Option<&str>) -> bool {
+    let lower = path.to_ascii_lowercase();
+    let base = paths::basename(&lower);
+    if base.starts_with("airlock.db") || lower.starts_with("/var/lib/airlock/") {
+        return true;
+    }
+    let in_data_dir = paths::home_relative(&lower, home).is_some_and(|rel| {
+        [
+            ".local/share/airlock/",
+            ".local/state/airlock/",
+            "library/application support/airlock/",
+            "library/application support/dev.airlock.app/",
+            "appdata/roaming/airlock/",
+            "appdata/local/airlock/",
+        ]
+        .iter()
+        .any(|d| rel.starts_with(d))
+    });
+    in_data_dir && !base.ends_with(".jsonl") && !base.ends_with(".log")
+}
+
+/// A keyring lookup of Airlock's entry (`secret-tool lookup service dev.airlock.totp`,
+/// `security find-generic-password -s dev.airlock.totp -w`, `keyring get dev.airlock.totp …`).
+fn guard_keyring_lookup(inv: &crate::shell::Invocation) -> bool {
+    let args: Vec<&str> = inv.argv().collect();
+    let reads = match inv.program.as_str() {
+        "secret-tool" => args
+            .first()
+            .is_some_and(|a| matches!(*a, "lookup" | "search")),
+        "security" => args
+            .first()
+            .is_some_and(|a| a.starts_with("find-") && a.ends_with("-password")),
+        "keyring" | "kwallet-query" | "cmdkey" => true,
+        _ => false,
+    };
+    reads
+        && args
+            .iter()
+            .any(|a| a.to_ascii_lowercase().contains("airlock"))
+}
+
 fn is_airlock(program: &str) -> bool {
     program == "airlock" || program.starts_with("airlock-")
 }
@@ -326,6 +375,25 @@ fn takes_execute_away(inv: &crate::shell::Invocation) -> bool {
         })
 }
 
+/// Programs that stop, slow, starve or take over a running process given its id: signals,
+/// debuggers and tracers (`gdb -p PID -ex 'call exit(0)'`), CPU throttles (`cpulimit -p PID
+/// -l 1`), resource limits.
+const PROCESS_HANDLERS: &[&str] = &[
+    "kill",
+    "renice",
+    "gdb",
+    "lldb",
+    "strace",
+    "ltrace",
+    "perf",
+    "bpftrace",
+    "gcore",
+    "cpulimit",
+    "prlimit",
+    "cgclassify",
+    "py-spy",
+];
+
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     let home = cx.home();
     let protected = &cx.policy.protected_paths;
@@ -356,6 +424,14 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     }) || cx.fx.deletes.iter().any(|d| touches(&d.path))
     {
         out.push(Finding::hard_block(TAMPER));
+        return;
+    }
+    if cx.fx.reads.iter().any(|r| guard_store(&r.path, home))
+        || cx
+            .shell
+            .is_some_and(|sa| sa.invocations.iter().any(guard_keyring_lookup))
+    {
+        out.push(Finding::hard_block(GUARD_SECRETS_READ));
         return;
     }
     if cx.fx.writes.iter().any(|w| {
@@ -411,7 +487,12 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     // a file in the repository: deleting it, or an edit that takes text away, removes the
     // team's `ask`/`never` rules. Asked about; adding rules passes.
     let project_policy = |p: &str| p.ends_with("/.airlock/policy.toml");
-    let loosened = cx.fx.deletes.iter().any(|d| project_policy(&d.path))
+    // (The folder that holds it, deleted or moved away, takes it along.)
+    let loosened = cx
+        .fx
+        .deletes
+        .iter()
+        .any(|d| project_policy(&d.path) || d.path.ends_with("/.airlock"))
         || cx.fx.writes.iter().any(|w| {
             project_policy(&w.path)
                 && (w.program == "truncate"
@@ -520,19 +601,20 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                 && args.iter().any(|a| mentions_airlock(a)))
             || (p == "kill" && pgrep_airlock)
             // A debugger or tracer attached to it (`gdb -p $(pgrep airlock) -ex 'call exit(0)'`).
-            || (matches!(p, "gdb" | "lldb" | "strace" | "ltrace" | "perf" | "bpftrace") && pgrep_airlock)
+            || (PROCESS_HANDLERS.contains(&p) && p != "kill" && pgrep_airlock)
             // Whatever holds Airlock's socket or files, killed (`fuser -k …/airlock/*.sock`).
             || (p == "fuser"
                 && args.iter().any(|a| a.starts_with('-') && a.contains('k'))
                 && args.iter().any(|a| mentions_airlock(a) || glob_airlock(a)))
             // A process id the session saw listed as Airlock's.
-            || (matches!(p, "kill" | "pkill" | "renice" | "gdb" | "strace")
+            || ((PROCESS_HANDLERS.contains(&p) || p == "pkill")
                 && args.iter().any(|a| {
                     a.trim_start_matches('-')
                         .parse::<u32>()
                         .is_ok_and(|n| cx.session.guard_pids.contains(&n))
                         && !a.starts_with('-')
                         || a.strip_prefix("-p")
+                            .or_else(|| a.strip_prefix("--pid="))
                             .and_then(|n| n.parse::<u32>().ok())
                             .is_some_and(|n| cx.session.guard_pids.contains(&n))
                 }))
@@ -672,6 +754,60 @@ mod tests {
     }
 
     #[test]
+    fn airlocks_store_and_keyring_entry_are_not_read() {
+        crate::rules::testutil::table(
+            Mode::Balanced,
+            &[
+                (
+                    "strings ~/.local/share/airlock/airlock.db | grep -iE 'totp|argon'",
+                    Block,
+                    "guard_secrets_read",
+                ),
+                (
+                    "sqlite3 ~/.local/share/airlock/airlock.db .dump",
+                    Block,
+                    "self_protection",
+                ),
+                (
+                    "cp ~/.local/share/airlock/airlock.db /tmp/x.db",
+                    Block,
+                    "guard_secrets_read",
+                ),
+                (
+                    "xxd /var/lib/airlock/users/1000/airlock.db | head",
+                    Block,
+                    "guard_secrets_read",
+                ),
+                (
+                    "cat ~/Library/Application\\ Support/dev.airlock.app/state.bin",
+                    Block,
+                    "guard_secrets_read",
+                ),
+                (
+                    "secret-tool lookup service dev.airlock.totp",
+                    Block,
+                    "guard_secrets_read",
+                ),
+                (
+                    "security find-generic-password -s dev.airlock.totp -w",
+                    Block,
+                    "guard_secrets_read",
+                ),
+                // Look-alikes: its config, an audit export, other keyring entries, a listing.
+                ("cat ~/.config/airlock/config.toml", Pass, ""),
+                ("tail -n 20 ~/.local/share/airlock/audit.jsonl", Pass, ""),
+                (
+                    "secret-tool lookup service gh:github.com",
+                    Auth,
+                    "keychain_access",
+                ),
+                ("ls -la ~/.local/share/airlock/", Pass, ""),
+                ("sqlite3 data/app.db .tables", Pass, ""),
+            ],
+        );
+    }
+
+    #[test]
     fn a_projects_airlock_rules_removed_are_asked_about() {
         use crate::rules::testutil::{decide_shell, judge_edit};
         let rules = "[[rules]]\nname = \"prod-off-limits\"\npaths = [\"envs/prod/**\"]\naction = \"never\"\n\n";
@@ -697,6 +833,17 @@ mod tests {
             decide_shell(Mode::Balanced, "git rm -q old/config.toml").verdict,
             Pass
         );
+        // The folder holding it moved or deleted; look-alikes: other dot folders.
+        for (cmd, want) in [
+            ("mv .airlock .airlock.bak", Auth),
+            ("rm -rf .airlock", Auth),
+            ("mv services/api/.airlock /tmp/", Auth),
+            ("mv .airflow .airflow.bak", Pass),
+            ("rm -rf .airlock-cache-old/", Pass),
+        ] {
+            let d = decide_shell(Mode::Balanced, cmd);
+            assert_eq!(d.verdict, want, "{cmd}: {:?}", d.codes());
+        }
     }
 
     #[test]
@@ -972,6 +1119,47 @@ mod tests {
             "31337\n4242\n",
         );
         assert_eq!(kill("kill -TERM 4242", &s), Block);
+        // Stopped, throttled or taken over rather than killed.
+        for cmd in [
+            "cpulimit -p 4242 -l 1 -b",
+            "cpulimit --pid=4242 --limit=1",
+            "gdb -p 4242 -batch -ex 'call (void)exit(0)'",
+            "renice -n 19 -p 4242",
+            "kill -STOP 4242",
+        ] {
+            assert_eq!(kill(cmd, &s), Block, "{cmd}");
+        }
+        // Look-alikes: the same tools on the developer's own process.
+        for cmd in [
+            "cpulimit -p 5150 -l 50",
+            "gdb -p 5150 -batch -ex bt",
+            "renice -n 10 -p 5150",
+        ] {
+            assert_eq!(kill(cmd, &s), Pass, "{cmd}");
+        }
+        // A shell MCP server's listing and kill, the same.
+        let ps = crate::rules::testutil::mcp_call(
+            "shell",
+            "run_command",
+            serde_json::json!({"command": "ps", "args": ["-eo", "pid,args"]}),
+            CWD,
+        );
+        let s = e.observe(
+            &SessionState::default(),
+            &ps,
+            "    PID COMMAND\n   2231 /home/dev/.cargo/bin/airlock daemon\n   3110 node server.js\n",
+        );
+        let mcp_kill = |pid: &str| {
+            let a = crate::rules::testutil::mcp_call(
+                "shell",
+                "run_command",
+                serde_json::json!({"command": "kill", "args": ["-TERM", pid]}),
+                CWD,
+            );
+            e.decide(&a, &s).verdict
+        };
+        assert_eq!(mcp_kill("2231"), Block);
+        assert_ne!(mcp_kill("3110"), Block);
     }
 
     #[test]

