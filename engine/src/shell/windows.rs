@@ -287,12 +287,12 @@ fn where_pattern(element: &str) -> Option<String> {
         .filter(|w| !w.is_empty())
         .collect();
     words.windows(2).find_map(|w| {
-        let op = w[0].to_ascii_lowercase();
+        let [op, value] = w else { return None };
         matches!(
-            op.as_str(),
+            op.to_ascii_lowercase().as_str(),
             "-like" | "-ilike" | "-clike" | "-match" | "-imatch" | "-eq" | "-ieq" | "-contains"
         )
-        .then(|| w[1].trim_matches(['\'', '"', '*']).to_owned())
+        .then(|| value.trim_matches(['\'', '"', '*']).to_owned())
         .filter(|p| !p.is_empty() && !p.starts_with('$'))
     })
 }
