@@ -792,6 +792,14 @@ pub const CORPUS: &[(&str, &str)] = &[
         include_str!("../../tests/corpus/families/everyday19.jsonl"),
     ),
     (
+        "holdout45",
+        include_str!("../../tests/corpus/families/holdout45.jsonl"),
+    ),
+    (
+        "everyday20",
+        include_str!("../../tests/corpus/families/everyday20.jsonl"),
+    ),
+    (
         "everyday5",
         include_str!("../../tests/corpus/families/everyday5.jsonl"),
     ),
