@@ -2651,6 +2651,25 @@ fn egress_effects(
                 push(dest, true, false, false, None);
             }
         }
+        // Coverage uploaders: `codecov upload-process -f FILE`, `codecovcli do-upload --file
+        // FILE`, the old `codecov -f FILE -e VARS`: the files (and the named variables' values)
+        // go to Codecov, or to the server `--url` names.
+        "codecov" | "codecovcli" => {
+            for f in flag_value(inv, &["-f", "--file"]) {
+                fx.reads.push(PathUse {
+                    path: norm(f),
+                    program: p.to_owned(),
+                    dynamic: false,
+                    recursive: false,
+                });
+            }
+            let host = flag_value(inv, &["--url", "-u", "--enterprise-url"])
+                .first()
+                .map_or("ingest.codecov.io", |h| *h)
+                .to_owned();
+            let dest = net::parse_url(&host).or_else(|| net::parse_destination(&host));
+            push(dest, true, false, false, None);
+        }
         // `dvc remote add NAME URL … && dvc push -r NAME`: the data goes where the line says.
         "dvc" if operands.first().map(|w| w.text.as_str()) == Some("push") => {
             let added: Vec<String> = sa
@@ -3020,6 +3039,17 @@ mod tests {
             (
                 "rclone sync ~/Pictures/2025 gdrive:Photos/2025",
                 Some("gdrive"),
+                true,
+            ),
+            // A coverage upload goes to Codecov, or to the server named.
+            (
+                "codecov upload-process -f coverage/lcov.info -F integration",
+                Some("ingest.codecov.io"),
+                true,
+            ),
+            (
+                "codecovcli do-upload --file cov.xml --url https://codecov.corp.example",
+                Some("codecov.corp.example"),
                 true,
             ),
             // whois: the query goes to the server `-h` names; a plain lookup carries none.

@@ -210,7 +210,9 @@ pub fn files_to_inspect(action: &Action, facts: &HostFacts) -> Vec<String> {
         Operation::FileWrite { path, .. }
             if path.contains("/hooks/")
                 || paths::is_script_name(path)
-                || paths::basename(path) == "CODEOWNERS" =>
+                || paths::basename(path) == "CODEOWNERS"
+                // (An MCP configuration: whether a server kept its proxy.)
+                || crate::autorun::is_mcp_config(&path.to_ascii_lowercase()) =>
         {
             out.push(paths::normalize(path, cwd, home));
             None

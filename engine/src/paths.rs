@@ -795,6 +795,11 @@ const SELF_HOME_PATHS: &[&str] = &[
     ".codex/hooks.json",
     ".codex/config.toml",
     ".gemini/settings.json",
+    // Windsurf's hooks, the OpenCode plugin and Cline's global hook scripts that
+    // `airlock wire` writes.
+    ".codeium/windsurf/hooks.json",
+    ".config/opencode/plugins/airlock.js",
+    "Documents/Cline/Hooks",
     ".copilot/hooks",
     ".copilot/config.json",
     // Kiro CLI runs the hooks of the default agent (`kiro_default.json`, where Airlock is

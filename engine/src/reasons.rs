@@ -24,6 +24,7 @@ const RULES: &[Reason] = &[
     crate::rules::armed_config::ARMED_CONFIG,
     crate::rules::destructive_code::DESTROYS_DATA,
     crate::rules::planted_instructions::REMOTE_INSTRUCTIONS,
+    crate::rules::planted_instructions::SECRET_EXFIL_GUIDANCE,
     crate::rules::planted_instructions::SECRET_SHARING_GUIDANCE,
     crate::rules::env_poisoning::PROGRAM_SHADOWED,
     crate::rules::lookalike_source::LOOKALIKE_SOURCE,

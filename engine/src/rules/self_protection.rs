@@ -88,6 +88,56 @@ fn guard_keyring_lookup(inv: &crate::shell::Invocation) -> bool {
             .any(|a| a.to_ascii_lowercase().contains("airlock"))
 }
 
+/// The MCP servers of a JSON configuration by name, and whether each runs through Airlock
+/// (`"command": "airlock", "args": ["serve", …]`, the gateway, `airlock-proxy`); `None` when
+/// the text is not one.
+fn proxied_servers(text: &str) -> Option<std::collections::BTreeMap<String, bool>> {
+    let v: serde_json::Value = serde_json::from_str(text).ok()?;
+    let mut out = std::collections::BTreeMap::new();
+    for key in ["mcpServers", "servers", "mcp_servers", "context_servers"] {
+        if let Some(servers) = v.get(key).and_then(|s| s.as_object()) {
+            for (name, server) in servers.iter().take(256) {
+                let command = server.get("command").and_then(|c| c.as_str()).unwrap_or("");
+                let program = paths::basename(command).trim_end_matches(".exe");
+                out.insert(name.clone(), matches!(program, "airlock" | "airlock-proxy"));
+            }
+        }
+    }
+    Some(out)
+}
+
+/// An MCP configuration rewritten so that a server it ran through Airlock runs without it:
+/// the server kept, the proxy taken out. (Removing a server is not this.)
+fn proxy_taken_out(cx: &Ctx<'_>) -> bool {
+    let Operation::FileWrite { path, content } = &cx.action.op else {
+        return false;
+    };
+    let abs = paths::normalize(path, cx.cwd(), cx.home());
+    if !crate::autorun::is_mcp_config(&abs.to_ascii_lowercase()) {
+        return false;
+    }
+    let Some(before) = crate::needs::text_before(cx.facts, cx.session, &abs) else {
+        return false;
+    };
+    let after = if cx.facts.edits.is_empty() {
+        content.clone()
+    } else {
+        let mut text = before.to_owned();
+        for e in &cx.facts.edits {
+            if !text.contains(&e.old) {
+                return false;
+            }
+            text = text.replacen(&e.old, &e.new, 1);
+        }
+        text
+    };
+    let (Some(old), Some(new)) = (proxied_servers(before), proxied_servers(&after)) else {
+        return false;
+    };
+    old.iter()
+        .any(|(name, proxied)| *proxied && new.get(name) == Some(&false))
+}
+
 fn is_airlock(program: &str) -> bool {
     program == "airlock" || program.starts_with("airlock-")
 }
@@ -426,6 +476,10 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
         out.push(Finding::hard_block(TAMPER));
         return;
     }
+    if proxy_taken_out(cx) {
+        out.push(Finding::hard_block(TAMPER));
+        return;
+    }
     if cx.fx.reads.iter().any(|r| guard_store(&r.path, home))
         || cx
             .shell
@@ -600,6 +654,15 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             || (matches!(p, "pkill" | "killall" | "taskkill")
                 && args.iter().any(|a| mentions_airlock(a)))
             || (p == "kill" && pgrep_airlock)
+            // Its binaries replaced by a build of the same name from elsewhere (`cargo install
+            // --git https://github.com/someone/airlock airlock-hook --force`).
+            || (p == "cargo"
+                && args.first() == Some(&"install")
+                && args.iter().any(|a| matches!(*a, "--force" | "-f"))
+                && args.iter().skip(1).any(|a| {
+                    is_airlock(a)
+                        || a.trim_end_matches('/').trim_end_matches(".git").ends_with("/airlock")
+                }))
             // A debugger or tracer attached to it (`gdb -p $(pgrep airlock) -ex 'call exit(0)'`).
             || (PROCESS_HANDLERS.contains(&p) && p != "kill" && pgrep_airlock)
             // Whatever holds Airlock's socket or files, killed (`fuser -k …/airlock/*.sock`).
@@ -751,6 +814,104 @@ mod tests {
                 "{args:?}"
             );
         }
+    }
+
+    #[test]
+    fn an_mcp_servers_proxy_taken_out_is_tampering() {
+        use crate::needs::{CallFacts, FileView};
+        use crate::rules::testutil::{CWD, engine, file_write};
+        use crate::session::SessionState;
+        let path = format!("{CWD}/.mcp.json");
+        let wrapped = "{\n  \"mcpServers\": {\n    \"github\": {\n      \"command\": \"airlock\",\n      \"args\": [\"serve\", \"--name\", \"github\", \"--\", \"npx\", \"-y\", \"@modelcontextprotocol/server-github\"]\n    }\n  }\n}\n";
+        let facts = CallFacts {
+            files: [(path.clone(), FileView::Content(wrapped.to_owned()))].into(),
+            ..CallFacts::default()
+        };
+        let e = engine(Mode::Balanced);
+        let judge = |content: &str| {
+            e.decide_with(
+                &file_write("Write", &path, content),
+                &SessionState::default(),
+                &facts,
+            )
+            .verdict
+        };
+        // The proxy taken out of a server that keeps running.
+        assert_eq!(
+            judge(
+                "{\"mcpServers\": {\"github\": {\"command\": \"npx\", \"args\": [\"-y\", \"@modelcontextprotocol/server-github\"]}}}"
+            ),
+            Block
+        );
+        // Look-alikes: a server added through the proxy, a server removed, the proxy kept.
+        assert_eq!(
+            judge(
+                "{\"mcpServers\": {\"github\": {\"command\": \"airlock\", \"args\": [\"serve\", \"--name\", \"github\", \"--\", \"npx\", \"-y\", \"@modelcontextprotocol/server-github\"]}, \"fs\": {\"command\": \"airlock\", \"args\": [\"serve\", \"--\", \"npx\", \"-y\", \"@modelcontextprotocol/server-filesystem\", \".\"]}}}"
+            ),
+            Pass
+        );
+        assert_eq!(judge("{\"mcpServers\": {}}"), Pass);
+        // An edit of the shown text, the same.
+        let mut edit = facts.clone();
+        edit.edits.push(crate::consequences::TextEdit {
+            old: "\"command\": \"airlock\",\n      \"args\": [\"serve\", \"--name\", \"github\", \"--\", \"npx\",".into(),
+            new: "\"command\": \"npx\",\n      \"args\": [".into(),
+        });
+        let d = e.decide_with(
+            &file_write("Edit", &path, "\"command\": \"npx\",\n      \"args\": ["),
+            &SessionState::default(),
+            &edit,
+        );
+        assert_eq!(d.verdict, Block, "{:?}", d.codes());
+    }
+
+    #[test]
+    fn every_agents_wiring_is_protected() {
+        crate::rules::testutil::table(
+            Mode::Balanced,
+            &[
+                (
+                    "echo '{}' > ~/.codeium/windsurf/hooks.json",
+                    Block,
+                    "self_protection",
+                ),
+                (
+                    "echo 'export const Airlock = async () => ({})' > ~/.config/opencode/plugins/airlock.js",
+                    Block,
+                    "self_protection",
+                ),
+                (
+                    "rm ~/.config/opencode/plugins/airlock.js",
+                    Block,
+                    "self_protection",
+                ),
+                (
+                    "rm -f ~/Documents/Cline/Hooks/PreToolUse",
+                    Block,
+                    "self_protection",
+                ),
+                (
+                    "echo '{}' > ~/.kiro/agents/kiro_default.json",
+                    Block,
+                    "self_protection",
+                ),
+                (
+                    "cargo install --git https://github.com/fastguard-dev/airlock --branch noop airlock-hook --force",
+                    Block,
+                    "self_protection",
+                ),
+                ("cargo install airlock --force", Block, "self_protection"),
+                ("cargo install ripgrep --force", Pass, ""),
+                ("cargo install --path . --force", Pass, ""),
+                // Look-alikes: the user's other OpenCode plugins and Windsurf settings.
+                (
+                    "echo 'export const Fmt = async () => ({})' > ~/.config/opencode/plugins/fmt.js",
+                    Pass,
+                    "",
+                ),
+                ("cat ~/.codeium/windsurf/hooks.json", Pass, ""),
+            ],
+        );
     }
 
     #[test]

@@ -43,7 +43,22 @@ pub fn looks_windows(cmd: &str) -> bool {
     if elixir_shell && !cmdlet && !lower.contains("$env:") {
         return false;
     }
+    // A statement that is a variable's property (`$PSVersionTable.PSVersion`, `$Host.Version`):
+    // PowerShell printing it; no POSIX command starts so.
+    let property_statement = t.split([';', '\n']).any(|stmt| {
+        stmt.trim().strip_prefix('$').is_some_and(|r| {
+            let name_len = r
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(r.len());
+            name_len > 0
+                && r.get(name_len..).is_some_and(|p| {
+                    p.strip_prefix('.')
+                        .is_some_and(|q| q.starts_with(|c: char| c.is_ascii_alphabetic()))
+                })
+        })
+    });
     cmdlet
+        || property_statement
         || lower.contains("$env:")
         || lower.contains("$lastexitcode")
         // The call operator, a `.\` path.
@@ -272,6 +287,50 @@ pub fn translate(cmd: &str) -> Option<String> {
     // calls is judged as PowerShell code there).
     let joined = out.join("\n");
     (recognised && joined.trim() != cmd.trim()).then_some(joined)
+}
+
+/// `{}.Name` and `{}.Method(…)` (a piped item's property or method) as the item `{}`.
+fn item_members_dropped(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find("{}.") {
+        out.push_str(rest.get(..i + 2).unwrap_or(""));
+        let after = rest.get(i + 3..).unwrap_or("");
+        let name_len = after
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(after.len());
+        if name_len == 0 {
+            rest = rest.get(i + 2..).unwrap_or("");
+            continue;
+        }
+        let mut tail = after.get(name_len..).unwrap_or("");
+        // A method call's arguments, up to the parenthesis that closes them.
+        if tail.starts_with('(') {
+            let mut depth = 0usize;
+            let mut end = None;
+            for (j, c) in tail.char_indices() {
+                match c {
+                    '(' => depth += 1,
+                    ')' => {
+                        depth = depth.saturating_sub(1);
+                        if depth == 0 {
+                            end = Some(j + 1);
+                            break;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            match end {
+                Some(e) => tail = tail.get(e..).unwrap_or(""),
+                // Unbalanced: left as written (and judged as written).
+                None => return text.to_owned(),
+            }
+        }
+        rest = tail;
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The literal a `Where-Object` filter compares with (`{ $_.Path -like '*airlock*' }`,
@@ -1560,6 +1619,8 @@ fn command(c: &str, depth: u8) -> Option<String> {
                 .trim()
                 .replace("$_", "{}")
                 .replace("$PSItem", "{}");
+            // `$_.Trim()`, `$_.FullName`: the item itself, for what the command does with it.
+            let inner = item_members_dropped(&inner);
             if inner.is_empty() {
                 return None;
             }
@@ -1740,6 +1801,15 @@ mod tests {
                 "rm -rf ~",
             ),
             ("cmd /c rd /s /q C:\\Users\\alex", "rm -rf ~"),
+            // A piped item's method calls and properties; a version table printed.
+            (
+                "git branch --merged main | ForEach-Object { git branch -d $_.Trim() }",
+                "git branch --merged main | xargs -I{} sh -c 'git branch -d {}'",
+            ),
+            (
+                "node --version; $PSVersionTable.PSVersion",
+                "node --version\necho \"$PSVersionTable\"",
+            ),
             // A stop of what a filter picked; a DNS lookup.
             (
                 "Get-Process | Where-Object { $_.Path -like '*airlock*' } | Stop-Process -Force",
