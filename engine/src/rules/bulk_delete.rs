@@ -197,6 +197,28 @@ fn find_filters_artifacts(args: &[&str]) -> bool {
     named
 }
 
+/// `git ls-files` narrowed by pathspecs that are all leftover-file patterns inside the working
+/// folder (`git ls-files -oz --exclude-standard -- '*.orig' '*.rej'`).
+fn ls_files_of_artifacts(args: &[&str]) -> bool {
+    if args.first() != Some(&"ls-files") {
+        return false;
+    }
+    let specs: Vec<&str> = args
+        .iter()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .copied()
+        .collect();
+    !specs.is_empty()
+        && specs.iter().all(|p| {
+            let base = p.rsplit('/').next().unwrap_or(p);
+            !p.starts_with(['/', '~', '$', ':'])
+                && !p.contains("..")
+                && base.starts_with('*')
+                && is_artifact(base.trim_start_matches('*'))
+        })
+}
+
 /// An `fd` search narrowed to leftover files by extension (`fd -e orig -e rej . -X rm`):
 /// every `-e` a build or merge leftover, and the search inside the working folder.
 fn fd_filters_artifacts(args: &[&str], cwd: Option<&str>, home: Option<&str>) -> bool {
@@ -330,7 +352,9 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                 && !inv.wrappers.is_empty()
             {
                 let from_artifact_find = sa.upstream(inv).iter().any(|u| {
-                    u.program == "find" && find_filters_artifacts(&u.argv().collect::<Vec<_>>())
+                    let ua: Vec<&str> = u.argv().collect();
+                    u.program == "find" && find_filters_artifacts(&ua)
+                        || u.program == "git" && ls_files_of_artifacts(&ua)
                 });
                 if !from_artifact_find {
                     unbounded = true;
@@ -505,6 +529,21 @@ mod tests {
                     "bulk_delete",
                 ),
                 ("git ls-files '*.orig' | xargs git rm", Pass, ""),
+                (
+                    "git ls-files -oz --exclude-standard -- '*.orig' '*.rej' | xargs -0 rm -f",
+                    Pass,
+                    "",
+                ),
+                (
+                    "git ls-files -oz -- '*.ts' | xargs -0 rm -f",
+                    Auth,
+                    "bulk_delete",
+                ),
+                (
+                    "git ls-files -oz -- '../*.orig' | xargs -0 rm -f",
+                    Auth,
+                    "bulk_delete",
+                ),
                 (
                     "docker volume ls -q --filter dangling=true | xargs -r docker volume rm",
                     Pass,
