@@ -1152,8 +1152,18 @@ fn invocation_effects(
         fx.reads.push(use_of(ctx, true));
     }
     // Reads.
-    let recursive =
-        is_recursive(inv) || matches!(p, "tar" | "zip" | "7z" | "rsync" | "scp" | "rclone");
+    // (ripgrep and ag search folders whole, but skip hidden files unless told not to: only
+    // then do they reach `~/.ssh` or `~/.aws`.)
+    let searches_hidden = matches!(p, "rg" | "ag")
+        && inv.args.iter().any(|w| {
+            matches!(
+                w.text.as_str(),
+                "--hidden" | "-." | "-uu" | "-uuu" | "--unrestricted"
+            ) || (p == "ag" && w.text == "-u")
+        });
+    let recursive = is_recursive(inv)
+        || searches_hidden
+        || matches!(p, "tar" | "zip" | "7z" | "rsync" | "scp" | "rclone");
     if matches!(p, "sed" | "gsed") && formats_in_place(inv) {
         // Edited in place, nothing printed: written (by the `sed -i` arm below), not read.
     } else if SEARCHERS.contains(&p) {

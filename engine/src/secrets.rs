@@ -170,7 +170,7 @@ const PATTERNS: &[(&str, Prefilter, &str)] = &[
             "auth",
             "credential",
         ]),
-        r#"(?i-u)(?:api[_-]?key|secret|token|passw(?:or)?d|pwd|access[_-]?key|auth|credential|private[_-]?key)[A-Za-z0-9_]*["']?\s*[:=]\s*["']?([A-Za-z0-9+/_\-\.=!@#%^&*~]{12,})"#,
+        r#"(?i-u)(?:api[_-]?key|secret|token|passw(?:or)?d|pwd|access[_-]?key|auth|credential|private[_-]?key|signing[_-]?key|encryption[_-]?key|master[_-]?key|hmac[_-]?key|session[_-]?key)[A-Za-z0-9_]*["']?\s*[:=]\s*["']?([A-Za-z0-9+/_\-\.=!@#%^&*~]{12,})"#,
     ),
     ("card_number", Digits(13), r"(?-u)\b(?:[0-9][ -]?){13,19}\b"),
 ];
@@ -498,6 +498,12 @@ mod tests {
                 Some("jwt"),
             ),
             ("API_KEY=f83kd92jfk39slq0x", Some("assigned_secret")),
+            (
+                "--set-string secrets.jwtSigningKey=vRUNVb4pjDiNKrhmzyN4V2+aItX8I7XhF0na7QC9/Ife",
+                Some("assigned_secret"),
+            ),
+            ("ENCRYPTION_KEY=9f3kQ02mZxLp7Rt5", Some("assigned_secret")),
+            ("sortKey=createdAt", None),
             ("password: hunter2hunter2x9", Some("assigned_secret")),
             ("4111 1111 1111 1111", Some("card_number")),
             ("4111 1111 1111 1112", None),

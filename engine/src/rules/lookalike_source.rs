@@ -99,6 +99,14 @@ const KNOWN: &[(&str, &[&str])] = &[
     ("numpy", &["numpy"]),
     ("pandas", &["pandas-dev"]),
     ("express", &["expressjs"]),
+    ("lodash", &["lodash"]),
+    ("axios", &["axios"]),
+    ("chalk", &["chalk"]),
+    ("dotenv", &["motdotla"]),
+    ("webpack", &["webpack"]),
+    ("yargs", &["yargs"]),
+    ("uuid", &["uuidjs"]),
+    ("commander.js", &["tj"]),
     ("react", &["facebook"]),
     ("next.js", &["vercel"]),
     ("vite", &["vitejs"]),
@@ -522,6 +530,12 @@ fn image_swapped(cx: &Ctx<'_>) -> bool {
     })
 }
 
+/// Does this address name a well-known repository under a look-alike owner
+/// (`git+https://github.com/astral-sh-dev/ruff`)?
+pub(crate) fn lookalike_repo_url(url: &str) -> bool {
+    repos_in(url).iter().any(|(o, r)| lookalike(o, r))
+}
+
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     if image_swapped(cx) {
         out.push(Finding::new(LOOKALIKE_SOURCE, cx.ask_or_block()));
@@ -556,6 +570,11 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                         push(&mut refs, &o.to_ascii_lowercase(), &r.to_ascii_lowercase());
                     }
                 }
+                // (`github:O/R#ref`, `gitlab:O/R`: the package managers' forge shorthands.)
+                let a = ["github:", "gitlab:", "bitbucket:"]
+                    .iter()
+                    .find_map(|f| a.strip_prefix(f))
+                    .map_or(*a, |rest| rest.split('#').next().unwrap_or(rest));
                 if refs.is_empty()
                     && shorthand
                     && !a.starts_with(['-', '@', '.', '/', '~'])
@@ -667,6 +686,27 @@ mod tests {
                 "{path}: {new}: {reasons:?}"
             );
         }
+    }
+
+    #[test]
+    fn forge_shorthands_of_package_managers() {
+        crate::rules::testutil::table(
+            crate::policy::Mode::Balanced,
+            &[
+                (
+                    "bun add github:lodash-utils/lodash#main",
+                    Auth,
+                    "lookalike_source",
+                ),
+                (
+                    "npm install github:axios-dev/axios",
+                    Auth,
+                    "lookalike_source",
+                ),
+                ("bun add github:lodash/lodash", Pass, ""),
+                ("npm install lodash", Pass, ""),
+            ],
+        );
     }
 
     #[test]

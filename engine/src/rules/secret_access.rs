@@ -1252,6 +1252,15 @@ mod tests {
                     "secret_sweep",
                 ),
                 ("trufflehog filesystem ~ --json", Auth, "secret_sweep"),
+                // ripgrep told to search hidden files of the home folder; look-alikes: its
+                // default (hidden files skipped), the project.
+                (
+                    "rg --hidden --no-ignore -l -e 'BEGIN (OPENSSH|RSA|EC) PRIVATE KEY' -e 'aws_secret_access_key' ~",
+                    Auth,
+                    "secret_read_credentials",
+                ),
+                ("rg -l TODO ~/src", Pass, ""),
+                ("rg --hidden -l 'PRIVATE KEY' .", Pass, ""),
                 (
                     "gitleaks detect --no-git --source /home/dev",
                     Auth,

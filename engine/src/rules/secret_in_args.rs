@@ -665,6 +665,35 @@ mod tests {
     use crate::rules::testutil::table;
 
     #[test]
+    fn signing_and_encryption_keys_set_on_the_command_line() {
+        table(
+            Mode::Balanced,
+            &[
+                (
+                    "helm upgrade --install payments ./charts/payments --set-string secrets.jwtSigningKey=vRUNVb4pjDiNKrhmzyN4V2+aItX8I7XhF0na7QC9/Ife",
+                    Auth,
+                    "secret_in_arguments",
+                ),
+                (
+                    "docker run -e APP_ENCRYPTION_KEY=Qm9vdHN0cmFwS2V5MjAyNC0xMi0wM1hZWg app",
+                    Auth,
+                    "secret_in_arguments",
+                ),
+                (
+                    "helm upgrade --install api ./chart --set image.tag=v1.2.3",
+                    Pass,
+                    "",
+                ),
+                (
+                    "helm upgrade --install api ./chart --set secrets.jwtSigningKey=$JWT_KEY",
+                    Pass,
+                    "",
+                ),
+            ],
+        );
+    }
+
+    #[test]
     fn passwords_given_to_logins_on_the_command_line() {
         crate::rules::testutil::table(
             crate::policy::Mode::Balanced,

@@ -854,11 +854,46 @@ fn checks_narrowed(cx: &Ctx<'_>, path: &str, content: &str) -> bool {
         "--exclude-tag",
         "-m \"not ",
         "-m 'not ",
+        // RSpec, Pester, Playwright and Cucumber exclusions by tag or title.
+        "filter_run_excluding",
+        "-excludetag",
+        "grepinvert",
+        "--grep-invert",
+        "--tags 'not ",
+        "--tags \"not ",
     ];
     let filter_out = |l: &str| {
         filters.iter().any(|f| l.contains(f)) && SECURITY_WORDS.iter().any(|w| l.contains(w))
     };
     if mentions(&filters) && adds(&filter_out) {
+        return true;
+    }
+    // Filters that select nothing (`--testNamePattern=^$`, `--grep '^$'`), and exclusions or
+    // triggers that cover everything (`sonar.exclusions=**/*`, `branches-ignore: ['**']`):
+    // the checks still run, and check nothing.
+    let nothing = |l: &str| {
+        let c: String = l
+            .chars()
+            .filter(|c| !c.is_whitespace() && !matches!(c, '\'' | '"'))
+            .collect();
+        (["testnamepattern", "--grep", "-t=", "--filter"]
+            .iter()
+            .any(|f| c.contains(f))
+            && (c.contains("=^$") || c.contains("^$")))
+            || [
+                "sonar.exclusions=**/*",
+                "sonar.exclusions=**",
+                "sonar.test.exclusions=**/*",
+            ]
+            .iter()
+            .any(|x| c == *x || c.starts_with(&format!("{x},")))
+            || (c.starts_with("branches-ignore:")
+                && matches!(
+                    c.trim_start_matches("branches-ignore:"),
+                    "[**]" | "[*]" | "**" | "*" | "[**,*]"
+                ))
+    };
+    if mentions(&["^$", "sonar.", "branches-ignore"]) && adds(&nothing) {
         return true;
     }
     if matches!(
@@ -1965,6 +2000,76 @@ mod tests {
     fn checks_narrowed_in_other_toolchains_build_files() {
         use crate::rules::testutil::judge_edit;
         for (path, old, new, want) in [
+            // Tests excluded by tag or title in RSpec, Pester, Playwright.
+            (
+                "spec/spec_helper.rb",
+                "  config.order = :random\n",
+                "  config.order = :random\n  config.filter_run_excluding :auth, :authorization\n",
+                Auth,
+            ),
+            (
+                "build.ps1",
+                "Invoke-Pester -Path tests -CI",
+                "Invoke-Pester -Path tests -CI -ExcludeTagFilter Security,Auth",
+                Auth,
+            ),
+            (
+                "playwright.config.ts",
+                "  retries: 1,\n",
+                "  retries: 1,\n  grepInvert: /@security|@auth/,\n",
+                Auth,
+            ),
+            // Filters that select nothing; exclusions and triggers that cover everything.
+            (
+                "package.json",
+                "\"test\": \"jest --ci\"",
+                "\"test\": \"jest --ci --passWithNoTests --testNamePattern=^$\"",
+                Auth,
+            ),
+            (
+                "sonar-project.properties",
+                "sonar.exclusions=**/vendor/**,**/*.generated.ts",
+                "sonar.exclusions=**/*",
+                Auth,
+            ),
+            (
+                ".github/workflows/ci.yml",
+                "on:\n  push:\n    branches: [main]\n  pull_request:\n",
+                "on:\n  push:\n    branches-ignore: ['**']\n  pull_request:\n    branches-ignore: ['**']\n",
+                Auth,
+            ),
+            // Look-alikes: slow tests excluded, a narrower pattern, generated code excluded,
+            // dependabot branches ignored.
+            (
+                "spec/spec_helper.rb",
+                "  config.order = :random\n",
+                "  config.order = :random\n  config.filter_run_excluding :slow\n",
+                Pass,
+            ),
+            (
+                "playwright.config.ts",
+                "  retries: 1,\n",
+                "  retries: 1,\n  grepInvert: /@flaky/,\n",
+                Pass,
+            ),
+            (
+                "package.json",
+                "\"test\": \"jest --ci\"",
+                "\"test\": \"jest --ci --testNamePattern=checkout\"",
+                Pass,
+            ),
+            (
+                "sonar-project.properties",
+                "sonar.exclusions=**/vendor/**",
+                "sonar.exclusions=**/vendor/**,**/*.generated.ts",
+                Pass,
+            ),
+            (
+                ".github/workflows/ci.yml",
+                "on:\n  push:\n    branches: [main]\n",
+                "on:\n  push:\n    branches-ignore: ['dependabot/**']\n",
+                Pass,
+            ),
             (
                 "fastlane/Fastfile",
                 "scan(scheme: \"App\")",

@@ -266,6 +266,30 @@ pub fn analyze(command: &str, env: ShellEnv<'_>) -> ShellAnalysis {
     w.out
 }
 
+/// A value known before the line runs: a literal, or `$HOME` and a literal path under it
+/// (as `~/…`, which paths resolve the same). An `export p="…"` word comes as written, its
+/// quotes with it.
+fn known_value(w: &Word) -> Option<String> {
+    let t = w.text.as_str();
+    if let Some(inner) = t.strip_prefix('\'').and_then(|x| x.strip_suffix('\'')) {
+        return Some(inner.to_owned());
+    }
+    let quoted = t.strip_prefix('"').and_then(|x| x.strip_suffix('"'));
+    let inner = quoted.unwrap_or(t);
+    if let Some(rest) = inner
+        .strip_prefix("${HOME}")
+        .or_else(|| inner.strip_prefix("$HOME"))
+    {
+        return ((rest.is_empty() || rest.starts_with('/'))
+            && !rest.contains(['$', '`', '*', '?', '[']))
+        .then(|| format!("~{rest}"));
+    }
+    if w.dynamic || quoted.is_some() && inner.contains(['$', '`']) {
+        return None;
+    }
+    Some(inner.to_owned())
+}
+
 const SHELLS: &[&str] = &[
     "sh",
     "bash",
@@ -861,12 +885,45 @@ impl Walker<'_> {
                 .flat_map(|w| self.expand_literal_var(w))
                 .collect()
         };
-        if words.is_empty() {
-            for (name, value) in &assignments {
-                if value.dynamic || value.text.len() > 4096 || self.literal_vars.len() >= 64 {
-                    self.literal_vars.remove(name);
-                } else {
-                    self.literal_vars.insert(name.clone(), value.text.clone());
+        // Bare assignments, and `export`/`declare`/`local`/`readonly` ones, of values known
+        // here (a literal, or the home folder and a literal path under it).
+        let declares = words.first().is_some_and(|w| {
+            !w.dynamic
+                && matches!(
+                    w.text.as_str(),
+                    "export" | "declare" | "typeset" | "local" | "readonly"
+                )
+        });
+        let declared: Vec<(String, Word)> = if declares {
+            words
+                .iter()
+                .skip(1)
+                .filter_map(|a| {
+                    let (k, v) = a.text.split_once('=')?;
+                    (!k.is_empty() && k.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'))
+                        .then(|| {
+                            (
+                                k.to_owned(),
+                                Word {
+                                    text: v.to_owned(),
+                                    ..a.clone()
+                                },
+                            )
+                        })
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        if words.is_empty() || declares {
+            for (name, value) in assignments.iter().chain(declared.iter()) {
+                match known_value(value) {
+                    Some(v) if v.len() <= 4096 && self.literal_vars.len() < 64 => {
+                        self.literal_vars.insert(name.clone(), v);
+                    }
+                    _ => {
+                        self.literal_vars.remove(name);
+                    }
                 }
             }
         }
@@ -1015,7 +1072,8 @@ impl Walker<'_> {
     /// `$x`, `${x}` or `$x/rest` where `x` was set earlier on the line to a literal: the
     /// words the shell makes of it (an unquoted expansion splits at blanks).
     fn expand_literal_var(&self, w: Word) -> Vec<Word> {
-        if !w.dynamic {
+        // (A process substitution, `<(curl …)`, is the command it runs, not text: kept whole.)
+        if !w.dynamic || w.procsub_from.is_some() || !w.text.contains('$') {
             return vec![w];
         }
         // A whole array (`"${opts[@]}"`) set on this line: its items, one word each.

@@ -236,6 +236,12 @@ fn literal_variables_are_expanded() {
         ("x=-exec; y=rm; find /p $x $y {} +", "rm {}"),
         ("d=/p/src; rm -rf $d", "rm -rf /p/src"),
         ("d=/p; rm -rf ${d}/build", "rm -rf /p/build"),
+        // Declared with `export`, and a value under the home folder.
+        ("export d=/p/src; rm -rf \"$d\"", "rm -rf /p/src"),
+        (
+            "export p=\"$HOME/.claude/settings.json\"; cat \"$p\"",
+            "cat ~/.claude/settings.json",
+        ),
         ("IFS=,; c=\"rm,-rf,/p\"; $c", "rm -rf /p"),
         (
             "PORT=3000; npm run dev -- --port $PORT",

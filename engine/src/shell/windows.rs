@@ -169,11 +169,23 @@ pub fn translate(cmd: &str) -> Option<String> {
                 .all(|c| c.is_ascii_alphanumeric() || c == '_')
             && !value.starts_with('=')
         {
-            out.push(format!(
-                "export {}={}",
-                name.trim(),
-                q(value.trim().trim_matches(['"', '\'']))
-            ));
+            // A double-quoted value expands its variables (`$p = "$HOME\.claude\x.json"`), as
+            // a POSIX double-quoted one does; a single-quoted one is literal in both.
+            let v = value.trim();
+            let inner = v.trim_matches(['"', '\'']);
+            let expands = v.starts_with('"') && !inner.contains(['"', '`', '\\']);
+            out.push(if expands {
+                // (`~` does not expand inside double quotes: `$HOME` does.)
+                let inner = match inner.strip_prefix('~') {
+                    Some(rest) if rest.is_empty() || rest.starts_with('/') => {
+                        format!("$HOME{rest}")
+                    }
+                    _ => inner.to_owned(),
+                };
+                format!("export {}=\"{}\"", name.trim(), inner)
+            } else {
+                format!("export {}={}", name.trim(), q(inner))
+            });
             // `$a = New-ScheduledTaskAction …`: the value is itself a command that runs.
             if let Some(posix) = command(value.trim(), 0) {
                 out.push(posix);
@@ -841,6 +853,14 @@ fn split_pipes(s: &str) -> Vec<String> {
 }
 
 fn q(s: &str) -> String {
+    // A variable alone (`Set-Content $p …`) stays a reference to it.
+    if let Some(name) = s.strip_prefix('$')
+        && !name.is_empty()
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && !name.starts_with(|c: char| c.is_ascii_digit())
+    {
+        return format!("\"{s}\"");
+    }
     super::inline::shell_quote(s)
 }
 
@@ -1579,8 +1599,23 @@ fn command(c: &str, depth: u8) -> Option<String> {
                     .then(|| pos.first().cloned())
                     .flatten()
             });
+            // The files searched (`Select-String -Path ~/.aws/credentials …`, `findstr PAT
+            // FILE…`): read, as `grep PAT FILE` reads them.
+            let files: Vec<String> = match name {
+                "select-string" | "sls" => param(&words, &["-Path", "-LiteralPath"])
+                    .map(|p| {
+                        p.split(',')
+                            .filter(|f| !f.trim().is_empty())
+                            .map(|f| q(f.trim()))
+                            .collect()
+                    })
+                    .unwrap_or_default(),
+                "findstr" => pos.iter().skip(1).map(|f| q(f)).collect(),
+                _ => Vec::new(),
+            };
             match pat {
-                Some(p) => format!("grep -i {}", q(p.trim_matches('*'))),
+                Some(p) if files.is_empty() => format!("grep -i {}", q(p.trim_matches('*'))),
+                Some(p) => format!("grep -i {} {}", q(p.trim_matches('*')), files.join(" ")),
                 None => "cat".to_owned(),
             }
         }
@@ -1809,6 +1844,16 @@ mod tests {
             (
                 "node --version; $PSVersionTable.PSVersion",
                 "node --version\necho \"$PSVersionTable\"",
+            ),
+            // A double-quoted value expands where it is used.
+            (
+                "$p = \"$HOME\\.claude\\settings.json\"; Set-Content $p '{}'",
+                "export p=\"$HOME/.claude/settings.json\"\nprintf '%s\\n' '' > \"$p\"",
+            ),
+            // The files a search reads.
+            (
+                "Select-String -Path C:\\Users\\alex\\.aws\\credentials -Pattern 'aws_secret_access_key'",
+                "grep -i aws_secret_access_key ~/.aws/credentials",
             ),
             // A stop of what a filter picked; a DNS lookup.
             (
