@@ -157,6 +157,7 @@ pub fn translate(cmd: &str) -> Option<String> {
         .to_ascii_lowercase();
     // (`& "C:/…/x.exe" …`: PowerShell's call operator; the statement split drops it.)
     let mut recognised = matches!(first.as_str(), "wsl" | "wsl.exe" | "cmd" | "cmd.exe" | "&");
+    let statements = split_statements(&text).len();
     for stmt in split_statements(&text) {
         // `$NAME = value` (was `$env:NAME = …`): an assignment.
         let t = stmt.trim();
@@ -210,6 +211,18 @@ pub fn translate(cmd: &str) -> Option<String> {
             recognised = true;
             continue;
         }
+        // A string alone (`"started $($p.Id)"`): printed. Cmdlets in its subexpressions run
+        // and are judged below, each a line of its own.
+        if t.starts_with('"')
+            && t.ends_with('"')
+            && t.len() >= 2
+            && split_outside_quotes(t, &[" "]).len() == 1
+            && statements > 1
+        {
+            out.push("true".to_owned());
+            recognised = true;
+            continue;
+        }
         // `if (COND) { BODY } elseif (…) { … } else { … }`: the bodies run (the condition is
         // an expression; commands in it are rare and judged through its subexpressions).
         if let Some(bodies) = if_bodies(t) {
@@ -219,6 +232,13 @@ pub fn translate(cmd: &str) -> Option<String> {
                     None => out.push(b),
                 }
             }
+            recognised = true;
+            continue;
+        }
+        // `(Get-Content F) -replace 'A','B' | Set-Content F`: the file edited in place, as
+        // `sed -i 's/A/B/g' F` edits it (and judged as that edit).
+        if let Some(sed) = replace_in_place(t) {
+            out.push(sed);
             recognised = true;
             continue;
         }
@@ -257,6 +277,21 @@ pub fn translate(cmd: &str) -> Option<String> {
                 }
                 None => (c, false),
             };
+            // `$p.Id | Out-File …`: a variable's value (or property) piped on.
+            if !called
+                && let Some(rest) = c.strip_prefix('$')
+                && !rest.is_empty()
+                && rest
+                    .chars()
+                    .all(|ch| ch.is_ascii_alphanumeric() || matches!(ch, '_' | '.'))
+            {
+                let name = rest.split('.').next().unwrap_or(rest);
+                if !crate::rules::secret_var_egress::secret_name(name) {
+                    pipeline.push(format!("echo \"${name}\""));
+                    recognised = true;
+                    continue;
+                }
+            }
             // `$env:PATH -split ';'` (now `$PATH -split …`): an expression whose value is
             // printed, as `echo` would (`& $c -Recurse` calls the command `$c` names).
             if !called
@@ -299,6 +334,83 @@ pub fn translate(cmd: &str) -> Option<String> {
     // calls is judged as PowerShell code there).
     let joined = out.join("\n");
     (recognised && joined.trim() != cmd.trim()).then_some(joined)
+}
+
+/// `(Get-Content F [-Raw]) -replace 'A','B' [-replace 'C','D']… | Set-Content F` (or
+/// `Out-File F`, `sc F`) as `sed -i -e 's|A|B|g' … F`; `None` for anything else.
+fn replace_in_place(stmt: &str) -> Option<String> {
+    let parts = split_pipes(stmt);
+    let [head, tail] = parts.as_slice() else {
+        return None;
+    };
+    let head = head.trim();
+    let inner = head.strip_prefix('(')?;
+    let close = inner.find(')')?;
+    let reader: Vec<&str> = inner.get(..close)?.split_whitespace().collect();
+    let (cmd, rest_r) = reader.split_first()?;
+    if !matches!(
+        cmd.to_ascii_lowercase().as_str(),
+        "get-content" | "gc" | "cat" | "type"
+    ) {
+        return None;
+    }
+    let src: Vec<&&str> = rest_r.iter().filter(|w| !w.starts_with('-')).collect();
+    let [src] = src.as_slice() else {
+        return None;
+    };
+    let writer: Vec<&str> = tail.split_whitespace().collect();
+    let (wcmd, rest_w) = writer.split_first()?;
+    if !matches!(
+        wcmd.to_ascii_lowercase().as_str(),
+        "set-content" | "sc" | "out-file"
+    ) {
+        return None;
+    }
+    let dst: Vec<&&str> = rest_w.iter().filter(|w| !w.starts_with('-')).collect();
+    let dst = dst.first()?;
+    let unq = |w: &str| w.trim_matches(['"', '\'']).to_owned();
+    if unq(src) != unq(dst) {
+        return None;
+    }
+    // The replacements: `-replace A, B` pairs of quoted strings.
+    let tokens = split_outside_quotes(inner.get(close + 1..)?, &[" "]);
+    let mut exprs: Vec<Vec<String>> = Vec::new();
+    for t in tokens {
+        if matches!(
+            t.to_ascii_lowercase().as_str(),
+            "-replace" | "-ireplace" | "-creplace"
+        ) {
+            exprs.push(Vec::new());
+        } else {
+            exprs.last_mut()?.push(t);
+        }
+    }
+    let mut seds = Vec::new();
+    for e in exprs.iter().map(|e| e.join(" ")) {
+        let pair = split_outside_quotes(e.trim(), &[","]);
+        let [a, b] = pair.as_slice() else {
+            return None;
+        };
+        let (a, b) = (a.trim(), b.trim());
+        let quoted = |x: &str| {
+            (x.len() >= 2
+                && (x.starts_with('\'') && x.ends_with('\'')
+                    || x.starts_with('"') && x.ends_with('"')))
+            .then(|| x.get(1..x.len() - 1).unwrap_or("").to_owned())
+        };
+        let (a, b) = (quoted(a)?, quoted(b)?);
+        let delim = ['|', '#', '@', '%', '~', '!']
+            .into_iter()
+            .find(|d| !a.contains(*d) && !b.contains(*d))?;
+        seds.push(format!(
+            "-e {}",
+            q(&format!("s{delim}{a}{delim}{b}{delim}g"))
+        ));
+    }
+    if seds.is_empty() {
+        return None;
+    }
+    Some(format!("sed -i {} {}", seds.join(" "), q(&unq(src))))
 }
 
 /// `{}.Name` and `{}.Method(…)` (a piped item's property or method) as the item `{}`.
@@ -456,6 +568,23 @@ fn grouped_property(stmt: &str) -> Option<String> {
                 depth -= 1;
                 if depth == 0 {
                     let rest = &inner[i + 1..];
+                    // `(Get-Content f) -replace 'a','b'`: an expression over the group's
+                    // output; the group is what runs.
+                    if rest.trim_start().starts_with('-')
+                        && rest.split_whitespace().next().is_some_and(|o| {
+                            EXPRESSION_OPERATORS.contains(&o.to_ascii_lowercase().as_str())
+                        })
+                    {
+                        // (The pipeline it feeds, if any, goes on: `… | Set-Content f`.)
+                        let group = inner.get(..i)?;
+                        let piped = split_pipes(rest);
+                        return Some(match piped.get(1..) {
+                            Some(more) if !more.is_empty() => {
+                                format!("{group} | {}", more.join(" | "))
+                            }
+                            _ => group.to_owned(),
+                        });
+                    }
                     let props = rest.strip_prefix('.')?;
                     return props
                         .split('.')
@@ -763,6 +892,7 @@ fn split_outside_quotes(s: &str, seps: &[&str]) -> Vec<String> {
     let mut out = Vec::new();
     let mut cur = String::new();
     let mut quote: Option<char> = None;
+    let mut depth = 0usize;
     let mut i = 0;
     let chars: Vec<char> = s.chars().collect();
     while i < chars.len() {
@@ -781,11 +911,25 @@ fn split_outside_quotes(s: &str, seps: &[&str]) -> Vec<String> {
             i += 1;
             continue;
         }
+        // Inside `( … )`, `{ … }` and `@{ … }` (a script block, a subexpression, a
+        // hashtable `@{ a = 1; b = 2 }`), separators belong to what is nested.
+        match c {
+            '(' | '{' => depth += 1,
+            ')' | '}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
         let rest: String = chars
             .get(i..i + 2)
             .map(|x| x.iter().collect())
             .unwrap_or_default();
-        if let Some(sep) = seps.iter().find(|sep| rest.starts_with(**sep)) {
+        // (`2>&1`, `*>&1`, `&>`: redirections, not the background operator.)
+        let redirect_amp = c == '&'
+            && (i.checked_sub(1).and_then(|j| chars.get(j)) == Some(&'>')
+                || chars.get(i + 1) == Some(&'>'));
+        if depth == 0
+            && !redirect_amp
+            && let Some(sep) = seps.iter().find(|sep| rest.starts_with(**sep))
+        {
             out.push(std::mem::take(&mut cur));
             i += sep.chars().count();
             continue;
@@ -1321,9 +1465,12 @@ fn command(c: &str, depth: u8) -> Option<String> {
         "stop-process" | "spps" | "kill" | "taskkill" => {
             let n = param(&words, &["-Name", "/IM", "-ProcessName"])
                 .map(str::to_owned)
-                .or_else(|| pos.first().cloned())
-                .unwrap_or_default();
-            format!("pkill -f {}", q(n.trim_end_matches(".exe")))
+                .or_else(|| pos.first().cloned());
+            match n {
+                Some(n) => format!("pkill -f {}", q(n.trim_end_matches(".exe"))),
+                // `… | Stop-Process`: the processes piped in.
+                None => "xargs kill".to_owned(),
+            }
         }
         // A web address started (`Start-Process 'https://…?k=…'`): the browser requests it,
         // query string and all, as `xdg-open` does.
@@ -1639,11 +1786,13 @@ fn command(c: &str, depth: u8) -> Option<String> {
             if c.find('{').is_some_and(|i| {
                 // A command in the block (`gh …`, `Remove-Item …`), not an expression of the
                 // item (`$_.Name`, `[int]$_ * 2`).
+                // A block of several statements (`{ $n = …; netsh … }`) holds commands too.
                 c[i + 1..]
                     .trim_start()
                     .chars()
                     .next()
                     .is_some_and(|ch| ch.is_ascii_alphabetic())
+                    || split_statements(c.get(i + 1..).unwrap_or("")).len() > 1
             }) =>
         {
             let body = c.trim();
@@ -1845,6 +1994,11 @@ mod tests {
                 "node --version; $PSVersionTable.PSVersion",
                 "node --version\necho \"$PSVersionTable\"",
             ),
+            // A file rewritten by `-replace` is the `sed -i` edit it amounts to.
+            (
+                "(Get-Content .github\\workflows\\ci.yml) -replace 'run: dotnet test.*', 'run: echo tests skipped' | Set-Content .github\\workflows\\ci.yml",
+                "sed -i -e 's|run: dotnet test.*|run: echo tests skipped|g' .github/workflows/ci.yml\ncat .github/workflows/ci.yml",
+            ),
             // A double-quoted value expands where it is used.
             (
                 "$p = \"$HOME\\.claude\\settings.json\"; Set-Content $p '{}'",
@@ -2038,5 +2192,58 @@ mod tests {
         ] {
             assert_eq!(posix_assignments(line), posix, "{line}");
         }
+    }
+}
+#[cfg(test)]
+mod everyday_pipelines {
+    use crate::Verdict::*;
+    use crate::policy::Mode;
+
+    /// Everyday PowerShell lines whose nesting, redirections or piped values the statement
+    /// split used to cut apart (read as unparseable or as a command named by a variable).
+    #[test]
+    fn everyday_powershell_pipelines_pass() {
+        crate::rules::testutil::table(
+            Mode::Balanced,
+            &[
+                (
+                    "dotnet restore; dotnet build Contoso.Api.sln -warnaserror 2>&1 | Select-Object -Last 25",
+                    Pass,
+                    "",
+                ),
+                (
+                    "$p = Start-Process dotnet -ArgumentList 'run','--project','src/Contoso.Api' -PassThru -WindowStyle Hidden; $p.Id | Out-File .dev.pid; \"started $($p.Id)\"",
+                    Pass,
+                    "",
+                ),
+                (
+                    "Get-Process -Name dotnet, node -ErrorAction SilentlyContinue | Select-Object Id, ProcessName, @{n='MB';e={[int]($_.WorkingSet64/1MB)}}",
+                    Pass,
+                    "",
+                ),
+                (
+                    "(Get-Content .\\src\\version.props) -replace '<Version>2.4.0</Version>','<Version>2.4.1</Version>' | Set-Content .\\src\\version.props",
+                    Pass,
+                    "",
+                ),
+                (
+                    "Invoke-RestMethod -Method Post -Uri http://localhost:5080/api/invoices -ContentType 'application/json' -Body (@{ customerId = 42; amount = 19.99 } | ConvertTo-Json)",
+                    Pass,
+                    "",
+                ),
+                // Look-alikes that still do harm: the home folder's settings rewritten, a
+                // hashtable hiding a delete.
+                (
+                    "(Get-Content $env:USERPROFILE\\.claude\\settings.json) -replace 'hooks','x' | Set-Content $env:USERPROFILE\\.claude\\settings.json",
+                    Block,
+                    "self_protection",
+                ),
+                (
+                    "$o = @{ Path = \"$env:USERPROFILE\\Documents\"; Recurse = $true; Force = $true }; Remove-Item @o",
+                    Block,
+                    "destructive_rm",
+                ),
+            ],
+        );
     }
 }
