@@ -800,6 +800,14 @@ pub const CORPUS: &[(&str, &str)] = &[
         include_str!("../../tests/corpus/families/everyday20.jsonl"),
     ),
     (
+        "holdout46",
+        include_str!("../../tests/corpus/families/holdout46.jsonl"),
+    ),
+    (
+        "everyday21",
+        include_str!("../../tests/corpus/families/everyday21.jsonl"),
+    ),
+    (
         "everyday5",
         include_str!("../../tests/corpus/families/everyday5.jsonl"),
     ),
