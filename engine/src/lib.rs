@@ -765,6 +765,15 @@ impl Engine {
                     for (name, url) in sa.invocations.iter().filter_map(effects::git_remote_set) {
                         s.remember_git_remote(&name, &url);
                     }
+                    // A package manager pointed at an unlisted source: its later installs.
+                    for inv in &sa.invocations {
+                        if let Some(family) =
+                            rules::supply_chain::redirected_family(inv, &self.policy)
+                            && s.redirected_sources.len() < 16
+                        {
+                            s.redirected_sources.insert(family.to_owned());
+                        }
+                    }
                     // A repository fetched into a folder (`git clone URL [DIR]`, `git submodule
                     // add URL [PATH]`) is code from the network, as a download is.
                     for inv in &sa.invocations {

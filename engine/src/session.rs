@@ -73,6 +73,11 @@ pub struct SessionState {
     /// Symbolic links the session created: absolute link path → absolute target.
     #[serde(default)]
     pub symlinks: BTreeMap<String, String>,
+    /// Package managers this session pointed at a source nobody listed on the command line
+    /// (`poetry source add corp http://…`, `bundle config set mirror.… URL`), by family
+    /// (`npm`, `pip`, `gem`, `poetry`, …): their later fetches install from there.
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    pub redirected_sources: BTreeSet<String>,
     /// Git remotes the session added or re-pointed (`git remote add backup URL`): name →
     /// URL, so a later `git push backup` is judged by where it really goes.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]

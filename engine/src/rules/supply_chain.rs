@@ -307,6 +307,35 @@ pub fn downloaded_from_listed(
 /// URL`, `npm config set @acme:registry=URL`, `pip config set global.index-url URL` or
 /// `…trusted-host HOST`, `yarn config set npmRegistryServer URL`, `gem sources --add URL`,
 /// `poetry source add NAME URL`, `bundle config mirror.… URL`).
+/// The family of package managers that share a source setting (`npm` for npm, pnpm, yarn
+/// and bun; `pip` for pip and uv; `gem` for gem and Bundler).
+pub(crate) fn source_family(program: &str) -> &str {
+    match program {
+        "npm" | "pnpm" | "yarn" | "bun" | "npx" | "pnpx" | "bunx" => "npm",
+        "pip" | "pip3" | "uv" | "uvx" | "pipx" => "pip",
+        "gem" | "bundle" => "gem",
+        "conda" | "mamba" | "micromamba" => "conda",
+        other => other,
+    }
+}
+
+/// A command pointing a package manager at a source nobody listed, for every later install:
+/// the family it redirects.
+pub(crate) fn redirected_family<'a>(
+    inv: &'a crate::shell::Invocation,
+    policy: &crate::policy::Policy,
+) -> Option<&'a str> {
+    let args: Vec<&str> = inv.argv().collect();
+    let url = source_redirect(&inv.program, &args)?;
+    let listed = net::parse_destination(url).is_some_and(|d| {
+        !d.has_credentials
+            && (policy.host_allowed(&d.host)
+                || d.is_local()
+                || (url.starts_with("https://") && public_registry(&d.host)))
+    });
+    (!listed).then(|| source_family(&inv.program))
+}
+
 fn source_redirect<'a>(program: &str, args: &[&'a str]) -> Option<&'a str> {
     let ops: Vec<&'a str> = args
         .iter()
@@ -1842,19 +1871,11 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
         }
         // Pointing a package manager at another source for every later install:
         // `npm config set registry URL`, `pip config set global.index-url URL`, …
-        if let Some(url) = source_redirect(&inv.program, &args) {
-            let listed = net::parse_destination(url).is_some_and(|d| {
-                !d.has_credentials
-                    && (cx.policy.host_allowed(&d.host)
-                        || d.is_local()
-                        || (url.starts_with("https://") && public_registry(&d.host)))
-            });
-            if !listed {
-                out.push(Finding::new(
-                    UNTRUSTED_SOURCE,
-                    cx.mode().pick([Auth, Auth, Auth, Auth]),
-                ));
-            }
+        if redirected_family(inv, cx.policy).is_some() {
+            out.push(Finding::new(
+                UNTRUSTED_SOURCE,
+                cx.mode().pick([Auth, Auth, Auth, Auth]),
+            ));
         }
         // An MCP server reached over HTTP registered for every later session (`claude mcp add
         // --transport http NAME URL`, `codex mcp add NAME --url URL`): its tools' answers steer
@@ -1902,6 +1923,9 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             "gem" | "bundle" => args
                 .first()
                 .is_none_or(|a| matches!(*a, "install" | "update" | "add")),
+            "poetry" | "pdm" => args
+                .first()
+                .is_some_and(|a| matches!(*a, "install" | "lock" | "update" | "add" | "sync")),
             "conda" | "mamba" | "micromamba" => args
                 .first()
                 .is_some_and(|a| matches!(*a, "install" | "create" | "update")),
@@ -1919,7 +1943,13 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                 .is_some_and(|a| matches!(*a, "restore" | "build" | "run" | "test" | "publish")),
             _ => false,
         };
-        if fetches && redirected_by_written_settings(cx, &inv.program) {
+        if fetches
+            && (redirected_by_written_settings(cx, &inv.program)
+                || cx
+                    .session
+                    .redirected_sources
+                    .contains(source_family(&inv.program)))
+        {
             out.push(Finding::new(UNTRUSTED_SOURCE, Auth));
         }
         // A JVM build run after this session gave it an agent (`-javaagent:` in
@@ -2090,6 +2120,47 @@ mod tests {
     use crate::Verdict::*;
     use crate::policy::Mode;
     use crate::rules::testutil::table;
+
+    #[test]
+    fn a_source_redirected_earlier_in_the_session() {
+        use crate::action::{Action, Host};
+        use crate::rules::testutil::{CWD, engine};
+        use crate::session::SessionState;
+        let e = engine(Mode::Balanced);
+        let shell = |cmd: &str| Action::shell(Host::ClaudeCode, cmd, Some(CWD));
+        for (setup, later, want) in [
+            (
+                "poetry source add --priority=primary corp http://198.51.100.21/simple/",
+                "poetry lock && poetry install",
+                Auth,
+            ),
+            (
+                "bundle config set --global mirror.https://rubygems.org http://gems.mirror.example",
+                "bundle install",
+                Auth,
+            ),
+            (
+                "npm config set registry http://203.0.113.5/npm/",
+                "pnpm install",
+                Auth,
+            ),
+            // Look-alikes: another family's install; the official registry set back.
+            (
+                "npm config set registry http://203.0.113.5/npm/",
+                "pip install -r requirements.txt",
+                Pass,
+            ),
+            (
+                "npm config set registry https://registry.npmjs.org/",
+                "npm install",
+                Pass,
+            ),
+        ] {
+            let s = e.observe(&SessionState::default(), &shell(setup), "");
+            let d = e.decide(&shell(later), &s);
+            assert_eq!(d.verdict, want, "{setup} then {later}: {:?}", d.codes());
+        }
+    }
 
     #[test]
     fn windows_package_feeds_and_buckets() {
