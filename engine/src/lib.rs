@@ -520,18 +520,7 @@ impl Engine {
         let home = self.policy.home();
         let abs = paths::normalize(path, action.cwd.as_deref(), home);
         let (commands, folder) = autorun::routine_commands(&abs)?;
-        let full = if facts.edits.is_empty() {
-            content.clone()
-        } else {
-            let mut text = needs::text_before(facts, session, &abs)?.to_owned();
-            for e in &facts.edits {
-                if e.old.is_empty() || !text.contains(&e.old) {
-                    return None;
-                }
-                text = text.replacen(&e.old, &e.new, 1);
-            }
-            text
-        };
+        let full = needs::text_after(facts, session, &abs, content)?;
         let mut before_facts = facts.clone();
         before_facts.edits.clear();
         before_facts.inspected = false;

@@ -104,6 +104,27 @@ pub(crate) fn text_before<'a>(
     }
 }
 
+/// The text at `abs` after a write: a whole write's content, or an edit applied to the text
+/// shown before it (`None` when that text is unknown, or an edit's old side is not in it).
+pub(crate) fn text_after(
+    facts: &CallFacts,
+    session: &SessionState,
+    abs: &str,
+    content: &str,
+) -> Option<String> {
+    if facts.edits.is_empty() {
+        return Some(content.to_owned());
+    }
+    let mut text = text_before(facts, session, abs)?.to_owned();
+    for e in &facts.edits {
+        if e.old.is_empty() || !text.contains(&e.old) {
+            return None;
+        }
+        text = text.replacen(&e.old, &e.new, 1);
+    }
+    Some(text)
+}
+
 /// Everything the walker may consult about files: the adapter's facts and session memory.
 #[derive(Debug, Clone, Copy)]
 pub struct Files<'a> {

@@ -119,17 +119,8 @@ fn proxy_taken_out(cx: &Ctx<'_>) -> bool {
     let Some(before) = crate::needs::text_before(cx.facts, cx.session, &abs) else {
         return false;
     };
-    let after = if cx.facts.edits.is_empty() {
-        content.clone()
-    } else {
-        let mut text = before.to_owned();
-        for e in &cx.facts.edits {
-            if !text.contains(&e.old) {
-                return false;
-            }
-            text = text.replacen(&e.old, &e.new, 1);
-        }
-        text
+    let Some(after) = crate::needs::text_after(cx.facts, cx.session, &abs, content) else {
+        return false;
     };
     let (Some(old), Some(new)) = (proxied_servers(before), proxied_servers(&after)) else {
         return false;
