@@ -266,6 +266,21 @@ pub fn analyze(command: &str, env: ShellEnv<'_>) -> ShellAnalysis {
     w.out
 }
 
+/// `NAME=value` given to `export`, `declare`, `local` and the like: the name and the value
+/// as a word of its own.
+fn declared_assignment(a: &Word) -> Option<(String, Word)> {
+    let (k, v) = a.text.split_once('=')?;
+    (!k.is_empty() && k.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')).then(|| {
+        (
+            k.to_owned(),
+            Word {
+                text: v.to_owned(),
+                ..a.clone()
+            },
+        )
+    })
+}
+
 /// A value known before the line runs: a literal, or `$HOME` and a literal path under it
 /// (as `~/…`, which paths resolve the same). An `export p="…"` word comes as written, its
 /// quotes with it.
@@ -898,19 +913,7 @@ impl Walker<'_> {
             words
                 .iter()
                 .skip(1)
-                .filter_map(|a| {
-                    let (k, v) = a.text.split_once('=')?;
-                    (!k.is_empty() && k.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'))
-                        .then(|| {
-                            (
-                                k.to_owned(),
-                                Word {
-                                    text: v.to_owned(),
-                                    ..a.clone()
-                                },
-                            )
-                        })
-                })
+                .filter_map(declared_assignment)
                 .collect()
         } else {
             Vec::new()
@@ -1332,19 +1335,9 @@ impl Walker<'_> {
             program.as_str(),
             "export" | "declare" | "typeset" | "local" | "readonly" | "set"
         ) {
-            for a in &args {
-                if let Some((k, v)) = a.text.split_once('=')
-                    && !k.is_empty()
-                    && k.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
-                    && !assignments.iter().any(|(n, _)| n == k)
-                {
-                    assignments.push((
-                        k.to_owned(),
-                        Word {
-                            text: v.to_owned(),
-                            ..a.clone()
-                        },
-                    ));
+            for (k, v) in args.iter().filter_map(declared_assignment) {
+                if !assignments.iter().any(|(n, _)| *n == k) {
+                    assignments.push((k, v));
                 }
             }
         }

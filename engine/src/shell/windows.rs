@@ -460,25 +460,28 @@ fn item_members_dropped(text: &str) -> String {
 /// The literal a `Where-Object` filter compares with (`{ $_.Path -like '*airlock*' }`,
 /// `{ $_.Name -match 'air.ock' }`, `? ProcessName -eq airlock`), wildcards dropped.
 fn where_pattern(element: &str) -> Option<String> {
-    let lower = element.to_ascii_lowercase();
-    let first = lower.split_whitespace().next()?;
-    if !matches!(first, "where-object" | "where" | "?") {
+    let words = tokens(element);
+    let first = words.first()?.to_ascii_lowercase();
+    if !matches!(first.as_str(), "where-object" | "where" | "?") {
         return None;
     }
-    let words: Vec<&str> = element
-        .split(|c: char| c.is_whitespace() || matches!(c, '{' | '}' | '(' | ')'))
-        .filter(|w| !w.is_empty())
-        .collect();
-    words.windows(2).find_map(|w| {
-        let [op, value] = w else { return None };
-        matches!(
-            op.to_ascii_lowercase().as_str(),
-            "-like" | "-ilike" | "-clike" | "-match" | "-imatch" | "-eq" | "-ieq" | "-contains"
-        )
-        .then(|| value.trim_matches(['\'', '"', '*']).to_owned())
+    param(&words, FILTER_OPERATORS)
+        .map(|p| p.trim_matches(['\'', '"', '*', '{', '}']).to_owned())
         .filter(|p| !p.is_empty() && !p.starts_with('$'))
-    })
 }
+
+/// The comparisons a `Where-Object` filter makes with a literal (`-like '*x*'`, `-match`).
+const FILTER_OPERATORS: &[&str] = &[
+    "-like",
+    "-ilike",
+    "-clike",
+    "-match",
+    "-imatch",
+    "-cmatch",
+    "-eq",
+    "-ieq",
+    "-contains",
+];
 
 /// PowerShell's operators: `$x -split ';'` is an expression, not a call of `$x`.
 const EXPRESSION_OPERATORS: &[&str] = &[
@@ -1736,16 +1739,14 @@ fn command(c: &str, depth: u8) -> Option<String> {
         }
         // `Where-Object Name -like 'DOTNET*'`, `findstr AZURE`: a filter on a name.
         "where-object" | "?" | "findstr" | "select-string" | "sls" => {
-            let pat = param(
-                &words,
-                &["-like", "-match", "-eq", "-clike", "-cmatch", "-Pattern"],
-            )
-            .map(str::to_owned)
-            .or_else(|| {
-                matches!(name, "findstr" | "select-string" | "sls")
-                    .then(|| pos.first().cloned())
-                    .flatten()
-            });
+            let pat = param(&words, FILTER_OPERATORS)
+                .or_else(|| param(&words, &["-Pattern"]))
+                .map(str::to_owned)
+                .or_else(|| {
+                    matches!(name, "findstr" | "select-string" | "sls")
+                        .then(|| pos.first().cloned())
+                        .flatten()
+                });
             // The files searched (`Select-String -Path ~/.aws/credentials …`, `findstr PAT
             // FILE…`): read, as `grep PAT FILE` reads them.
             let files: Vec<String> = match name {
