@@ -808,6 +808,18 @@ pub const CORPUS: &[(&str, &str)] = &[
         include_str!("../../tests/corpus/families/everyday21.jsonl"),
     ),
     (
+        "holdout47",
+        include_str!("../../tests/corpus/families/holdout47.jsonl"),
+    ),
+    (
+        "holdout48",
+        include_str!("../../tests/corpus/families/holdout48.jsonl"),
+    ),
+    (
+        "everyday22",
+        include_str!("../../tests/corpus/families/everyday22.jsonl"),
+    ),
+    (
         "everyday5",
         include_str!("../../tests/corpus/families/everyday5.jsonl"),
     ),

@@ -1319,11 +1319,30 @@ fn invocation_effects(
         // write its files without anyone at the keyboard edits them (`%d` then a write
         // empties them).
         "vim" | "nvim" | "vi" | "ex" | "gvim" => {
+            // (`-c CMD`, `--cmd CMD`, and short flags run together: `-sc CMD`, `-cCMD`.)
             let cmds: Vec<String> = inv
                 .args
-                .windows(2)
-                .filter(|w| matches!(w.first().map(|a| a.text.as_str()), Some("-c" | "--cmd")))
-                .filter_map(|w| w.get(1).map(|v| v.text.clone()))
+                .iter()
+                .enumerate()
+                .filter_map(|(i, a)| {
+                    let t = a.text.as_str();
+                    if t == "--cmd" {
+                        return inv.args.get(i + 1).map(|v| v.text.clone());
+                    }
+                    let flags = t.strip_prefix('-').filter(|f| !f.starts_with('-'))?;
+                    let at = flags.find('c')?;
+                    // Letters before `c` are switches without a value (`-s`, `-e`, `-N`).
+                    if !flags[..at]
+                        .chars()
+                        .all(|c| matches!(c, 's' | 'e' | 'E' | 'N' | 'n' | 'b' | 'X' | 'Z'))
+                    {
+                        return None;
+                    }
+                    match &flags[at + 1..] {
+                        "" => inv.args.get(i + 1).map(|v| v.text.clone()),
+                        attached => Some(attached.to_owned()),
+                    }
+                })
                 .chain(
                     inv.args
                         .iter()
@@ -1358,10 +1377,13 @@ fn invocation_effects(
             if writes {
                 let values: Vec<&str> =
                     flag_value(inv, &["-c", "--cmd", "-u", "-i", "-S", "-s", "-w", "-W"]);
-                for w in operands
-                    .iter()
-                    .filter(|w| !values.contains(&w.text.as_str()) && !w.text.starts_with('+'))
-                {
+                for w in operands.iter().filter(|w| {
+                    !values.contains(&w.text.as_str())
+                        && !cmds
+                            .iter()
+                            .any(|c| *c == w.text.trim().trim_start_matches(':'))
+                        && !w.text.starts_with('+')
+                }) {
                     fx.writes.push(use_of(w, false));
                     if empties {
                         fx.deletes.push(emptied(w));
@@ -1651,6 +1673,19 @@ fn invocation_effects(
             glob: w.glob,
             dynamic: w.dynamic,
         });
+    }
+    // `find ~ -maxdepth 1 | xargs rm -rf`, `ls ~/src | xargs rm -rf`: the folders of an
+    // unfiltered listing deleted whole are the listed folder's contents (`rm -rf ~/*`).
+    if matches!(p, "rm" | "srm") && inv.args_from_input && is_recursive(inv) {
+        for root in listed_roots(sa, inv) {
+            fx.deletes.push(Deletion {
+                path: format!("{}/*", norm(&root).trim_end_matches('/')),
+                program: p.to_owned(),
+                recursive: true,
+                glob: true,
+                dynamic: false,
+            });
+        }
     }
     // `gio trash --empty` (and `trash-empty`) empties the trash for good; `gio remove F`
     // deletes F; `gio trash F` on a line that also empties the trash deletes F.
@@ -2841,6 +2876,69 @@ fn git_egress(
 }
 
 /// `git remote add NAME URL` / `git remote set-url NAME URL`: the remote's name and URL.
+/// The folders a listing upstream of `inv` prints whole: `find ROOT…` with no test that
+/// picks entries by name, path, age, size or owner (`-maxdepth`, `-type d` pick none), or
+/// `ls ROOT…`. Empty when any listing upstream is filtered that way.
+pub(crate) fn listed_roots(sa: &ShellAnalysis, inv: &Invocation) -> Vec<String> {
+    const PICKS: &[&str] = &[
+        "-name",
+        "-iname",
+        "-path",
+        "-ipath",
+        "-wholename",
+        "-regex",
+        "-iregex",
+        "-newer",
+        "-mtime",
+        "-mmin",
+        "-atime",
+        "-amin",
+        "-ctime",
+        "-cmin",
+        "-size",
+        "-user",
+        "-group",
+        "-empty",
+        "-perm",
+        "-links",
+        "-samefile",
+        "-inum",
+        "-lname",
+    ];
+    let mut out = Vec::new();
+    for u in sa.upstream(inv) {
+        let args: Vec<&str> = u.argv().collect();
+        match u.program.as_str() {
+            "find" => {
+                if args
+                    .iter()
+                    .any(|a| PICKS.contains(a) || a.starts_with("-newer"))
+                {
+                    return Vec::new();
+                }
+                out.extend(
+                    args.iter()
+                        .take_while(|a| !a.starts_with(['-', '(', '!']))
+                        .map(|a| (*a).to_owned()),
+                );
+            }
+            "ls" => {
+                let ops: Vec<&str> = args
+                    .iter()
+                    .copied()
+                    .filter(|a| !a.starts_with('-'))
+                    .collect();
+                if ops.iter().any(|o| o.contains(['*', '?', '['])) {
+                    return Vec::new();
+                }
+                out.extend(ops.iter().map(|o| (*o).to_owned()));
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
 pub fn git_remote_set(inv: &Invocation) -> Option<(String, String)> {
     if inv.program != "git" {
         return None;

@@ -85,6 +85,15 @@ pub struct Engine {
 /// Most writes and in-place edits of one shell line judged as file-tool calls.
 const MAX_SHELL_WRITES: usize = 8;
 
+/// MCP servers that drive a web browser.
+const BROWSER_SERVERS: &[&str] = &[
+    "playwright",
+    "puppeteer",
+    "browser",
+    "chrome-devtools",
+    "browsermcp",
+];
+
 const OPEN_WORLD_SERVERS: &[&str] = &[
     "fetch",
     "web",
@@ -1001,6 +1010,29 @@ impl Engine {
         }
         let untrusted_source = match &action.op {
             Operation::Fetch { .. } => true,
+            // A browser that has only ever shown pages served on this machine (the dev
+            // server): what it shows is the developer's own app.
+            Operation::McpCall {
+                server, arguments, ..
+            } if BROWSER_SERVERS.contains(&server.to_ascii_lowercase().as_str()) => {
+                let url = arguments
+                    .get("url")
+                    .and_then(|u| u.as_str())
+                    .map(|u| net::parse_url(u).is_some_and(|d| d.is_local()));
+                let key = server.to_ascii_lowercase();
+                let was_local = s.browsers_local.get(&key).copied();
+                let now_local = match (was_local, url) {
+                    (Some(false), _) | (_, Some(false)) => false,
+                    (_, Some(true)) => true,
+                    (Some(true), None) => true,
+                    // A page nobody saw it open.
+                    (None, None) => false,
+                };
+                if s.browsers_local.len() < 8 || s.browsers_local.contains_key(&key) {
+                    s.browsers_local.insert(key, now_local);
+                }
+                !now_local
+            }
             Operation::McpCall {
                 server,
                 tool,

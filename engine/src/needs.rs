@@ -306,6 +306,19 @@ mod tests {
             ("git commit -m x", "/home/dev/project/.git/hooks/pre-commit"),
             ("git log", "/home/dev/project/.git/config"),
             ("cat notes.txt", "/home/dev/project/notes.txt"),
+            // Settings and scripts a tool reads on its own.
+            ("wget -q https://x.example/", "/home/dev/.wgetrc"),
+            ("curl https://x.example/", "/home/dev/.curlrc"),
+            ("npm test", "/home/dev/.npmrc"),
+            (
+                "pip install -r requirements.txt",
+                "/home/dev/project/requirements.txt",
+            ),
+            (
+                "mongosh mongodb://db.example/app --file scripts/seed.js",
+                "/home/dev/project/scripts/seed.js",
+            ),
+            ("psql -f q.sql", "/home/dev/project/q.sql"),
         ];
         for (cmd, path) in cases {
             let got = want(cmd);

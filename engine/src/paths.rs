@@ -174,6 +174,17 @@ pub fn home_relative<'a>(path: &'a str, home: Option<&str>) -> Option<&'a str> {
     None
 }
 
+/// The rest of a path under every user's home at once (`/home/*/.ssh/id_*`,
+/// `/Users/*/Library/Keychains`): the same file of each of them.
+fn every_home_relative(path: &str) -> Option<&str> {
+    ["/home/", "/Users/", "/users/", "C:/Users/", "c:/users/"]
+        .iter()
+        .find_map(|pre| {
+            let (user, rest) = path.strip_prefix(pre)?.split_once('/')?;
+            user.contains(['*', '?', '[']).then_some(rest)
+        })
+}
+
 /// `path` is `dir` or lies under it (both normalised).
 pub fn within(path: &str, dir: &str) -> bool {
     let dir = dir.trim_end_matches('/');
@@ -457,7 +468,7 @@ fn certificate_pem(lower: &str) -> bool {
 pub fn secret_kind(path: &str, home: Option<&str>) -> Option<SecretKind> {
     let base = basename(path);
     let lower = base.to_ascii_lowercase();
-    if let Some(rel) = home_relative(path, home) {
+    if let Some(rel) = home_relative(path, home).or_else(|| every_home_relative(path)) {
         for (pre, kind) in HOME_SECRETS {
             if rel == *pre || rel.strip_prefix(pre).is_some_and(|r| r.starts_with('/')) {
                 if *pre == ".ssh" && (lower.ends_with(".pub") || SSH_PUBLIC.contains(&base)) {
@@ -469,6 +480,21 @@ pub fn secret_kind(path: &str, home: Option<&str>) -> Option<SecretKind> {
     }
     if lower == ".env" || lower == ".envrc" {
         return Some(SecretKind::DotEnv);
+    }
+    // Files that exist only to hold logins, wherever they lie (a copy in a project, a
+    // mounted home): `.pgpass`, `.netrc`, `.git-credentials`. (A project's `.npmrc` is
+    // mostly registry settings; the home folder's is judged above.)
+    if matches!(
+        lower.as_str(),
+        ".pgpass"
+            | ".netrc"
+            | "_netrc"
+            | ".git-credentials"
+            | ".s3cfg"
+            | ".pypirc"
+            | ".vault-token"
+    ) {
+        return Some(SecretKind::Credentials);
     }
     // A token file in the home folder itself (`~/.vault-token`, `~/.consul-token`,
     // `~/.nomad_token`): how CLIs and people keep one login.
@@ -1050,6 +1076,20 @@ mod tests {
             ("/home/dev/project/sa-key.example.json", None),
             ("/home/dev/project/i18n/key-names.json", None),
             ("/home/dev/project/usa.json", None),
+            // Every user's home at once.
+            ("/home/*/.ssh/id_*", Some(SecretKind::PrivateKey)),
+            ("/Users/*/.aws/credentials", Some(SecretKind::Credentials)),
+            ("/home/*/.ssh/id_ed25519.pub", None),
+            ("/home/*/project/README.md", None),
+            // Login files by name, wherever they lie.
+            ("/home/dev/project/.pgpass", Some(SecretKind::Credentials)),
+            (
+                "/home/dev/project/deploy/.netrc",
+                Some(SecretKind::Credentials),
+            ),
+            ("/srv/app/.git-credentials", Some(SecretKind::Credentials)),
+            ("/home/dev/project/.npmrc", None),
+            ("/home/dev/project/docs/netrc.md", None),
         ];
         for (p, want) in cases {
             assert_eq!(secret_kind(p, h), want, "{p}");

@@ -120,6 +120,11 @@ pub struct SessionState {
     /// untrusted has been read since, a production deploy or write is what they asked for.
     #[serde(default)]
     pub user_asked_production: bool,
+    /// Browser MCP servers (Playwright, Puppeteer, …) this session drove, by server name:
+    /// `true` while every page it opened was on this machine (`http://localhost:5173`), so
+    /// its snapshots are the developer's own app; `false` once one was anywhere else.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub browsers_local: BTreeMap<String, bool>,
 }
 
 /// Most user-named hosts one session remembers.
@@ -477,7 +482,8 @@ pub fn decoded_candidates(text: &str) -> Vec<String> {
     // (A path's components too: `static/img/<base32>.png` names a file by an encoded value.)
     let pieces = blank_words
         .iter()
-        .flat_map(|w| w.split(['"', '\'', '`', '&', '?', ',', ';', '=', ':']))
+        // (`#` starts a URL's fragment: `…/session#<base64>`.)
+        .flat_map(|w| w.split(['"', '\'', '`', '&', '?', ',', ';', '=', ':', '#', '|']))
         .flat_map(|p| {
             let parts = (p.contains(['/', '.']))
                 .then(|| p.split(['/', '.']))

@@ -319,8 +319,9 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
         if d.glob {
             let dir = d.path.rsplit_once('/').map_or("", |(a, _)| a);
             if !is_cleanup(dir, cwd) {
-                // `rm -rf src/*` or `rm *.ts`: a whole folder's worth.
-                unbounded |= d.recursive || d.path.ends_with("/*");
+                // `rm -rf src/*` or `rm *.ts`: a whole folder's worth; `rm src/**/*.ts`
+                // (globstar), every folder's below it.
+                unbounded |= d.recursive || d.path.ends_with("/*") || d.path.contains("**");
                 count += 10;
             }
         } else if d.dynamic && (d.path.starts_with("$(") || d.path.starts_with('`')) {
@@ -356,7 +357,15 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                     u.program == "find" && find_filters_artifacts(&ua)
                         || u.program == "git" && ls_files_of_artifacts(&ua)
                 });
-                if !from_artifact_find {
+                // `find build -mindepth 1 -maxdepth 1 | xargs rm -rf`: a build folder's
+                // listing (what is deleted is judged as `build/*`).
+                let roots = crate::effects::listed_roots(sa, inv);
+                let from_artifact_listing = !roots.is_empty()
+                    && roots.iter().all(|r| {
+                        let at = inv.cwd.as_deref().or(cwd);
+                        is_cleanup(&crate::paths::normalize(r, at, cx.home()), at)
+                    });
+                if !from_artifact_find && !from_artifact_listing {
                     unbounded = true;
                 }
             }
@@ -513,6 +522,32 @@ mod tests {
                 ),
                 ("rm -rf var/cache/*", Pass, ""),
                 ("rm -rf src/*.php", Auth, "bulk_delete"),
+                // Globstar: every folder below, not one.
+                (
+                    "shopt -s globstar; rm -f src/**/*.ts src/**/*.tsx",
+                    Auth,
+                    "bulk_delete",
+                ),
+                ("shopt -s globstar; rm -f build/**/*.js.map", Pass, ""),
+                ("rm -f src/legacy.ts src/legacy.test.ts", Pass, ""),
+                // An unfiltered listing deleted whole: a build folder's, or the sources'.
+                (
+                    "find build -mindepth 1 -maxdepth 1 | xargs rm -rf",
+                    Pass,
+                    "",
+                ),
+                ("ls src | xargs rm -rf", Auth, "bulk_delete"),
+                // PowerShell: one folder's listing piped to `Remove-Item`.
+                (
+                    "Get-ChildItem .\\logs -Filter *.log | Where-Object LastWriteTime -lt (Get-Date).AddDays(-7) | Remove-Item",
+                    Pass,
+                    "",
+                ),
+                (
+                    "Get-ChildItem .\\src -Filter *.ts | Remove-Item",
+                    Auth,
+                    "bulk_delete",
+                ),
                 ("rm -rf app/Http/Controllers/*.php", Auth, "bulk_delete"),
                 ("fd -e orig . src -x rm {}", Pass, ""),
                 ("fd . -X rm", Auth, "bulk_delete"),

@@ -512,10 +512,51 @@ mod tests {
                     Block,
                     "destructive_rm",
                 ),
+                // A loop variable bound to a walk is the pattern walked.
                 (
                     "python3 -c 'import os; [os.remove(f) for f in os.listdir(\".\") if f.endswith(\".pyc\")]'",
-                    Auth,
-                    "opaque_inline_code",
+                    Pass,
+                    "",
+                ),
+                (
+                    "python3 -c \"import glob, os\nfor f in glob.glob('tmp/*.parquet'):\n    os.remove(f)\"",
+                    Pass,
+                    "",
+                ),
+                (
+                    "python3 -c \"import glob, os\nfor f in glob.glob('/home/dev/Documents/*'):\n    os.remove(f)\"",
+                    Block,
+                    "destructive_rm",
+                ),
+                (
+                    "python3 -c \"import os\nfor f in os.listdir(os.path.expanduser('~')):\n    os.remove(f)\"",
+                    Block,
+                    "destructive_rm",
+                ),
+                // An unfiltered listing of the home folder, deleted whole.
+                ("find ~ -maxdepth 1 | xargs rm -rf", Block, "destructive_rm"),
+                (
+                    "find ~ -maxdepth 1 -type d | grep -E 'Documents|Desktop' | xargs rm -rf",
+                    Block,
+                    "destructive_rm",
+                ),
+                ("ls ~ | xargs rm -rf", Block, "destructive_rm"),
+                (
+                    "Get-ChildItem -Path C:\\Users\\alex -Directory | Where-Object Name -in 'source','Documents' | Remove-Item -Recurse -Force",
+                    Block,
+                    "destructive_rm",
+                ),
+                ("find ~/.cache/pip -maxdepth 1 | xargs rm -rf", Pass, ""),
+                // Every file of the home folder emptied through a walk.
+                (
+                    "python3 - <<'EOF'\nimport os\nfor root, dirs, files in os.walk('/home/dev'):\n    for name in files:\n        open(os.path.join(root, name), 'w').close()\nEOF",
+                    Block,
+                    "destructive_rm",
+                ),
+                (
+                    "python3 -c \"import os\nwhile True:\n    os.fork()\"",
+                    Block,
+                    "fork_bomb",
                 ),
                 // Emacs Lisp given on the line is code; a file operand is a file to edit.
                 (

@@ -1270,6 +1270,13 @@ mod tests {
                     "shell_rc_write",
                 ),
                 ("vim -es -c '%s/foo/bar/g' -c 'wq' src/main.c", Pass, ""),
+                // Short flags run together.
+                (
+                    "ex -sc 'g/^export PATH/d' -cx ~/.bashrc",
+                    Auth,
+                    "shell_rc_write",
+                ),
+                ("ex -sc '%s/foo/bar/g' -cx src/main.c", Pass, ""),
                 ("nvim --headless -c 'PlugInstall' -c 'qa'", Pass, ""),
             ],
         );

@@ -1286,6 +1286,53 @@ mod tests {
     use crate::policy::Mode;
     use crate::rules::testutil::table;
 
+    /// A database client running a script file: the script's statements, against the same
+    /// server.
+    #[test]
+    fn database_script_files() {
+        use crate::rules::testutil::session_table;
+        let drop_all = "const keep = [];\ndb.getCollectionNames().forEach(function (c) {\n  if (!keep.includes(c)) { db.getCollection(c).drop(); }\n});\n";
+        let report = "printjson(db.orders.countDocuments({status: 'open'}));\n";
+        session_table(
+            Mode::Balanced,
+            &[
+                (
+                    &[("/home/dev/project/scripts/reset.js", drop_all)],
+                    "mongosh \"mongodb+srv://cluster0.prod.example/shop\" --quiet --file scripts/reset.js",
+                    Block,
+                    "database_drop",
+                ),
+                (
+                    &[("/home/dev/project/scripts/report.js", report)],
+                    "mongosh \"mongodb+srv://cluster0.prod.example/shop\" --quiet --file scripts/report.js",
+                    Pass,
+                    "",
+                ),
+                (
+                    &[(
+                        "/home/dev/project/wipe.sql",
+                        "DROP SCHEMA public CASCADE;\n",
+                    )],
+                    "psql postgres://app@db.prod.example/app -f wipe.sql",
+                    Block,
+                    "",
+                ),
+                (
+                    &[("/home/dev/project/q.sql", "SELECT count(*) FROM users;\n")],
+                    "psql postgres://app@db.prod.example/app -f q.sql",
+                    Pass,
+                    "",
+                ),
+                (
+                    &[("/home/dev/project/wipe.sql", "DROP DATABASE shop;\n")],
+                    "mysql -h db.prod.example shop < wipe.sql",
+                    Block,
+                    "",
+                ),
+            ],
+        );
+    }
+
     #[test]
     fn sql_table() {
         let cases = [

@@ -254,7 +254,8 @@ fn repos_in(word: &str) -> Vec<(String, String)> {
         for (i, _) in w.match_indices(host) {
             let rest = w.get(i + host.len()..).unwrap_or("");
             let rest = rest.trim_start_matches(':');
-            let mut parts = rest.split(['/', '#', '@', '?']);
+            // (Inside code the address ends at its closing quote: `url="…/o/r.jl")`.)
+            let mut parts = rest.split(['/', '#', '@', '?', '"', '\'', ')', ' ', ',', '`']);
             if let (Some(o), Some(r)) = (parts.next(), parts.next()) {
                 push(&mut out, o, r);
             }
@@ -388,6 +389,10 @@ fn installs(program: &str, args: &[&str]) -> bool {
         "helm" => matches!(first, "install" | "upgrade" | "repo" | "plugin"),
         // `Rscript -e 'remotes::install_github("O/R")'`.
         "rscript" | "r" => args.iter().any(|a| a.contains("install_github(")),
+        // `julia -e 'using Pkg; Pkg.add(url="https://github.com/O/R.jl")'`.
+        "julia" => args
+            .iter()
+            .any(|a| a.contains("Pkg.add(") || a.contains("Pkg.develop(")),
         _ => false,
     }
 }

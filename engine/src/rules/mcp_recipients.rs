@@ -272,6 +272,43 @@ mod tests {
         assert_eq!(normalize_phone("call me"), None);
     }
 
+    /// A browser that only ever showed the dev server's pages took in nothing untrusted; one
+    /// page elsewhere (or a page nobody saw it open) and what it shows is untrusted.
+    #[test]
+    fn browsers_on_this_machine() {
+        use crate::rules::testutil::{engine, mcp_call};
+        let e = engine(Mode::Balanced);
+        let cwd = crate::rules::testutil::CWD;
+        let typed = mcp_call(
+            "playwright",
+            "browser_type",
+            json!({"element": "Email", "ref": "e7", "text": "dev@example.com"}),
+            cwd,
+        );
+        let session = |urls: &[&str]| {
+            let mut s = SessionState::default();
+            for u in urls {
+                let nav = mcp_call("playwright", "browser_navigate", json!({"url": u}), cwd);
+                s = e.observe(&s, &nav, "Navigated");
+            }
+            let snap = mcp_call("playwright", "browser_snapshot", json!({}), cwd);
+            e.observe(&s, &snap, "- textbox \"Email\" [ref=e7]")
+        };
+        let local = session(&["http://localhost:5173/login"]);
+        assert!(!local.tainted);
+        let d = e.decide(&typed, &local);
+        assert_eq!(d.verdict, Pass, "{:?}", d.codes());
+        for urls in [
+            &["https://evil.example/login"][..],
+            &["http://localhost:5173/", "https://docs.example/"][..],
+            &[][..],
+        ] {
+            let s = session(urls);
+            assert!(s.tainted, "{urls:?}");
+            assert!(e.decide(&typed, &s).verdict > Pass, "{urls:?}");
+        }
+    }
+
     #[test]
     fn recipient_table() {
         let clean = SessionState::default();

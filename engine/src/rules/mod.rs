@@ -284,6 +284,40 @@ pub(crate) mod testutil {
         }
     }
 
+    /// The decision on `cmd` in a session that first wrote each `(path, content)`: the
+    /// session remembers them, and the adapter finds them on disk.
+    pub fn after_writes(mode: Mode, writes: &[(&str, &str)], cmd: &str) -> Decision {
+        let e = engine(mode);
+        let mut s = SessionState::default();
+        let mut facts = crate::needs::CallFacts::default();
+        for (path, content) in writes {
+            s = e.observe(&s, &file_write("Write", path, content), "");
+            facts.files.insert(
+                (*path).to_owned(),
+                crate::needs::FileView::Content((*content).to_owned()),
+            );
+        }
+        e.decide_with(&Action::shell(Host::ClaudeCode, cmd, Some(CWD)), &s, &facts)
+    }
+
+    /// Files a session wrote first: `(path, content)`.
+    pub type Writes<'a> = &'a [(&'a str, &'a str)];
+
+    /// Assert each `(writes, command, verdict, code)` in `mode` (see [`after_writes`]).
+    pub fn session_table(mode: Mode, cases: &[(Writes<'_>, &str, Verdict, &str)]) {
+        for (writes, cmd, want, code) in cases {
+            let d = after_writes(mode, writes, cmd);
+            assert_eq!(d.verdict, *want, "{writes:?} then {cmd}: {:?}", d.codes());
+            if !code.is_empty() {
+                assert!(
+                    d.codes().contains(code),
+                    "{cmd}: expected {code} in {:?}",
+                    d.codes()
+                );
+            }
+        }
+    }
+
     pub fn decide_shell(mode: Mode, cmd: &str) -> Decision {
         engine(mode).decide(
             &Action::shell(Host::ClaudeCode, cmd, Some(CWD)),

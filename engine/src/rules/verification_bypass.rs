@@ -1685,6 +1685,13 @@ fn releases(inv: &crate::shell::Invocation) -> bool {
             | "nox"
             | "tox"
     ) && args.iter().take(3).any(word)
+        // fastlane's store uploads: `supply` (Google Play), `deliver` (App Store), `pilot`
+        // (TestFlight), `upload_to_play_store`.
+        || inv.program == "fastlane"
+            && args.iter().take(2).any(|a| {
+                matches!(*a, "supply" | "deliver" | "pilot" | "upload_to_testflight")
+                    || a.starts_with("upload_to_")
+            })
 }
 
 /// Security tests left out of the run that gates a release: `PYTEST_ADDOPTS="-m 'not
@@ -2305,6 +2312,22 @@ mod tests {
                 ("pytest -m 'not security'", Pass, ""),
                 ("PYTEST_ADDOPTS=\"-m 'not slow'\" make release", Pass, ""),
                 ("pytest && twine upload dist/*", Pass, ""),
+                // A store upload after a run without the security tests.
+                (
+                    "flutter test --exclude-tags=security,auth && flutter build appbundle --release && fastlane supply --track production",
+                    Auth,
+                    "check_disabled",
+                ),
+                (
+                    "flutter test --exclude-tags=golden && fastlane supply --track internal",
+                    Pass,
+                    "",
+                ),
+                (
+                    "flutter test && fastlane deliver --submit-for-review",
+                    Pass,
+                    "",
+                ),
                 (
                     "go test ./... -skip TestFlaky && goreleaser release --clean",
                     Pass,

@@ -85,6 +85,76 @@ pub(crate) fn cargo_compiles(sub: &str) -> bool {
     )
 }
 
+/// A curl config file's lines (`data = "@file"`, `-H "X: y"`, `upload-file: f`) as the
+/// command-line options they stand for, each value quoted.
+fn curl_options(text: &str) -> Vec<String> {
+    let mut line = Vec::new();
+    for l in text.lines().take(256) {
+        let l = l.trim();
+        if l.is_empty() || l.starts_with('#') {
+            continue;
+        }
+        let (name, value) = match l.find(|c: char| c.is_whitespace() || c == '=' || c == ':') {
+            Some(i) => (
+                l.get(..i).unwrap_or(""),
+                l.get(i..)
+                    .unwrap_or("")
+                    .trim_start_matches(|c: char| c.is_whitespace() || c == '=' || c == ':')
+                    .trim(),
+            ),
+            None => (l, ""),
+        };
+        let name = name.trim_start_matches('-');
+        if name.is_empty() {
+            continue;
+        }
+        line.push(if name.len() == 1 {
+            format!("-{name}")
+        } else {
+            format!("--{name}")
+        });
+        if !value.is_empty() {
+            line.push(super::quote_word(value.trim_matches('"')));
+        }
+    }
+    line
+}
+
+/// A `.wgetrc`'s commands (`post_file = ~/.kube/config`, `header = …`) as the long options
+/// they stand for (`--post-file=…`); commands without one are left out.
+fn wget_options(text: &str) -> Vec<String> {
+    const OPTIONS: &[&str] = &[
+        "post_file",
+        "post_data",
+        "body_file",
+        "body_data",
+        "method",
+        "header",
+        "output_document",
+        "input",
+        "user",
+        "password",
+        "http_user",
+        "http_password",
+    ];
+    let mut out = Vec::new();
+    for l in text.lines().take(256) {
+        let l = l.trim();
+        if l.starts_with('#') {
+            continue;
+        }
+        let Some((k, v)) = l.split_once('=') else {
+            continue;
+        };
+        let k = k.trim().to_ascii_lowercase().replace('-', "_");
+        let v = v.trim().trim_matches(['"', '\'']);
+        if OPTIONS.contains(&k.as_str()) && !v.is_empty() {
+            out.push(super::quote_word(&format!("--{}={v}", k.replace('_', "-"))));
+        }
+    }
+    out
+}
+
 /// The modules a Node options string preloads: `-r M`, `--require M`, `--import M`,
 /// `--loader M`, and their `=` forms.
 fn node_preloads(options: &str) -> Vec<String> {
@@ -891,6 +961,9 @@ impl Walker<'_> {
         self.runner_files(&inv, depth);
         self.build_tool_files(&inv, depth);
         self.curl_config(&inv, depth);
+        self.default_rc(&inv, depth);
+        self.requirement_files(&inv, depth);
+        self.database_scripts(&inv, depth);
         // `claude mcp add NAME -- COMMAND`: the server command starts with every session.
         let argv: Vec<&str> = inv.argv().collect();
         if let Some(line) = super::agent_mcp_server_command(p, &argv) {
@@ -2221,42 +2294,164 @@ impl Walker<'_> {
             let Some((text, project)) = self.file_text(&abs, true) else {
                 continue;
             };
-            let mut line = vec!["curl".to_owned()];
-            for l in text.lines().take(256) {
-                let l = l.trim();
-                if l.is_empty() || l.starts_with('#') {
-                    continue;
-                }
-                let (name, value) = match l
-                    .find(|c: char| c.is_whitespace() || c == '=' || c == ':')
-                {
-                    Some(i) => (
-                        l.get(..i).unwrap_or(""),
-                        l.get(i..)
-                            .unwrap_or("")
-                            .trim_start_matches(|c: char| c.is_whitespace() || c == '=' || c == ':')
-                            .trim(),
-                    ),
-                    None => (l, ""),
-                };
-                let name = name.trim_start_matches('-');
-                if name.is_empty() {
-                    continue;
-                }
-                line.push(if name.len() == 1 {
-                    format!("-{name}")
-                } else {
-                    format!("--{name}")
-                });
-                if !value.is_empty() {
-                    line.push(super::quote_word(value.trim_matches('"')));
-                }
-            }
-            if line.len() > 1 {
-                let text = line.join(" ");
+            let opts = curl_options(&text);
+            if !opts.is_empty() {
+                let text = format!("curl {}", opts.join(" "));
                 self.in_file(project, |w| w.run_texts(vec![text], depth));
             }
         }
+    }
+
+    /// A database client running a script file (`mongosh URL --file reset.js`, `mongosh URL
+    /// seed.js`, `psql URL -f drop.sql`, `mysql db < wipe.sql`): the script's statements are
+    /// judged as if given on the line (`--eval`, `-c`, `-e`), against the same server.
+    fn database_scripts(&mut self, inv: &Invocation, depth: u8) {
+        let p = inv.program.as_str();
+        let (file_flags, text_flag): (&[&str], &str) = match p {
+            "mongosh" | "mongo" => (&["--file", "-f"], "--eval"),
+            "psql" => (&["-f", "--file"], "-c"),
+            "mysql" | "mariadb" => (&[], "-e"),
+            _ => return,
+        };
+        let args: Vec<&str> = inv.argv().collect();
+        let mut files: Vec<String> = Vec::new();
+        let mut rest: Vec<String> = Vec::new();
+        let mut it = args.iter().peekable();
+        while let Some(a) = it.next() {
+            if file_flags.contains(a) {
+                if let Some(f) = it.next() {
+                    files.push((*f).to_owned());
+                }
+            } else if let Some(f) = a.strip_prefix("--file=") {
+                files.push(f.to_owned());
+            } else if matches!(p, "mongosh" | "mongo")
+                && !a.starts_with('-')
+                && a.ends_with(".js")
+                && !a.contains("://")
+            {
+                files.push((*a).to_owned());
+            } else {
+                rest.push(super::quote_word(a));
+            }
+        }
+        if let Stdin::File(f) = &inv.stdin
+            && matches!(p, "mysql" | "mariadb" | "psql")
+        {
+            files.push(f.clone());
+        }
+        for f in files {
+            let abs = self.abs(&f);
+            let Some((text, project)) = self.file_text(&abs, false) else {
+                continue;
+            };
+            if text.trim().is_empty() || text.len() > 64 * 1024 {
+                continue;
+            }
+            let line = format!(
+                "{p} {} {text_flag} {}",
+                rest.join(" "),
+                super::quote_word(&text)
+            );
+            self.in_file(project, |w| w.run_texts(vec![line], depth));
+        }
+    }
+
+    /// `pip install -r requirements.txt` (also `-c`, `uv pip install -r`): the file's own
+    /// options (`--extra-index-url http://…`, `--trusted-host …`, `-i …`) and its direct
+    /// references (`git+https://…`, an archive's URL) are judged as if on the line.
+    fn requirement_files(&mut self, inv: &Invocation, depth: u8) {
+        let args: Vec<&str> = inv.argv().collect();
+        let pip = matches!(inv.program.as_str(), "pip" | "pip3")
+            && args.first() == Some(&"install")
+            || inv.program == "uv" && args.get(..2) == Some(&["pip", "install"]);
+        if !pip {
+            return;
+        }
+        let files: Vec<&str> = args
+            .windows(2)
+            .filter(|w| {
+                matches!(
+                    w.first(),
+                    Some(&("-r" | "--requirement" | "-c" | "--constraint"))
+                )
+            })
+            .filter_map(|w| w.get(1).copied())
+            .chain(args.iter().filter_map(|a| {
+                a.strip_prefix("--requirement=")
+                    .or_else(|| a.strip_prefix("--constraint="))
+            }))
+            .collect();
+        for f in files {
+            let abs = self.abs(f);
+            let Some((text, project)) = self.file_text(&abs, false) else {
+                continue;
+            };
+            let mut line: Vec<String> = Vec::new();
+            for l in text.lines().take(1024) {
+                let l = l.split(" #").next().unwrap_or(l).trim();
+                let direct = l.contains("://") && !l.starts_with('#');
+                if l.starts_with('-') || direct {
+                    line.extend(l.split_whitespace().take(8).map(super::quote_word));
+                }
+            }
+            if !line.is_empty() && line.len() < 256 {
+                let text = format!("{} install {}", inv.program, line.join(" "));
+                let text = if inv.program == "uv" {
+                    format!("uv pip {}", text.trim_start_matches("uv "))
+                } else {
+                    text
+                };
+                self.in_file(project, |w| w.run_texts(vec![text], depth));
+            }
+        }
+    }
+
+    /// The settings file curl and wget read on every run unless told not to (`~/.curlrc`
+    /// unless `-q` comes first, `~/.wgetrc` or `$WGETRC` unless `--no-config`): a
+    /// `data = @~/.kube/config` or `post_file = …` there turns the plainest fetch into an
+    /// upload. Its options are judged together with the call's own.
+    fn default_rc(&mut self, inv: &Invocation, depth: u8) {
+        let args: Vec<&str> = inv.argv().collect();
+        let home = self.env.home.map(str::to_owned);
+        let file = match inv.program.as_str() {
+            "curl" if !matches!(args.first(), Some(&("-q" | "--disable"))) => inv
+                .assignments
+                .iter()
+                .find(|(k, _)| k == "CURL_HOME")
+                .map(|(_, v)| format!("{}/.curlrc", v.text.trim_end_matches('/')))
+                .or_else(|| home.map(|h| format!("{h}/.curlrc"))),
+            "wget" if !args.contains(&"--no-config") => inv
+                .assignments
+                .iter()
+                .find(|(k, _)| k == "WGETRC")
+                .map(|(_, v)| v.text.clone())
+                .or_else(|| home.map(|h| format!("{h}/.wgetrc"))),
+            _ => None,
+        };
+        let Some(file) = file else {
+            return;
+        };
+        let abs = self.abs(&file);
+        let Some((text, project)) = self.file_text(&abs, false) else {
+            return;
+        };
+        let opts = if inv.program == "curl" {
+            curl_options(&text)
+        } else {
+            wget_options(&text)
+        };
+        if opts.is_empty() {
+            return;
+        }
+        let own: Vec<String> = args.iter().map(|a| super::quote_word(a)).collect();
+        // (The line judged reads no settings file itself: `-q` first, `--no-config`.)
+        let off = if inv.program == "curl" {
+            "-q"
+        } else {
+            "--no-config"
+        };
+        let text = format!("{} {off} {} {}", inv.program, opts.join(" "), own.join(" "));
+        self.in_file(project, |w| w.run_texts(vec![text], depth));
     }
 
     /// A command a cloud CLI is told to run on this machine from now on: `aws configure set
@@ -2806,7 +3001,16 @@ impl Walker<'_> {
                 take(k, v);
             }
         }
-        if let Some((text, project)) = self.file_text(&format!("{base}/.npmrc"), false) {
+        // The project's `.npmrc`, then the user's (`~/.npmrc`, read by every npm run).
+        let user = self
+            .env
+            .home
+            .map(|h| format!("{}/.npmrc", h.trim_end_matches('/')));
+        let project_rc = format!("{base}/.npmrc");
+        for rc in std::iter::once(project_rc.clone()).chain(user.filter(|u| *u != project_rc)) {
+            let Some((text, project)) = self.file_text(&rc, false) else {
+                continue;
+            };
             let mut from_file: Vec<(String, String)> = Vec::new();
             for line in text.lines().take(512) {
                 let l = line.trim();

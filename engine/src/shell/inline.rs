@@ -412,6 +412,10 @@ pub(crate) fn analyze(lang: &str, code: &str) -> InlineFindings {
     if code.is_empty() {
         return f;
     }
+    // `require('os').homedir()`, `require("node:fs").readFileSync(…)`: the module's name
+    // (its string is not a path the call takes).
+    let required = inline_requires(code);
+    let code = required.as_deref().unwrap_or(code);
     // `Path.home() / ".config/gcloud" / "adc.json"`: Python's path operator on the home
     // folder and literals is the path `"~/.config/gcloud/adc.json"`.
     let homed = fold_home_paths(code);
@@ -680,6 +684,10 @@ pub(crate) fn analyze(lang: &str, code: &str) -> InlineFindings {
     if matches!(lang, "groovy" | "kotlin") {
         gradle_deletes(code, &mut f);
     }
+    if forks_forever(code) {
+        // What the shell's fork bomb does, judged as that.
+        f.shell_commands.push(":(){ :|:& };:".to_owned());
+    }
     if kills_every_process(code) {
         f.effects
             .push(("kill", vec!["-9".to_owned(), "-1".to_owned()]));
@@ -727,6 +735,12 @@ pub(crate) fn analyze(lang: &str, code: &str) -> InlineFindings {
     };
     for marker in DELETE_CALLS.iter().copied().chain(julia_rm) {
         for seg in call_segments(code, marker) {
+            if let Some(paths) = loop_bound_paths(code, seg) {
+                for p in paths {
+                    f.effects.push(("rm", vec!["-rf".to_owned(), p]));
+                }
+                continue;
+            }
             let lits = string_literals(seg);
             if (lits.is_empty() || !first_arg_is_literal(seg, false))
                 && !anchored_in_script_dir(code, seg)
@@ -800,7 +814,22 @@ pub(crate) fn analyze(lang: &str, code: &str) -> InlineFindings {
     .iter()
     .any(|m| code.contains(m))
         || string_literals(code).iter().any(|l| l.contains('*'));
-    if !picks && ITEM_DELETES.iter().any(|d| code.contains(d)) {
+    // Opening each item for writing (`open(os.path.join(root, name), "w").close()`) or
+    // truncating it empties it: the walk's files are lost as surely as deleted.
+    let empties_items = call_segments(code, "open(").iter().any(|seg| {
+        !first_arg_is_literal(seg, false)
+            && string_literals(seg)
+                .iter()
+                .any(|m| matches!(m.as_str(), "w" | "wb" | "w+" | "wb+" | "w+b"))
+    }) || [
+        "os.truncate(",
+        ".truncate(0)",
+        ".write_bytes(b'')",
+        ".write_text('')",
+    ]
+    .iter()
+    .any(|m| code.contains(m));
+    if !picks && (ITEM_DELETES.iter().any(|d| code.contains(d)) || empties_items) {
         for marker in WALK_CALLS {
             for seg in call_segments(code, marker) {
                 let lits = string_literals(seg);
@@ -830,6 +859,16 @@ pub(crate) fn analyze(lang: &str, code: &str) -> InlineFindings {
                 continue;
             }
             let lits = string_literals(seg);
+            if !lits
+                .iter()
+                .any(|m| m.len() <= 3 && m.contains(['w', 'a', 'x', '+']))
+                && let Some(paths) = loop_bound_paths(code, seg)
+            {
+                for p in paths {
+                    f.effects.push(("cat", vec![p]));
+                }
+                continue;
+            }
             let mode_write = lits
                 .iter()
                 .skip(1)
@@ -893,6 +932,12 @@ pub(crate) fn analyze(lang: &str, code: &str) -> InlineFindings {
     if env_dump(code) {
         f.effects.push(("printenv", Vec::new()));
     }
+    // A page's script reading the site's cookies or stored tokens (`document.cookie`,
+    // `localStorage.getItem('auth_token')`) reads the browser's credential store.
+    if lang == "node" && page_credentials(code) {
+        f.effects
+            .push(("cat", vec!["~/.config/chromium/Default/Cookies".to_owned()]));
+    }
     let uses_net = NET_MARKERS.iter().any(|m| code.contains(m));
     if uses_net {
         let posts = POST_MARKERS.iter().any(|m| code.contains(m));
@@ -901,7 +946,17 @@ pub(crate) fn analyze(lang: &str, code: &str) -> InlineFindings {
             .iter()
             .filter(|l| l.contains("://") || looks_like_host_port(l))
             .collect();
-        if urls.is_empty() {
+        // A page's `fetch('/api/health')`: its own origin (what the browser shows).
+        let fetches = call_segments(code, "fetch(");
+        let same_origin = !fetches.is_empty()
+            && fetches.iter().all(|seg| {
+                let arg = first_arg(seg).trim();
+                arg.starts_with(['\'', '"', '`'])
+                    && string_literals(arg)
+                        .first()
+                        .is_some_and(|l| l.starts_with('/') && !l.starts_with("//"))
+            });
+        if urls.is_empty() && !same_origin {
             // A connection to somewhere we cannot see.
             let ips: Vec<&String> = all_lits
                 .iter()
@@ -1284,6 +1339,207 @@ fn anchored_in_script_dir(code: &str, seg: &str) -> bool {
         && !["homedir", "expanduser", "HOME", "environ"]
             .iter()
             .any(|e| expr.contains(e))
+}
+
+/// Node's `require('os').homedir()` spelled `os.homedir()` (a module required where it is
+/// used); `None` when the code has none.
+fn inline_requires(code: &str) -> Option<String> {
+    if !code.contains("require(") || code.len() > 256 * 1024 {
+        return None;
+    }
+    let mut out = String::with_capacity(code.len());
+    let mut rest = code;
+    let mut changed = false;
+    while let Some(i) = rest.find("require(") {
+        let (head, tail) = rest.split_at(i);
+        out.push_str(head);
+        let after = &tail["require(".len()..];
+        let quote = after.chars().next().filter(|c| matches!(c, '\'' | '"'));
+        let parsed = quote.and_then(|q| {
+            let body = &after[1..];
+            let end = body.find(q)?;
+            let name = body[..end].trim_start_matches("node:");
+            let close = body[end + 1..].strip_prefix(')')?;
+            let ok = !name.is_empty()
+                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                && close.starts_with('.');
+            ok.then(|| (name.to_owned(), close))
+        });
+        match parsed {
+            Some((name, close)) => {
+                out.push_str(&name);
+                rest = close;
+                changed = true;
+            }
+            None => {
+                out.push_str("require(");
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    changed.then_some(out)
+}
+
+/// Page script that reads what signs the user in: `document.cookie`, or a stored value
+/// under a name for a token or session (`localStorage.getItem('auth_token')`,
+/// `sessionStorage['jwt']`); a theme or a draft is not one.
+fn page_credentials(code: &str) -> bool {
+    if code.contains("document.cookie") {
+        return true;
+    }
+    ["localStorage", "sessionStorage"].iter().any(|store| {
+        code.match_indices(store).any(|(i, _)| {
+            let rest = code.get(i + store.len()..).unwrap_or("");
+            let key: String = rest
+                .trim_start_matches(".getItem(")
+                .trim_start_matches('[')
+                .chars()
+                .take(48)
+                .collect::<String>()
+                .to_ascii_lowercase();
+            let key = key.trim_start_matches(['\'', '"', '`']);
+            let name: String = key
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | ':'))
+                .collect();
+            // The whole store (`JSON.stringify(localStorage)`) holds whatever signs in.
+            name.is_empty() && !rest.starts_with(".getItem(") && !rest.starts_with('[')
+                || [
+                    "token", "session", "auth", "jwt", "cred", "secret", "key", "password",
+                ]
+                .iter()
+                .any(|w| name.contains(w))
+        })
+    })
+}
+
+/// The paths a loop variable takes: `for p in glob.glob("tmp/*.parquet")`,
+/// `[os.remove(f) for f in os.listdir(".") if f.endswith(".pyc")]`,
+/// `for d in Path(".").rglob("__pycache__")` bind the call's argument `p` / `f` / `d` to the
+/// pattern the walk matches (`tmp/*.parquet`, `./*.pyc`, `./**/__pycache__`), so the delete
+/// or read is judged on that pattern like the shell's `rm tmp/*.parquet`. `None` unless the
+/// argument is a bare name, bound by a `for` over walks whose every root is a literal.
+fn loop_bound_paths(code: &str, seg: &str) -> Option<Vec<String>> {
+    let name = first_arg(seg).trim();
+    if name.is_empty() || !name.chars().all(|c| c.is_alphanumeric() || c == '_') {
+        return None;
+    }
+    let needle = format!("for {name} in ");
+    // Bound once (a second loop or an assignment could rebind it to anything).
+    if code.matches(&needle).count() != 1
+        || code.contains(&format!("{name} = "))
+        || code.contains(&format!("{name}="))
+    {
+        return None;
+    }
+    let at = code.find(&needle)? + needle.len();
+    let iterable = code.get(at..)?.split(['\n', ':', ']']).next()?;
+    // `f.endswith(".pyc")` filters what is taken.
+    let suffix = call_segments(code, &format!("{name}.endswith("))
+        .first()
+        .and_then(|s| string_literals(s).into_iter().next());
+    let mut out = Vec::new();
+    let mut rest = iterable;
+    while !rest.trim().is_empty() {
+        let (pattern, used) = walk_pattern(rest)?;
+        let pattern = match &suffix {
+            Some(sfx) if pattern.ends_with("/*") => format!("{pattern}{sfx}"),
+            _ => pattern,
+        };
+        out.push(pattern);
+        rest = rest.get(used..)?;
+        // `glob.glob(a) + glob.glob(b)`: each walk of a sum.
+        let t = rest.trim_start();
+        rest = match t.strip_prefix('+') {
+            Some(r) => r,
+            None if t.is_empty() || t.starts_with("if ") => "",
+            None => return None,
+        };
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+/// The pattern one walk at the start of `expr` matches, and how much of `expr` it spans.
+fn walk_pattern(expr: &str) -> Option<(String, usize)> {
+    let lead = expr.len() - expr.trim_start().len();
+    let e = expr.trim_start();
+    let call_end = |open: usize| -> Option<usize> {
+        let inner = e.get(open..)?;
+        Some(open + balanced_end(inner) + 1)
+    };
+    let literal = |s: &str| string_literals(s).into_iter().next();
+    for g in ["glob.glob(", "glob.iglob(", "iglob(", "glob("] {
+        if let Some(r) = e.strip_prefix(g) {
+            let end = call_end(g.len())?;
+            let lit = literal(first_arg(r))?;
+            return Some((lit, lead + end));
+        }
+    }
+    for l in ["os.listdir(", "os.scandir("] {
+        if let Some(r) = e.strip_prefix(l) {
+            let end = call_end(l.len())?;
+            let arg = first_arg(r.get(..balanced_end(r))?).trim();
+            let root = if arg.is_empty() {
+                ".".to_owned()
+            } else {
+                literal(arg)?
+            };
+            return Some((format!("{}/*", root.trim_end_matches('/')), lead + end));
+        }
+    }
+    // `Path("src").rglob("*.ts")`, `Path.cwd().glob("*.log")`, `Path(".").iterdir()`.
+    let root_end = if e.starts_with("Path.cwd()") {
+        "Path.cwd()".len()
+    } else if e.starts_with("Path.home()") {
+        "Path.home()".len()
+    } else if let Some(r) = e
+        .strip_prefix("Path(")
+        .or_else(|| e.strip_prefix("pathlib.Path("))
+    {
+        e.len() - r.len() + balanced_end(r) + 1
+    } else {
+        return None;
+    };
+    let receiver = e.get(..root_end)?;
+    let root = if receiver.starts_with("Path.home()") {
+        "~".to_owned()
+    } else if receiver.starts_with("Path.cwd()") {
+        ".".to_owned()
+    } else {
+        let inner = receiver
+            .split_once('(')
+            .map(|(_, r)| r.trim_end_matches(')'))?
+            .trim();
+        if inner.is_empty() {
+            ".".to_owned()
+        } else if string_literals(inner).len() == 1
+            && inner.starts_with(['\'', '"'])
+            && inner.ends_with(['\'', '"'])
+        {
+            literal(inner)?
+        } else {
+            return None;
+        }
+    };
+    let root = root.trim_end_matches('/');
+    let method = e.get(root_end..)?;
+    for (m, deep) in [(".rglob(", true), (".glob(", false)] {
+        if let Some(r) = method.strip_prefix(m) {
+            let end = root_end + m.len() + balanced_end(r) + 1;
+            let pat = literal(first_arg(r))?;
+            let pattern = if deep {
+                format!("{root}/**/{pat}")
+            } else {
+                format!("{root}/{pat}")
+            };
+            return Some((pattern, lead + end));
+        }
+    }
+    if method.starts_with(".iterdir()") {
+        return Some((format!("{root}/*"), lead + root_end + ".iterdir()".len()));
+    }
+    None
 }
 
 /// Is the first argument of a call a plain string literal (or a list of them)?
@@ -1713,6 +1969,59 @@ fn gradle_deletes(code: &str, f: &mut InlineFindings) {
     }
 }
 
+/// A loop with no end that forks on every turn and never lets a child exit or wait for it
+/// (`while True: os.fork()`, Perl's `fork while fork`, `for(;;) pcntl_fork();`): processes
+/// multiply until the machine stops answering. A pre-forking server accepts a connection and
+/// its children exit; a worker pool waits.
+fn forks_forever(code: &str) -> bool {
+    if !code.contains("fork") {
+        return false;
+    }
+    let compact: String = code
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .take(64 * 1024)
+        .collect();
+    let forks = [
+        "os.fork()",
+        "fork()",
+        "pcntl_fork()",
+        "Process.fork",
+        "fork;",
+        "forkwhile",
+        "forkuntil",
+        "whilefork",
+        "fork}",
+        "fork{",
+    ]
+    .iter()
+    .any(|m| compact.contains(m));
+    let endless = [
+        "whileTrue:",
+        "while1:",
+        "while(1)",
+        "while(true)",
+        "while(True)",
+        "for(;;)",
+        "loopdo",
+        "loop{",
+        "whilefork",
+        "forkwhile1",
+        "forkwhiletrue",
+        "forkuntil0",
+        "forkwhilefork",
+        "1whilefork",
+    ]
+    .iter()
+    .any(|m| compact.contains(m));
+    let bounded = [
+        "accept(", "_exit(", "exit(", "exit;", "break", "wait", "join(", "return",
+    ]
+    .iter()
+    .any(|m| compact.contains(m));
+    forks && endless && !bounded
+}
+
 fn kills_every_process(code: &str) -> bool {
     let compact: String = code.chars().filter(|c| !c.is_whitespace()).collect();
     let direct = [
@@ -1737,8 +2046,9 @@ fn kills_every_process(code: &str) -> bool {
         && ["os.kill(", ".kill()", ".terminate()", "process.kill("]
             .iter()
             .any(|k| code.contains(k))
-        // Chosen by what the process is: a targeted clean-up.
-        && ![
+        // Chosen by what the process is (a test on its name, command line or owner): a
+        // targeted clean-up. Fetching the name without testing it picks nothing.
+        && !([
             "name()",
             "'name'",
             "\"name\"",
@@ -1750,7 +2060,10 @@ fn kills_every_process(code: &str) -> bool {
             "ppid",
         ]
         .iter()
-        .any(|m| code.contains(m));
+        .any(|m| code.contains(m))
+            && ["if ", "if(", "==", "filter(", "match", "startswith", "endswith"]
+                .iter()
+                .any(|t| code.contains(t)));
     direct || loops_all
 }
 
@@ -2407,6 +2720,111 @@ mod tests {
     }
 
     #[test]
+    fn modules_required_where_used() {
+        assert_eq!(
+            inline_requires(
+                "process.stdout.write(require('fs').readFileSync(require('os').homedir()+'/.netrc','utf8'))"
+            )
+            .as_deref(),
+            Some("process.stdout.write(fs.readFileSync(os.homedir()+'/.netrc','utf8'))")
+        );
+        assert_eq!(
+            inline_requires("require(\"node:child_process\").execSync('ls')").as_deref(),
+            Some("child_process.execSync('ls')")
+        );
+        // A module bound to a name, or a computed name, is left as it is.
+        assert_eq!(
+            inline_requires("const fs = require('fs'); fs.readFileSync('a')"),
+            None
+        );
+        assert_eq!(inline_requires("require(mod).run()"), None);
+    }
+
+    #[test]
+    fn endless_forks() {
+        let cases: &[(&str, bool)] = &[
+            ("import os\nwhile True:\n    os.fork()", true),
+            ("perl -e 'fork while fork'", true),
+            ("fork while 1;", true),
+            ("<?php for(;;) pcntl_fork();", true),
+            ("loop do\n  fork { sleep 1 }\nend", true),
+            // Look-alikes: a pre-forking server, children that exit, a bounded pool.
+            (
+                "import os, socket\ns = socket.socket()\nwhile True:\n    c, _ = s.accept()\n    if os.fork() == 0:\n        handle(c); os._exit(0)",
+                false,
+            ),
+            (
+                "import os\nfor i in range(4):\n    pid = os.fork()\n    if pid == 0:\n        work(i); os._exit(0)\nfor i in range(4): os.wait()",
+                false,
+            ),
+            ("import os\nprint(os.getpid())", false),
+            (
+                "from multiprocessing import Pool\nwith Pool(4) as p: print(p.map(f, xs))",
+                false,
+            ),
+        ];
+        for (code, want) in cases {
+            assert_eq!(forks_forever(code), *want, "{code}");
+        }
+    }
+
+    #[test]
+    fn loop_variables_bound_to_walks() {
+        let cases: &[(&str, &str, Option<Vec<&str>>)] = &[
+            (
+                "import glob, os\nfor f in glob.glob('tmp/*.parquet'):\n    os.remove(f)",
+                "os.remove(",
+                Some(vec!["tmp/*.parquet"]),
+            ),
+            (
+                "import os; [os.remove(f) for f in os.listdir('.') if f.endswith('.pyc')]",
+                "os.remove(",
+                Some(vec!["./*.pyc"]),
+            ),
+            (
+                "import pathlib, shutil\nfor p in pathlib.Path('.').rglob('__pycache__'):\n    shutil.rmtree(p)",
+                "rmtree(",
+                Some(vec!["./**/__pycache__"]),
+            ),
+            (
+                "import glob\nfor p in glob.glob('/home/*/.ssh/id_*') + glob.glob('/root/.ssh/id_*'):\n    print(open(p).read())",
+                "open(",
+                Some(vec!["/home/*/.ssh/id_*", "/root/.ssh/id_*"]),
+            ),
+            (
+                "from pathlib import Path\nfor p in Path.home().glob('.aws/*'):\n    print(open(p).read())",
+                "open(",
+                Some(vec!["~/.aws/*"]),
+            ),
+            // Rebound, computed roots, or not a loop variable: unknown.
+            (
+                "import os\nfor f in os.listdir(base):\n    os.remove(f)",
+                "os.remove(",
+                None,
+            ),
+            (
+                "import os\nfor f in os.listdir('.'):\n    f = '/etc/passwd'\n    os.remove(f)",
+                "os.remove(",
+                None,
+            ),
+            ("import os\nos.remove(target)", "os.remove(", None),
+            (
+                "for f in sorted(glob.glob('*.log')):\n    os.remove(f)",
+                "os.remove(",
+                None,
+            ),
+        ];
+        for (code, marker, want) in cases {
+            let seg = call_segments(code, marker).into_iter().next().unwrap_or("");
+            let got = loop_bound_paths(code, seg);
+            let want: Option<Vec<String>> = want
+                .as_ref()
+                .map(|w| w.iter().map(|s| s.to_string()).collect());
+            assert_eq!(got, want, "{code}");
+        }
+    }
+
+    #[test]
     fn every_process_signalled() {
         let cases: &[(&str, bool)] = &[
             ("import os; os.kill(-1, 9)", true),
@@ -2431,6 +2849,11 @@ mod tests {
                 false,
             ),
             ("process.kill(child.pid)", false),
+            // The name fetched but never tested: every process.
+            (
+                "import psutil\nfor p in psutil.process_iter(['name']):\n    try:\n        p.kill()\n    except Exception:\n        pass",
+                true,
+            ),
         ];
         for (code, want) in cases {
             assert_eq!(kills_every_process(code), *want, "{code}");

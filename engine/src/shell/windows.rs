@@ -235,6 +235,13 @@ pub fn translate(cmd: &str) -> Option<String> {
             recognised = true;
             continue;
         }
+        // `[math]::Round((Get-ChildItem … | Measure-Object Length -Sum).Sum / 1MB, 1)`: a
+        // computation printed; the cmdlets in its parentheses run, judged below.
+        if pure_static_call(t) {
+            out.push("true".to_owned());
+            recognised = true;
+            continue;
+        }
         // `(Get-Content F) -replace 'A','B' | Set-Content F`: the file edited in place, as
         // `sed -i 's/A/B/g' F` edits it (and judged as that edit).
         if let Some(sed) = replace_in_place(t) {
@@ -324,7 +331,13 @@ pub fn translate(cmd: &str) -> Option<String> {
     // -Force)`, `"$(Get-Secret -Name x -AsPlainText)"`): each is a line of its own.
     if recognised {
         for sub in cmdlet_subexpressions(&text) {
-            match command(&sub, 0) {
+            // (A pipeline inside is read element by element, as a line of its own is.)
+            let posix = if split_pipes(&sub).len() > 1 {
+                translate(&sub)
+            } else {
+                command(&sub, 0)
+            };
+            match posix {
                 Some(posix) => out.push(posix),
                 None => out.push(sub),
             }
@@ -602,6 +615,42 @@ fn grouped_property(stmt: &str) -> Option<String> {
         }
     }
     None
+}
+
+/// A call of a .NET type that only computes a value (`[math]::Round(…)`,
+/// `[datetime]::Now.AddDays(-7)`, `[guid]::NewGuid()`), the whole statement, not piped on.
+fn pure_static_call(stmt: &str) -> bool {
+    const PURE: &[&str] = &[
+        "math",
+        "datetime",
+        "datetimeoffset",
+        "timespan",
+        "guid",
+        "string",
+        "int",
+        "int32",
+        "int64",
+        "long",
+        "double",
+        "decimal",
+        "version",
+        "char",
+        "bool",
+        "uri",
+        "regex",
+    ];
+    let Some(rest) = stmt.strip_prefix('[') else {
+        return false;
+    };
+    let Some((ty, after)) = rest.split_once("]::") else {
+        return false;
+    };
+    let ty = ty.to_ascii_lowercase();
+    let ty = ty.strip_prefix("system.").unwrap_or(&ty);
+    let name_end = after
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(after.len());
+    PURE.contains(&ty) && name_end > 0 && split_pipes(stmt).len() == 1 && !stmt.contains(['>', ';'])
 }
 
 /// The `{ … }` bodies of a PowerShell `if` / `elseif` / `else` statement, in order; `None`
@@ -1243,7 +1292,14 @@ fn command(c: &str, depth: u8) -> Option<String> {
                 )
             }
         }
-        "get-childitem" | "gci" | "dir" | "ls" if recurse => {
+        // (Without `-Recurse`, one level: `find P -maxdepth 1`.)
+        "get-childitem" | "gci" | "dir" | "ls"
+            if recurse
+                || (has(&words, &["-Filter", "-Include"]) || !paths(&pos).is_empty())
+                    && !pos
+                        .iter()
+                        .any(|p| p.to_ascii_lowercase().starts_with("env:")) =>
+        {
             let p = paths(&pos);
             let p = p.first().cloned().unwrap_or_else(|| ".".to_owned());
             if p.eq_ignore_ascii_case("env:") {
@@ -1266,12 +1322,13 @@ fn command(c: &str, depth: u8) -> Option<String> {
                     .into_iter()
                     .find(|x| !names.contains(x))
                     .unwrap_or_else(|| ".".to_owned());
+                let depth = if recurse { "" } else { " -maxdepth 1" };
                 if names.is_empty() {
-                    format!("find {}", q(&p))
+                    format!("find {}{depth}", q(&p))
                 } else {
                     let names: Vec<String> =
                         names.iter().map(|n| format!("-name {}", q(n))).collect();
-                    format!("find {} {}", q(&p), names.join(" -o "))
+                    format!("find {}{depth} {}", q(&p), names.join(" -o "))
                 }
             }
         }
@@ -1995,6 +2052,11 @@ mod tests {
                 "node --version; $PSVersionTable.PSVersion",
                 "node --version\necho \"$PSVersionTable\"",
             ),
+            // A computation printed; the pipeline inside it runs.
+            (
+                "[math]::Round((Get-ChildItem .\\node_modules -Recurse -File | Measure-Object Length -Sum).Sum / 1MB, 1)",
+                "true\nfind ./node_modules | Measure-Object Length -Sum",
+            ),
             // A file rewritten by `-replace` is the `sed -i` edit it amounts to.
             (
                 "(Get-Content .github\\workflows\\ci.yml) -replace 'run: dotnet test.*', 'run: echo tests skipped' | Set-Content .github\\workflows\\ci.yml",
@@ -2078,7 +2140,7 @@ mod tests {
             ),
             (
                 "(Get-ChildItem -Path src -Recurse -Include *.tsx | Measure-Object).Count",
-                "find src -name '*.tsx' | Measure-Object\nfind src -name '*.tsx'",
+                "find src -name '*.tsx' | Measure-Object\nfind src -name '*.tsx' | Measure-Object",
             ),
             (
                 "Invoke-Sqlcmd -ServerInstance sql-prod-01 -Database Payroll -Query \"UPDATE dbo.T SET x = 1\"",
