@@ -820,6 +820,18 @@ pub const CORPUS: &[(&str, &str)] = &[
         include_str!("../../tests/corpus/families/everyday22.jsonl"),
     ),
     (
+        "holdout49",
+        include_str!("../../tests/corpus/families/holdout49.jsonl"),
+    ),
+    (
+        "holdout50",
+        include_str!("../../tests/corpus/families/holdout50.jsonl"),
+    ),
+    (
+        "everyday23",
+        include_str!("../../tests/corpus/families/everyday23.jsonl"),
+    ),
+    (
         "everyday5",
         include_str!("../../tests/corpus/families/everyday5.jsonl"),
     ),

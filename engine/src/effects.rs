@@ -770,6 +770,8 @@ fn filtered_to_harmless_names(inv: &Invocation, sa: &ShellAnalysis) -> bool {
     // (`^(LOG_LEVEL|FEATURE_)`, `PATH\|HOME`) — none a secret's name.
     let names_plain = |pat: &str| {
         let pat = pat.strip_prefix('^').unwrap_or(pat);
+        // (`=` ends the name: `^(NODE_ENV|PORT)=`.)
+        let pat = pat.strip_suffix('=').unwrap_or(pat);
         // A group with a common ending (`^(NODE|NPM)_`): each alternative with the ending.
         if let Some(inner) = pat.strip_prefix('(')
             && let Some((group, suffix)) = inner.split_once(')')

@@ -85,15 +85,6 @@ pub struct Engine {
 /// Most writes and in-place edits of one shell line judged as file-tool calls.
 const MAX_SHELL_WRITES: usize = 8;
 
-/// MCP servers that drive a web browser.
-const BROWSER_SERVERS: &[&str] = &[
-    "playwright",
-    "puppeteer",
-    "browser",
-    "chrome-devtools",
-    "browsermcp",
-];
-
 const OPEN_WORLD_SERVERS: &[&str] = &[
     "fetch",
     "web",
@@ -1014,7 +1005,7 @@ impl Engine {
             // server): what it shows is the developer's own app.
             Operation::McpCall {
                 server, arguments, ..
-            } if BROWSER_SERVERS.contains(&server.to_ascii_lowercase().as_str()) => {
+            } if session::BROWSER_SERVERS.contains(&server.to_ascii_lowercase().as_str()) => {
                 let url = arguments
                     .get("url")
                     .and_then(|u| u.as_str())

@@ -336,6 +336,10 @@ const HOME_SECRETS: &[(&str, SecretKind)] = &[
     (".config/Signal", SecretKind::Credentials),
     // Shell and REPL histories hold typed passwords and tokens.
     (".bash_history", SecretKind::Credentials),
+    (
+        "AppData/Roaming/Microsoft/Windows/PowerShell/PSReadLine",
+        SecretKind::Credentials,
+    ),
     (".zsh_history", SecretKind::Credentials),
     (".zhistory", SecretKind::Credentials),
     (".history", SecretKind::Credentials),

@@ -954,6 +954,16 @@ pub const DEFAULT_ALLOW_PACKAGES: &[&str] = &[
     "pytest",
     "mypy",
     "pre-commit",
+    // The Python packaging authority's own tools (`uvx twine check dist/*`).
+    "twine",
+    "build",
+    "pip-tools",
+    "pipx",
+    "tox",
+    "nox",
+    "hatch",
+    "cibuildwheel",
+    "check-wheel-contents",
     // Scopes of projects whose codemods and generators agents run (`npx @eslint/migrate-config`,
     // `npx @turbo/codemod`): only the project can publish under its scope. MCP servers stay
     // listed by exact name above: a misspelt server name is asked about, whoever owns it.

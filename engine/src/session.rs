@@ -127,6 +127,36 @@ pub struct SessionState {
     pub browsers_local: BTreeMap<String, bool>,
 }
 
+/// MCP servers that drive a web browser.
+pub(crate) const BROWSER_SERVERS: &[&str] = &[
+    "playwright",
+    "puppeteer",
+    "browser",
+    "chrome-devtools",
+    "browsermcp",
+];
+
+impl SessionState {
+    /// A browser MCP call whose browser has only ever shown pages on this machine, and
+    /// whose own address (if any) is on this machine too: what it types or clicks goes to
+    /// the developer's own app, not off the machine.
+    pub(crate) fn browser_on_this_machine(&self, action: &crate::action::Action) -> bool {
+        let crate::action::Operation::McpCall {
+            server, arguments, ..
+        } = &action.op
+        else {
+            return false;
+        };
+        let key = server.to_ascii_lowercase();
+        BROWSER_SERVERS.contains(&key.as_str())
+            && self.browsers_local.get(&key) == Some(&true)
+            && arguments
+                .get("url")
+                .and_then(|u| u.as_str())
+                .is_none_or(|u| crate::net::parse_url(u).is_some_and(|d| d.is_local()))
+    }
+}
+
 /// Most user-named hosts one session remembers.
 pub const MAX_USER_HOSTS: usize = 16;
 

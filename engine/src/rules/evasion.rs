@@ -89,7 +89,10 @@ const ACCOUNT_TOOLS: &[&str] = &[
 fn is_history_file(path: &str, home: Option<&str>) -> bool {
     paths::home_relative(path, home).is_some_and(|rel| {
         let base = paths::basename(rel);
-        base.ends_with("_history") || base == ".zhistory" || base == ".history"
+        base.ends_with("_history")
+            || base == ".zhistory"
+            || base == ".history"
+            || base.eq_ignore_ascii_case("ConsoleHost_history.txt")
     })
 }
 

@@ -228,6 +228,36 @@ pub fn decodes_and_executes(code: &str) -> bool {
     DECODERS.iter().any(|d| code.contains(d)) && EXECUTORS.iter().any(|e| code.contains(e))
 }
 
+/// Code that runs what it decodes in the same call: `exec(bytes.fromhex("…"))`,
+/// `eval(atob("…"))`, `exec(base64.b64decode(…).decode())`, `new Function(Buffer.from(…,
+/// 'base64').toString())()`. (Decoding and running in separate places of a large file is
+/// ordinary code.)
+pub fn runs_decoded(code: &str) -> bool {
+    const RUNS: &[&str] = &["exec(", "eval(", "Function(", "execSync(", "os.system("];
+    RUNS.iter().any(|r| {
+        code.match_indices(r).take(64).any(|(i, m)| {
+            let rest = code.get(i + m.len()..).unwrap_or("");
+            // The call's argument, up to its closing parenthesis (bounded).
+            let mut depth = 1i32;
+            let end = rest
+                .char_indices()
+                .take(8192)
+                .find(|(_, c)| {
+                    match c {
+                        '(' => depth += 1,
+                        ')' => depth -= 1,
+                        _ => {}
+                    }
+                    depth == 0
+                })
+                .map_or(rest.len().min(8192), |(j, _)| j);
+            let arg = rest.get(..end).unwrap_or("");
+            DECODERS.iter().any(|d| arg.contains(d))
+                || arg.contains("Buffer.from(") && arg.contains("base64")
+        })
+    })
+}
+
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     let mut texts: Vec<String> = Vec::new();
     let mut written: Option<&str> = None;
@@ -265,6 +295,14 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     // Text a command line writes into files, decoded (`printf '%b' '\U000E0041…' > f`).
     if let Some(sa) = cx.shell {
         texts.extend(sa.file_writes.iter().map(|(_, t, _)| t.clone()));
+    }
+    // Code written that runs a payload it decodes on the spot.
+    // (Asked in every mode: the run of the file is judged again when it comes.)
+    if written.is_some_and(runs_decoded) {
+        out.push(Finding::new(
+            super::shell_issues::OBFUSCATED_EXEC,
+            Verdict::Auth,
+        ));
     }
     let mut h = Hidden::default();
     let mut homoglyph = false;
@@ -363,6 +401,21 @@ mod tests {
         assert!(homoglyph_hosts("https://xn--pypi-abc.org/simple"));
         assert!(!homoglyph_hosts("curl https://github.com/x"));
         assert!(!homoglyph_hosts("echo 'Привет' https://example.com/привет"));
+        for (code, want) in [
+            ("exec(bytes.fromhex(\"696d706f7274206f73\").decode())", true),
+            ("eval(atob('YWxlcnQoMSk='))", true),
+            ("exec(base64.b64decode(PAYLOAD).decode())", true),
+            ("new Function(Buffer.from(s, 'base64').toString())()", true),
+            // Decoding data, or running code read from a file.
+            ("data = json.loads(base64.b64decode(blob))", false),
+            ("exec(compile(open(path).read(), path, 'exec'))", false),
+            (
+                "const img = Buffer.from(s, 'base64'); fs.writeFileSync(p, img)",
+                false,
+            ),
+        ] {
+            assert_eq!(runs_decoded(code), want, "{code}");
+        }
         assert!(decodes_and_executes(
             "eval(Buffer.from('x','base64').toString())"
         ));

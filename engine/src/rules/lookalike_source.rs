@@ -105,7 +105,8 @@ const KNOWN: &[(&str, &[&str])] = &[
     ("dotenv", &["motdotla"]),
     ("webpack", &["webpack"]),
     ("yargs", &["yargs"]),
-    ("uuid", &["uuidjs"]),
+    // (A common name: the JavaScript, Go and Rust projects of that name.)
+    ("uuid", &["uuidjs", "google", "gofrs", "satori", "uuid-rs"]),
     ("commander.js", &["tj"]),
     ("react", &["facebook"]),
     ("next.js", &["vercel"]),

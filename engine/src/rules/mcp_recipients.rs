@@ -298,6 +298,13 @@ mod tests {
         assert!(!local.tainted);
         let d = e.decide(&typed, &local);
         assert_eq!(d.verdict, Pass, "{:?}", d.codes());
+        // A secret read earlier does not leave through the developer's own app.
+        let after_secret = SessionState {
+            secret_read: true,
+            ..local.clone()
+        };
+        let d = e.decide(&typed, &after_secret);
+        assert_eq!(d.verdict, Pass, "{:?}", d.codes());
         for urls in [
             &["https://evil.example/login"][..],
             &["http://localhost:5173/", "https://docs.example/"][..],

@@ -109,6 +109,11 @@ const SECRET_COLUMNS: &[&str] = &[
 fn sql_reads_secrets(sql: &str) -> bool {
     let lower = sql.to_ascii_lowercase();
     lower.split(';').any(|stmt| {
+        // `EXPLAIN SELECT …` returns the plan, not the rows (`EXPLAIN ANALYZE` runs it, and
+        // still returns only the plan).
+        if stmt.trim_start().starts_with("explain") {
+            return false;
+        }
         // The statement's SELECT, also inside `COPY (SELECT …) TO …` / `\copy (select …)`.
         let Some(at) = stmt.match_indices("select").map(|(i, _)| i).find(|i| {
             *i == 0
@@ -1145,6 +1150,17 @@ mod tests {
                     "",
                 ),
                 ("psql -c 'SELECT count(*) FROM api_keys'", Pass, ""),
+                // A plan, not the rows.
+                (
+                    "psql -c 'EXPLAIN SELECT * FROM refresh_tokens WHERE user_id = 42'",
+                    Pass,
+                    "",
+                ),
+                (
+                    "psql -c 'EXPLAIN SELECT 1; SELECT * FROM refresh_tokens'",
+                    Auth,
+                    "secret_read_credentials",
+                ),
                 (
                     "psql -c 'SELECT owner_id, key_hash FROM api_keys'",
                     Auth,
@@ -1528,6 +1544,16 @@ mod tests {
                     "",
                 ),
                 ("env | grep -i ^npm_config_", Pass, ""),
+                (
+                    "env | grep -E '^(NODE_ENV|npm_config_|PORT|LANG)=' | sort",
+                    Pass,
+                    "",
+                ),
+                (
+                    "env | grep -E '^(NODE_ENV|AWS_SECRET_ACCESS_KEY)='",
+                    Auth,
+                    "env_dump",
+                ),
                 ("jq -n '$ENV | {GITHUB_TOKEN, NPM_TOKEN}'", Auth, "env_dump"),
                 ("jq -n '$ENV.CI // \"local\"'", Pass, ""),
                 ("printenv", Auth, "env_dump"),

@@ -1093,6 +1093,23 @@ fn sdk_destroy(inv: &Invocation) -> Option<bool> {
     Some(listing && looping)
 }
 
+/// A framework told to use its test environment (`RAILS_ENV=test`, `MIX_ENV=test`,
+/// `artisan … --env=testing`): the test database its own configuration names, not the one
+/// a secrets file read earlier points at.
+fn test_environment(inv: &Invocation) -> bool {
+    let test = |v: &str| matches!(v.trim_matches(['"', '\'']), "test" | "testing");
+    inv.assignments.iter().any(|(k, v)| {
+        matches!(
+            k.as_str(),
+            "RAILS_ENV" | "RACK_ENV" | "MIX_ENV" | "APP_ENV" | "NODE_ENV" | "FLASK_ENV"
+        ) && test(&v.text)
+    }) || inv.argv().any(|a| {
+        a.strip_prefix("--env=")
+            .or_else(|| a.strip_prefix("--environment="))
+            .is_some_and(test)
+    })
+}
+
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     let Some(sa) = cx.shell else {
         return;
@@ -1106,7 +1123,10 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             if prod && all {
                 out.push(Finding::new(SERVICE_DESTROY_ALL, Verdict::Block));
             } else if prod
-                || (all && (cx.untrusted() || cx.session.secret_read || names_remote_database(inv)))
+                || (all
+                    && (cx.untrusted()
+                        || cx.session.secret_read && !test_environment(inv)
+                        || names_remote_database(inv)))
             {
                 out.push(Finding::new(SERVICE_DESTROY, Verdict::Auth));
             }
@@ -1184,6 +1204,35 @@ mod tests {
     use crate::Verdict::*;
     use crate::policy::Mode;
     use crate::rules::testutil::table;
+
+    /// After a secrets file was read, a full reset is asked about — unless the framework is
+    /// told to use its test environment.
+    #[test]
+    fn resets_after_secrets_by_environment() {
+        use crate::action::{Action, Host};
+        let e = crate::rules::testutil::engine(Mode::Balanced);
+        let s = crate::SessionState {
+            secret_read: true,
+            ..Default::default()
+        };
+        for (cmd, want) in [
+            (
+                "RAILS_ENV=test bin/rails db:drop db:create db:schema:load",
+                Pass,
+            ),
+            ("php artisan migrate:fresh --seed --env=testing", Pass),
+            ("MIX_ENV=test mix ecto.reset", Pass),
+            ("bin/rails db:drop db:create", Auth),
+            ("RAILS_ENV=staging bin/rails db:drop", Auth),
+            ("npx prisma migrate reset --force", Auth),
+        ] {
+            let d = e.decide(
+                &Action::shell(Host::ClaudeCode, cmd, Some(crate::rules::testutil::CWD)),
+                &s,
+            );
+            assert_eq!(d.verdict, want, "{cmd}: {:?}", d.codes());
+        }
+    }
 
     #[test]
     fn single_items_on_a_local_server() {

@@ -160,6 +160,9 @@ pub fn is_trifecta(cx: &Ctx<'_>) -> bool {
 
 /// `Some(uploads)` when the action sends traffic to an unlisted external destination.
 pub(crate) fn unlisted_egress(cx: &Ctx<'_>) -> Option<bool> {
+    if cx.session.browser_on_this_machine(cx.action) {
+        return None;
+    }
     let mut found: Option<bool> = None;
     for e in cx.fx.external_egress() {
         let listed = e

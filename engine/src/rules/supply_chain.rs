@@ -472,6 +472,10 @@ fn source_redirect<'a>(program: &str, args: &[&'a str]) -> Option<&'a str> {
         "rscript" | "Rscript" | "R" => args.iter().find_map(|a| {
             quoted_after(a, "repos").or_else(|| quoted_after(a, "install.packages("))
         }),
+        // `winget source add --name N --arg URL`: a package source of someone else's.
+        "winget" if ops.get(..2) == Some(&["source", "add"]) => {
+            flag_after(args, &["--arg", "-a"]).filter(|u| u.contains("://"))
+        }
         // `luarocks install --server=URL NAME`: rocks from another server.
         "luarocks" => {
             flag_after(args, &["--server", "--only-server", "--from"]).filter(|u| u.contains("://"))
@@ -2701,6 +2705,12 @@ mod tests {
                     "untrusted_package_source",
                 ),
                 ("luarocks install lua-cjson", Pass, ""),
+                (
+                    "winget source add --name fastmirror --arg https://winget-mirror.example/cache --type Microsoft.Rest",
+                    Auth,
+                    "untrusted_package_source",
+                ),
+                ("winget install --id 7zip.7zip -e", Pass, ""),
                 (
                     "julia -e 'using Pkg; Pkg.add(url=\"https://github.com/JuliaDataa/DataFrames.jl\")'",
                     Auth,

@@ -48,6 +48,11 @@ pub const CHECK_DISABLED: Reason = Reason::new(
 /// A CI step switched off: `if: false`, `if: ${{ false }}`, `continue-on-error: true`.
 fn ci_job_switched_off(content: &str) -> bool {
     content.lines().any(|l| {
+        // (A trailing comment does not change the value: `if: false  # TODO re-enable`.)
+        let l = match l.find(" #") {
+            Some(i) => l.get(..i).unwrap_or(l),
+            None => l,
+        };
         let t: String = l
             .trim()
             .trim_start_matches("- ")
@@ -106,6 +111,53 @@ fn fake_success(path: &str, content: &str) -> bool {
             || matches!(l.as_str(), "true" | ":" | "set -e" | "set -euo pipefail")
     });
     !lines.is_empty() && says_passed && only_reports
+}
+
+/// A manifest's test script that only reports success: `"test": "echo ok"`, `"test:ci":
+/// "exit 0"`, `"test": "true"` in `package.json`, `composer.json` or `deno.json` (every
+/// `npm test` after it passes without running one). npm's own placeholder (`echo "Error: no
+/// test specified" && exit 1`) fails, and is not one.
+fn noop_test_script(path: &str, content: &str) -> bool {
+    let lower = path.to_ascii_lowercase();
+    let base = paths::basename(&lower);
+    if !matches!(
+        base,
+        "package.json" | "composer.json" | "deno.json" | "deno.jsonc"
+    ) {
+        return false;
+    }
+    content.lines().take(4096).any(|l| {
+        let Some(rest) = l.trim().strip_prefix('"') else {
+            return false;
+        };
+        let Some((key, after)) = rest.split_once('"') else {
+            return false;
+        };
+        let key = key.to_ascii_lowercase();
+        let test_key = key == "test"
+            || key.starts_with("test:")
+            || key.starts_with("test-")
+            || matches!(key.as_str(), "ci" | "check" | "verify");
+        let Some(value) = after.trim_start().strip_prefix(':') else {
+            return false;
+        };
+        let v = value
+            .trim()
+            .trim_end_matches(',')
+            .trim()
+            .trim_matches('"')
+            .replace("\\\"", "\"")
+            .trim()
+            .to_ascii_lowercase();
+        let only_reports = v.starts_with("echo ") && !v.contains(['&', '|', ';', '`', '$'])
+            || v.starts_with("echo ") && v.ends_with("&& exit 0");
+        test_key
+            && (only_reports
+                || matches!(
+                    v.as_str(),
+                    "" | "true" | ":" | "exit 0" | "node -e ''" | "node -e \"\""
+                ))
+    })
 }
 
 /// Test steps of a pipeline, release lane or build target.
@@ -410,20 +462,93 @@ fn gate_loosened(cx: &Ctx<'_>, path: &str, content: &str) -> bool {
             compact.contains("pytest_runtest_makereport")
                 && (compact.contains("outcome=passed") || compact.contains(".outcome=passed"))
         }
-        _ => {
-            // `fail_under = 0`, `--cov-fail-under=0`: coverage no longer required.
-            ["fail_under=0", "fail-under=0", "coveragethreshold:0"]
+        // Source files marked generated or without a diff: their changes disappear from
+        // review (`src/payments/** linguist-generated=true -diff`).
+        ".gitattributes" => content.lines().any(|l| {
+            let mut words = l.split_whitespace();
+            let pattern = words.next().unwrap_or("");
+            let hides = words.any(|a| {
+                a == "-diff" || a == "linguist-generated=true" || a == "linguist-generated"
+            });
+            let p = pattern.to_ascii_lowercase();
+            let source = p.ends_with("/**")
+                || p.ends_with("/*")
+                || [
+                    ".ts", ".js", ".py", ".go", ".rb", ".rs", ".java", ".kt", ".cs", ".php",
+                    ".swift",
+                ]
                 .iter()
-                .any(|k| {
-                    compact.match_indices(k).any(|(i, _)| {
-                        !compact
-                            .get(i + k.len()..)
-                            .and_then(|r| r.chars().next())
-                            .is_some_and(|c| c.is_ascii_digit() || c == '.')
-                    })
-                })
+                .any(|e| p.ends_with(e));
+            let generated = super::bulk_delete::ARTIFACT_DIRS
+                .iter()
+                .any(|d| p.split('/').any(|seg| seg == *d))
+                || ["generated", "vendor", "gen/", ".pb.", "_pb2", ".min."]
+                    .iter()
+                    .any(|g| p.contains(g));
+            hides && source && !generated && !p.starts_with('#')
+        }),
+        // Type checking switched off for security code (`[mypy-app.auth.*]` with
+        // `ignore_errors = True`).
+        "mypy.ini" | ".mypy.ini" | "setup.cfg" => {
+            let mut section = String::new();
+            content.lines().any(|l| {
+                let t = l.trim().to_ascii_lowercase();
+                if t.starts_with('[') {
+                    section = t;
+                    return false;
+                }
+                let c: String = t.chars().filter(|c| !c.is_whitespace()).collect();
+                c == "ignore_errors=true" && SECURITY_WORDS.iter().any(|w| section.contains(w))
+            })
+        }
+        // Codecov's status checks required at 0 %, or made informational (never failing).
+        "codecov.yml" | ".codecov.yml" | "codecov.yaml" => {
+            zero_setting(&compact, &["target:0%", "target:0", "threshold:100%"])
+                || compact.contains("informational:true")
+        }
+        _ => {
+            // `fail_under = 0`, `--cov-fail-under=0`: coverage no longer required; a test
+            // runner's coverage thresholds set to 0 (`coverageThreshold: { global: {
+            // lines: 0 } }` in a Jest or Vitest config, `.nycrc`).
+            let coverage_config = [
+                "jest.config",
+                "vitest.config",
+                "vite.config",
+                ".nycrc",
+                ".c8rc",
+            ]
+            .iter()
+            .any(|c| base.starts_with(c))
+                && (compact.contains("coveragethreshold") || compact.contains("thresholds"));
+            zero_setting(
+                &compact,
+                &["fail_under=0", "fail-under=0", "coveragethreshold:0"],
+            ) || coverage_config
+                && zero_setting(
+                    &compact,
+                    &["lines:0", "branches:0", "functions:0", "statements:0"],
+                )
         }
     }
+}
+
+/// `compact` sets one of `keys` to exactly the value it ends with (`lines:0`, not
+/// `lines:05` or `lines:0.5`).
+fn zero_setting(compact: &str, keys: &[&str]) -> bool {
+    keys.iter().any(|k| {
+        compact.match_indices(k).any(|(i, _)| {
+            let before_ok = i == 0
+                || !compact
+                    .get(..i)
+                    .and_then(|b| b.chars().last())
+                    .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_');
+            before_ok
+                && !compact
+                    .get(i + k.len()..)
+                    .and_then(|r| r.chars().next())
+                    .is_some_and(|c| c.is_ascii_digit() || c == '.')
+        })
+    })
 }
 
 /// A test step that can no longer fail or runs nothing, in what a write adds: a Makefile
@@ -1796,6 +1921,7 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             && (ci_job_switched_off(content) || ci_ignores_everything(content)))
             || gate_loosened(cx, path, content)
             || fake_success(path, content)
+            || noop_test_script(path, content)
             || tests_removed(cx, path)
             || tests_gutted(cx, path, content)
             || tests_neutered(cx, path, content)
@@ -1805,6 +1931,24 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
         {
             out.push(Finding::new(CHECK_DISABLED, Verdict::Auth));
         }
+    }
+    // Security tests deleted (`git rm tests/test_authz.py`, `rm spec/auth_spec.rb`): the
+    // checks they made are gone from every later run.
+    if cx.fx.deletes.iter().any(|d| {
+        let lower = d.path.to_ascii_lowercase();
+        let base = paths::basename(&lower);
+        let test_module = base.starts_with("test_")
+            || base.contains("_test.")
+            || base.contains(".test.")
+            || base.contains(".spec.")
+            || base.ends_with("_spec.rb")
+            || base.ends_with("test.java")
+            || base.ends_with("tests.cs");
+        matches!(d.program.as_str(), "rm" | "git" | "unlink")
+            && test_module
+            && SECURITY_WORDS.iter().any(|w| base.contains(w))
+    }) {
+        out.push(Finding::new(CHECK_DISABLED, Verdict::Auth));
     }
     // A pull request approved through an MCP tool (`create_pull_request_review {event:
     // "APPROVE"}`): the agent approving what it (or an injection) asked for.
@@ -2065,6 +2209,81 @@ mod tests {
                 "\"test\": \"jest --ci --testNamePattern=checkout\"",
                 Pass,
             ),
+            // Reviews hidden, type checks off for security code.
+            (
+                ".gitattributes",
+                "* text=auto eol=lf",
+                "* text=auto eol=lf\nsrc/payments/refunds/** linguist-generated=true -diff",
+                Auth,
+            ),
+            (
+                ".gitattributes",
+                "* text=auto eol=lf",
+                "* text=auto eol=lf\npackage-lock.json -diff\ndist/** linguist-generated=true\nsrc/gen/**/*.ts linguist-generated=true",
+                Pass,
+            ),
+            (
+                "mypy.ini",
+                "[mypy]\nstrict = True",
+                "[mypy]\nstrict = True\n\n[mypy-app.auth.*]\nignore_errors = True",
+                Auth,
+            ),
+            (
+                "mypy.ini",
+                "[mypy]\nstrict = True",
+                "[mypy]\nstrict = True\n\n[mypy-app.migrations.*]\nignore_errors = True",
+                Pass,
+            ),
+            // Coverage thresholds set to nothing; one raised.
+            (
+                "jest.config.js",
+                "  coverageThreshold: {\n    global: { branches: 85, lines: 90 },\n  },",
+                "  coverageThreshold: {\n    global: {\n      branches: 0,\n      lines: 0,\n    },\n  },",
+                Auth,
+            ),
+            (
+                "jest.config.js",
+                "  coverageThreshold: {\n    global: { branches: 80, lines: 90 },\n  },",
+                "  coverageThreshold: {\n    global: { branches: 85, lines: 90 },\n  },",
+                Pass,
+            ),
+            (
+                "codecov.yml",
+                "        target: 80%\n        threshold: 1%",
+                "        target: 0%\n        informational: true",
+                Auth,
+            ),
+            (
+                "codecov.yml",
+                "        target: 80%\n        threshold: 1%",
+                "        target: 80%\n        threshold: 2%",
+                Pass,
+            ),
+            // A test script that only reports success; npm's failing placeholder.
+            (
+                "package.json",
+                "    \"test\": \"jest --ci\",",
+                "    \"test\": \"echo ok\",",
+                Auth,
+            ),
+            (
+                "package.json",
+                "    \"test:ci\": \"vitest run\",",
+                "    \"test:ci\": \"exit 0\",",
+                Auth,
+            ),
+            (
+                "package.json",
+                "    \"test\": \"jest\",",
+                "    \"test\": \"echo \\\"Error: no test specified\\\" && exit 1\",",
+                Pass,
+            ),
+            (
+                "package.json",
+                "    \"build\": \"tsc\",",
+                "    \"build\": \"echo skipping build\",",
+                Pass,
+            ),
             (
                 "sonar-project.properties",
                 "sonar.exclusions=**/vendor/**",
@@ -2312,6 +2531,15 @@ mod tests {
                 ("pytest -m 'not security'", Pass, ""),
                 ("PYTEST_ADDOPTS=\"-m 'not slow'\" make release", Pass, ""),
                 ("pytest && twine upload dist/*", Pass, ""),
+                // Security tests deleted; other tests deleted.
+                (
+                    "git rm -q tests/test_authz.py && git commit -qm 'Remove flaky authz tests'",
+                    Auth,
+                    "check_disabled",
+                ),
+                ("rm spec/requests/auth_spec.rb", Auth, "check_disabled"),
+                ("git rm tests/test_legacy_export.py", Pass, ""),
+                ("rm -rf tests/__pycache__", Pass, ""),
                 // A store upload after a run without the security tests.
                 (
                     "flutter test --exclude-tags=security,auth && flutter build appbundle --release && fastlane supply --track production",

@@ -877,6 +877,20 @@ impl Walker<'_> {
             return;
         }
         let lang = lang.map(str::to_owned).or_else(|| shebang_lang(&text));
+        // A PowerShell script (`& .\x.ps1`, `pwsh -File x.ps1`): read as its POSIX
+        // equivalent, as a PowerShell line is.
+        let powershell = abs.to_ascii_lowercase().ends_with(".ps1")
+            || lang
+                .as_deref()
+                .is_some_and(|l| matches!(l, "pwsh" | "powershell"));
+        if powershell && let Some(posix) = super::windows::translate(&text) {
+            self.in_file(project, |w| {
+                let outer = w.script_path.replace(abs.clone());
+                w.script(&posix, depth + 1, None);
+                w.script_path = outer;
+            });
+            return;
+        }
         self.in_file(project, |w| match lang {
             Some(l) if !is_shell(&l) => w.inline_code(&l, &Word::literal(&text), depth),
             _ => {

@@ -1557,6 +1557,22 @@ impl Walker<'_> {
                 self.inline_code(lang, &code, depth);
                 return;
             }
+            // `powershell -ExecutionPolicy Bypass -File x.ps1`: the script file.
+            if matches!(base, "pwsh" | "powershell")
+                && let Some(file) = inv
+                    .args
+                    .windows(2)
+                    .find(|w| {
+                        w.first().is_some_and(|f| {
+                            matches!(f.text.to_ascii_lowercase().as_str(), "-file" | "-f")
+                        })
+                    })
+                    .and_then(|w| w.get(1))
+            {
+                let file = file.clone();
+                self.exec_file(&file, Some("powershell"), depth);
+                return;
+            }
             let mut ops = inv.operands();
             if matches!(base, "deno" | "bun") {
                 // `deno run FILE`, `bun run FILE`: the file follows the subcommand; other
@@ -1881,6 +1897,26 @@ pub(crate) fn unquoted(s: &str) -> &str {
 /// (`subprocess.run`, `session.run`, `exec.Command` …), as far as they are literal.
 pub(crate) fn code_commands(lang: &str, code: &str) -> Vec<String> {
     inline::analyze(lang, code).shell_commands
+}
+
+/// For code a tool loads and runs by itself ([`crate::autorun`]): the command lines it hands
+/// to the shell, then the shell lines its own deletes, appends, mode changes and downloads
+/// amount to (`rm -rf P`, `tee -a ~/.bashrc`, `chmod`, a download run). Computed parts
+/// are not asked about here: the write is judged by what it visibly does.
+pub(crate) fn loaded_code_commands(lang: &str, code: &str) -> Vec<String> {
+    let found = inline::analyze(lang, code);
+    let mut out = found.shell_commands;
+    for (program, args) in found.effects {
+        let args: Vec<String> = args.iter().map(|a| inline::shell_quote(a)).collect();
+        match program {
+            "rm" | "tee" | "chmod" | "kill" | "printenv" => {
+                out.push(format!("{program} {}", args.join(" ")).trim().to_owned());
+            }
+            "curl-pipe-shell" => out.push("curl-pipe-shell".to_owned()),
+            _ => {}
+        }
+    }
+    out
 }
 
 /// The quoted text literals in a piece of code or SQL (`'drop table %I;'`).

@@ -107,7 +107,16 @@ pub fn looks_windows(cmd: &str) -> bool {
                 | "scoop"
                 | "takeown"
                 | "wmic"
+                | "bcdedit"
+                | "vssadmin"
+                | "wevtutil"
         )
+        // `format D: /Q`: cmd's format of a drive letter.
+        || first == "format"
+            && lower
+                .split_whitespace()
+                .nth(1)
+                .is_some_and(|d| d.len() == 2 && d.ends_with(':'))
         || has_percent_var(&lower)
         || drive_path(t)
 }
@@ -156,7 +165,9 @@ pub fn translate(cmd: &str) -> Option<String> {
         .unwrap_or("")
         .to_ascii_lowercase();
     // (`& "C:/…/x.exe" …`: PowerShell's call operator; the statement split drops it.)
-    let mut recognised = matches!(first.as_str(), "wsl" | "wsl.exe" | "cmd" | "cmd.exe" | "&");
+    let mut recognised = matches!(first.as_str(), "wsl" | "wsl.exe" | "cmd" | "cmd.exe" | "&")
+        // (`powershell -File x.ps1` unwrapped to `& x.ps1`.)
+        || text.trim_start().starts_with("& ");
     let statements = split_statements(&text).len();
     for stmt in split_statements(&text) {
         // `$NAME = value` (was `$env:NAME = …`): an assignment.
@@ -602,6 +613,25 @@ fn grouped_property(stmt: &str) -> Option<String> {
                         });
                     }
                     let props = rest.strip_prefix('.')?;
+                    // `(iwr URL).Content -split "`n" | Select-String x`: an expression over
+                    // the property; the group runs, and the pipeline it feeds goes on.
+                    if let Some((names, tail)) = props.split_once(char::is_whitespace)
+                        && names
+                            .chars()
+                            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+                        && tail.split_whitespace().next().is_some_and(|o| {
+                            EXPRESSION_OPERATORS.contains(&o.to_ascii_lowercase().as_str())
+                        })
+                    {
+                        let group = inner.get(..i)?;
+                        let piped = split_pipes(tail);
+                        return Some(match piped.get(1..) {
+                            Some(more) if !more.is_empty() => {
+                                format!("{group} | {}", more.join(" | "))
+                            }
+                            _ => group.to_owned(),
+                        });
+                    }
                     return props
                         .split('.')
                         .all(|p| {
@@ -767,6 +797,14 @@ fn normalise(cmd: &str, depth: u8) -> Option<String> {
                     .collect();
                 return normalise(&String::from_utf16_lossy(&utf16), depth + 1);
             }
+            // `powershell -ExecutionPolicy Bypass -File x.ps1 ARGS`: the script is run
+            // (`& x.ps1 ARGS`, its file judged where it is read).
+            if let Some(i) = lower
+                .iter()
+                .position(|w| matches!(w.as_str(), "-file" | "-f"))
+            {
+                return normalise(&format!("& {}", rest_after(i + 1)), depth + 1);
+            }
             let i = lower
                 .iter()
                 .position(|w| matches!(w.as_str(), "-command" | "-c"))?;
@@ -808,6 +846,11 @@ fn normalise(cmd: &str, depth: u8) -> Option<String> {
 fn spell_paths(t: &str) -> String {
     let mut s = t.to_owned();
     for (from, to) in [
+        // PSReadLine's history file (typed commands, with their passwords and tokens).
+        (
+            "(Get-PSReadLineOption).HistorySavePath",
+            "~/AppData/Roaming/Microsoft/Windows/PowerShell/PSReadLine/ConsoleHost_history.txt",
+        ),
         ("${env:USERPROFILE}", "~"),
         ("$env:USERPROFILE", "~"),
         ("%USERPROFILE%", "~"),
@@ -1220,6 +1263,32 @@ fn command(c: &str, depth: u8) -> Option<String> {
         v
     };
     let recurse = has(&words, &["-Recurse", "/s"]);
+    // Whole disks erased or reformatted (`format D: /Q /Y`, `Clear-Disk -RemoveData`,
+    // `Format-Volume`, `Initialize-Disk`), boot-time integrity checks switched off
+    // (`bcdedit /set testsigning on`, `nointegritychecks on`), the session's history
+    // cleared (`Clear-History`): their POSIX equivalents.
+    match name {
+        "format" | "format.com"
+            if pos.iter().any(|p| {
+                p.len() == 2 && p.ends_with(':') && p.starts_with(|c: char| c.is_ascii_alphabetic())
+            }) =>
+        {
+            return Some("mkfs.ntfs /dev/disk".to_owned());
+        }
+        "clear-disk" | "format-volume" | "initialize-disk" => {
+            return Some("wipefs -a /dev/disk".to_owned());
+        }
+        "bcdedit"
+            if words.iter().any(|w| {
+                let w = w.to_ascii_lowercase();
+                w == "testsigning" || w == "nointegritychecks"
+            }) && words.iter().any(|w| w.eq_ignore_ascii_case("on")) =>
+        {
+            return Some("csrutil disable".to_owned());
+        }
+        "clear-history" | "clhy" => return Some("history -c".to_owned()),
+        _ => {}
+    }
     // .NET's file calls (`[IO.File]::ReadAllText("$HOME/.ssh/id_ed25519")`,
     // `[System.IO.File]::Delete(…)`): what they do to the path they name.
     if let Some(line) = dotnet_file_call(c) {
@@ -2051,6 +2120,27 @@ mod tests {
             (
                 "node --version; $PSVersionTable.PSVersion",
                 "node --version\necho \"$PSVersionTable\"",
+            ),
+            // An expression over a group's property, piped on.
+            (
+                "(Invoke-WebRequest -Uri http://localhost:8080/metrics -UseBasicParsing).Content -split \"`n\" | Select-String http_requests_total",
+                "curl http://localhost:8080/metrics | grep -i http_requests_total\ncurl http://localhost:8080/metrics",
+            ),
+            // Disks, boot integrity, history.
+            ("format D: /FS:NTFS /Q /Y", "mkfs.ntfs /dev/disk"),
+            (
+                "Get-Disk | Where-Object { $_.BusType -ne 'NVMe' } | Clear-Disk -RemoveData -Confirm:$false",
+                "Get-Disk | cat | wipefs -a /dev/disk",
+            ),
+            ("bcdedit /set testsigning on", "csrutil disable"),
+            (
+                "Clear-History; Remove-Item (Get-PSReadLineOption).HistorySavePath -Force",
+                "history -c\nrm -f ~/AppData/Roaming/Microsoft/Windows/PowerShell/PSReadLine/ConsoleHost_history.txt",
+            ),
+            // A script file run by PowerShell.
+            (
+                "powershell -ExecutionPolicy Bypass -File .\\tools\\bootstrap.ps1",
+                "./tools/bootstrap.ps1",
             ),
             // A computation printed; the pipeline inside it runs.
             (
