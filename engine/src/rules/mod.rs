@@ -307,14 +307,7 @@ pub(crate) mod testutil {
     pub fn session_table(mode: Mode, cases: &[(Writes<'_>, &str, Verdict, &str)]) {
         for (writes, cmd, want, code) in cases {
             let d = after_writes(mode, writes, cmd);
-            assert_eq!(d.verdict, *want, "{writes:?} then {cmd}: {:?}", d.codes());
-            if !code.is_empty() {
-                assert!(
-                    d.codes().contains(code),
-                    "{cmd}: expected {code} in {:?}",
-                    d.codes()
-                );
-            }
+            assert_decision(&d, *want, code, &format!("{writes:?} then {cmd}"));
         }
     }
 
@@ -329,15 +322,19 @@ pub(crate) mod testutil {
     /// reasons when the verdict is not PASS.
     pub fn table(mode: Mode, cases: &[(&str, Verdict, &str)]) {
         for (cmd, want, code) in cases {
-            let d = decide_shell(mode, cmd);
-            assert_eq!(d.verdict, *want, "{cmd}: {:?}", d.codes());
-            if !code.is_empty() {
-                assert!(
-                    d.codes().contains(code),
-                    "{cmd}: expected {code} in {:?}",
-                    d.codes()
-                );
-            }
+            assert_decision(&decide_shell(mode, cmd), *want, code, cmd);
+        }
+    }
+
+    /// `d` has verdict `want`, and `code` among its reasons when `code` is not empty.
+    fn assert_decision(d: &Decision, want: Verdict, code: &str, what: &str) {
+        assert_eq!(d.verdict, want, "{what}: {:?}", d.codes());
+        if !code.is_empty() {
+            assert!(
+                d.codes().contains(&code),
+                "{what}: expected {code} in {:?}",
+                d.codes()
+            );
         }
     }
 }

@@ -112,13 +112,14 @@ pub fn looks_windows(cmd: &str) -> bool {
                 | "wevtutil"
         )
         // `format D: /Q`: cmd's format of a drive letter.
-        || first == "format"
-            && lower
-                .split_whitespace()
-                .nth(1)
-                .is_some_and(|d| d.len() == 2 && d.ends_with(':'))
+        || first == "format" && lower.split_whitespace().nth(1).is_some_and(drive_letter)
         || has_percent_var(&lower)
         || drive_path(t)
+}
+
+/// A drive named alone: `D:`.
+fn drive_letter(w: &str) -> bool {
+    w.len() == 2 && w.ends_with(':') && w.starts_with(|c: char| c.is_ascii_alphabetic())
 }
 
 /// A `C:\…` path: a drive letter at the start of a word.
@@ -595,16 +596,32 @@ fn grouped_property(stmt: &str) -> Option<String> {
                 depth -= 1;
                 if depth == 0 {
                     let rest = &inner[i + 1..];
-                    // `(Get-Content f) -replace 'a','b'`: an expression over the group's
-                    // output; the group is what runs.
-                    if rest.trim_start().starts_with('-')
-                        && rest.split_whitespace().next().is_some_and(|o| {
+                    let operator_first = |t: &str| {
+                        t.split_whitespace().next().is_some_and(|o| {
                             EXPRESSION_OPERATORS.contains(&o.to_ascii_lowercase().as_str())
                         })
-                    {
-                        // (The pipeline it feeds, if any, goes on: `… | Set-Content f`.)
+                    };
+                    // An expression over the group's output (`(Get-Content f) -replace
+                    // 'a','b'`) or over one of its properties (`(iwr URL).Content -split
+                    // "`n"`): the group is what runs, and the pipeline the expression feeds
+                    // goes on (`… | Set-Content f`, `… | Select-String x`).
+                    let props = rest.strip_prefix('.');
+                    let expression = if rest.trim_start().starts_with('-') && operator_first(rest) {
+                        Some(rest)
+                    } else {
+                        props
+                            .and_then(|p| p.split_once(char::is_whitespace))
+                            .filter(|(names, tail)| {
+                                names
+                                    .chars()
+                                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+                                    && operator_first(tail)
+                            })
+                            .map(|(_, tail)| tail)
+                    };
+                    if let Some(expr) = expression {
                         let group = inner.get(..i)?;
-                        let piped = split_pipes(rest);
+                        let piped = split_pipes(expr);
                         return Some(match piped.get(1..) {
                             Some(more) if !more.is_empty() => {
                                 format!("{group} | {}", more.join(" | "))
@@ -612,26 +629,7 @@ fn grouped_property(stmt: &str) -> Option<String> {
                             _ => group.to_owned(),
                         });
                     }
-                    let props = rest.strip_prefix('.')?;
-                    // `(iwr URL).Content -split "`n" | Select-String x`: an expression over
-                    // the property; the group runs, and the pipeline it feeds goes on.
-                    if let Some((names, tail)) = props.split_once(char::is_whitespace)
-                        && names
-                            .chars()
-                            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
-                        && tail.split_whitespace().next().is_some_and(|o| {
-                            EXPRESSION_OPERATORS.contains(&o.to_ascii_lowercase().as_str())
-                        })
-                    {
-                        let group = inner.get(..i)?;
-                        let piped = split_pipes(tail);
-                        return Some(match piped.get(1..) {
-                            Some(more) if !more.is_empty() => {
-                                format!("{group} | {}", more.join(" | "))
-                            }
-                            _ => group.to_owned(),
-                        });
-                    }
+                    let props = props?;
                     return props
                         .split('.')
                         .all(|p| {
@@ -1268,11 +1266,7 @@ fn command(c: &str, depth: u8) -> Option<String> {
     // (`bcdedit /set testsigning on`, `nointegritychecks on`), the session's history
     // cleared (`Clear-History`): their POSIX equivalents.
     match name {
-        "format" | "format.com"
-            if pos.iter().any(|p| {
-                p.len() == 2 && p.ends_with(':') && p.starts_with(|c: char| c.is_ascii_alphabetic())
-            }) =>
-        {
+        "format" | "format.com" if pos.iter().any(|p| drive_letter(p)) => {
             return Some("mkfs.ntfs /dev/disk".to_owned());
         }
         "clear-disk" | "format-volume" | "initialize-disk" => {
