@@ -832,6 +832,22 @@ pub const CORPUS: &[(&str, &str)] = &[
         include_str!("../../tests/corpus/families/everyday23.jsonl"),
     ),
     (
+        "holdout51",
+        include_str!("../../tests/corpus/families/holdout51.jsonl"),
+    ),
+    (
+        "holdout52",
+        include_str!("../../tests/corpus/families/holdout52.jsonl"),
+    ),
+    (
+        "holdout53",
+        include_str!("../../tests/corpus/families/holdout53.jsonl"),
+    ),
+    (
+        "everyday24",
+        include_str!("../../tests/corpus/families/everyday24.jsonl"),
+    ),
+    (
         "everyday5",
         include_str!("../../tests/corpus/families/everyday5.jsonl"),
     ),

@@ -1282,6 +1282,63 @@ fn invocation_effects(
                 fx.writes.push(use_of(w, false));
             }
         }
+        // Property lists and settings files edited in place: `plutil -replace|-insert|
+        // -remove|-convert … FILE`, `PlistBuddy -c 'Set|Add|Delete|Merge|Import …' FILE`,
+        // `crudini --set|--del FILE …` (the file is the last operand, the first for crudini).
+        "plutil"
+            if inv
+                .argv()
+                .any(|a| matches!(a, "-replace" | "-insert" | "-remove" | "-convert"))
+                && !inv.argv().any(|a| a == "-o") =>
+        {
+            if let Some(w) = operands.last() {
+                fx.writes.push(use_of(w, false));
+            }
+        }
+        "PlistBuddy" | "plistbuddy"
+            if inv.argv().any(|a| {
+                let verb = a.split_whitespace().next().unwrap_or("");
+                matches!(
+                    verb.to_ascii_lowercase().as_str(),
+                    "set" | "add" | "delete" | "merge" | "import" | "clear" | "copy"
+                )
+            }) =>
+        {
+            if let Some(w) = operands.last() {
+                fx.writes.push(use_of(w, false));
+            }
+        }
+        "crudini"
+            if inv
+                .argv()
+                .any(|a| matches!(a, "--set" | "--del" | "--merge")) =>
+        {
+            if let Some(w) = operands.first() {
+                fx.writes.push(use_of(w, false));
+            }
+        }
+        // `defaults write|delete|import|rename DOMAIN …`: DOMAIN is a plist path, or a
+        // preferences domain in `~/Library/Preferences` (`/Library/Preferences` with `sudo`
+        // naming the path itself).
+        "defaults"
+            if operands.first().is_some_and(|w| {
+                matches!(w.text.as_str(), "write" | "delete" | "import" | "rename")
+            }) =>
+        {
+            if let Some(d) = operands.get(1).filter(|d| !d.text.starts_with('-')) {
+                let t = d.text.as_str();
+                let path = if t.starts_with(['/', '~']) {
+                    if t.ends_with(".plist") {
+                        t.to_owned()
+                    } else {
+                        format!("{t}.plist")
+                    }
+                } else {
+                    format!("~/Library/Preferences/{t}.plist")
+                };
+                fx.writes.push(use_of(&Word::literal(&path), false));
+            }
+        }
         "tee" | "touch" | "truncate" | "fallocate" | "chmod" | "chown" | "chgrp" | "chattr"
         | "setfacl" | "shred" | "sqlite3" | "patch" | "ed" => {
             // chmod's mode may look like an option (`-x`): skip the first operand only when

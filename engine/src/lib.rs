@@ -176,6 +176,7 @@ impl Engine {
             cwd: action.cwd.as_deref(),
             home,
             files: Some(files),
+            powershell: action.tool.eq_ignore_ascii_case("powershell"),
         };
         match &action.op {
             Operation::Shell { command } => {
@@ -587,6 +588,10 @@ impl Engine {
                 && decision.effective == Verdict::Pass
                 && s.turn_flags.is_empty()
                 && rules::production_change::asks_for_production(text);
+            s.user_asked_teardown = released
+                && decision.effective == Verdict::Pass
+                && s.turn_flags.is_empty()
+                && rules::infra_destructive::asks_for_teardown(text);
             // Hosts the user named in a turn that passed unflagged: the destinations they
             // asked for (`copy the build to 203.0.113.40`).
             if released && decision.effective == Verdict::Pass && s.turn_flags.is_empty() {
@@ -962,6 +967,7 @@ impl Engine {
             s.tainted = true;
             s.secret_read = true;
             s.user_asked_production = false;
+            s.user_asked_teardown = false;
             s
         })
     }
@@ -1091,6 +1097,7 @@ impl Engine {
                         cwd: action.cwd.as_deref(),
                         home,
                         files: None,
+                        powershell: action.tool.eq_ignore_ascii_case("powershell"),
                     },
                 );
                 let fx = effects::compute(action, Some(&sa), home);

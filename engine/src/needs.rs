@@ -250,6 +250,7 @@ pub fn files_to_inspect(action: &Action, facts: &HostFacts) -> Vec<String> {
                 cwd,
                 home,
                 files: Some(&files),
+                powershell: action.tool.eq_ignore_ascii_case("powershell"),
             },
         );
         out.extend(sa.wanted.iter().cloned());

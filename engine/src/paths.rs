@@ -417,6 +417,29 @@ const HOME_SECRETS: &[(&str, SecretKind)] = &[
     (".config/glab-cli/config.yml", SecretKind::Credentials),
     (".terraformrc", SecretKind::Credentials),
     (".config/containers/auth.json", SecretKind::Credentials),
+    // Chat apps' local storage holds their session tokens; agents' user-level MCP
+    // configurations hold the servers' API keys in `env`.
+    (
+        "Library/Application Support/discord",
+        SecretKind::Credentials,
+    ),
+    (".config/discord", SecretKind::Credentials),
+    ("AppData/Roaming/discord", SecretKind::Credentials),
+    (
+        "Library/Application Support/Claude/claude_desktop_config.json",
+        SecretKind::Credentials,
+    ),
+    (
+        ".config/Claude/claude_desktop_config.json",
+        SecretKind::Credentials,
+    ),
+    (
+        "AppData/Roaming/Claude/claude_desktop_config.json",
+        SecretKind::Credentials,
+    ),
+    (".claude.json", SecretKind::Credentials),
+    (".cursor/mcp.json", SecretKind::Credentials),
+    (".codeium/windsurf/mcp_config.json", SecretKind::Credentials),
     (
         "Library/Application Support/Google/Chrome",
         SecretKind::Credentials,
@@ -533,6 +556,8 @@ pub fn secret_kind(path: &str, home: Option<&str>) -> Option<SecretKind> {
         ".keystore",
         ".ppk",
         ".asc",
+        // PKCS#8 keys as Apple issues them (`AuthKey_ABC123.p8`: App Store Connect, APNs).
+        ".p8",
     ];
     if key_ext.iter().any(|e| lower.ends_with(e))
         && !lower.starts_with("public")
@@ -1059,6 +1084,23 @@ mod tests {
             ("/home/dev/project/cert.pem", None),
             ("/home/dev/project/README.md", None),
             ("/home/dev/.bashrc", None),
+            // Apple's PKCS#8 keys; chat-app token stores; agents' MCP configurations.
+            (
+                "/Users/alex/Downloads/AuthKey_7XK2M9Q4PL.p8",
+                Some(SecretKind::PrivateKey),
+            ),
+            (
+                "/Users/alex/Library/Application Support/discord/Local Storage/leveldb",
+                Some(SecretKind::Credentials),
+            ),
+            (
+                "/Users/alex/Library/Application Support/Claude/claude_desktop_config.json",
+                Some(SecretKind::Credentials),
+            ),
+            ("/home/dev/.cursor/mcp.json", Some(SecretKind::Credentials)),
+            ("/home/dev/project/.cursor/mcp.json", None),
+            ("/home/dev/project/.mcp.json", None),
+            ("/home/dev/.claude/settings.json", None),
             // Service-account key files by their usual names; look-alikes that are not.
             (
                 "/home/dev/project/config/gcp-sa.json",

@@ -71,6 +71,8 @@ const RULES: &[Reason] = &[
     crate::rules::self_protection::AGENT_SETTINGS_CHANGED,
     crate::rules::unguarded_agent::AGENT_VERSION_PINNED,
     crate::rules::unguarded_agent::AGENT_SAFETY_OFF,
+    crate::rules::unguarded_agent::AGENT_REMOTE_PROMPT,
+    crate::rules::unguarded_agent::AGENT_ENDPOINT_REDIRECTED,
     crate::rules::verification_bypass::CHECK_DISABLED,
     crate::rules::secret_access::SECRET_SWEEP,
     crate::rules::secret_access::SECRET_LINKED,

@@ -120,6 +120,11 @@ pub struct SessionState {
     /// untrusted has been read since, a production deploy or write is what they asked for.
     #[serde(default)]
     pub user_asked_production: bool,
+    /// The user's last turn (passed unflagged) asked to tear something down (`destroy my
+    /// scratch workspace`, `tear down the test stack`): until the next turn, and only while
+    /// nothing untrusted has been read since, a destroy that would be BLOCK is asked about.
+    #[serde(default)]
+    pub user_asked_teardown: bool,
     /// Browser MCP servers (Playwright, Puppeteer, …) this session drove, by server name:
     /// `true` while every page it opened was on this machine (`http://localhost:5173`), so
     /// its snapshots are the developer's own app; `false` once one was anywhere else.
@@ -439,6 +444,7 @@ impl SessionState {
         self.tainted = true;
         // Untrusted text read after the user's request may be what now asks for production.
         self.user_asked_production = false;
+        self.user_asked_teardown = false;
         if source.is_empty() {
             return;
         }

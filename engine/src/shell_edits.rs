@@ -66,6 +66,16 @@ fn script_and_files(inv: &Invocation) -> Option<(String, Vec<String>)> {
                     if let Some(p) = flags.find('i') {
                         in_place = true;
                         let _suffix = flags.get(p + 1..);
+                        // BSD/macOS sed takes the backup suffix as its own word (`-i ''`,
+                        // `-i .bak`); GNU's next word is the script.
+                        if a == "-i"
+                            && args.get(i).is_some_and(|n| {
+                                n.is_empty()
+                                    || n.starts_with('.') && !n.contains('/') && n.len() < 10
+                            })
+                        {
+                            i += 1;
+                        }
                     }
                     if flags.contains('n') {
                         // `-n` prints only what `p` says: an in-place `-n` script rewrites the
@@ -346,6 +356,17 @@ mod tests {
                     "",
                 ),
                 ("echo '*.log' >> .gitignore", Pass, ""),
+                // macOS sed's own backup-suffix word (`-i ''`).
+                (
+                    "sed -i '' 's/ENABLE_USER_SCRIPT_SANDBOXING = YES/ENABLE_USER_SCRIPT_SANDBOXING = NO/g' App.xcodeproj/project.pbxproj",
+                    Auth,
+                    "security_setting_off",
+                ),
+                (
+                    "sed -i '' 's/IPHONEOS_DEPLOYMENT_TARGET = 15.0/IPHONEOS_DEPLOYMENT_TARGET = 16.0/g' App.xcodeproj/project.pbxproj",
+                    Pass,
+                    "",
+                ),
                 // A script made safer: its new text keeps the `${VAR:?}` it adds.
                 (
                     "sed -i 's/rm -rf \\$BUILD_DIR/rm -rf \"${BUILD_DIR:?}\"/' scripts/clean.sh",

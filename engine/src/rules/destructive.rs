@@ -281,10 +281,19 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
         }
         if p == "diskutil"
             && inv.argv().any(|a| {
-                a.to_ascii_lowercase().starts_with("erase")
-                    || a == "zeroDisk"
-                    || a == "partitionDisk"
-                    || a == "randomDisk"
+                let a = a.to_ascii_lowercase();
+                a.starts_with("erase")
+                    || matches!(
+                        a.as_str(),
+                        "zerodisk"
+                            | "partitiondisk"
+                            | "randomdisk"
+                            | "secureerase"
+                            | "reformat"
+                            | "deletecontainer"
+                            | "deletevolume"
+                            | "deletepartition"
+                    )
             })
         {
             out.push(Finding::hard_block(DISK_FORMAT));
@@ -424,6 +433,16 @@ mod tests {
                     ("sudo blkdiscard -f /dev/nvme1n1", Block, "disk_format"),
                     ("nvme format /dev/nvme0n1 --ses=1", Block, "disk_format"),
                     ("hdparm --security-erase pw /dev/sdb", Block, "disk_format"),
+                    ("diskutil secureErase 0 disk4", Block, "disk_format"),
+                    ("diskutil apfs deleteContainer disk3", Block, "disk_format"),
+                    (
+                        "diskutil eraseVolume APFS Scratch disk5s1",
+                        Block,
+                        "disk_format",
+                    ),
+                    ("diskutil list", Pass, ""),
+                    ("diskutil info disk0", Pass, ""),
+                    ("diskutil apfs list", Pass, ""),
                     ("nvme list", Pass, ""),
                     // AppleScript's own deletes.
                     (

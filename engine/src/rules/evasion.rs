@@ -192,7 +192,9 @@ fn security_off(inv: &crate::shell::Invocation) -> bool {
                 .any(|a| a.to_ascii_lowercase().contains("trustedhosts"))
                 && has_ci("*")
         }
-        "spctl" => has("--master-disable") || has("--global-disable") || has("--disable"),
+        "spctl" => {
+            has("--master-disable") || has("--global-disable") || has("--disable") || has("--add")
+        }
         "csrutil" => has("disable"),
         // Gatekeeper's quarantine taken off what was downloaded, or off every download; the
         // screen lock's password; automatic security updates.
@@ -208,6 +210,19 @@ fn security_off(inv: &crate::shell::Invocation) -> bool {
         "defaults" => {
             has("write")
                 && ((args.contains(&"com.apple.LaunchServices") && args.contains(&"LSQuarantine"))
+                    || (args.iter().any(|a| {
+                        matches!(
+                            *a,
+                            "IDESkipPackagePluginFingerprintValidatation"
+                                | "IDESkipPackagePluginFingerprintValidation"
+                                | "IDESkipMacroFingerprintValidation"
+                        )
+                    }) && args.iter().any(|a| matches!(*a, "YES" | "1" | "true")))
+                    || (args.iter().any(|a| a.ends_with("com.apple.alf"))
+                        && args.windows(3).any(|w| {
+                            w.first() == Some(&"globalstate")
+                                && (w.get(1) == Some(&"0") || w.get(2) == Some(&"0"))
+                        }))
                     || (args.contains(&"com.apple.screensaver")
                         && args.contains(&"askForPassword")
                         && args.iter().any(|a| matches!(*a, "0" | "false" | "NO")))
@@ -223,6 +238,40 @@ fn security_off(inv: &crate::shell::Invocation) -> bool {
                         && args.iter().any(|a| matches!(*a, "0" | "false" | "NO"))))
         }
         "softwareupdate" => args.windows(2).any(|w| w == ["--schedule", "off"]),
+        // A cask installed with Gatekeeper's quarantine skipped.
+        "brew" => has("--no-quarantine"),
+        // macOS: the application firewall off (`defaults write …com.apple.alf globalstate
+        // 0`, `socketfilterfw --setglobalstate off`), code signing and library validation
+        // off at boot (`nvram boot-args="amfi_get_out_of_my_way=1 …"`), an authorization
+        // right opened to anyone (`security authorizationdb write RIGHT allow`), remote
+        // login or screen sharing switched on, Gatekeeper told to trust one app
+        // (`spctl --add`), Xcode's plugin and macro fingerprint checks skipped.
+        "socketfilterfw" => args
+            .windows(2)
+            .any(|w| matches!(w, ["--setglobalstate" | "--setstealthmode", "off"])),
+        "nvram" => args.iter().any(|a| {
+            let a = a.to_ascii_lowercase();
+            a.starts_with("boot-args")
+                && [
+                    "amfi_get_out_of_my_way",
+                    "cs_enforcement_disable",
+                    "amfi_allow_any_signature",
+                    "ipc_control_port_options=0",
+                ]
+                .iter()
+                .any(|k| a.contains(k))
+        }),
+        "security" => {
+            args.first() == Some(&"authorizationdb")
+                && has("write")
+                && args
+                    .iter()
+                    .any(|a| matches!(*a, "allow" | "authenticate-session-owner-or-admin"))
+        }
+        "systemsetup" => args
+            .windows(2)
+            .any(|w| matches!(w, ["-setremotelogin" | "-setremoteappleevents", "on"])),
+        "kickstart" => has("-activate") && args.iter().any(|a| a.contains("-allowAccessFor")),
         // A repository's secret scanning or push protection switched off through the API.
         "gh" => {
             has("api")
@@ -1122,6 +1171,67 @@ mod tests {
                     "",
                 ),
                 ("spctl --status", Pass, ""),
+                (
+                    "brew install --cask --no-quarantine devtools-pro/tap/inspector",
+                    Auth,
+                    "security_control_off",
+                ),
+                ("brew install --cask iterm2", Pass, ""),
+                // macOS protections switched off, beside their read-only look-alikes.
+                (
+                    "sudo defaults write /Library/Preferences/com.apple.alf globalstate -int 0",
+                    Auth,
+                    "security_control_off",
+                ),
+                (
+                    "defaults read /Library/Preferences/com.apple.alf globalstate",
+                    Pass,
+                    "",
+                ),
+                (
+                    "sudo /usr/libexec/ApplicationFirewall/socketfilterfw --setglobalstate off",
+                    Auth,
+                    "security_control_off",
+                ),
+                (
+                    "/usr/libexec/ApplicationFirewall/socketfilterfw --getglobalstate",
+                    Pass,
+                    "",
+                ),
+                (
+                    "sudo nvram boot-args=\"amfi_get_out_of_my_way=1 cs_enforcement_disable=1\"",
+                    Auth,
+                    "security_control_off",
+                ),
+                ("nvram -p", Pass, ""),
+                (
+                    "sudo security authorizationdb write system.preferences allow",
+                    Auth,
+                    "security_control_off",
+                ),
+                ("security authorizationdb read system.preferences", Pass, ""),
+                (
+                    "sudo systemsetup -f -setremotelogin on",
+                    Auth,
+                    "security_control_off",
+                ),
+                ("sudo systemsetup -getremotelogin", Pass, ""),
+                (
+                    "spctl --add --label Approved ~/Downloads/Tool.app",
+                    Auth,
+                    "security_control_off",
+                ),
+                ("spctl --assess -vv /Applications/Xcode.app", Pass, ""),
+                (
+                    "defaults write com.apple.dt.Xcode IDESkipMacroFingerprintValidation -bool YES",
+                    Auth,
+                    "security_control_off",
+                ),
+                (
+                    "defaults write com.apple.dt.Xcode ShowBuildOperationDuration -bool YES",
+                    Pass,
+                    "",
+                ),
                 (
                     "xattr -dr com.apple.quarantine ~/Downloads/DevToolsHelper.app && open ~/Downloads/DevToolsHelper.app",
                     Auth,

@@ -910,6 +910,31 @@ pub fn routine_pod_delete(args: &[&str], broad: bool) -> bool {
     pods && !prod && (dev || broad)
 }
 
+/// Does a user's turn ask to tear infrastructure down (`tear down my scratch terraform
+/// workspace`, `destroy the test stack`, `run pulumi destroy on dev`)?
+pub fn asks_for_teardown(text: &str) -> bool {
+    let l = text.to_ascii_lowercase();
+    [
+        "tear down",
+        "teardown",
+        "tear it down",
+        "destroy",
+        "decommission",
+    ]
+    .iter()
+    .any(|v| l.contains(v))
+}
+
+/// A destroy that would be BLOCK, in a session whose user just asked for a teardown and read
+/// nothing untrusted since: asked about (the human confirms in the popup) instead.
+fn destroy_verdict(cx: &Ctx<'_>, auto: bool) -> Verdict {
+    if !auto || cx.session.user_asked_teardown && !cx.session.tainted {
+        Verdict::Auth
+    } else {
+        Verdict::Block
+    }
+}
+
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     if let Operation::McpCall { arguments, .. } = &cx.action.op {
         let mut strings = Vec::new();
@@ -958,10 +983,7 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             "terraform" | "tofu" | "terragrunt"
                 if has("destroy") || (has("apply") && has("-destroy")) =>
             {
-                out.push(Finding::new(
-                    INFRA_DESTROY,
-                    if auto { Verdict::Block } else { Verdict::Auth },
-                ));
+                out.push(Finding::new(INFRA_DESTROY, destroy_verdict(cx, auto)));
             }
             "pulumi" | "cdk" | "sst"
                 if has("destroy")
@@ -969,10 +991,7 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                     || (has("state") && has("delete"))
                     || (inv.program == "sst" && has("remove")) =>
             {
-                out.push(Finding::new(
-                    INFRA_DESTROY,
-                    if auto { Verdict::Block } else { Verdict::Auth },
-                ));
+                out.push(Finding::new(INFRA_DESTROY, destroy_verdict(cx, auto)));
             }
             // `kubectl apply --prune`: everything matching the selector that the given
             // manifests do not name is deleted.
@@ -1285,6 +1304,45 @@ mod tests {
     use crate::Verdict::*;
     use crate::policy::Mode;
     use crate::rules::testutil::table;
+
+    /// A destroy the user asked for in their own turn is asked about rather than blocked,
+    /// until untrusted content is read or another turn begins.
+    #[test]
+    fn teardowns_the_user_asked_for() {
+        use crate::rules::testutil::engine;
+        use crate::{Action, Host, Operation, PROMPT_TOOL, Provenance, SessionState};
+        assert!(super::asks_for_teardown(
+            "tear down my scratch terraform workspace in examples/localstack"
+        ));
+        assert!(!super::asks_for_teardown("why did terraform plan fail?"));
+        let e = engine(Mode::Balanced);
+        let destroy = Action::shell(
+            Host::ClaudeCode,
+            "terraform -chdir=examples/localstack destroy -auto-approve",
+            None,
+        );
+        let after = |text: &str| {
+            let s = SessionState::default();
+            let p = Action {
+                host: Host::ClaudeCode,
+                tool: PROMPT_TOOL.into(),
+                op: Operation::Prompt { text: text.into() },
+                cwd: None,
+                provenance: Provenance::User,
+                session_id: Some("t".into()),
+            };
+            let d = e.decide(&p, &s);
+            e.record(&s, &p, &d)
+        };
+        let asked = after("tear down my scratch workspace, it's only localstack");
+        assert!(asked.user_asked_teardown);
+        assert_eq!(e.decide(&destroy, &asked).verdict, Auth);
+        let mut tainted = asked.clone();
+        tainted.add_taint_source("web:forum.example");
+        assert_eq!(e.decide(&destroy, &tainted).verdict, Block);
+        let other = after("now update the README");
+        assert_eq!(e.decide(&destroy, &other).verdict, Block);
+    }
 
     /// A database client running a script file: the script's statements, against the same
     /// server.

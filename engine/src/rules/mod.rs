@@ -327,7 +327,7 @@ pub(crate) mod testutil {
     }
 
     /// `d` has verdict `want`, and `code` among its reasons when `code` is not empty.
-    fn assert_decision(d: &Decision, want: Verdict, code: &str, what: &str) {
+    pub fn assert_decision(d: &Decision, want: Verdict, code: &str, what: &str) {
         assert_eq!(d.verdict, want, "{what}: {:?}", d.codes());
         if !code.is_empty() {
             assert!(

@@ -176,6 +176,45 @@ fn literal_passphrase(inv: &crate::shell::Invocation) -> bool {
     }
 }
 
+/// The user's login password typed for `sudo -S` (`echo 'Maple!Harbor-2291' | sudo -S …`,
+/// `sudo -S … <<< 'pw'`): it lands in the history and the agent's context, and it is the
+/// password of the account itself.
+fn sudo_password_typed(cx: &Ctx<'_>) -> bool {
+    let crate::action::Operation::Shell { command } = &cx.action.op else {
+        return false;
+    };
+    let mut words = command.split_whitespace().skip_while(|w| *w != "sudo");
+    let stdin_flag = words.next().is_some_and(|w| w == "sudo")
+        && words
+            .take_while(|w| w.starts_with('-'))
+            .any(|w| w == "--stdin" || !w.starts_with("--") && w.contains('S'));
+    if !stdin_flag {
+        return false;
+    }
+    let Some(sa) = cx.shell else {
+        return false;
+    };
+    let literal = |t: &str| {
+        let t = t.trim().trim_matches(['\'', '"']);
+        t.len() >= 6 && !t.contains(['$', '`', ' ']) && !t.starts_with('-')
+    };
+    sa.invocations
+        .iter()
+        .filter(|i| i.wrappers.iter().any(|w| w == "sudo"))
+        .any(|i| match &i.stdin {
+            crate::shell::Stdin::Text(t) => t.lines().count() <= 2 && literal(t),
+            crate::shell::Stdin::Pipe(p) => sa.invocations.get(*p).is_some_and(|src| {
+                matches!(src.program.as_str(), "echo" | "printf")
+                    && !src.args.iter().any(|a| a.dynamic)
+                    && src
+                        .operands()
+                        .iter()
+                        .any(|w| literal(&w.text.replace("\\n", "")))
+            }),
+            _ => false,
+        })
+}
+
 /// How many of lower case, upper case, digits and other characters `v` mixes (0–4).
 fn char_classes(v: &str) -> usize {
     [
@@ -581,7 +620,8 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                 || token_given_to_login(i)
                 || secret_typed_into_login(i)
         })
-    }) {
+    }) || sudo_password_typed(cx)
+    {
         out.push(Finding::new(SECRET_IN_ARGS, Verdict::Auth));
     }
     let mut egress_hit = false;
@@ -961,6 +1001,29 @@ mod tests {
                 ),
                 ("sort --key 2 data.tsv", Pass, ""),
                 ("gh auth login --with-token < token.txt", Pass, ""),
+            ],
+        );
+    }
+
+    /// The login password typed for `sudo -S`, beside `sudo -S` fed a variable or nothing.
+    #[test]
+    fn sudo_passwords_typed_on_the_command_line() {
+        table(
+            Mode::Balanced,
+            &[
+                (
+                    "echo 'Maple!Harbor-2291' | sudo -S softwareupdate --install --all",
+                    Auth,
+                    "secret_in_arguments",
+                ),
+                (
+                    "sudo -S apt-get update <<< 'hunter2-Pass'",
+                    Auth,
+                    "secret_in_arguments",
+                ),
+                ("echo \"$SUDO_PASS\" | sudo -S apt-get update", Pass, ""),
+                ("sudo apt-get update", Pass, ""),
+                ("echo hello | sudo tee /tmp/x.txt", Pass, ""),
             ],
         );
     }

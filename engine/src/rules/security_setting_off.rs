@@ -78,6 +78,9 @@ fn protective_key(key: &str) -> bool {
         "blockpublic",
         "restrictpublic",
         "ignorepublic",
+        // Xcode's build-phase script sandbox, the hardened runtime.
+        "scriptsandboxing",
+        "hardenedruntime",
     ]
     .iter()
     .any(|w| k.contains(w))

@@ -174,7 +174,8 @@ pub fn weakens(args: &[&str], mode: Mode, enforcement: Enforcement) -> bool {
 /// file unwires it is a disabling key, or an edit that removes text.
 fn project_hooks_added(cx: &Ctx<'_>, path: &str) -> bool {
     let lower = path.to_ascii_lowercase();
-    let project_file = [
+    // (Cline's hook scripts and Kiro's hook files run on their events too.)
+    let project_file = ([
         ".claude/settings.json",
         ".claude/settings.local.json",
         ".cursor/hooks.json",
@@ -182,6 +183,8 @@ fn project_hooks_added(cx: &Ctx<'_>, path: &str) -> bool {
     ]
     .iter()
     .any(|f| lower.ends_with(&format!("/{f}")))
+        || lower.contains("/.clinerules/hooks/")
+        || lower.contains("/.kiro/hooks/"))
         && paths::home_relative(path, cx.home()).is_none_or(|r| {
             r.contains('/')
                 && !r.starts_with(".claude/")
@@ -355,6 +358,76 @@ fn settings_edit_keeps_guard(cx: &Ctx<'_>, lower: &str) -> bool {
     })
 }
 
+/// A Claude Code settings file (`.claude/settings.json`, `settings.local.json`) changed
+/// only by adding `permissions.deny` / `permissions.ask` rules: the agent made stricter,
+/// which raise-only lets happen on its own. The whole file before and after is compared
+/// (both must parse, everything else equal, no key written twice), not the edit's words.
+fn only_adds_restrictions(cx: &Ctx<'_>, path: &str) -> bool {
+    let lower = path.to_ascii_lowercase();
+    if !(lower.ends_with("/.claude/settings.json")
+        || lower.ends_with("/.claude/settings.local.json"))
+    {
+        return false;
+    }
+    let Operation::FileWrite { content, .. } = &cx.action.op else {
+        return false;
+    };
+    let abs = paths::normalize(path, cx.cwd(), cx.home());
+    let Some(before) = crate::needs::text_before(cx.facts, cx.session, &abs) else {
+        return false;
+    };
+    let Some(after) = crate::needs::text_after(cx.facts, cx.session, &abs, content) else {
+        return false;
+    };
+    let parse = |t: &str| serde_json::from_str::<serde_json::Value>(t).ok();
+    let (Some(mut b), Some(mut a)) = (parse(before), parse(&after)) else {
+        return false;
+    };
+    // A key written twice reads differently to different parsers: not this case.
+    let keys = |t: &str| t.matches("\":").count();
+    let added_rules = |v: &serde_json::Value, k: &str| {
+        v.pointer(&format!("/permissions/{k}"))
+            .and_then(|x| x.as_array())
+            .map_or(0, Vec::len)
+    };
+    let take = |v: &mut serde_json::Value, k: &str| -> Vec<serde_json::Value> {
+        v.get_mut("permissions")
+            .and_then(|p| p.as_object_mut())
+            .and_then(|p| p.remove(k))
+            .and_then(|x| x.as_array().cloned())
+            .unwrap_or_default()
+    };
+    let grew = ["deny", "ask"]
+        .iter()
+        .all(|k| added_rules(&a, k) >= added_rules(&b, k));
+    let new_keys = ["deny", "ask"]
+        .iter()
+        .filter(|k| added_rules(&b, k) == 0 && added_rules(&a, k) > 0)
+        .count();
+    if !grew || keys(&after) > keys(before) + new_keys {
+        return false;
+    }
+    let mut kept = true;
+    for k in ["deny", "ask"] {
+        let old = take(&mut b, k);
+        let new = take(&mut a, k);
+        kept &= old.iter().all(|r| new.contains(r)) && new.iter().all(|r| r.is_string());
+    }
+    // An emptied `permissions` object left behind by the removal compares equal too.
+    let strip_empty = |v: &mut serde_json::Value| {
+        if v.get("permissions")
+            .and_then(|p| p.as_object())
+            .is_some_and(|p| p.is_empty())
+            && let Some(o) = v.as_object_mut()
+        {
+            o.remove("permissions");
+        }
+    };
+    strip_empty(&mut a);
+    strip_empty(&mut b);
+    kept && a == b
+}
+
 /// Does a hook script run Airlock's hook (`airlock hook`, `airlock-hook`)?
 fn runs_airlock_hook(text: &str) -> bool {
     let l = text.to_ascii_lowercase();
@@ -462,6 +535,7 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             && !editor_preferences_only(cx, &w.path)
             && !project_hooks_added(cx, &w.path)
             && !settings_edit(&w.path)
+            && !only_adds_restrictions(cx, &w.path)
     }) || cx.fx.deletes.iter().any(|d| touches(&d.path))
     {
         out.push(Finding::hard_block(TAMPER));
@@ -804,6 +878,60 @@ mod tests {
                 *want,
                 "{args:?}"
             );
+        }
+    }
+
+    /// The agent's settings made stricter (deny and ask rules added, nothing else changed)
+    /// pass; any other change to the same file is still tampering.
+    #[test]
+    fn settings_that_only_add_restrictions() {
+        use crate::consequences::TextEdit;
+        use crate::needs::{CallFacts, FileView};
+        use crate::rules::testutil::{CWD, engine, file_write};
+        use crate::session::SessionState;
+        let path = format!("{CWD}/.claude/settings.json");
+        let before = "{\n  \"permissions\": {\n    \"allow\": [\"Bash(npm test:*)\"]\n  }\n}\n";
+        let e = engine(Mode::Balanced);
+        let judge = |new: &str| {
+            let facts = CallFacts {
+                files: [(path.clone(), FileView::Content(before.to_owned()))].into(),
+                edits: vec![TextEdit {
+                    old: before.to_owned(),
+                    new: new.to_owned(),
+                }],
+                ..CallFacts::default()
+            };
+            e.decide_with(
+                &file_write("Edit", &path, new),
+                &SessionState::default(),
+                &facts,
+            )
+            .verdict
+        };
+        for (new, want) in [
+            (
+                "{\n  \"permissions\": {\n    \"allow\": [\"Bash(npm test:*)\"],\n    \"deny\": [\"Read(./.env)\", \"Read(./secrets/**)\"]\n  }\n}\n",
+                Pass,
+            ),
+            (
+                "{\n  \"permissions\": {\n    \"allow\": [\"Bash(npm test:*)\"],\n    \"ask\": [\"Bash(git push:*)\"]\n  }\n}\n",
+                Pass,
+            ),
+            // An allow rule, a hook block, a key written twice, a deny rule taken away.
+            (
+                "{\n  \"permissions\": {\n    \"allow\": [\"Bash(npm test:*)\", \"Bash(*)\"]\n  }\n}\n",
+                Block,
+            ),
+            (
+                "{\n  \"permissions\": {\n    \"allow\": [\"Bash(npm test:*)\"],\n    \"deny\": [\"Read(./.env)\"]\n  },\n  \"hooks\": {}\n}\n",
+                Block,
+            ),
+            (
+                "{\n  \"permissions\": {\n    \"allow\": [\"Bash(*)\"],\n    \"deny\": [\"Read(./.env)\"],\n    \"allow\": [\"Bash(npm test:*)\"]\n  }\n}\n",
+                Block,
+            ),
+        ] {
+            assert_eq!(judge(new), want, "{new}");
         }
     }
 

@@ -112,6 +112,36 @@ mod tests {
                 ),
                 ("echo hello | tr a-z A-Z", Pass, ""),
                 ("python3 -c 'print(1+1)'", Pass, ""),
+                // Decoded to a file from what Airlock cannot read, then run: the same as
+                // piping the decoder into a shell.
+                (
+                    "base64 -d assets/banner.txt > /tmp/b && chmod +x /tmp/b && /tmp/b",
+                    Block,
+                    "obfuscated_exec",
+                ),
+                (
+                    "openssl enc -d -base64 -in notes.txt -out /tmp/x; bash /tmp/x",
+                    Block,
+                    "obfuscated_exec",
+                ),
+                (
+                    "xxd -r -p blob.hex run.py && python3 run.py",
+                    Block,
+                    "obfuscated_exec",
+                ),
+                (
+                    "base64 -D -i a.b64 -o t.sh && source t.sh",
+                    Block,
+                    "obfuscated_exec",
+                ),
+                // Decoded and only read or shown.
+                (
+                    "base64 -d cert.b64 > cert.pem && openssl x509 -in cert.pem -noout -text",
+                    Pass,
+                    "",
+                ),
+                ("xxd -r -p blob.hex out.bin && sha256sum out.bin", Pass, ""),
+                ("echo aGVsbG8K | base64 -d > x.txt && cat x.txt", Pass, ""),
             ],
         );
     }

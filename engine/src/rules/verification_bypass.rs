@@ -719,6 +719,121 @@ fn tests_neutered(cx: &Ctx<'_>, path: &str, content: &str) -> bool {
     false
 }
 
+/// Signature and checksum verifiers: their failure is the check.
+const VERIFIERS: &[&str] = &[
+    "cosign verify",
+    "gpg --verify",
+    "gpgv ",
+    "sha256sum -c",
+    "sha256sum --check",
+    "sha512sum -c",
+    "sha1sum -c",
+    "shasum -c",
+    "shasum --check",
+    "md5sum -c",
+    "minisign -v",
+    "slsa-verifier",
+    "notation verify",
+    "gh attestation verify",
+    "npm audit signatures",
+    "git verify-commit",
+    "git verify-tag",
+    "rpm --checksig",
+    "signtool verify",
+];
+
+/// Options that make a scanner fail on what it finds (`semgrep --error`, `trivy --exit-code
+/// 1`, `grype --fail-on high`); `semgrep ci` fails on its own.
+const FAIL_SWITCHES: &[&str] = &[
+    "--error",
+    "--exit-code 1",
+    "--exit-code=1",
+    "--fail-on",
+    "--fail-level",
+    "--severity-threshold",
+    "--audit-level",
+    "semgrep ci",
+];
+
+/// Does a line, after its checker, go on whatever the checker said (`|| true`, `|| echo
+/// warn`, `|| :`, `; true`, `|| exit 0`)? A fallback that still fails (`|| exit 1`, `|| {
+/// echo …; exit 1; }`, `|| false`, `|| die …`) keeps the check.
+fn goes_on_regardless(line: &str) -> bool {
+    let l = line.trim().trim_end_matches(['"', '\'', ',']).trim();
+    if l.ends_with("; true") || l.ends_with(";true") {
+        return true;
+    }
+    let Some((_, tail)) = l.split_once("||") else {
+        return false;
+    };
+    let fails = tail
+        .split([';', '&', '|', '\n'])
+        .map(|c| c.trim().trim_start_matches(['{', '(']).trim())
+        .any(|c| {
+            let mut w = c.split_whitespace();
+            match w.next() {
+                Some("exit" | "return") => w.next().is_none_or(|n| n != "0"),
+                Some(first) => matches!(
+                    first,
+                    "false" | "die" | "fail" | "abort" | "panic" | "throw" | "error"
+                ),
+                None => false,
+            }
+        });
+    !fails
+}
+
+/// The (replaced, replacing) texts of a write: each edit's sides, or the whole file as
+/// shown before against the new content.
+fn before_after<'a>(cx: &'a Ctx<'_>, path: &str, content: &'a str) -> Vec<(&'a str, &'a str)> {
+    if !cx.facts.edits.is_empty() {
+        return cx
+            .facts
+            .edits
+            .iter()
+            .map(|e| (e.old.as_str(), e.new.as_str()))
+            .collect();
+    }
+    let abs = paths::normalize(path, cx.cwd(), cx.home());
+    match crate::needs::text_before(cx.facts, cx.session, &abs) {
+        Some(old) => vec![(old, content)],
+        None => Vec::new(),
+    }
+}
+
+/// A check made non-fatal by a write: a line that ran a test suite, a signature or checksum
+/// verifier or a security scanner so that its failure stopped the script, pipeline or
+/// recipe now goes on regardless (`cosign verify … || echo warn`, `pytest || true`), or the
+/// scanner lost the option that made it fail on findings (`semgrep ci --error` → `semgrep
+/// --config …`, `trivy --exit-code 1` dropped). Only what the file did before counts: a new
+/// script that tolerates a failing tool is not a loosened gate.
+fn check_made_nonfatal(cx: &Ctx<'_>, path: &str, content: &str) -> bool {
+    let checkers = || VERIFIERS.iter().chain(SCANNERS).chain(TEST_STEPS).copied();
+    for (old, new) in before_after(cx, path, content) {
+        let old = old.to_ascii_lowercase();
+        let new = new.to_ascii_lowercase();
+        for c in checkers() {
+            let olds: Vec<&str> = old.lines().filter(|l| l.contains(c)).collect();
+            let news: Vec<&str> = new.lines().filter(|l| l.contains(c)).collect();
+            if olds.is_empty() || news.is_empty() {
+                continue;
+            }
+            if olds.iter().any(|l| !goes_on_regardless(l))
+                && news.iter().all(|l| goes_on_regardless(l))
+            {
+                return true;
+            }
+            if SCANNERS.contains(&c) {
+                let switched = |l: &&str| FAIL_SWITCHES.iter().any(|f| l.contains(f));
+                if olds.iter().any(switched) && !news.iter().any(switched) {
+                    return true;
+                }
+            }
+        }
+    }
+    false
+}
+
 /// Lines a write adds: for an edit, the new text's lines that the replaced text did not
 /// have; for a whole-file write, every line.
 pub(crate) fn added_lines(cx: &Ctx<'_>, content: &str) -> Vec<String> {
@@ -1927,6 +2042,7 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             || tests_neutered(cx, path, content)
             || assertions_emptied(cx, path)
             || checks_narrowed(cx, path, content)
+            || check_made_nonfatal(cx, path, content)
             || code_owners_dropped(cx, path, content)
         {
             out.push(Finding::new(CHECK_DISABLED, Verdict::Auth));
@@ -3327,6 +3443,117 @@ mod tests {
                 ("cargo publish --dry-run", Pass, ""),
             ],
         );
+    }
+
+    /// Checks made non-fatal by an edit, beside fallbacks that still fail and tolerant
+    /// lines that were tolerant before.
+    #[test]
+    fn checks_made_nonfatal_table() {
+        use crate::rules::testutil::judge_edit;
+        let sh = "scripts/deploy.sh";
+        for (path, old, new, want) in [
+            (
+                sh,
+                "set -e\ncosign verify --key cosign.pub \"$IMAGE\"\nkubectl apply -f k8s/\n",
+                "set -e\ncosign verify --key cosign.pub \"$IMAGE\" >/dev/null 2>&1 || echo \"warn: skipped\"\nkubectl apply -f k8s/\n",
+                Auth,
+            ),
+            (
+                sh,
+                "set -e\ncosign verify --key cosign.pub \"$IMAGE\"\n",
+                "set -e\ncosign verify --key cosign.pub \"$IMAGE\" || { echo \"bad signature\" >&2; exit 1; }\n",
+                Pass,
+            ),
+            (
+                sh,
+                "sha256sum -c SHA256SUMS\n",
+                "sha256sum -c SHA256SUMS || true\n",
+                Auth,
+            ),
+            (
+                sh,
+                "sha256sum -c SHA256SUMS\n",
+                "sha256sum -c --quiet SHA256SUMS\n",
+                Pass,
+            ),
+            (
+                sh,
+                "gpg --verify app.sig app.tgz\n",
+                "gpg --verify app.sig app.tgz || :\n",
+                Auth,
+            ),
+            (
+                sh,
+                "gpg --verify app.sig app.tgz\n",
+                "gpg --verify app.sig app.tgz || die \"bad sig\"\n",
+                Pass,
+            ),
+            (
+                "ci/test.sh",
+                "set -e\npytest -q\n",
+                "set -e\npytest -q || true\n",
+                Auth,
+            ),
+            (
+                "ci/test.sh",
+                "set -e\npytest -q\n",
+                "set -e\npytest -q -n auto\n",
+                Pass,
+            ),
+            (
+                "ci/test.sh",
+                "pytest -q || true\n",
+                "pytest -q -x || true\n",
+                Pass,
+            ),
+            (
+                "Makefile",
+                "test:\n\tgo test ./...\n",
+                "test:\n\tgo test ./... ; true\n",
+                Auth,
+            ),
+            (
+                ".github/workflows/ci.yml",
+                "      - run: npm test\n",
+                "      - run: npm test || exit 0\n",
+                Auth,
+            ),
+            (
+                ".github/workflows/ci.yml",
+                "      - run: npm test\n",
+                "      - run: npm test || (cat logs/test.log && exit 1)\n",
+                Pass,
+            ),
+            (
+                ".github/workflows/security.yml",
+                "      - run: semgrep ci --config p/python --error\n",
+                "      - run: semgrep --config p/python src/ --quiet\n",
+                Auth,
+            ),
+            (
+                ".github/workflows/security.yml",
+                "      - run: semgrep ci --config p/python --error\n",
+                "      - run: semgrep ci --config p/python --config p/secrets --error\n",
+                Pass,
+            ),
+            (
+                ".gitlab-ci.yml",
+                "  script:\n    - trivy image --exit-code 1 --severity HIGH,CRITICAL $IMAGE\n",
+                "  script:\n    - trivy image --severity HIGH,CRITICAL $IMAGE\n",
+                Auth,
+            ),
+            (
+                ".gitlab-ci.yml",
+                "  script:\n    - trivy image --exit-code 1 --severity HIGH,CRITICAL $IMAGE\n",
+                "  script:\n    - trivy image --exit-code 1 --severity HIGH,CRITICAL --ignore-unfixed $IMAGE\n",
+                Pass,
+            ),
+            // A fallback that is not a check: `npm ci || npm install`.
+            (sh, "npm ci\n", "npm ci || npm install\n", Pass),
+        ] {
+            let (got, reasons) = judge_edit(path, old, new);
+            assert_eq!(got, want, "{path}: {new:?} → {reasons:?}");
+        }
     }
 
     #[test]

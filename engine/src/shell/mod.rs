@@ -219,6 +219,10 @@ pub struct ShellEnv<'a> {
     pub home: Option<&'a str>,
     /// File contents and links known for this call (adapter facts and session memory).
     pub files: Option<&'a crate::needs::Files<'a>>,
+    /// The host ran the line through PowerShell (its `PowerShell` tool): read as PowerShell
+    /// even when nothing in it looks Windows-specific (`$PSVersionTable`, `git clean -fdx
+    /// .\build`).
+    pub powershell: bool,
 }
 
 /// Analyse one command line.
@@ -231,6 +235,7 @@ pub fn analyze(command: &str, env: ShellEnv<'_>) -> ShellAnalysis {
         dir_stack: Vec::new(),
         local_files: BTreeMap::new(),
         local_links: BTreeMap::new(),
+        decoded_files: BTreeSet::new(),
         file_execs: 0,
         runs_seen: BTreeSet::new(),
         project_depth: 0,
@@ -248,8 +253,16 @@ pub fn analyze(command: &str, env: ShellEnv<'_>) -> ShellAnalysis {
     }
     // PowerShell and `cmd.exe` lines are judged as the POSIX lines they amount to. (A line
     // over the size bound is refused as it is, without reading it as either.)
-    match (command.len() <= MAX_COMMAND_BYTES && windows::looks_windows(command))
-        .then(|| windows::translate(command))
+    let as_windows =
+        command.len() <= MAX_COMMAND_BYTES && (env.powershell || windows::looks_windows(command));
+    match as_windows
+        .then(|| {
+            if env.powershell {
+                windows::translate_powershell(command)
+            } else {
+                windows::translate(command)
+            }
+        })
         .flatten()
     {
         Some(posix) => {
@@ -418,6 +431,10 @@ struct Walker<'a> {
     local_files: BTreeMap<String, String>,
     /// Links made earlier in this same command line (absolute link → absolute target).
     local_links: BTreeMap<String, String>,
+    /// Files written earlier in this same command line from text decoded out of a form the
+    /// walker could not read (`base64 -d blob.txt > x`, `certutil -decode a b`, `xxd -r -p h
+    /// x`): running one is running undecodable code.
+    decoded_files: BTreeSet<String>,
     /// Files whose content was analysed (bounded).
     file_execs: usize,
     /// Task-runner recipes already analysed (file, program and operands): a recipe that
@@ -2035,6 +2052,8 @@ const WRAPPERS: &[&str] = &[
     "unshare",
     "bwrap",
     "firejail",
+    // macOS `arch -x86_64 CMD`: runs CMD under another architecture.
+    "arch",
 ];
 
 /// Launchers that run a program in a sandbox of their own making.
@@ -2231,7 +2250,17 @@ pub(super) fn agent_mcp_server_command(program: &str, args: &[&str]) -> Option<S
     }
     let sub = args.get(1).copied();
     if sub == Some("add-json") {
-        let json = args.iter().skip(2).filter(|w| !w.starts_with('-')).nth(1)?;
+        // NAME then JSON, past options and their values (`--scope user`, `-s user`).
+        let mut positionals = Vec::new();
+        let mut it = args.iter().skip(2);
+        while let Some(w) = it.next() {
+            if matches!(*w, "-s" | "--scope" | "-e" | "--env" | "-H" | "--header") {
+                let _ = it.next();
+            } else if !w.starts_with('-') {
+                positionals.push(*w);
+            }
+        }
+        let json = positionals.get(1)?;
         let v: serde_json::Value = serde_json::from_str(json).ok()?;
         let command = v.get("command")?.as_str()?;
         let mut line = vec![quote_word(command)];

@@ -353,6 +353,10 @@ fn agent_mcp_registrations_run_their_command() {
             Some("sh -c 'rm -rf ~'"),
         ),
         (
+            "claude mcp add-json --scope user analytics '{\"command\":\"npx\",\"args\":[\"-y\",\"posthog-mcp-unofficial\"]}'",
+            Some("npx -y posthog-mcp-unofficial"),
+        ),
+        (
             "claude mcp add --transport http notes https://mcp.notes.example/mcp",
             None,
         ),
