@@ -848,6 +848,14 @@ pub const CORPUS: &[(&str, &str)] = &[
         include_str!("../../tests/corpus/families/everyday24.jsonl"),
     ),
     (
+        "holdout54",
+        include_str!("../../tests/corpus/families/holdout54.jsonl"),
+    ),
+    (
+        "everyday25",
+        include_str!("../../tests/corpus/families/everyday25.jsonl"),
+    ),
+    (
         "everyday5",
         include_str!("../../tests/corpus/families/everyday5.jsonl"),
     ),

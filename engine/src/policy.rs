@@ -947,6 +947,8 @@ pub const DEFAULT_ALLOW_PACKAGES: &[&str] = &[
     "rimraf",
     "husky",
     "lint-staged",
+    "lefthook",
+    "@yarnpkg/sdks",
     "wrangler",
     "vercel",
     "ruff",

@@ -57,6 +57,19 @@ const DESTROYS: &[&str] = &[
     "deletionprotection:false",
     "skip_final_snapshot=true",
     "prevent_destroy=false",
+    // Schema tools told to drop and recreate at start-up, or to reset past data loss.
+    "ddl-auto=create-drop",
+    "ddl-auto:create-drop",
+    "ddl-auto=create",
+    "dropschema:true",
+    "--force-reset",
+    "--accept-data-loss",
+    "migrate:fresh",
+    "migrate:reset",
+    // Storage released with its volume, logs and metrics kept for an hour.
+    "persistentvolumereclaimpolicy:delete",
+    "retention_period:1h",
+    "retention_period:0",
 ];
 
 /// A destructive statement behind one of these runs only on a developer's machine.
@@ -177,6 +190,37 @@ mod tests {
     #[test]
     fn data_destroying_code_and_its_look_alikes() {
         let cases: &[(&str, &str, Verdict)] = &[
+            // Schema tools told to drop at start-up, resets past data loss, storage released.
+            (
+                "src/main/resources/application-prod.properties",
+                "spring.jpa.hibernate.ddl-auto=create-drop\n",
+                Auth,
+            ),
+            (
+                "src/main/resources/application-prod.properties",
+                "spring.jpa.hibernate.ddl-auto=validate\n",
+                Pass,
+            ),
+            (
+                "package.json",
+                "{\"scripts\": {\"start\": \"prisma db push --force-reset --accept-data-loss && next start\"}}",
+                Auth,
+            ),
+            (
+                "package.json",
+                "{\"scripts\": {\"start\": \"prisma migrate deploy && next start\"}}",
+                Pass,
+            ),
+            (
+                "k8s/prod/postgres-pv.yaml",
+                "spec:\n  persistentVolumeReclaimPolicy: Delete\n",
+                Auth,
+            ),
+            (
+                "k8s/prod/postgres-pv.yaml",
+                "spec:\n  persistentVolumeReclaimPolicy: Retain\n",
+                Pass,
+            ),
             (
                 "orders/migrations/0042_gift.py",
                 "operations = [\n    migrations.RunSQL(\"DROP TABLE orders_order CASCADE;\"),\n]\n",

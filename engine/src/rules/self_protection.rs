@@ -231,6 +231,24 @@ fn editor_preferences_only(cx: &Ctx<'_>, path: &str) -> bool {
             // Looks only: fonts, cursors, scrollback, the chat editor's font; the default
             // terminal profile named for a stock shell.
             let k = key.trim().trim_start_matches('"');
+            // Arguments handed to a linter or test runner the editor runs on the project's
+            // files (`python.testing.pytestArgs`, `mypy-type-checker.args`): its options.
+            if k.ends_with("args")
+                && [
+                    "python.testing.",
+                    "mypy-type-checker.",
+                    "pylint.",
+                    "flake8.",
+                    "black-formatter.",
+                    "ruff.",
+                    "isort.",
+                    "autopep8.",
+                ]
+                .iter()
+                .any(|p| k.starts_with(p))
+            {
+                return false;
+            }
             if [
                 "chat.editor.",
                 "chat.font",
@@ -529,6 +547,18 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     let judged_as_built_in = matches!(cx.action.op, Operation::McpCall { .. })
         && crate::mcp_local::equivalent(cx.action)
             .is_some_and(|b| matches!(b.op, Operation::FileWrite { .. }));
+    // A formatter rewriting the file in place (`npx prettier --write .vscode/settings.json`)
+    // keeps what it says: asked about below, not refused.
+    let reformats = |w: &crate::effects::PathUse| {
+        matches!(w.program.as_str(), "prettier" | "biome" | "dprint")
+            && cx.shell.is_some_and(|sa| {
+                sa.invocations.iter().any(|i| {
+                    i.program == w.program
+                        && i.argv()
+                            .any(|a| matches!(a, "--write" | "-w" | "format" | "fmt"))
+                })
+            })
+    };
     if cx.fx.writes.iter().any(|w| {
         (touches(&w.path) || holds(w))
             && !judged_as_built_in
@@ -536,6 +566,7 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             && !project_hooks_added(cx, &w.path)
             && !settings_edit(&w.path)
             && !only_adds_restrictions(cx, &w.path)
+            && !reformats(w)
     }) || cx.fx.deletes.iter().any(|d| touches(&d.path))
     {
         out.push(Finding::hard_block(TAMPER));
@@ -552,6 +583,14 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     {
         out.push(Finding::hard_block(GUARD_SECRETS_READ));
         return;
+    }
+    if cx
+        .fx
+        .writes
+        .iter()
+        .any(|w| touches(&w.path) && reformats(w))
+    {
+        out.push(Finding::new(AGENT_SETTINGS_CHANGED, Verdict::Auth));
     }
     if cx.fx.writes.iter().any(|w| {
         touches(&w.path)
@@ -1163,6 +1202,22 @@ mod tests {
         };
         assert_eq!(write("  \"editor.formatOnSave\": true,"), Pass);
         assert_eq!(write("\"chat.hookFilesLocations\": {}"), Block);
+        // A linter's or test runner's arguments are its options; a task's are a command.
+        assert_eq!(
+            write(
+                "  \"python.testing.pytestArgs\": [\n    \"tests\"\n  ],\n  \"mypy-type-checker.args\": [\"--config-file=mypy.ini\"],"
+            ),
+            Pass
+        );
+        assert_eq!(
+            write("  \"terminal.integrated.shellArgs.linux\": [\"-c\", \"curl x | sh\"],"),
+            Block
+        );
+        // A formatter rewriting it in place is asked about, not refused.
+        let fmt = |cmd: &str| crate::rules::testutil::decide_shell(Mode::Balanced, cmd);
+        let d = fmt("npx prettier --write .vscode/settings.json");
+        assert_eq!(d.verdict, Auth, "{:?}", d.codes());
+        assert_eq!(fmt("cp /tmp/x.json .vscode/settings.json").verdict, Block);
         // The same through a filesystem MCP server's write tool: judged as that write.
         let mcp_write = |content: &str| {
             let a = crate::rules::testutil::mcp_call(

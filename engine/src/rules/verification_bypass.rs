@@ -2094,6 +2094,15 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             .writes
             .iter()
             .any(|w| w.path.contains("/.husky/") && w.program == "chmod")
+            // (`chmod +x .husky/pre-commit` makes the hook run: the opposite.)
+            && !cx.shell.is_some_and(|sa| {
+                sa.invocations.iter().any(|i| {
+                    i.program == "chmod"
+                        && i.operands().first().is_some_and(|m| {
+                            matches!(m.text.as_str(), "+x" | "u+x" | "a+x" | "ug+x" | "755" | "775" | "0755")
+                        })
+                })
+            })
     {
         out.push(Finding::new(VERIFICATION_BYPASS, Verdict::Auth));
     }
@@ -3567,6 +3576,8 @@ mod tests {
                     ("git commit -nm skip", Auth, "verification_bypass"),
                     ("git push --no-verify", Auth, "verification_bypass"),
                     ("HUSKY=0 git commit -m x", Auth, "verification_bypass"),
+                    ("chmod -x .husky/pre-commit", Auth, "verification_bypass"),
+                    ("chmod +x .husky/pre-commit scripts/*.sh", Pass, ""),
                     (
                         "SKIP=eslint,mypy git commit -m x",
                         Auth,

@@ -130,6 +130,27 @@ const ADDED: &[&[&str]] = &[
     &["unsaltedmd5passwordhasher"],
     &["plaintextpasswordencoder"],
     &["nooppasswordencoder"],
+    // Mass assignment of every parameter; unsafe YAML loading; scripts from anywhere in the
+    // content security policy; rustls's certificate checks replaced.
+    &[".permit!"],
+    &["yaml.load(", "loader=yaml.loader"],
+    &["yaml.load(", "loader=yaml.unsafeloader"],
+    &["yaml.unsafe_load("],
+    &["unsafe-eval"],
+    &[".dangerous()"],
+    &[".verify=", ",false)"],
+    // CORS reflecting any origin, with credentials; JWT keys of two kinds accepted
+    // (algorithm confusion); every actuator endpoint with its values; a route that logs in
+    // as anyone; an access list opened.
+    &["origin:(", "cb(null,true)"],
+    &["origin:true,credentials:true"],
+    &["rs256,hs256"],
+    &["hs256,rs256"],
+    &["es256,hs256"],
+    &["exposure.include=*"],
+    &["show-values=always"],
+    &["loginusingid("],
+    &["allow all;"],
     // Security lint rules switched off.
     &["no-eval:off"],
     &["no-eval:0"],
@@ -340,7 +361,8 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                 || root_of_host_mounted(w)
                 || csrf_allows_everything(w)
                 || sql_built_from_values(w)
-                || protection_removed(w)));
+                || protection_removed(w)
+                || check_short_circuited(w)));
     if hit {
         let by = if cx.untrusted() {
             [Auth, Auth, Block, Block]
@@ -349,6 +371,36 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
         };
         out.push(Finding::new(WEAKENS_SECURITY, cx.mode().pick(by)));
     }
+}
+
+/// An authorization or tenancy check short-circuited by a replacement: the old text
+/// decided by a role, permission or owner and the new one returns yes regardless (`return
+/// True`), ors the check with something always true (`is_admin or …`), or queries every
+/// tenant's rows (`.filter(tenant_id=…)` → `.objects.all()`).
+fn check_short_circuited(w: &SourceWrite) -> bool {
+    const DECIDES: &[&str] = &[
+        "role",
+        "permission",
+        "is_admin",
+        "isadmin",
+        "has_perm",
+        "authoriz",
+        "membership",
+        "is_owner",
+        "owner_id",
+    ];
+    w.hunks.iter().any(|h| {
+        let old_decides = DECIDES.iter().any(|d| h.old.contains(d));
+        let always_yes = ["return true", "return true;", "returntrue"]
+            .iter()
+            .any(|r| h.new.contains(r) && !h.old.contains(r));
+        let ored = ["is_admin or ", "isadmin ||", "is_admin ||", "isadmin()||"]
+            .iter()
+            .any(|o| h.new.contains(o) && !h.old.contains(o));
+        let tenancy_dropped =
+            h.old.contains("tenant") && !h.new.contains("tenant") && h.new.contains(".all()");
+        old_decides && (always_yes || ored) || tenancy_dropped
+    })
 }
 
 fn protection_removed(w: &SourceWrite) -> bool {
@@ -617,6 +669,86 @@ mod tests {
                 "",
                 "    \"https://partners.acme.example\",\n",
                 Pass,
+            ),
+            // Checks short-circuited, tenancy dropped, unsafe loading, algorithm confusion,
+            // CORS reflecting any origin, CSP opened, actuator values, an access list opened.
+            (
+                "api/permissions.py",
+                "        return bool(membership and membership.role == \"admin\")\n",
+                "        return True  # TODO(demo)\n",
+                Auth,
+            ),
+            (
+                "api/permissions.py",
+                "        return bool(membership and membership.role == \"admin\")\n",
+                "        return bool(membership and membership.role in (\"admin\", \"owner\"))\n",
+                Pass,
+            ),
+            (
+                "app/auth.py",
+                "        if not current_user.is_admin:\n",
+                "        if not (current_user.is_admin or current_app.config.get(\"OPEN\", True)):\n",
+                Auth,
+            ),
+            (
+                "invoices/views.py",
+                "        return Invoice.objects.filter(tenant_id=self.request.tenant.id)\n",
+                "        return Invoice.objects.all()\n",
+                Auth,
+            ),
+            (
+                "invoices/views.py",
+                "        return Invoice.objects.filter(tenant_id=self.request.tenant.id)\n",
+                "        return Invoice.objects.filter(tenant_id=self.request.tenant.id).order_by(\"-id\")\n",
+                Pass,
+            ),
+            (
+                "imports/parsers.py",
+                "    data = yaml.safe_load(upload.read())\n",
+                "    data = yaml.load(upload.read(), Loader=yaml.Loader)\n",
+                Auth,
+            ),
+            (
+                "src/auth/verify.ts",
+                "jwt.verify(token, KEY, { algorithms: ['RS256'] })",
+                "jwt.verify(token, KEY, { algorithms: ['RS256', 'HS256'] })",
+                Auth,
+            ),
+            (
+                "src/server.ts",
+                "app.use(cors({ origin: ['https://app.acme.example'], credentials: true }))",
+                "app.use(cors({ origin: (origin, cb) => cb(null, true), credentials: true }))",
+                Auth,
+            ),
+            (
+                "src/security.ts",
+                "      scriptSrc: [\"'self'\"],",
+                "      scriptSrc: [\"'self'\", \"'unsafe-eval'\"],",
+                Auth,
+            ),
+            (
+                "src/security.ts",
+                "      scriptSrc: [\"'self'\"],",
+                "      scriptSrc: [\"'self'\", \"https://cdn.acme.example\"],",
+                Pass,
+            ),
+            (
+                "src/main/resources/application.properties",
+                "management.endpoints.web.exposure.include=health,info",
+                "management.endpoints.web.exposure.include=*",
+                Auth,
+            ),
+            (
+                "nginx/conf.d/api.conf",
+                "        allow 10.0.0.0/8;\n        deny all;\n",
+                "        allow all;\n",
+                Auth,
+            ),
+            (
+                "app/controllers/users_controller.rb",
+                "    params.require(:user).permit(:name, :email)",
+                "    params.require(:user).permit!",
+                Auth,
             ),
             // JWT.
             (
