@@ -20,6 +20,7 @@ const RULES: &[Reason] = &[
     crate::rules::manifest_dependencies::TYPOSQUAT_DEPENDENCY,
     crate::rules::secrets_unshielded::SECRETS_UNSHIELDED,
     crate::rules::manifest_dependencies::DEPENDENCY_SOURCE,
+    crate::rules::lockfile_edited::LOCKFILE_HAND_EDITED,
     crate::rules::planted_command::PLANTED_COMMAND,
     crate::rules::armed_config::ARMED_CONFIG,
     crate::rules::destructive_code::DESTROYS_DATA,

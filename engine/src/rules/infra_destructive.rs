@@ -1309,8 +1309,8 @@ mod tests {
     /// until untrusted content is read or another turn begins.
     #[test]
     fn teardowns_the_user_asked_for() {
-        use crate::rules::testutil::engine;
-        use crate::{Action, Host, Operation, PROMPT_TOOL, Provenance, SessionState};
+        use crate::rules::testutil::{after_turn, engine};
+        use crate::{Action, Host};
         assert!(super::asks_for_teardown(
             "tear down my scratch terraform workspace in examples/localstack"
         ));
@@ -1321,19 +1321,7 @@ mod tests {
             "terraform -chdir=examples/localstack destroy -auto-approve",
             None,
         );
-        let after = |text: &str| {
-            let s = SessionState::default();
-            let p = Action {
-                host: Host::ClaudeCode,
-                tool: PROMPT_TOOL.into(),
-                op: Operation::Prompt { text: text.into() },
-                cwd: None,
-                provenance: Provenance::User,
-                session_id: Some("t".into()),
-            };
-            let d = e.decide(&p, &s);
-            e.record(&s, &p, &d)
-        };
+        let after = |text: &str| after_turn(&e, text);
         let asked = after("tear down my scratch workspace, it's only localstack");
         assert!(asked.user_asked_teardown);
         assert_eq!(e.decide(&destroy, &asked).verdict, Auth);

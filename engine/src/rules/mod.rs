@@ -35,6 +35,7 @@ pub mod git_destructive;
 pub mod hidden_text;
 pub mod infra_destructive;
 pub mod known_bad_release;
+pub mod lockfile_edited;
 pub mod lookalike_source;
 pub mod manifest_dependencies;
 pub mod mcp_annotations;
@@ -172,6 +173,7 @@ pub const RULES: &[(&str, RuleFn)] = &[
     ("code_backdoor", code_backdoor::check),
     ("code_exfiltration", code_exfiltration::check),
     ("manifest_dependencies", manifest_dependencies::check),
+    ("lockfile_edited", lockfile_edited::check),
     ("planted_command", planted_command::check),
     ("armed_config", armed_config::check),
     ("destructive_code", destructive_code::check),
@@ -186,6 +188,21 @@ pub(crate) mod testutil {
     use crate::{Decision, Engine, Verdict};
 
     pub const CWD: &str = "/home/dev/project";
+
+    /// The session a fresh one becomes after the user's turn `text` (judged and recorded).
+    pub fn after_turn(e: &Engine, text: &str) -> SessionState {
+        let s = SessionState::default();
+        let p = Action {
+            host: crate::Host::ClaudeCode,
+            tool: crate::PROMPT_TOOL.into(),
+            op: crate::Operation::Prompt { text: text.into() },
+            cwd: None,
+            provenance: crate::Provenance::User,
+            session_id: Some("t".into()),
+        };
+        let d = e.decide(&p, &s);
+        e.record(&s, &p, &d)
+    }
 
     /// One compiled engine per process (regex compilation is slow in debug builds); each
     /// call gets a clone in the requested mode.

@@ -552,8 +552,8 @@ mod tests {
     /// ask for a change.
     #[test]
     fn production_changes_the_user_asked_for() {
-        use crate::rules::testutil::engine;
-        use crate::{Action, Host, Operation, PROMPT_TOOL, Provenance, SessionState};
+        use crate::rules::testutil::{after_turn, engine};
+        use crate::{Action, Host};
         assert!(super::asks_for_production(
             "looks good, ship it to production"
         ));
@@ -565,20 +565,7 @@ mod tests {
         assert!(!super::asks_for_production("deploy the preview"));
         let e = engine(Mode::Balanced);
         let deploy = Action::shell(Host::ClaudeCode, "npx vercel deploy --prod --yes", None);
-        let prompt = |text: &str| Action {
-            host: Host::ClaudeCode,
-            tool: PROMPT_TOOL.into(),
-            op: Operation::Prompt { text: text.into() },
-            cwd: None,
-            provenance: Provenance::User,
-            session_id: Some("t".into()),
-        };
-        let after = |text: &str| {
-            let s = SessionState::default();
-            let p = prompt(text);
-            let d = e.decide(&p, &s);
-            e.record(&s, &p, &d)
-        };
+        let after = |text: &str| after_turn(&e, text);
         let asked = after("looks good, ship it to production");
         assert!(asked.user_asked_production);
         assert_eq!(e.decide(&deploy, &asked).verdict, Pass);
