@@ -301,6 +301,14 @@ pub(crate) mod testutil {
         }
     }
 
+    /// Assert each `(path, old, new, verdict)` edit in balanced mode (`old` empty: a write).
+    pub fn edit_table(cases: &[(&str, &str, &str, Verdict)]) {
+        for (path, old, new, want) in cases {
+            let (got, reasons) = judge_edit(path, old, new);
+            assert_eq!(got, *want, "{path}: {new:?} → {reasons:?}");
+        }
+    }
+
     /// The decision on `cmd` in a session that first wrote each `(path, content)`: the
     /// session remembers them, and the adapter finds them on disk.
     pub fn after_writes(mode: Mode, writes: &[(&str, &str)], cmd: &str) -> Decision {

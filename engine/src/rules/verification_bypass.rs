@@ -3458,9 +3458,9 @@ mod tests {
     /// lines that were tolerant before.
     #[test]
     fn checks_made_nonfatal_table() {
-        use crate::rules::testutil::judge_edit;
+        use crate::rules::testutil::edit_table;
         let sh = "scripts/deploy.sh";
-        for (path, old, new, want) in [
+        edit_table(&[
             (
                 sh,
                 "set -e\ncosign verify --key cosign.pub \"$IMAGE\"\nkubectl apply -f k8s/\n",
@@ -3559,10 +3559,7 @@ mod tests {
             ),
             // A fallback that is not a check: `npm ci || npm install`.
             (sh, "npm ci\n", "npm ci || npm install\n", Pass),
-        ] {
-            let (got, reasons) = judge_edit(path, old, new);
-            assert_eq!(got, want, "{path}: {new:?} → {reasons:?}");
-        }
+        ]);
     }
 
     #[test]
