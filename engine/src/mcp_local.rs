@@ -365,6 +365,57 @@ fn file_tool(action: &Action, tool: &str, m: &Map<String, Value>) -> Option<Acti
     }
 }
 
+/// The replacements a local file server's edit tool makes (`edit_file`'s `edits`,
+/// `edit_block`'s `old_string`/`new_string`), so that the Edit it amounts to is judged by
+/// what it takes away as well as what it adds. Empty for any other call.
+pub fn edits(action: &Action) -> Vec<crate::consequences::TextEdit> {
+    let Operation::McpCall {
+        server,
+        tool,
+        arguments,
+        ..
+    } = &action.op
+    else {
+        return Vec::new();
+    };
+    if !LOCAL_FILE_SERVERS.contains(&server.to_ascii_lowercase().as_str()) {
+        return Vec::new();
+    }
+    let Some(m) = arguments.as_object() else {
+        return Vec::new();
+    };
+    let pair = |o: &Map<String, Value>, olds: &[&str], news: &[&str]| {
+        Some(crate::consequences::TextEdit {
+            old: text(o, olds)?.to_owned(),
+            new: text(o, news)?.to_owned(),
+        })
+    };
+    match tool.to_ascii_lowercase().as_str() {
+        "edit_file" => m
+            .get("edits")
+            .and_then(Value::as_array)
+            .map(|a| {
+                a.iter()
+                    .filter_map(Value::as_object)
+                    .filter_map(|e| {
+                        pair(
+                            e,
+                            &["oldText", "old_text", "old_string"],
+                            &["newText", "new_text", "new_string"],
+                        )
+                    })
+                    .collect()
+            })
+            .unwrap_or_default(),
+        "edit_block" | "str_replace" | "replace_in_file" => {
+            pair(m, &["old_string", "old_str"], &["new_string", "new_str"])
+                .into_iter()
+                .collect()
+        }
+        _ => Vec::new(),
+    }
+}
+
 /// A Kubernetes server's `kubectl_<verb>` tool as the `kubectl` command it runs.
 fn kubectl_tool(action: &Action, tool: &str, m: &Map<String, Value>) -> Option<Action> {
     let verb = tool.to_ascii_lowercase();
@@ -995,6 +1046,27 @@ mod tests {
             json!({"file_path": "/p/a", "old_string": "a", "new_string": "b", "expected_replacements": 1}),
         ));
         assert!(matches!(b.map(|a| a.tool), Some(t) if t == "Edit"));
+        // Their replacements, so the Edit is judged by what it takes away too.
+        let pairs: Vec<(String, String)> = edits(&mcp(
+            "filesystem",
+            "edit_file",
+            json!({"path": "/p/a", "edits": [{"oldText": "a", "newText": "b"}, {"oldText": "c", "newText": "d"}]}),
+        ))
+        .into_iter()
+        .map(|e| (e.old, e.new))
+        .collect();
+        assert_eq!(
+            pairs,
+            vec![("a".into(), "b".into()), ("c".into(), "d".into())]
+        );
+        assert!(
+            edits(&mcp(
+                "github",
+                "edit_file",
+                json!({"path": "/p/a", "edits": []})
+            ))
+            .is_empty()
+        );
         let mv = mcp(
             "filesystem",
             "move_file",

@@ -19,6 +19,7 @@ const RULES: &[Reason] = &[
     crate::rules::code_exfiltration::SECRET_LOGGED,
     crate::rules::manifest_dependencies::TYPOSQUAT_DEPENDENCY,
     crate::rules::secrets_unshielded::SECRETS_UNSHIELDED,
+    crate::rules::secrets_unshielded::SECRET_IN_CONFIG,
     crate::rules::manifest_dependencies::DEPENDENCY_SOURCE,
     crate::rules::lockfile_edited::LOCKFILE_HAND_EDITED,
     crate::rules::planted_command::PLANTED_COMMAND,

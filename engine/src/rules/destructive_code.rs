@@ -70,6 +70,16 @@ const DESTROYS: &[&str] = &[
     "persistentvolumereclaimpolicy:delete",
     "retention_period:1h",
     "retention_period:0",
+    // Flyway allowed to wipe the schema (`clean`), or told to on any validation error.
+    "clean-disabled:false",
+    "cleandisabled=false",
+    "clean-on-validation-error:true",
+    "cleanonvalidationerror=true",
+    // Liquibase changesets that drop tables or delete rows; an index lifecycle that
+    // deletes at once.
+    "<droptable",
+    "<delete tablename=",
+    "delete:{min_age:0",
 ];
 
 /// A destructive statement behind one of these runs only on a developer's machine.
@@ -113,7 +123,38 @@ fn destroys(w: &SourceWrite) -> bool {
             n.match_indices(d)
                 .any(|(i, _)| !h.old.contains(d) && !in_rollback(n, i))
         });
-        idiom || (deletes_every_row(n) && !deletes_every_row(&h.old))
+        idiom || (deletes_every_row(n) && !deletes_every_row(&h.old)) || retention_cut(h)
+    })
+}
+
+/// A retention or expiry period cut from a month or more to a day or less
+/// (`expiration { days = 365 }` → `days = 1`, `'delete_records_older_than_days' => 1`).
+fn retention_cut(h: &crate::code::Hunk) -> bool {
+    const KEYS: &[&str] = &[
+        "days=",
+        "days:",
+        "days=>",
+        "retention_days",
+        "retention_in_days",
+        "retentionindays",
+        "retention_period",
+        "older_than_days",
+        "delete_after",
+        "expire_after_days",
+    ];
+    fn values(text: &str, key: &str) -> Vec<u64> {
+        text.match_indices(key)
+            .filter_map(|(i, _)| {
+                let rest = text[i + key.len()..].trim_start_matches(['=', ':', '>']);
+                let n: String = rest.chars().take_while(char::is_ascii_digit).collect();
+                n.parse().ok()
+            })
+            .collect()
+    }
+    KEYS.iter().any(|k| {
+        let old = values(&h.old, k);
+        let new = values(&h.new, k);
+        old.iter().any(|o| *o >= 30) && !new.is_empty() && new.iter().all(|n| *n <= 1)
     })
 }
 
@@ -186,6 +227,48 @@ fn emptied(cx: &Ctx<'_>) -> bool {
 mod tests {
     use crate::rules::testutil::judge_edit;
     use crate::verdict::Verdict::{self, Auth, Pass};
+
+    #[test]
+    fn retention_cut_and_schema_wipes_allowed() {
+        crate::rules::testutil::edit_table(&[
+            (
+                "storage/backups.tf",
+                "    expiration {\n      days = 365\n    }",
+                "    expiration {\n      days = 1\n    }",
+                Auth,
+            ),
+            (
+                "storage/backups.tf",
+                "    expiration {\n      days = 365\n    }",
+                "    expiration {\n      days = 400\n    }",
+                Pass,
+            ),
+            (
+                "storage/tmp-uploads.tf",
+                "    expiration {\n      days = 7\n    }",
+                "    expiration {\n      days = 1\n    }",
+                Pass,
+            ),
+            (
+                "config/activitylog.php",
+                "    'delete_records_older_than_days' => 365,",
+                "    'delete_records_older_than_days' => 1,",
+                Auth,
+            ),
+            (
+                "src/main/resources/application-prod.yml",
+                "    clean-disabled: true\n",
+                "    clean-disabled: false\n",
+                Auth,
+            ),
+            (
+                "src/main/resources/application-prod.yml",
+                "    baseline-on-migrate: false\n",
+                "    baseline-on-migrate: true\n",
+                Pass,
+            ),
+        ]);
+    }
 
     #[test]
     fn data_destroying_code_and_its_look_alikes() {

@@ -458,6 +458,19 @@ fn key_is_redirect(value: &str) -> bool {
 /// `name==1.0`, `"name>=1.0",`, `name @ git+https://…`, `-e git+https://…#egg=name`,
 /// poetry/Pipfile `name = "^1.0"` / `name = { git = "…" }`.
 fn python_line(l: &str) -> Option<Dep> {
+    // pip options in a requirements file: where every package of it is fetched from.
+    for opt in [
+        "--index-url",
+        "--extra-index-url",
+        "-i",
+        "--trusted-host",
+        "--find-links",
+        "-f",
+    ] {
+        if let Some(v) = l.strip_prefix(opt).filter(|v| v.starts_with([' ', '='])) {
+            return registry_line(&format!("index-url={}", v.trim_start_matches(['=', ' '])));
+        }
+    }
     if let Some(rest) = l
         .strip_prefix("-e ")
         .or_else(|| l.strip_prefix("--editable "))
@@ -660,6 +673,30 @@ mod tests {
             let d = run(&with(path, content), cmd);
             assert_eq!(d.verdict, want, "{path} then {cmd}: {:?}", d.codes());
         }
+    }
+
+    #[test]
+    fn index_options_in_requirements() {
+        crate::rules::testutil::edit_table(&[
+            (
+                "requirements.txt",
+                "Django==4.2.10\n",
+                "--extra-index-url http://pypi.claims-internal.example/simple\nDjango==4.2.10\n",
+                Auth,
+            ),
+            (
+                "requirements.txt",
+                "Django==4.2.10\n",
+                "--index-url https://pypi.org/simple\nDjango==4.2.10\n",
+                Pass,
+            ),
+            (
+                "pyproject.toml",
+                "[project.urls]\n",
+                "[project.urls]\nHomepage = \"https://acme.example\"\n",
+                Pass,
+            ),
+        ]);
     }
 
     #[test]

@@ -31,6 +31,7 @@ pub mod destructive_code;
 pub mod env_poisoning;
 pub mod evasion;
 pub mod exfiltration;
+pub mod gates_lowered;
 pub mod git_destructive;
 pub mod hidden_text;
 pub mod infra_destructive;
@@ -150,6 +151,7 @@ pub const RULES: &[(&str, RuleFn)] = &[
     ("synthetic_input", synthetic_input::check),
     ("env_poisoning", env_poisoning::check),
     ("verification_bypass", verification_bypass::check),
+    ("gates_lowered", gates_lowered::check),
     ("mcp_annotations", mcp_annotations::check),
     ("mcp_recipients", mcp_recipients::check),
     ("service_destructive", service_destructive::check),

