@@ -1235,6 +1235,23 @@ fn dockerfile_runs(content: &str) -> String {
             continue;
         }
         let upper = t.get(..4).map(str::to_ascii_uppercase);
+        // `ADD <url> <dest>` downloads into the image at build time: the fetch it amounts to.
+        if upper.as_deref() == Some("ADD ") {
+            let words: Vec<&str> = t[4..]
+                .split_whitespace()
+                .filter(|w| !w.starts_with("--"))
+                .collect();
+            if let [url, .., dest] = words.as_slice()
+                && (url.starts_with("http://") || url.starts_with("https://"))
+            {
+                out.push(format!(
+                    "curl -fsSL {} -o {}",
+                    crate::shell::quote_word(url),
+                    crate::shell::quote_word(dest)
+                ));
+            }
+            continue;
+        }
         if upper.as_deref() == Some("RUN ") {
             let mut body = t[4..].trim_start();
             // `RUN --mount=… --network=…` options before the command.
@@ -2875,6 +2892,16 @@ mod tests {
         )
         .unwrap_or_default();
         assert_eq!(docker, "apk add curl  && curl -fsSL x.example");
+        // `ADD <url> <dest>` is the download it makes; `ADD` of a local folder is not.
+        let add = later_commands(
+            "/p/Dockerfile",
+            "FROM alpine\nADD --chmod=755 https://203.0.113.61/bin/hc /usr/local/bin/hc\nADD src /app/src\n",
+        )
+        .unwrap_or_default();
+        assert_eq!(
+            add,
+            "curl -fsSL https://203.0.113.61/bin/hc -o /usr/local/bin/hc"
+        );
         assert_eq!(later_commands("/p/src/main.rs", "fn main() {}"), None);
         // A playbook kept under `playbooks/` (or any file of plays): its shell tasks and the
         // entries its `cron` tasks install run on the managed machines.

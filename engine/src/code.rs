@@ -23,6 +23,8 @@ pub struct Hunk {
     pub new: String,
     /// The new text as written, lower case (for the few checks that need its quotes).
     pub new_lower: String,
+    /// The old text as written, lower case (line by line comparisons).
+    pub old_lower: String,
 }
 
 /// A write of source code or configuration, as the code rules see it.
@@ -85,10 +87,12 @@ impl SourceWrite {
 impl Hunk {
     fn new(old: &str, new: &str) -> Self {
         let new = truncate(new);
+        let old = truncate(old);
         Hunk {
-            old: compact(truncate(old)),
+            old: compact(old),
             new: compact(new),
             new_lower: new.to_lowercase(),
+            old_lower: old.to_lowercase(),
         }
     }
 }
@@ -208,8 +212,12 @@ pub fn is_test_or_dev(lower_path: &str) -> bool {
                 | "examples"
                 | "samples"
                 | "development"
+                | "testutil"
+                | "testutils"
+                | "testhelpers"
+                | "testsupport"
         )
-    });
+    }) || lower_path.contains("/src/debug/");
     let stem = base.split('.').next().unwrap_or(base);
     let base_hit = base.starts_with("test_")
         || stem.ends_with("_test")

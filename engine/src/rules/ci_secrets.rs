@@ -163,12 +163,50 @@ pub fn exposes_secrets(text: &str) -> bool {
         && (lower.contains("secrets.") || lower.contains("secrets:"))
 }
 
+/// An edit that switches a workflow's `pull_request` trigger to `pull_request_target`
+/// (strangers' pull requests then run with the repository's secrets and a write token), or
+/// that hands every secret (`secrets: inherit`) to a reusable workflow of another
+/// repository followed on a branch rather than pinned to a commit.
+fn edit_exposes_secrets(cx: &Ctx<'_>) -> bool {
+    cx.facts.edits.iter().any(|e| {
+        let old = e.old.to_ascii_lowercase();
+        let new = e.new.to_ascii_lowercase();
+        let plain_pr = |t: &str| {
+            t.lines().any(|l| {
+                let l = l.trim().trim_start_matches("- ");
+                l.starts_with("pull_request:")
+                    || l == "pull_request"
+                    || l.contains("[pull_request")
+                    || l.contains(", pull_request]")
+                    || l.contains(", pull_request,")
+            })
+        };
+        let to_target = plain_pr(&old)
+            && !old.contains("pull_request_target")
+            && new.contains("pull_request_target");
+        let inherit = new.contains("secrets: inherit") && !old.contains("secrets: inherit");
+        let remote_unpinned = new.lines().any(|l| {
+            let t = l.trim().trim_start_matches("- ");
+            t.strip_prefix("uses:").is_some_and(|u| {
+                let u = u.trim().trim_matches(['"', '\'']);
+                !u.starts_with("./")
+                    && u.contains(".github/workflows/")
+                    && u.rsplit_once('@').is_some_and(|(_, r)| {
+                        !(r.len() == 40 && r.chars().all(|c| c.is_ascii_hexdigit()))
+                    })
+            })
+        });
+        to_target || (inherit && remote_unpinned)
+    })
+}
+
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     let home = cx.home();
     let hit = match &cx.action.op {
         Operation::FileWrite { path, content } => {
             let abs = crate::paths::normalize(path, cx.cwd(), home);
-            is_ci_file(&abs.to_ascii_lowercase()) && exposes_secrets(content)
+            is_ci_file(&abs.to_ascii_lowercase())
+                && (exposes_secrets(content) || edit_exposes_secrets(cx))
         }
         Operation::Shell { command } => {
             let edits_ci = cx
@@ -192,6 +230,37 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
 #[cfg(test)]
 mod tests {
     use super::exposes_secrets;
+
+    #[test]
+    fn edits_that_switch_to_pull_request_target_or_inherit_secrets_remotely() {
+        use crate::verdict::Verdict::{Auth, Pass};
+        crate::rules::testutil::edit_table(&[
+            (
+                ".github/workflows/e2e.yml",
+                "on:\n  pull_request:\n    branches: [main]",
+                "on:\n  pull_request_target:\n    branches: [main]",
+                Auth,
+            ),
+            (
+                ".github/workflows/e2e.yml",
+                "on:\n  pull_request:\n    branches: [main]",
+                "on:\n  pull_request:\n    branches: [main, release]",
+                Pass,
+            ),
+            (
+                ".github/workflows/release.yml",
+                "  publish:\n    runs-on: ubuntu-latest\n",
+                "  publish:\n    uses: ci-shared/release/.github/workflows/npm-publish.yml@main\n    secrets: inherit\n",
+                Auth,
+            ),
+            (
+                ".github/workflows/release.yml",
+                "  publish:\n    runs-on: ubuntu-latest\n",
+                "  publish:\n    uses: ./.github/workflows/npm-publish.yml\n    secrets: inherit\n",
+                Pass,
+            ),
+        ]);
+    }
 
     #[test]
     fn ci_secret_exposure_table() {

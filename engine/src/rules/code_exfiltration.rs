@@ -28,7 +28,124 @@ pub const SECRET_LOGGED: Reason = Reason::new(
     "Adds code that writes a secret into logs or program output.",
 );
 
+pub const SECRET_TO_CLIENT: Reason = Reason::new(
+    "secret_to_client",
+    "Builds server secrets or the whole environment into code that ships to every browser.",
+);
+pub const LOGS_SENT_OUT: Reason = Reason::new(
+    "logs_sent_out",
+    "Sends the application's logs (requests, headers, errors) to another host.",
+);
+
 use Verdict::{Auth, Block, Pass};
+
+/// Bundler configurations: what they `define` or list under `env` is compiled into the
+/// JavaScript served to browsers.
+fn bundler_config(base: &str) -> bool {
+    [
+        "vite.config.",
+        "next.config.",
+        "webpack.config.",
+        "nuxt.config.",
+        "astro.config.",
+        "svelte.config.",
+        "rollup.config.",
+        "esbuild.config.",
+        "rsbuild.config.",
+        "quasar.config.",
+    ]
+    .iter()
+    .any(|b| base.starts_with(b))
+}
+
+/// `process.env` handed whole to a bundler, or a secret-named variable (`STRIPE_SECRET_KEY`,
+/// `DATABASE_URL`) that is not one of the public ones (`NEXT_PUBLIC_…`, `VITE_…`).
+fn builds_secrets_in(compact: &str) -> bool {
+    const SECRETISH: &[&str] = &[
+        "secret",
+        "password",
+        "passwd",
+        "private",
+        "token",
+        "database_url",
+        "_key",
+        "credential",
+    ];
+    if whole_object(compact, "process.env", &['[', '.']) {
+        return true;
+    }
+    compact.match_indices("process.env.").any(|(i, m)| {
+        let name: String = compact[i + m.len()..]
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        !name.starts_with("next_public_")
+            && !name.starts_with("vite_")
+            && !name.starts_with("public_")
+            && SECRETISH.iter().any(|s| name.contains(s))
+    })
+}
+
+/// Log shipping configurations and logging setups that add a destination on another host
+/// (fluent-bit's `[OUTPUT] Host`, a `SysLogHandler` or `HTTPHandler` with a remote
+/// address, vector's or filebeat's sinks).
+fn ships_logs_out(base: &str, h: &crate::code::Hunk) -> bool {
+    let shipper = [
+        "fluent-bit",
+        "fluent.conf",
+        "td-agent",
+        "vector.",
+        "filebeat",
+        "promtail",
+        "logstash",
+        "rsyslog",
+        "syslog-ng",
+        "otel-collector",
+        "logging.",
+        "log4j2",
+        "logback",
+        "nlog.config",
+        "serilog",
+    ]
+    .iter()
+    .any(|b| base.contains(b));
+    let handler = [
+        "sysloghandler",
+        "httphandler",
+        "sockethandler",
+        "[output]",
+        "sinks:",
+        "output.",
+        "exporters:",
+    ]
+    .iter()
+    .any(|k| h.new.contains(k) && !h.old.contains(k))
+        || (shipper && h.new.contains("host") && !h.old.contains("host"));
+    handler && remote_address(&h.new_lower)
+}
+
+fn check_client_and_logs(cx: &Ctx<'_>, w: &crate::code::SourceWrite, out: &mut Vec<Finding>) {
+    if is_test_or_dev(&w.path) {
+        return;
+    }
+    let base = w.basename();
+    if bundler_config(base)
+        && w.hunks
+            .iter()
+            .any(|h| builds_secrets_in(&h.new) && !builds_secrets_in(&h.old))
+    {
+        out.push(Finding::new(
+            SECRET_TO_CLIENT,
+            cx.mode().pick([Pass, Auth, Auth, Block]),
+        ));
+    }
+    if w.hunks.iter().any(|h| ships_logs_out(base, h)) {
+        out.push(Finding::new(
+            LOGS_SENT_OUT,
+            cx.mode().pick([Pass, Auth, Auth, Block]),
+        ));
+    }
+}
 
 /// Credential files and stores, compact form.
 const CREDENTIAL_FILES: &[&str] = &[
@@ -144,6 +261,7 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             cx.mode().pick([Auth, Block, Block, Block]),
         ));
     }
+    check_client_and_logs(cx, w, out);
     if !is_test_or_dev(&w.path)
         && w.hunks.iter().any(|h| {
             statements(&h.new_lower).iter().any(|l| {
@@ -390,6 +508,60 @@ fn logs_secret(line: &str) -> bool {
 mod tests {
     use crate::rules::testutil::write_table;
     use crate::verdict::Verdict::{self, Auth, Block, Pass};
+
+    #[test]
+    fn secrets_built_into_browser_code_and_logs_shipped_out() {
+        crate::rules::testutil::edit_table(&[
+            (
+                "vite.config.ts",
+                "  plugins: [react()],\n",
+                "  plugins: [react()],\n  define: { 'process.env': JSON.stringify(process.env) },\n",
+                Auth,
+            ),
+            (
+                "vite.config.ts",
+                "  plugins: [react()],\n",
+                "  plugins: [react()],\n  define: { __APP_VERSION__: JSON.stringify(process.env.npm_package_version) },\n",
+                Pass,
+            ),
+            (
+                "next.config.js",
+                "  reactStrictMode: true,\n",
+                "  reactStrictMode: true,\n  env: { STRIPE_SECRET_KEY: process.env.STRIPE_SECRET_KEY },\n",
+                Auth,
+            ),
+            (
+                "next.config.js",
+                "  reactStrictMode: true,\n",
+                "  reactStrictMode: true,\n  env: { NEXT_PUBLIC_API_URL: process.env.NEXT_PUBLIC_API_URL },\n",
+                Pass,
+            ),
+            (
+                "api/settings/logging.py",
+                "    \"handlers\": {\n",
+                "    \"handlers\": {\n        \"remote\": {\"class\": \"logging.handlers.SysLogHandler\", \"address\": (\"203.0.113.20\", 514)},\n",
+                Auth,
+            ),
+            (
+                "api/settings/logging.py",
+                "    \"handlers\": {\n",
+                "    \"handlers\": {\n        \"local\": {\"class\": \"logging.handlers.SysLogHandler\", \"address\": \"/dev/log\"},\n",
+                Pass,
+            ),
+            (
+                "k8s/logging/fluent-bit.conf",
+                "",
+                "[OUTPUT]\n    Name  http\n    Match *\n    Host  logs.collector-cloud.example\n    Port  443\n",
+                Auth,
+            ),
+            (
+                "k8s/logging/fluent-bit.conf",
+                "",
+                "[OUTPUT]\n    Name  es\n    Match *\n    Host  elasticsearch.logging.svc.cluster.local\n",
+                Pass,
+            ),
+        ]);
+    }
 
     #[test]
     fn request_credentials_logged_or_sent_and_look_alikes() {

@@ -204,6 +204,10 @@ const DECODERS: &[&str] = &[
     "zlib.decompress",
     "Base64.decode",
     "FromBase64String",
+    "base64_decode(",
+    "gzinflate(",
+    "gzuncompress(",
+    "str_rot13(",
 ];
 const EXECUTORS: &[&str] = &[
     "exec(",
@@ -234,6 +238,20 @@ pub fn decodes_and_executes(code: &str) -> bool {
 /// ordinary code.)
 pub fn runs_decoded(code: &str) -> bool {
     const RUNS: &[&str] = &["exec(", "eval(", "Function(", "execSync(", "os.system("];
+    // A module or function whose name is put together from pieces (`__import__("o" +
+    // "s")`, `getattr(m, "sy" + "stem")`) next to a decoded payload: hidden on purpose.
+    let spliced_name = ["__import__(", "getattr("].iter().any(|f| {
+        code.match_indices(f).take(64).any(|(i, m)| {
+            let arg = code.get(i + m.len()..).unwrap_or("");
+            let arg = arg
+                .get(..arg.find(')').unwrap_or(arg.len()).min(120))
+                .unwrap_or("");
+            arg.contains('+') && (arg.contains('"') || arg.contains('\''))
+        })
+    });
+    if spliced_name && DECODERS.iter().any(|d| code.contains(d)) {
+        return true;
+    }
     RUNS.iter().any(|r| {
         code.match_indices(r).take(64).any(|(i, m)| {
             let rest = code.get(i + m.len()..).unwrap_or("");
@@ -406,6 +424,14 @@ mod tests {
             ("eval(atob('YWxlcnQoMSk='))", true),
             ("exec(base64.b64decode(PAYLOAD).decode())", true),
             ("new Function(Buffer.from(s, 'base64').toString())()", true),
+            ("@eval(gzinflate(base64_decode('yp+/pasU')));", true),
+            (
+                "getattr(__import__(\"o\" + \"s\"), \"sy\" + \"stem\")(bytes.fromhex(\"6375726c\").decode())",
+                true,
+            ),
+            // A module picked by a computed but plain name; decoding text for display.
+            ("mod = __import__(\"plugins.\" + name)", false),
+            ("$html = base64_decode($row['body']); echo $html;", false),
             // Decoding data, or running code read from a file.
             ("data = json.loads(base64.b64decode(blob))", false),
             ("exec(compile(open(path).read(), path, 'exec'))", false),

@@ -22,6 +22,10 @@ pub const TYPOSQUAT_DEPENDENCY: Reason = Reason::new(
     "typosquat_dependency",
     "Adds a dependency whose name is one typo away from a well-known package.",
 );
+pub const DEPENDENCY_DOWNGRADED: Reason = Reason::new(
+    "dependency_downgraded",
+    "Moves a dependency back by a major version or several minor ones, to releases missing later fixes.",
+);
 pub const DEPENDENCY_SOURCE: Reason = Reason::new(
     "dependency_source_changed",
     "Points a dependency at a git repository, a URL or another module instead of its registry.",
@@ -175,8 +179,30 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
         out.push(Finding::new(DEPENDENCY_SOURCE, cx.mode().pick(by)));
         return;
     }
+    // Gradle's source dependencies: a module built from a git repository
+    // (`sourceControl { gitRepository(uri("https://…")) { producesModule(…) } }`).
+    let gradle_settings = matches!(w.basename(), "settings.gradle" | "settings.gradle.kts");
+    let git_module = gradle_settings
+        && w.hunks
+            .iter()
+            .any(|h| h.new.contains("gitrepository(") && !h.old.contains("gitrepository("));
+    if downgraded(w) {
+        out.push(Finding::new(
+            DEPENDENCY_DOWNGRADED,
+            cx.mode().pick([Pass, Auth, Auth, Auth]),
+        ));
+    }
     let cargo_config =
         w.path.ends_with("/.cargo/config.toml") || w.path.ends_with("/.cargo/config");
+    if git_module {
+        let by = if cx.untrusted() {
+            [Auth, Auth, Block, Block]
+        } else {
+            [Pass, Auth, Auth, Auth]
+        };
+        out.push(Finding::new(DEPENDENCY_SOURCE, cx.mode().pick(by)));
+        return;
+    }
     let Some(kind) = manifest(w.basename()).or(cargo_config.then_some(Manifest::Registry)) else {
         return;
     };
@@ -210,6 +236,91 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
         };
         out.push(Finding::new(DEPENDENCY_SOURCE, cx.mode().pick(by)));
     }
+}
+
+/// A version as numbers (`2.14.1` → [2, 14, 1]); `None` when it does not start with one.
+fn version_numbers(v: &str) -> Option<Vec<u64>> {
+    let v = v.trim().trim_start_matches(['v', '=', '^', '~', ' ']);
+    let nums: Vec<u64> = v
+        .split('.')
+        .map_while(|p| {
+            let d: String = p.chars().take_while(char::is_ascii_digit).collect();
+            d.parse().ok()
+        })
+        .collect();
+    (!nums.is_empty()).then_some(nums)
+}
+
+/// Is `new` older than `old` by a major version, or by three minor versions or more
+/// (`6.0.1` → `5.3`, `2.23.1` → `2.14.1`)? A step back to the previous minor or a patch
+/// (a documented pin after a regression) is not.
+fn far_older(old: &[u64], new: &[u64]) -> bool {
+    let at = |v: &[u64], i: usize| v.get(i).copied().unwrap_or(0);
+    let (om, nm) = (at(old, 0), at(new, 0));
+    if nm != om {
+        return nm < om;
+    }
+    at(new, 1) + 3 <= at(old, 1)
+}
+
+/// The pinned version of each dependency a lower-case text names: `name==1.2.3` (pip), Maven's
+/// `<artifactId>x</artifactId>` … `<version>1.2.3</version>`, `"name": "1.2.3"` (npm),
+/// `name = "1.2.3"` (Cargo), `gem "x", "1.2"`, `name v1.2.3` (go.mod).
+fn pinned_versions(text: &str) -> Vec<(String, Vec<u64>)> {
+    let mut out = Vec::new();
+    let mut artifact: Option<String> = None;
+    for line in text.lines().take(4096) {
+        let t = line.trim();
+        if let Some(a) = t
+            .strip_prefix("<artifactid>")
+            .and_then(|r| r.split_once("</artifactid>"))
+        {
+            artifact = Some(a.0.to_owned());
+            continue;
+        }
+        if let Some(v) = t
+            .strip_prefix("<version>")
+            .and_then(|r| r.split_once("</version>"))
+            && let (Some(a), Some(n)) = (artifact.take(), version_numbers(v.0))
+        {
+            out.push((a, n));
+            continue;
+        }
+        let t = t.split('#').next().unwrap_or("").trim();
+        for sep in ["==", "\": \"", " = \"", "\", \"", " v"] {
+            if let Some((name, v)) = t.split_once(sep) {
+                let name = name
+                    .trim()
+                    .trim_matches(['"', '\''])
+                    .trim_start_matches("gem ")
+                    .trim_matches(['"', '\'']);
+                if !name.is_empty()
+                    && name
+                        .chars()
+                        .all(|c| is_name_char(c) || c == '/' || c == '@')
+                    && let Some(n) = version_numbers(v)
+                {
+                    out.push((name.to_ascii_lowercase(), n));
+                }
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// A dependency moved far back (see [`far_older`]) by an edit: old releases keep the
+/// vulnerabilities later ones fixed.
+fn downgraded(w: &crate::code::SourceWrite) -> bool {
+    let manifest_file =
+        names_dependencies(w.basename()) && !matches!(manifest(w.basename()), Some(Manifest::Lock));
+    manifest_file
+        && w.hunks.iter().any(|h| {
+            let old = pinned_versions(&h.old_lower);
+            let new = pinned_versions(&h.new_lower);
+            new.iter()
+                .any(|(name, nv)| old.iter().any(|(on, ov)| on == name && far_older(ov, nv)))
+        })
 }
 
 fn is_name_char(c: char) -> bool {
@@ -569,8 +680,10 @@ fn gem_line(l: &str) -> Option<Dep> {
             remote_source: !matches!(host, "rubygems.org" | "index.rubygems.org" | "gem.coop"),
         });
     }
+    // `plugin "x", git: …`: a Bundler plugin, installed and loaded by every `bundle`.
     let rest = l
         .strip_prefix("gem ")
+        .or_else(|| l.strip_prefix("plugin "))
         .or_else(|| l.split_once("add_dependency ").map(|(_, r)| r))
         .or_else(|| l.split_once("add_runtime_dependency ").map(|(_, r)| r))?;
     let rest = rest.trim_start().trim_start_matches('(');
@@ -673,6 +786,61 @@ mod tests {
             let d = run(&with(path, content), cmd);
             assert_eq!(d.verdict, want, "{path} then {cmd}: {:?}", d.codes());
         }
+    }
+
+    #[test]
+    fn dependencies_moved_far_back_and_look_alikes() {
+        crate::rules::testutil::edit_table(&[
+            (
+                "requirements.txt",
+                "PyYAML==6.0.1",
+                "PyYAML==5.3  # legacy loader",
+                Auth,
+            ),
+            (
+                "requirements.txt",
+                "PyYAML==6.0.1",
+                "PyYAML==6.0  # 6.0.1 wheel broken, see #88",
+                Pass,
+            ),
+            ("requirements.txt", "PyYAML==5.3", "PyYAML==6.0.1", Pass),
+            (
+                "pom.xml",
+                "      <artifactId>log4j-core</artifactId>\n      <version>2.23.1</version>",
+                "      <artifactId>log4j-core</artifactId>\n      <!-- legacy appender -->\n      <version>2.14.1</version>",
+                Auth,
+            ),
+            (
+                "pom.xml",
+                "      <artifactId>log4j-core</artifactId>\n      <version>2.23.1</version>",
+                "      <artifactId>log4j-core</artifactId>\n      <version>2.22.0</version>",
+                Pass,
+            ),
+            (
+                "package.json",
+                "    \"express\": \"4.19.2\",",
+                "    \"express\": \"3.21.2\",",
+                Auth,
+            ),
+            (
+                "package.json",
+                "    \"express\": \"4.19.2\",",
+                "    \"express\": \"4.21.0\",",
+                Pass,
+            ),
+            (
+                "Cargo.toml",
+                "openssl = \"0.10.66\"",
+                "openssl = \"0.10.55\"",
+                Pass,
+            ),
+            (
+                "go.mod",
+                "\tgolang.org/x/net v0.23.0",
+                "\tgolang.org/x/net v0.17.0",
+                Auth,
+            ),
+        ]);
     }
 
     #[test]

@@ -417,6 +417,10 @@ const REMOVED: &[Removed] = &[
             "@secured",
             "@rolesallowed",
             "isadmin",
+            // A project's own meta-annotation (`@CanReadProject`, `@RequiresOwner`).
+            "@can",
+            "@requires",
+            "policy",
         ],
         new_text_kept: true,
     },
@@ -891,12 +895,19 @@ fn header_skips_auth(w: &SourceWrite) -> bool {
 }
 
 fn protection_removed(w: &SourceWrite) -> bool {
+    // A guard another replacement of the same write puts in (`[Authorize]` moved from each
+    // action up to the controller) is moved, not removed.
+    let added_elsewhere = |t: &str| {
+        w.hunks
+            .iter()
+            .any(|h| h.new.contains(t) && !h.old.contains(t))
+    };
     w.hunks.iter().any(|h| {
         REMOVED.iter().any(|r| {
             (!r.new_text_kept || !h.new.is_empty())
                 && r.tokens
                     .iter()
-                    .any(|t| h.old.contains(t) && !h.new.contains(t))
+                    .any(|t| h.old.contains(t) && !h.new.contains(t) && !added_elsewhere(t))
                 && !r.markers.iter().any(|m| h.new.contains(m))
         })
     })
