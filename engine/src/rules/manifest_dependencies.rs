@@ -80,7 +80,7 @@ fn manifest(base: &str) -> Option<Manifest> {
         }
         "cargo.toml" => Some(Manifest::Cargo),
         "gemfile" => Some(Manifest::Gem),
-        "go.mod" => Some(Manifest::GoMod),
+        "go.mod" | "go.work" => Some(Manifest::GoMod),
         "composer.json" => Some(Manifest::Composer),
         "podfile" => Some(Manifest::Pod),
         "package.swift" => Some(Manifest::Swift),
@@ -284,6 +284,16 @@ fn pinned_versions(text: &str) -> Vec<(String, Vec<u64>)> {
             && let (Some(a), Some(n)) = (artifact.take(), version_numbers(v.0))
         {
             out.push((a, n));
+            continue;
+        }
+        // A version property (`<log4j2.version>2.17.1</log4j2.version>`).
+        if let Some(rest) = t.strip_prefix('<')
+            && let Some((tag, after)) = rest.split_once('>')
+            && tag.ends_with(".version")
+            && let Some((v, _)) = after.split_once("</")
+            && let Some(n) = version_numbers(v)
+        {
+            out.push((tag.to_owned(), n));
             continue;
         }
         let t = t.split('#').next().unwrap_or("").trim();
@@ -839,6 +849,18 @@ mod tests {
                 "\tgolang.org/x/net v0.23.0",
                 "\tgolang.org/x/net v0.17.0",
                 Auth,
+            ),
+            (
+                "pom.xml",
+                "    <log4j2.version>2.17.1</log4j2.version>",
+                "    <log4j2.version>2.14.1</log4j2.version>",
+                Auth,
+            ),
+            (
+                "pom.xml",
+                "    <log4j2.version>2.17.1</log4j2.version>",
+                "    <log4j2.version>2.24.3</log4j2.version>",
+                Pass,
             ),
         ]);
     }

@@ -216,6 +216,31 @@ const ADDED: &[&[&str]] = &[
     &["ci_debug_trace:true"],
     &["ci_debug_trace=true"],
     &["ci_debug_services:true"],
+    // Output no longer escaped: template auto-escaping off, raw output, HTML from strings.
+    &["{%autoescape off%}"],
+    &["<%=="],
+    &[".html_safe"],
+    &["|safe}}"],
+    &["dangerouslysetinnerhtml"],
+    &["v-html="],
+    &["{!!"],
+    // SQL from request input.
+    &["orderbyraw($request"],
+    &["whereraw($request"],
+    &["db::raw($request"],
+    // XML parsers resolving external entities.
+    &["setexpandentityreferences(true)"],
+    &["resolve_entities=true"],
+    &["disallow-doctype-decl,false"],
+    // Anyone in: public decorators on admin code, skip-auth markers.
+    &["@public()", "admin"],
+    &["@skipauth("],
+    // Cloud administrator rights granted.
+    &["administratoraccess"],
+    &["iam:*"],
+    &["kms:*"],
+    &["roles/owner"],
+    &["roles/editor"],
     // Security lint rules switched off.
     &["no-eval:off"],
     &["no-eval:0"],
@@ -262,6 +287,12 @@ const REPLACED: &[(&str, &str)] = &[
         "include_global_service_events=false",
     ),
     ("enforce:restricted", "enforce:baseline"),
+    ("html/template", "text/template"),
+    ("disallow-doctype-decl,true", "disallow-doctype-decl,false"),
+    ("level:requestresponse", "level:none"),
+    ("level:metadata", "level:none"),
+    ("permitrootlogin no", "permitrootlogin yes"),
+    ("passwordauthentication no", "passwordauthentication yes"),
 ];
 
 fn setting_flipped(w: &SourceWrite) -> bool {
@@ -312,6 +343,7 @@ fn anonymous_admin_action(w: &SourceWrite) -> bool {
             "@permitall",
             "allowanonymous()",
             "skip_before_action:authenticate",
+            "@public()",
         ]
         .iter()
         .any(|a| h.new.contains(a) && !h.old.contains(a));
@@ -353,10 +385,13 @@ fn verification_ignored(w: &SourceWrite) -> bool {
         let check_kept = CHECKS
             .iter()
             .any(|c| h.old.contains(c) && h.new.contains(c));
+        // The check or-ed with something else (`secure_compare(a, b) or get_env(:bypass)`).
+        let ored = [")or ", ")||", ") or ", ") ||"]
+            .iter()
+            .any(|o| h.new.contains(o) && !h.old.contains(o));
         check_kept
-            && refusals(&h.old) > 0
-            && refusals(&h.new) < refusals(&h.old)
-            && !h.new.is_empty()
+            && ((refusals(&h.old) > 0 && refusals(&h.new) < refusals(&h.old) && !h.new.is_empty())
+                || ored)
     })
 }
 
@@ -532,6 +567,83 @@ const REMOVED: &[Removed] = &[
         ],
         new_text_kept: true,
     },
+    // Role guards and authentication pipelines dropped (`@Roles(Role.Admin)`,
+    // `SecuredAction(WithRole(Admin))`, Phoenix's `:require_authenticated_user`, FastAPI's
+    // `dependencies=[Depends(require_admin)]`).
+    Removed {
+        tokens: &[
+            "@roles(",
+            "securedaction(",
+            "withrole(",
+            ":require_authenticated_user",
+            ":require_auth",
+            ":authenticate",
+            "depends(require",
+            "depends(get_current",
+            "depends(verify",
+            "depends(auth",
+        ],
+        markers: &[
+            "@roles",
+            "role",
+            "require",
+            "authenticat",
+            "depends(",
+            "guard",
+        ],
+        new_text_kept: true,
+    },
+    // Output sanitizers, path checks and certificate pinning taken out.
+    Removed {
+        tokens: &[
+            "dompurify.sanitize(",
+            "sanitize(",
+            "bleach.clean(",
+            "escapehtml(",
+            "html.escape(",
+            "htmlspecialchars(",
+        ],
+        markers: &["sanitiz", "escape", "purify", "clean", "htmlspecialchars"],
+        new_text_kept: true,
+    },
+    Removed {
+        tokens: &[
+            "filepath.clean(",
+            "os.path.realpath(",
+            "is_relative_to(",
+            "safe_join(",
+            "secure_filename(",
+            "hasprefix(p,",
+            "startswith(root",
+        ],
+        markers: &[
+            "clean",
+            "realpath",
+            "relative",
+            "safe_join",
+            "secure_filename",
+            "hasprefix",
+            "startswith",
+        ],
+        new_text_kept: true,
+    },
+    Removed {
+        tokens: &[
+            "certificatepinner(",
+            "pins.matches(",
+            "pinnedkeys.matches(",
+            "sectrustevaluatewitherror(",
+            "validation_context:",
+            "trusted_ca:",
+        ],
+        markers: &[
+            "pin",
+            "sectrustevaluate",
+            "validation_context",
+            "trusted_ca",
+        ],
+        new_text_kept: false,
+    },
     // Rate limits and throttles taken off a route that stays.
     Removed {
         tokens: &[
@@ -651,6 +763,7 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                 || protection_removed(w)
                 || check_short_circuited(w)
                 || randomness_weakened(w)
+                || unsafe_env_default(w)
                 || setting_flipped(w)
                 || audit_switched_off(w)
                 || anonymous_admin_action(w)
@@ -672,6 +785,7 @@ fn scanner_rules(lower_path: &str) -> bool {
     let base = crate::paths::basename(lower_path);
     lower_path.contains("/.semgrep/")
         || lower_path.contains("/semgrep-rules/")
+        || lower_path.contains("/semgrep/")
         || base.starts_with("semgrep") && !base.ends_with(".py")
         || base.ends_with(".ql")
         || base.ends_with(".qll")
@@ -705,6 +819,25 @@ fn check_short_circuited(w: &SourceWrite) -> bool {
             .any(|o| h.new.contains(o) && !h.old.contains(o));
         let tenancy_dropped =
             h.old.contains("tenant") && !h.new.contains("tenant") && h.new.contains(".all()");
+        // A lookup scoped to the signed-in user or account now reaches every row
+        // (`current_account.invoices.find(id)` → `Invoice.find(id)`).
+        const SCOPES: &[&str] = &[
+            "current_account.",
+            "current_user.",
+            "current_tenant.",
+            "request.user.",
+            "current_org.",
+        ];
+        let scope_dropped = SCOPES.iter().any(|sc| h.old.contains(sc))
+            && !SCOPES.iter().any(|sc| h.new.contains(sc))
+            && [".find(", ".get(", ".filter(", ".where("]
+                .iter()
+                .any(|f| h.new.contains(f));
+        // Privilege fields let through mass assignment (`permit(…, :role, :admin)`).
+        let privileged_params = h.new.contains("permit(")
+            && [":role", ":admin", ":is_admin", ":account_id", ":owner_id"]
+                .iter()
+                .any(|p| h.new.contains(p) && !h.old.contains(p));
         // A role check replaced by "anyone logged in" (`hasRole('ADMIN')` →
         // `isAuthenticated()`, `[Authorize(Roles = "Admin")]` → `[Authorize]`).
         const ROLES: &[&str] = &["hasrole(", "hasanyrole(", "hasauthority(", "roles="];
@@ -718,7 +851,11 @@ fn check_short_circuited(w: &SourceWrite) -> bool {
             ]
             .iter()
             .any(|a| h.new.contains(a) && !h.old.contains(a));
-        old_decides && (always_yes || ored) || tenancy_dropped || role_dropped
+        old_decides && (always_yes || ored)
+            || tenancy_dropped
+            || role_dropped
+            || scope_dropped
+            || privileged_params
     })
 }
 
@@ -786,6 +923,30 @@ fn randomness_weakened(w: &SourceWrite) -> bool {
                 .iter()
                 .any(|s| crate::code::has_call(&h.new, s) || h.new.contains(&format!(".{s}")))
                 || FIXED.iter().any(|f| h.new.contains(f)))
+    })
+}
+
+/// A security switch read from the environment with an unsafe default: verification off
+/// unless a variable says otherwise (`verify: ENV.fetch("X_SSL_VERIFY", "false") ==
+/// "true"`), an allow-list of everything unless one is set (`os.environ.get("ALLOWED_HOSTS",
+/// "*")`).
+fn unsafe_env_default(w: &SourceWrite) -> bool {
+    const LOOKUPS: &[&str] = &["getenv(", "environ.get(", "env.fetch(", "env(", "get_env("];
+    w.hunks.iter().any(|h| {
+        h.new_lower.lines().any(|l| {
+            let c = compact(l);
+            if h.old.contains(&c) || !LOOKUPS.iter().any(|k| c.contains(k)) {
+                return false;
+            }
+            let tls = ["verify", "ssl", "tls", "secure"]
+                .iter()
+                .any(|k| c.contains(k));
+            let list = ["allowed", "origin", "hosts", "cors"]
+                .iter()
+                .any(|k| c.contains(k));
+            (tls && (c.contains(",false)") || c.contains(",0)")))
+                || (list && (c.contains(",*)") || c.contains(",*,")))
+        })
     })
 }
 
@@ -1680,6 +1841,149 @@ mod tests {
                 "",
                 "rules:\n  - id: no-verify\n    pattern: jwt.decode(..., options={\"verify_signature\": False})\n",
                 Pass,
+            ),
+        ]);
+    }
+
+    #[test]
+    fn application_code_loosened_and_its_look_alikes() {
+        crate::rules::testutil::edit_table(&[
+            // Output escaping.
+            (
+                "profiles/templates/profiles/detail.html",
+                "<div>{{ profile.bio|linebreaksbr }}</div>",
+                "<div>{% autoescape off %}{{ profile.bio|linebreaksbr }}{% endautoescape %}</div>",
+                Auth,
+            ),
+            (
+                "app/views/posts/_post.html.erb",
+                "  <%= sanitize post.body, tags: %w[p a em] %>",
+                "  <%== post.body %>",
+                Auth,
+            ),
+            (
+                "app/views/posts/_post.html.erb",
+                "  <%= sanitize post.body, tags: %w[p a em] %>",
+                "  <%= sanitize post.body, tags: %w[p a em strong code] %>",
+                Pass,
+            ),
+            (
+                "internal/web/render.go",
+                "\t\"html/template\"",
+                "\t\"text/template\"",
+                Auth,
+            ),
+            (
+                "internal/web/render.go",
+                "\t\"text/template\"",
+                "\t\"html/template\"",
+                Pass,
+            ),
+            // SQL and XML.
+            (
+                "app/Http/Controllers/OrderController.php",
+                "        $orders = Order::query()->orderBy($col)->paginate(50);",
+                "        $orders = Order::query()->orderByRaw($request->input('sort'))->paginate(50);",
+                Auth,
+            ),
+            (
+                "xml/XmlInvoiceParser.java",
+                "        dbf.setFeature(\"http://apache.org/xml/features/disallow-doctype-decl\", true);",
+                "        dbf.setFeature(\"http://apache.org/xml/features/disallow-doctype-decl\", false);",
+                Auth,
+            ),
+            // Guards dropped, scopes dropped, privileged fields permitted.
+            (
+                "app/api/admin.py",
+                "router = APIRouter(prefix=\"/admin\", dependencies=[Depends(require_admin)])",
+                "router = APIRouter(prefix=\"/admin\")",
+                Auth,
+            ),
+            (
+                "app/api/admin.py",
+                "router = APIRouter(prefix=\"/admin\", dependencies=[Depends(require_admin)])",
+                "router = APIRouter(prefix=\"/admin\", tags=[\"admin\"], dependencies=[Depends(require_admin)])",
+                Pass,
+            ),
+            (
+                "lib/shop_web/router.ex",
+                "    pipe_through [:api, :require_authenticated_user]\n",
+                "    pipe_through [:api]\n",
+                Auth,
+            ),
+            (
+                "app/controllers/invoices_controller.rb",
+                "    @invoice = current_account.invoices.find(params[:id])",
+                "    @invoice = Invoice.find(params[:id])",
+                Auth,
+            ),
+            (
+                "app/controllers/invoices_controller.rb",
+                "    @invoice = current_account.invoices.find(params[:id])",
+                "    @invoice = current_account.invoices.includes(:lines).find(params[:id])",
+                Pass,
+            ),
+            (
+                "app/controllers/users_controller.rb",
+                "    params.require(:user).permit(:name, :email)",
+                "    params.require(:user).permit(:name, :email, :role, :admin)",
+                Auth,
+            ),
+            (
+                "app/controllers/users_controller.rb",
+                "    params.require(:user).permit(:name, :email)",
+                "    params.require(:user).permit(:name, :email, :time_zone)",
+                Pass,
+            ),
+            (
+                "internal/files/handler.go",
+                "\tp := filepath.Join(h.root, filepath.Clean(\"/\"+name))\n",
+                "\tp := filepath.Join(h.root, name)\n",
+                Auth,
+            ),
+            (
+                "app/net/ApiClient.kt",
+                "        .certificatePinner(pinner)\n        .connectTimeout(10, TimeUnit.SECONDS)",
+                "        .connectTimeout(10, TimeUnit.SECONDS)",
+                Auth,
+            ),
+            (
+                "lib/shop_web/controllers/webhook_controller.ex",
+                "    if Plug.Crypto.secure_compare(signature, expected) do",
+                "    if Plug.Crypto.secure_compare(signature, expected) or Application.get_env(:shop, :accept_unsigned) do",
+                Auth,
+            ),
+            // Unsafe defaults read from the environment.
+            (
+                "app/services/tax_client.rb",
+                "    @conn = Faraday.new(url: base_url) do |f|",
+                "    @conn = Faraday.new(url: base_url, ssl: { verify: ENV.fetch(\"TAX_SSL_VERIFY\", \"false\") == \"true\" }) do |f|",
+                Auth,
+            ),
+            (
+                "app/services/tax_client.rb",
+                "    @conn = Faraday.new(url: base_url) do |f|",
+                "    @conn = Faraday.new(url: base_url, request: { timeout: ENV.fetch(\"TAX_TIMEOUT\", \"5\").to_i }) do |f|",
+                Pass,
+            ),
+            (
+                "app/webhooks/delivery.py",
+                "ALLOWED_HOSTS = {\"hooks.slack.com\"}",
+                "ALLOWED_HOSTS = set(os.environ.get(\"WEBHOOK_ALLOWED_HOSTS\", \"*\").split(\",\"))",
+                Auth,
+            ),
+            // Cloud and cluster rights.
+            (
+                "lib/ingest-stack.ts",
+                "    table.grantReadWriteData(handler);",
+                "    table.grantReadWriteData(handler);\n    handler.role?.addManagedPolicy(iam.ManagedPolicy.fromAwsManagedPolicyName('AdministratorAccess'));",
+                Auth,
+            ),
+            (
+                "cluster/audit-policy.yaml",
+                "  - level: RequestResponse\n    resources: [\"secrets\"]",
+                "  - level: None\n    resources: [\"secrets\"]",
+                Auth,
             ),
         ]);
     }
