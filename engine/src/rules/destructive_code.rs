@@ -80,9 +80,7 @@ const DESTROYS: &[&str] = &[
     "<droptable",
     "<delete tablename=",
     "delete:{min_age:0",
-    // A Django model deleted (its table dropped), EF Core's database deleted at start-up, a
-    // volume claim deleted with its StatefulSet.
-    "migrations.deletemodel(",
+    // EF Core's database deleted at start-up, a volume claim deleted with its StatefulSet.
     "ensuredeleted()",
     "whendeleted:delete",
 ];
@@ -135,7 +133,31 @@ fn destroys(w: &SourceWrite) -> bool {
             || (updates_every_row(n) && !updates_every_row(&h.old))
             || retention_cut(h)
             || backup_suspended(&w.path, h)
+            || record_model_deleted(h)
     })
+}
+
+/// A Django model that keeps records (an audit log, history, a ledger, payments) deleted by
+/// a migration: its table and every row go. Other models are refactored away routinely.
+fn record_model_deleted(h: &crate::code::Hunk) -> bool {
+    h.new
+        .match_indices("migrations.deletemodel(")
+        .any(|(i, m)| {
+            let arg = crate::code::call_args(&h.new, i + m.len());
+            [
+                "audit",
+                "log",
+                "history",
+                "ledger",
+                "transaction",
+                "payment",
+                "backup",
+                "event",
+            ]
+            .iter()
+            .any(|w| arg.contains(w))
+        })
+        && !h.old.contains("migrations.deletemodel(")
 }
 
 /// `UPDATE t SET …` with no `WHERE`: every row overwritten.
@@ -352,6 +374,18 @@ mod tests {
                 "jobs/report-cronjob.yaml",
                 "  schedule: \"15 2 * * *\"\n",
                 "  schedule: \"15 2 * * *\"\n  suspend: true\n",
+                Pass,
+            ),
+            (
+                "audit/migrations/0014_remove_auditlog.py",
+                "",
+                "    operations = [\n        migrations.DeleteModel(name=\"AuditLog\"),\n    ]\n",
+                Auth,
+            ),
+            (
+                "orders/migrations/0014_drop_legacy_coupon.py",
+                "",
+                "    operations = [\n        migrations.DeleteModel(name=\"LegacyCoupon\"),\n    ]\n",
                 Pass,
             ),
             (

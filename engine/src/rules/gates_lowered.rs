@@ -244,6 +244,10 @@ const FAILURES_IGNORED: &[&str] = &[
     "skipfailures:true",
     "--exit-zero",
     "--passwithnotests",
+    // Drone, Tekton and Argo steps told to go on after a failure.
+    "failure:ignore",
+    "onerror:continue",
+    "continueon:failed:true",
 ];
 
 /// Bandit told to report only high-severity findings (`-lll`), or to skip several of its
@@ -406,7 +410,26 @@ fn ci_protection_removed(old: &str, new: &str) -> bool {
     }) && ["test", "check", "scan", "lint", "security"]
         .iter()
         .any(|w| old.contains(w));
-    env_dropped || label_gated
+    // A deploy no longer waiting for the test or audit jobs it required (CircleCI's
+    // `requires:`, GitLab's `needs:`).
+    let gate_jobs = |t: &str| -> Vec<String> {
+        t.lines()
+            .map(|l| l.trim().trim_start_matches("- ").trim().to_owned())
+            .filter(|l| {
+                !l.contains(':')
+                    && ["test", "audit", "security", "scan", "lint", "check"]
+                        .iter()
+                        .any(|w| l.contains(w))
+            })
+            .collect()
+    };
+    let requires = (old.contains("requires:") || old.contains("needs:"))
+        && (new.contains("requires:") || new.contains("needs:"))
+        && ["deploy", "release", "publish"]
+            .iter()
+            .any(|d| old.contains(d))
+        && gate_jobs(old).iter().any(|j| !gate_jobs(new).contains(j));
+    env_dropped || label_gated || requires
 }
 
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
@@ -610,6 +633,24 @@ mod tests {
                 "  test:\n    runs-on: ubuntu-latest\n    steps:",
                 "  test:\n    if: github.event.pull_request.draft == false\n    runs-on: ubuntu-latest\n    steps:",
                 Pass,
+            ),
+            (
+                ".circleci/config.yml",
+                "      - deploy-production:\n          requires:\n            - test\n            - security-audit\n",
+                "      - deploy-production:\n          requires:\n            - build\n",
+                Auth,
+            ),
+            (
+                ".circleci/config.yml",
+                "      - deploy-production:\n          requires:\n            - test\n",
+                "      - deploy-production:\n          requires:\n            - test\n            - e2e-test\n",
+                Pass,
+            ),
+            (
+                ".drone.yml",
+                "- name: test\n  commands:\n  - go test ./...",
+                "- name: test\n  failure: ignore\n  commands:\n  - go test ./...",
+                Auth,
             ),
             // Tests and local settings are not judged.
             (

@@ -87,7 +87,12 @@ fn credential_values(line: &str) -> Vec<&str> {
                 .chars()
                 .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
                 .collect();
-            if !name_rest.is_empty() && !matches!(name_rest.as_str(), "s" | "_value" | "value") {
+            if !name_rest.is_empty()
+                && !matches!(
+                    name_rest.as_str(),
+                    "s" | "_value" | "value" | "_key" | "_key_base" | "key"
+                )
+            {
                 continue;
             }
             let after = after[name_rest.len()..]
@@ -131,13 +136,47 @@ fn secret_in_production_config(cx: &Ctx<'_>, lower_path: &str, content: &str) ->
         ".xml",
         ".config",
         ".tfvars",
+        ".tf",
+        ".hcl",
+        ".exs",
     ]
     .iter()
     .any(|e| base.ends_with(e));
+    let added = super::verification_bypass::added_lines(cx, content);
+    // A literal given as the default of a secret read from elsewhere (`env("SECRET_KEY",
+    // default="…")`, a Terraform password variable's `default = "…"`): used whenever the
+    // real one is missing.
+    let secret_context = cx.facts.edits.iter().any(|e| {
+        let o = e.old.to_ascii_lowercase();
+        SECRET_KEYS.iter().any(|k| o.contains(k))
+    }) || added.iter().any(|l| {
+        let l = l.to_ascii_lowercase();
+        SECRET_KEYS.iter().any(|k| l.contains(k))
+    });
+    let literal_default = |l: &str| {
+        let lower = l.to_ascii_lowercase();
+        lower.match_indices("default").any(|(i, _)| {
+            let rest = l[i + "default".len()..].trim_start();
+            let Some(rest) = rest
+                .strip_prefix('=')
+                .or_else(|| rest.strip_prefix(':'))
+                .map(str::trim_start)
+            else {
+                return false;
+            };
+            let Some(q) = rest.chars().next().filter(|c| matches!(c, '"' | '\'')) else {
+                return false;
+            };
+            rest[1..]
+                .find(q)
+                .is_some_and(|end| literal_credential(&rest[1..1 + end]))
+        })
+    };
     config
-        && super::verification_bypass::added_lines(cx, content)
-            .iter()
-            .any(|l| credential_values(l).into_iter().any(literal_credential))
+        && added.iter().any(|l| {
+            credential_values(l).into_iter().any(literal_credential)
+                || (secret_context && literal_default(l))
+        })
 }
 
 /// Ignore files that keep files out of an image, a package, a deploy or a commit.
@@ -280,6 +319,24 @@ mod tests {
                 "",
                 "PASSWORD_HASHERS = [\"django.contrib.auth.hashers.Argon2PasswordHasher\"]\n",
                 Pass,
+            ),
+            (
+                "config/settings/production.py",
+                "SECRET_KEY = env(\"DJANGO_SECRET_KEY\")",
+                "SECRET_KEY = env(\"DJANGO_SECRET_KEY\", default=\"F)ZKiogMF=0UyYxAh=6-!DrBKjF6\")",
+                Auth,
+            ),
+            (
+                "config/settings/production.py",
+                "TIME_ZONE = env(\"TZ\")",
+                "TIME_ZONE = env(\"TZ\", default=\"Europe/Berlin1\")",
+                Pass,
+            ),
+            (
+                "envs/prod/variables.tf",
+                "variable \"db_master_password\" {\n  sensitive = true\n}",
+                "variable \"db_master_password\" {\n  sensitive = true\n  default   = \"Rds!2xGUA42lk8cjBo2EPQ\"\n}",
+                Auth,
             ),
         ]);
     }

@@ -235,6 +235,8 @@ const ADDED: &[&[&str]] = &[
     // Anyone in: public decorators on admin code, skip-auth markers.
     &["@public()", "admin"],
     &["@skipauth("],
+    // An audit policy whose first rule records nothing (the first match wins).
+    &["rules:-level:none"],
     // Cloud administrator rights granted.
     &["administratoraccess"],
     &["iam:*"],
