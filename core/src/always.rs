@@ -856,6 +856,22 @@ pub const CORPUS: &[(&str, &str)] = &[
         include_str!("../../tests/corpus/families/everyday25.jsonl"),
     ),
     (
+        "holdout55",
+        include_str!("../../tests/corpus/families/holdout55.jsonl"),
+    ),
+    (
+        "everyday26",
+        include_str!("../../tests/corpus/families/everyday26.jsonl"),
+    ),
+    (
+        "holdout56",
+        include_str!("../../tests/corpus/families/holdout56.jsonl"),
+    ),
+    (
+        "everyday27",
+        include_str!("../../tests/corpus/families/everyday27.jsonl"),
+    ),
+    (
         "everyday5",
         include_str!("../../tests/corpus/families/everyday5.jsonl"),
     ),

@@ -438,6 +438,10 @@ fn admin_with_fixed_password(lower: &str, compact: &str) -> bool {
 fn is_seed_data(lower_path: &str) -> bool {
     let base = crate::paths::basename(lower_path);
     base.starts_with("seed")
+        // A command that creates the local development administrator
+        // (`create_dev_admin.py`).
+        || base.contains("_dev_")
+        || base.starts_with("dev_")
         || lower_path.contains("/seeds/")
         || lower_path.contains("/seeders/")
         || lower_path.contains("/factories/")
@@ -451,6 +455,13 @@ mod tests {
     #[test]
     fn backdoors_and_their_look_alikes() {
         let cases: &[(&str, &str, Verdict, &str)] = &[
+            // A command creating the local development administrator.
+            (
+                "accounts/management/commands/create_dev_admin.py",
+                "User.objects.create_superuser(\"admin\", \"a@x.example\", password=\"admin1234\", is_superuser=True)\n",
+                Pass,
+                "",
+            ),
             // A sanitizer's test cases name a reverse shell as data; a test that runs one is
             // still a backdoor.
             (

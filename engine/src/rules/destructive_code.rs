@@ -284,6 +284,7 @@ fn deletes_every_row(compact: &str) -> bool {
             && !stmt.contains('{')
             && !stmt.contains('$')
             && !stmt.contains('+')
+            && !in_rollback(compact, i)
     })
 }
 
@@ -386,6 +387,12 @@ mod tests {
                 "orders/migrations/0014_drop_legacy_coupon.py",
                 "",
                 "    operations = [\n        migrations.DeleteModel(name=\"LegacyCoupon\"),\n    ]\n",
+                Pass,
+            ),
+            (
+                "db/migrate/20240610_copy_address.rb",
+                "",
+                "class CopyAddress < ActiveRecord::Migration[7.1]\n  def up\n    execute \"INSERT INTO shipping_addresses SELECT * FROM addresses\"\n  end\n\n  def down\n    execute \"DELETE FROM shipping_addresses\"\n  end\nend\n",
                 Pass,
             ),
             (

@@ -71,7 +71,14 @@ fn sent_to_issuer(kind: &str, host: &str) -> bool {
 /// the process list, and the agent's context.
 fn password_on_command_line(inv: &crate::shell::Invocation) -> bool {
     let args: Vec<&str> = inv.argv().collect();
-    let login = args.iter().any(|a| matches!(*a, "login" | "auth"))
+    // The subcommand, not any word (`cargo test -p search --test auth` names a test).
+    let positional: Vec<&str> = args
+        .iter()
+        .copied()
+        .filter(|a| !a.starts_with('-'))
+        .take(2)
+        .collect();
+    let login = positional.iter().any(|a| matches!(*a, "login" | "auth"))
         || matches!(inv.program.as_str(), "sshpass");
     let flag = args.windows(2).any(|w| match w {
         [f, v] => {
@@ -738,6 +745,13 @@ mod tests {
         crate::rules::testutil::table(
             crate::policy::Mode::Balanced,
             &[
+                // A password flag of a login; a test named `auth` is not a login.
+                (
+                    "docker login registry.example -u ci -p Dckr_5C1LLX0xx6u6vWMJ",
+                    crate::Verdict::Auth,
+                    "secret_in_arguments",
+                ),
+                ("cargo test -p search --test auth", crate::Verdict::Pass, ""),
                 // Typed into the login's input on the same line.
                 (
                     "docker login registry.example -u ci --password-stdin <<< 'dckr_pat_5C1LLX0xx6u6vWMJmK6a0u0pNLn'",

@@ -454,6 +454,9 @@ const REMOVED: &[Removed] = &[
             "@secured",
             "@rolesallowed",
             "isadmin",
+            // The same middleware in a list (`middleware('auth')` → `middleware(['auth',
+            // 'throttle:api'])`).
+            "middleware([auth",
             // A project's own meta-annotation (`@CanReadProject`, `@RequiresOwner`).
             "@can",
             "@requires",
@@ -1905,6 +1908,12 @@ mod tests {
                 "app/api/admin.py",
                 "router = APIRouter(prefix=\"/admin\", dependencies=[Depends(require_admin)])",
                 "router = APIRouter(prefix=\"/admin\", tags=[\"admin\"], dependencies=[Depends(require_admin)])",
+                Pass,
+            ),
+            (
+                "routes/api.php",
+                "Route::middleware('auth:sanctum')->group(function () {",
+                "Route::middleware(['auth:sanctum', 'throttle:api'])->group(function () {",
                 Pass,
             ),
             (
