@@ -452,6 +452,7 @@ const LOGGERS: &[&str] = &[
     "echo ",
     "log::",
     "slog.",
+    "log_format",
 ];
 
 /// A log or print line that shows a secret-named environment variable or setting.

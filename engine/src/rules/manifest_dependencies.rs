@@ -113,6 +113,83 @@ struct Dep {
     remote_source: bool,
 }
 
+/// A source pointed elsewhere: AUTH (PASS in light; BLOCK from strict up once the session
+/// took in untrusted content).
+fn source_changed(cx: &Ctx<'_>) -> Finding {
+    let by = if cx.untrusted() {
+        [Auth, Auth, Block, Block]
+    } else {
+        [Pass, Auth, Auth, Auth]
+    };
+    Finding::new(DEPENDENCY_SOURCE, cx.mode().pick(by))
+}
+
+/// A CI building block (a workflow's `uses:`, a CircleCI orb, a Buildkite plugin) pulled
+/// from somewhere else by an edit: a commit pin replaced by a moving reference, its owner
+/// changed, or an address of its own.
+fn ci_block_moved(w: &crate::code::SourceWrite) -> bool {
+    /// (orb key, name, reference) of each block a text names.
+    fn refs(text: &str) -> Vec<(String, String, String)> {
+        text.lines()
+            .filter_map(|l| {
+                let t = l.trim().trim_start_matches("- ").trim();
+                let (key, v) = match t.strip_prefix("uses:") {
+                    Some(v) => ("", v.trim()),
+                    None => t
+                        .split_once(": ")
+                        // `snyk: snyk/snyk@2.1.0`: an orb under its key.
+                        .filter(|(k, v)| {
+                            !k.contains(' ')
+                                && !v.contains(' ')
+                                && !v.contains("://")
+                                && v.contains('/')
+                                && v.contains('@')
+                        })
+                        // `docker-compose#v5.2.0:`: a Buildkite plugin.
+                        .or_else(|| {
+                            t.strip_suffix(':')
+                                .filter(|p| p.contains('#'))
+                                .map(|p| ("", p))
+                        })?,
+                };
+                // (`uses: x@<sha> # 0.29.0`: the comment names the version.)
+                let v = v
+                    .split(" #")
+                    .next()
+                    .unwrap_or(v)
+                    .trim()
+                    .trim_matches(['"', '\'']);
+                if v.contains(' ') {
+                    return None;
+                }
+                let (name, r) = v.rsplit_once('@').or_else(|| v.rsplit_once('#'))?;
+                Some((key.to_owned(), name.to_owned(), r.to_owned()))
+            })
+            .collect()
+    }
+    let pinned = |r: &str| r.len() == 40 && r.chars().all(|c| c.is_ascii_hexdigit());
+    let moving = |r: &str| {
+        matches!(
+            r,
+            "main" | "master" | "latest" | "volatile" | "head" | "dev"
+        )
+    };
+    let owner = |n: &str| n.split('/').next().unwrap_or("").to_owned();
+    w.hunks.iter().any(|h| {
+        let old = refs(&h.old_lower);
+        let new = refs(&h.new_lower);
+        new.iter().any(|(k, n, r)| {
+            let remote = n.contains("://") && !n.starts_with("https://github.com/");
+            remote && !old.iter().any(|(_, o, _)| o == n)
+                || old.iter().any(|(ok, o, or)| {
+                    let same_tool =
+                        (!k.is_empty() && k == ok) || o.rsplit('/').next() == n.rsplit('/').next();
+                    same_tool && o != n && (owner(o) != owner(n) || (pinned(or) && moving(r)))
+                })
+        })
+    })
+}
+
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     // A build or install after the session pointed a dependency somewhere else in a manifest
     // of the project (`replace x => github.com/someone/x`, a `[patch]` from a fork, an npm
@@ -136,12 +213,7 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                 })
         });
         if redirected {
-            let by = if cx.untrusted() {
-                [Auth, Auth, Block, Block]
-            } else {
-                [Pass, Auth, Auth, Auth]
-            };
-            out.push(Finding::new(DEPENDENCY_SOURCE, cx.mode().pick(by)));
+            out.push(source_changed(cx));
         }
     }
     let Some(w) = cx.source_write() else {
@@ -171,12 +243,7 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             })
         });
     if remote_include {
-        let by = if cx.untrusted() {
-            [Auth, Auth, Block, Block]
-        } else {
-            [Pass, Auth, Auth, Auth]
-        };
-        out.push(Finding::new(DEPENDENCY_SOURCE, cx.mode().pick(by)));
+        out.push(source_changed(cx));
         return;
     }
     // Gradle's source dependencies: a module built from a git repository
@@ -194,13 +261,12 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     }
     let cargo_config =
         w.path.ends_with("/.cargo/config.toml") || w.path.ends_with("/.cargo/config");
+    if crate::autorun::is_ci_file(&w.path) && ci_block_moved(w) {
+        out.push(source_changed(cx));
+        return;
+    }
     if git_module {
-        let by = if cx.untrusted() {
-            [Auth, Auth, Block, Block]
-        } else {
-            [Pass, Auth, Auth, Auth]
-        };
-        out.push(Finding::new(DEPENDENCY_SOURCE, cx.mode().pick(by)));
+        out.push(source_changed(cx));
         return;
     }
     let Some(kind) = manifest(w.basename()).or(cargo_config.then_some(Manifest::Registry)) else {
@@ -229,12 +295,7 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
         out.push(Finding::new(TYPOSQUAT_DEPENDENCY, Auth));
     }
     if source {
-        let by = if cx.untrusted() {
-            [Auth, Auth, Block, Block]
-        } else {
-            [Pass, Auth, Auth, Auth]
-        };
-        out.push(Finding::new(DEPENDENCY_SOURCE, cx.mode().pick(by)));
+        out.push(source_changed(cx));
     }
 }
 
@@ -860,6 +921,48 @@ mod tests {
                 "pom.xml",
                 "    <log4j2.version>2.17.1</log4j2.version>",
                 "    <log4j2.version>2.24.3</log4j2.version>",
+                Pass,
+            ),
+        ]);
+    }
+
+    #[test]
+    fn ci_building_blocks_pulled_from_elsewhere() {
+        crate::rules::testutil::edit_table(&[
+            (
+                ".github/workflows/security.yml",
+                "      - uses: aquasecurity/trivy-action@18f2510ee396bbf400402947b394f2dd8c87dbb0 # 0.29.0",
+                "      - uses: aqua-security/trivy-action@master",
+                Auth,
+            ),
+            (
+                ".github/workflows/security.yml",
+                "      - uses: aquasecurity/trivy-action@18f2510ee396bbf400402947b394f2dd8c87dbb0 # 0.29.0",
+                "      - uses: aquasecurity/trivy-action@76071ef0d7ec797419534a183b498b4d6366cf37 # 0.31.0",
+                Pass,
+            ),
+            (
+                ".circleci/config.yml",
+                "  snyk: snyk/snyk@2.1.0\n",
+                "  snyk: snyk-community/snyk-scan@volatile\n",
+                Auth,
+            ),
+            (
+                ".circleci/config.yml",
+                "  snyk: snyk/snyk@2.1.0\n",
+                "  snyk: snyk/snyk@2.2.0\n",
+                Pass,
+            ),
+            (
+                ".buildkite/pipeline.yml",
+                "      - docker-compose#v5.2.0:\n",
+                "      - https://git.bk-plugins.example/docker-compose-buildkite-plugin.git#main:\n",
+                Auth,
+            ),
+            (
+                ".buildkite/pipeline.yml",
+                "      - docker-compose#v5.2.0:\n",
+                "      - docker-compose#v5.4.1:\n",
                 Pass,
             ),
         ]);

@@ -769,6 +769,7 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                 || check_short_circuited(w)
                 || randomness_weakened(w)
                 || unsafe_env_default(w)
+                || role_gets_secrets(w)
                 || setting_flipped(w)
                 || audit_switched_off(w)
                 || anonymous_admin_action(w)
@@ -953,6 +954,21 @@ fn unsafe_env_default(w: &SourceWrite) -> bool {
                 || (list && (c.contains(",*)") || c.contains(",*,")))
         })
     })
+}
+
+/// A Kubernetes Role or ClusterRole rule given `secrets` among its resources.
+fn role_gets_secrets(w: &SourceWrite) -> bool {
+    let secrets_rule = |t: &str| {
+        t.match_indices("resources:[").any(|(i, m)| {
+            let list = &t[i + m.len()..];
+            list[..list.find(']').unwrap_or(list.len())]
+                .split(',')
+                .any(|r| r == "secrets" || r == "*")
+        })
+    };
+    w.hunks
+        .iter()
+        .any(|h| h.new.contains("apigroups") && secrets_rule(&h.new) && !secrets_rule(&h.old))
 }
 
 /// A login lockout or attempt limit raised tenfold or more (`MAX_FAILED_ATTEMPTS = 5` →
@@ -1989,6 +2005,18 @@ mod tests {
                 "    table.grantReadWriteData(handler);",
                 "    table.grantReadWriteData(handler);\n    handler.role?.addManagedPolicy(iam.ManagedPolicy.fromAwsManagedPolicyName('AdministratorAccess'));",
                 Auth,
+            ),
+            (
+                "apps/web/role.yaml",
+                "  - apiGroups: [\"\"]\n    resources: [\"configmaps\"]\n    verbs: [\"get\"]",
+                "  - apiGroups: [\"\"]\n    resources: [\"configmaps\", \"secrets\"]\n    verbs: [\"get\"]",
+                Auth,
+            ),
+            (
+                "apps/web/role.yaml",
+                "  - apiGroups: [\"\"]\n    resources: [\"configmaps\"]\n    verbs: [\"get\"]",
+                "  - apiGroups: [\"\"]\n    resources: [\"configmaps\", \"services\"]\n    verbs: [\"get\"]",
+                Pass,
             ),
             (
                 "cluster/audit-policy.yaml",

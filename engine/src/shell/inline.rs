@@ -418,6 +418,18 @@ fn evaluates_code(lang: &str, code: &str) -> bool {
     })
 }
 
+/// A call whose first argument is a literal `http(s)` address runs code from it: the same as
+/// `curl … | sh`.
+fn push_fetched_run(f: &mut InlineFindings, seg: &str) {
+    if let Some(url) = string_literals(seg)
+        .into_iter()
+        .next()
+        .filter(|u| u.starts_with("http://") || u.starts_with("https://"))
+    {
+        f.shell_commands
+            .push(format!("curl -fsSL {} | sh", shell_quote(&url)));
+    }
+}
 pub(crate) fn analyze(lang: &str, code: &str) -> InlineFindings {
     let mut f = InlineFindings::default();
     let code = code.trim();
@@ -486,14 +498,7 @@ pub(crate) fn analyze(lang: &str, code: &str) -> InlineFindings {
             if !seg.trim_start().starts_with(['\'', '"', '`']) {
                 continue;
             }
-            if let Some(url) = string_literals(seg)
-                .into_iter()
-                .next()
-                .filter(|u| u.starts_with("http://") || u.starts_with("https://"))
-            {
-                f.shell_commands
-                    .push(format!("curl -fsSL {} | sh", shell_quote(&url)));
-            }
+            push_fetched_run(&mut f, seg);
         }
     }
     // Code downloaded to a file and then run from it in the same program: PHP's
@@ -526,14 +531,7 @@ pub(crate) fn analyze(lang: &str, code: &str) -> InlineFindings {
             continue;
         }
         for seg in call_segments(code, fetch) {
-            if let Some(url) = string_literals(seg)
-                .into_iter()
-                .next()
-                .filter(|u| u.starts_with("http://") || u.starts_with("https://"))
-            {
-                f.shell_commands
-                    .push(format!("curl -fsSL {} | sh", shell_quote(&url)));
-            }
+            push_fetched_run(&mut f, seg);
         }
     }
     // Julia's command literals: `` run(`rm -rf x`) ``, `` pipeline(`tar …`, `curl …`) `` (the
