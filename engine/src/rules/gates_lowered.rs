@@ -168,21 +168,13 @@ fn number_after(line: &str, key: &str) -> Option<f64> {
     n.parse().ok()
 }
 
-/// The (replaced, replacing) texts of a write, lower case: each edit's sides, or the whole
-/// file as shown before against the new content.
+/// The (replaced, replacing) texts of a write, lower case (see
+/// [`super::verification_bypass::before_after`]).
 fn pairs(cx: &Ctx<'_>, path: &str, content: &str) -> Vec<(String, String)> {
-    if !cx.facts.edits.is_empty() {
-        return cx
-            .facts
-            .edits
-            .iter()
-            .map(|e| (e.old.to_ascii_lowercase(), e.new.to_ascii_lowercase()))
-            .collect();
-    }
-    let abs = paths::normalize(path, cx.cwd(), cx.home());
-    crate::needs::text_before(cx.facts, cx.session, &abs)
-        .map(|old| vec![(old.to_ascii_lowercase(), content.to_ascii_lowercase())])
-        .unwrap_or_default()
+    super::verification_bypass::before_after(cx, path, content)
+        .into_iter()
+        .map(|(o, n)| (o.to_ascii_lowercase(), n.to_ascii_lowercase()))
+        .collect()
 }
 
 fn severity_raised(old: &str, new: &str) -> bool {

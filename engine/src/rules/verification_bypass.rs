@@ -785,7 +785,11 @@ fn goes_on_regardless(line: &str) -> bool {
 
 /// The (replaced, replacing) texts of a write: each edit's sides, or the whole file as
 /// shown before against the new content.
-fn before_after<'a>(cx: &'a Ctx<'_>, path: &str, content: &'a str) -> Vec<(&'a str, &'a str)> {
+pub(crate) fn before_after<'a>(
+    cx: &'a Ctx<'_>,
+    path: &str,
+    content: &'a str,
+) -> Vec<(&'a str, &'a str)> {
     if !cx.facts.edits.is_empty() {
         return cx
             .facts
