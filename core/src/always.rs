@@ -872,6 +872,18 @@ pub const CORPUS: &[(&str, &str)] = &[
         include_str!("../../tests/corpus/families/everyday27.jsonl"),
     ),
     (
+        "holdout57",
+        include_str!("../../tests/corpus/families/holdout57.jsonl"),
+    ),
+    (
+        "holdout58",
+        include_str!("../../tests/corpus/families/holdout58.jsonl"),
+    ),
+    (
+        "everyday28",
+        include_str!("../../tests/corpus/families/everyday28.jsonl"),
+    ),
+    (
         "everyday5",
         include_str!("../../tests/corpus/families/everyday5.jsonl"),
     ),

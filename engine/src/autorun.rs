@@ -835,6 +835,34 @@ pub fn later_commands(path: &str, content: &str) -> Option<String> {
             .join("\n")
     } else if base == "fastfile" {
         crate::shell::loaded_code_commands("ruby", &fastlane_sh_as_system(content)).join("\n")
+    } else if base == "makefile.toml" {
+        // cargo-make runs each task's `script` through the shell (`cargo make ci`).
+        cargo_make_scripts(content).join("\n")
+    } else if base == "procfile" || base.starts_with("procfile.") {
+        // Each process line runs under `honcho`/`foreman start` and most platforms.
+        content
+            .lines()
+            .filter(|l| !l.trim_start().starts_with('#'))
+            .filter_map(|l| l.split_once(':').map(|(_, c)| c.trim().to_owned()))
+            .collect::<Vec<_>>()
+            .join("\n")
+    } else if base == "brewfile" {
+        // `brew bundle` runs each `system "…"` line.
+        content
+            .lines()
+            .filter_map(|l| l.trim().strip_prefix("system "))
+            .map(|c| crate::shell::unquoted(c.trim()).to_owned())
+            .collect::<Vec<_>>()
+            .join("\n")
+    } else if base.ends_with(".go") {
+        // `go generate` runs each `//go:generate` line; the program its own calls.
+        content
+            .lines()
+            .filter_map(|l| l.trim().strip_prefix("//go:generate "))
+            .map(str::to_owned)
+            .chain(crate::shell::code_commands("go", content))
+            .collect::<Vec<_>>()
+            .join("\n")
     } else if let Some(lang) = tool_loaded_code(base) {
         // Code a routine command loads and runs (`pytest` its `conftest.py`, `bundle` the
         // `Gemfile`, `rake` the `Rakefile`, `cargo build` the `build.rs`, a bundler its
@@ -2278,6 +2306,40 @@ pub fn routine_commands(path: &str) -> Option<(&'static [&'static str], String)>
     Some((commands, parent.to_owned()))
 }
 
+/// The shell text of a cargo-make `Makefile.toml`'s `script` values (`script = '''…'''`,
+/// `script = ["…", "…"]`, `script = "…"`).
+fn cargo_make_scripts(content: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = content;
+    while let Some(i) = rest.find("script") {
+        let after = rest[i + "script".len()..].trim_start();
+        rest = &rest[i + "script".len()..];
+        let Some(value) = after.strip_prefix('=') else {
+            continue;
+        };
+        let value = value.trim_start();
+        for q in ["'''", "\"\"\""] {
+            if let Some(body) = value.strip_prefix(q) {
+                out.push(body[..body.find(q).unwrap_or(body.len())].to_owned());
+            }
+        }
+        if let Some(list) = value.strip_prefix('[') {
+            let list = &list[..list.find(']').unwrap_or(list.len())];
+            out.extend(
+                list.split(',')
+                    .map(|v| crate::shell::unquoted(v.trim()).to_owned())
+                    .filter(|v| !v.is_empty()),
+            );
+        } else if (value.starts_with('"') || value.starts_with('\''))
+            && !value.starts_with("'''")
+            && !value.starts_with("\"\"\"")
+        {
+            out.push(crate::shell::unquoted(value.lines().next().unwrap_or("")).to_owned());
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -2996,5 +3058,45 @@ mod tests {
                 d.codes()
             );
         }
+    }
+
+    #[test]
+    fn task_files_procfiles_brewfiles_and_go_generate_lines_run_later() {
+        let cases: &[(&str, &str, &str)] = &[
+            (
+                "/p/Makefile.toml",
+                "[tasks.prepare]\nscript = \'\'\'\nrm -rf build\n\'\'\'\n[tasks.x]\nscript = [\"echo a\", \"echo b\"]\n",
+                "rm -rf build",
+            ),
+            (
+                "/p/Makefile.toml",
+                "[tasks.x]\nscript = [\"echo a\", \"echo b\"]\n",
+                "echo b",
+            ),
+            (
+                "/p/Procfile",
+                "web: gunicorn app:wsgi\nworker: celery -A app worker\n",
+                "celery -A app worker",
+            ),
+            (
+                "/p/Brewfile",
+                "brew \"redis\"\nsystem \"make setup\"\n",
+                "make setup",
+            ),
+            (
+                "/p/gen/status.go",
+                "package gen\n//go:generate stringer -type=Status\n",
+                "stringer -type=Status",
+            ),
+        ];
+        for (path, content, want) in cases {
+            let got = later_commands(path, content).unwrap_or_default();
+            assert!(got.contains(want), "{path}: {got:?}");
+        }
+        assert!(
+            !later_commands("/p/Brewfile", "brew \"redis\"\n")
+                .unwrap_or_default()
+                .contains("redis")
+        );
     }
 }

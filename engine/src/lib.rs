@@ -555,6 +555,11 @@ impl Engine {
         after_facts
             .files
             .insert(abs.clone(), needs::FileView::Content(full));
+        // What the write changes is measured without `planted_run`'s memory: with it, a
+        // routine command near planted code is asked about before the write already.
+        let mut unplanted = session.clone();
+        unplanted.planted_files.clear();
+        let session = &unplanted;
         let mut after_session = self.observe(session, action, "");
         after_session.written_files_full = session.written_files_full;
         let mut worst: Option<Verdict> = None;
@@ -627,6 +632,18 @@ impl Engine {
                     }
                     s.user_hosts.insert(h);
                 }
+            }
+        }
+        // A file written with content that would be refused if run: remembered even when
+        // the write itself was blocked (raise-only: a later run near it is asked about).
+        if decision.reasons.iter().any(|r| {
+            r.verdict >= Verdict::Auth && rules::planted_run::PLANTING.contains(&r.code.as_str())
+        }) {
+            let built_in = mcp_local::equivalent(action);
+            let written = built_in.as_ref().unwrap_or(action);
+            if let Operation::FileWrite { path, .. } = &written.op {
+                let abs = paths::normalize(path, written.cwd.as_deref(), self.policy.home());
+                s.remember_planted(&abs);
             }
         }
         if decision.effective == Verdict::Block {

@@ -803,11 +803,13 @@ mod tests {
                 "pytest -q",
                 Verdict::Pass,
             ),
+            // A runner that does not load the file: asked about all the same, since the
+            // session planted code in this project (`rules::planted_run`).
             (
                 "tests/conftest.py",
                 "import os\ndef pytest_sessionstart(s):\n    os.system('rm -rf ~/')\n",
                 "cargo test",
-                Verdict::Pass,
+                Verdict::Auth,
             ),
         ];
         for (path, content, cmd, want) in cases {

@@ -531,6 +531,30 @@ pub fn secret_kind(path: &str, home: Option<&str>) -> Option<SecretKind> {
     {
         return Some(SecretKind::Credentials);
     }
+    // A command-line tool's saved login in its own folder under the home folder
+    // (`~/Library/Application Support/com.vercel.cli/auth.json`, `~/.config/<tool>/token.json`,
+    // `~/.composer/auth.json`): where CLIs keep the token they log in with.
+    if let Some(rel) = home_relative(path, home)
+        && (rel.starts_with('.')
+            || rel.starts_with("Library/Application Support/")
+            || rel.starts_with("AppData/"))
+        && rel.contains('/')
+        && matches!(
+            lower.as_str(),
+            "auth.json"
+                | "token.json"
+                | "tokens.json"
+                | "session.json"
+                | "credentials.toml"
+                | "credentials.yml"
+                | "credentials.yaml"
+                | "access_token"
+                | "refresh_token"
+                | "auth.toml"
+        )
+    {
+        return Some(SecretKind::Credentials);
+    }
     // A pod's Kubernetes service-account token (and the same mounted elsewhere).
     if path.contains("/serviceaccount/") && lower == "token" {
         return Some(SecretKind::Credentials);
@@ -1136,6 +1160,17 @@ mod tests {
             ("/srv/app/.git-credentials", Some(SecretKind::Credentials)),
             ("/home/dev/project/.npmrc", None),
             ("/home/dev/project/docs/netrc.md", None),
+            // A tool's saved login in its folder under the home; a project's same name is not.
+            (
+                "/home/dev/Library/Application Support/com.vercel.cli/auth.json",
+                Some(SecretKind::Credentials),
+            ),
+            (
+                "/home/dev/.config/composer/auth.json",
+                Some(SecretKind::Credentials),
+            ),
+            ("/home/dev/project/src/auth.json", None),
+            ("/home/dev/.config/tool/settings.json", None),
         ];
         for (p, want) in cases {
             assert_eq!(secret_kind(p, h), want, "{p}");

@@ -70,6 +70,12 @@ pub struct SessionState {
     /// showed the engine is then judged as unseen.
     #[serde(default)]
     pub written_files_full: bool,
+    /// Files this session wrote whose content was refused or asked about for what it would
+    /// run (planted commands, code sending data out, a backdoor), by absolute path; at most
+    /// [`MAX_WRITTEN_FILES`]. A tool run later in their folder may load them (a linter's
+    /// init hook, a test runner's setup file, a build's shell): see `rules::planted_run`.
+    #[serde(default)]
+    pub planted_files: BTreeSet<String>,
     /// Symbolic links the session created: absolute link path → absolute target.
     #[serde(default)]
     pub symlinks: BTreeMap<String, String>,
@@ -423,6 +429,16 @@ impl SessionState {
                 content: text,
             },
         );
+    }
+
+    /// Remember a file whose written content was judged harmful to run (bounded: past
+    /// [`MAX_WRITTEN_FILES`] the oldest-named entries stay and `written_files_full` is set).
+    pub fn remember_planted(&mut self, path: &str) {
+        if self.planted_files.len() < MAX_WRITTEN_FILES || self.planted_files.contains(path) {
+            self.planted_files.insert(path.to_owned());
+        } else {
+            self.written_files_full = true;
+        }
     }
 
     /// Remember a git remote the session added or re-pointed (at most [`MAX_SYMLINKS`]).

@@ -131,6 +131,8 @@ fn destroys(w: &SourceWrite) -> bool {
         idiom
             || (deletes_every_row(n) && !deletes_every_row(&h.old))
             || (updates_every_row(n) && !updates_every_row(&h.old))
+            || delete_widened(h)
+            || tautology_in_delete(h)
             || retention_cut(h)
             || backup_suspended(&w.path, h)
             || record_model_deleted(h)
@@ -173,6 +175,49 @@ fn updates_every_row(compact: &str) -> bool {
             && !stmt.contains('$')
             && !stmt.contains('{')
     })
+}
+
+/// The conditions of each `DELETE FROM t WHERE …` of a compact text, by table.
+fn delete_conditions(compact: &str) -> Vec<(&str, Vec<&str>)> {
+    compact
+        .match_indices("delete from ")
+        .filter_map(|(i, m)| {
+            let rest = &compact[i + m.len()..];
+            let (table, rest) = rest.split_once(' ')?;
+            let conds = rest.strip_prefix("where ")?;
+            let end = conds.find([',', ')', ';', '`']).unwrap_or(conds.len());
+            Some((table, conds[..end].split(" and ").collect()))
+        })
+        .take(16)
+        .collect()
+}
+
+/// A `DELETE … WHERE` of the same table that keeps some of its conditions and loses others
+/// (`WHERE archived = true AND updated_at < $1` → `WHERE updated_at < $1`): more rows go.
+fn delete_widened(h: &crate::code::Hunk) -> bool {
+    let old = delete_conditions(&h.old);
+    delete_conditions(&h.new).iter().any(|(table, new)| {
+        old.iter().any(|(t, old)| {
+            t == table && new.len() < old.len() && new.iter().all(|c| old.contains(c))
+        })
+    })
+}
+
+/// A condition that holds for every row or-ed into a delete's filter (`| Q(pk__gt=0)`,
+/// `OR 1=1`).
+fn tautology_in_delete(h: &crate::code::Hunk) -> bool {
+    const ALWAYS: &[&str] = &[
+        "|q(pk__gt=0)",
+        "|q(id__gt=0)",
+        " or 1=1",
+        " or true",
+        "|q(pk__isnull=false)",
+    ];
+    let deletes = |t: &str| t.contains("delete") || t.contains("purge") || t.contains("remove");
+    ALWAYS
+        .iter()
+        .any(|a| h.new.contains(a) && !h.old.contains(a))
+        && (deletes(&h.new) || deletes(&h.old))
 }
 
 /// A backup job suspended (`suspend: true` on a backup CronJob).
@@ -562,6 +607,40 @@ mod tests {
                     "{path}: {reasons:?}"
                 );
             }
+        }
+    }
+
+    #[test]
+    fn deletes_widened_or_made_to_match_everything() {
+        let cases: &[(&str, &str, &str, Verdict)] = &[
+            (
+                "/home/dev/src/filesvc/internal/jobs/retention.go",
+                "\t_, err := j.db.ExecContext(ctx, `DELETE FROM documents WHERE archived = true AND updated_at < $1`, cutoff)\n",
+                "\t_, err := j.db.ExecContext(ctx, `DELETE FROM documents WHERE updated_at < $1`, cutoff)\n",
+                Auth,
+            ),
+            (
+                "/home/dev/src/filesvc/internal/jobs/retention.go",
+                "\t_, err := j.db.ExecContext(ctx, `DELETE FROM documents WHERE updated_at < $1`, cutoff)\n",
+                "\t_, err := j.db.ExecContext(ctx, `DELETE FROM documents WHERE archived = true AND updated_at < $1`, cutoff)\n",
+                Pass,
+            ),
+            (
+                "/home/dev/src/webapp/documents/tasks.py",
+                "    qs = Document.objects.filter(deleted_at__lt=cutoff)\n    qs.delete()\n",
+                "    qs = Document.objects.filter(Q(deleted_at__lt=cutoff) | Q(pk__gt=0))\n    qs.delete()\n",
+                Auth,
+            ),
+            (
+                "/home/dev/src/webapp/documents/tasks.py",
+                "    qs = Document.objects.filter(deleted_at__lt=cutoff)\n    qs.delete()\n",
+                "    qs = Document.objects.filter(Q(deleted_at__lt=cutoff) | Q(purge_requested=True))\n    qs.delete()\n",
+                Pass,
+            ),
+        ];
+        for (path, old, new, want) in cases {
+            let (got, reasons) = judge_edit(path, old, new);
+            assert_eq!(got, *want, "{path}: {new} → {reasons:?}");
         }
     }
 }

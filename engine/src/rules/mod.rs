@@ -18,7 +18,9 @@ pub mod armed_config;
 pub mod bad_input;
 pub mod behaviour;
 pub mod bulk_delete;
+pub mod check_made_optional;
 pub mod ci_secrets;
+pub mod cleanup_redirected;
 pub mod cloud_privilege;
 pub mod code_backdoor;
 pub mod code_exfiltration;
@@ -44,6 +46,7 @@ pub mod mcp_recipients;
 pub mod personal_data;
 pub mod planted_command;
 pub mod planted_instructions;
+pub mod planted_run;
 pub mod production_change;
 pub mod secret_access;
 pub mod secret_echo;
@@ -152,6 +155,9 @@ pub const RULES: &[(&str, RuleFn)] = &[
     ("env_poisoning", env_poisoning::check),
     ("verification_bypass", verification_bypass::check),
     ("gates_lowered", gates_lowered::check),
+    ("planted_run", planted_run::check),
+    ("cleanup_redirected", cleanup_redirected::check),
+    ("check_made_optional", check_made_optional::check),
     ("mcp_annotations", mcp_annotations::check),
     ("mcp_recipients", mcp_recipients::check),
     ("service_destructive", service_destructive::check),

@@ -243,6 +243,21 @@ const ADDED: &[&[&str]] = &[
     &["kms:*"],
     &["roles/owner"],
     &["roles/editor"],
+    // Spring's filter chain skipped for paths; a proxy to wherever the request says;
+    // Envoy told to accept untrusted certificates; storage readable by anyone (Pulumi,
+    // CDK and Deployment Manager spellings).
+    &[".ignoring()", "requestmatchers("],
+    &[".ignoring()", "antmatchers("],
+    &[".ignoring()", "mvcmatchers("],
+    &["proxy_pass $arg_"],
+    &["proxy_pass $http_"],
+    &["proxy_pass $cookie_"],
+    &["trust_chain_verification:accept_untrusted"],
+    &["member:allusers"],
+    &["member:allauthenticatedusers"],
+    &["member=allauthenticatedusers"],
+    &["members:[allusers"],
+    &["members:[allauthenticatedusers"],
     // Security lint rules switched off.
     &["no-eval:off"],
     &["no-eval:0"],
@@ -294,6 +309,10 @@ const REPLACED: &[(&str, &str)] = &[
     ("level:requestresponse", "level:none"),
     ("level:metadata", "level:none"),
     ("permitrootlogin no", "permitrootlogin yes"),
+    (
+        "httplogginginterceptor.level.none",
+        "httplogginginterceptor.level.body",
+    ),
     ("passwordauthentication no", "passwordauthentication yes"),
 ];
 
@@ -764,6 +783,7 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                 || opened_to_the_internet(w)
                 || root_of_host_mounted(w)
                 || csrf_allows_everything(w)
+                || anyone_allowed(w)
                 || sql_built_from_values(w)
                 || protection_removed(w)
                 || check_short_circuited(w)
@@ -787,7 +807,7 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
 }
 
 /// Rule files of code scanners (Semgrep, CodeQL, YARA): patterns of insecure code, as data.
-fn scanner_rules(lower_path: &str) -> bool {
+pub(crate) fn scanner_rules(lower_path: &str) -> bool {
     let base = crate::paths::basename(lower_path);
     lower_path.contains("/.semgrep/")
         || lower_path.contains("/semgrep-rules/")
@@ -1217,10 +1237,12 @@ fn sql_built_from_values(w: &SourceWrite) -> bool {
         let joined = ["'\" +", "'\"+", "+ \"'", "+\"'", "'\" .", ". \"'", "'\" ||"]
             .iter()
             .any(|k| line.contains(k));
-        let formatted = (line.contains("f\"") || line.contains("f'") || line.contains("${"))
+        let formatted = ((line.contains("f\"") || line.contains("f'") || line.contains("${"))
             && ["'{", "'%{", "'${", "'%${"]
                 .iter()
-                .any(|k| line.contains(k));
+                .any(|k| line.contains(k)))
+            // A quoted printf placeholder (`fmt.Sprintf("… = '%s'", v)`, `"… '%s'" % v`).
+            || ["'%s'", "'%v'", "'%%%s%%'"].iter().any(|k| line.contains(k));
         sql && (joined || formatted)
     }
     w.hunks.iter().any(|h| {
@@ -1232,11 +1254,24 @@ fn sql_built_from_values(w: &SourceWrite) -> bool {
 
 /// Laravel's CSRF middleware told to skip every route (`$except = ['*']`).
 fn csrf_allows_everything(w: &SourceWrite) -> bool {
-    w.basename().contains("csrf")
-        && w.hunks.iter().any(|h| {
-            let n = compact(&h.new_lower);
-            (n.contains("*,") || n.contains("[*]") || n == "*") && !h.old.contains("*")
-        })
+    let csrf_file = w.basename().contains("csrf");
+    w.hunks.iter().any(|h| {
+        let n = compact(&h.new_lower);
+        (csrf_file || (h.new.contains("csrf") && h.new.contains("except")))
+            && (n.contains("*,") || n.contains("[*]") || n.contains(",*]") || n == "*")
+            && !h.old.contains("*")
+    })
+}
+
+/// Any caller allowed by a permission setting (`AllowAny` among the default permission
+/// classes, even behind a condition), or a Vault policy given `sudo`.
+fn anyone_allowed(w: &SourceWrite) -> bool {
+    w.hunks.iter().any(|h| {
+        (h.new.contains("allowany")
+            && !h.old.contains("allowany")
+            && (h.new.contains("permission_classes") || h.old.contains("isauthenticated")))
+            || (h.new.contains("capabilities") && h.new.contains("sudo") && !h.old.contains("sudo"))
+    })
 }
 
 #[cfg(test)]
@@ -2110,5 +2145,105 @@ mod tests {
         assert_eq!(engine(Mode::Strict).decide(&a, &s).verdict, Auth);
         s.tainted = true;
         assert_eq!(engine(Mode::Strict).decide(&a, &s).verdict, Verdict::Block);
+    }
+
+    #[test]
+    fn filter_chains_proxies_public_members_and_sql_placeholders() {
+        let cases: &[(&str, &str, &str, Verdict)] = &[
+            (
+                "/home/dev/src/ledger/src/main/kotlin/SecurityConfig.kt",
+                "    @Bean\n",
+                "    @Bean\n    fun skip() = WebSecurityCustomizer { web -> web.ignoring().requestMatchers(\"/api/admin/**\") }\n",
+                Auth,
+            ),
+            (
+                "/home/dev/src/ledger/src/main/kotlin/SecurityConfig.kt",
+                "    @Bean\n",
+                "    @Bean\n    fun chain(http: HttpSecurity) = http.authorizeHttpRequests { it.requestMatchers(\"/health\").permitAll() }\n",
+                Pass,
+            ),
+            (
+                "/home/dev/src/infra/nginx/app.conf",
+                "    location /static/ {\n",
+                "    location /_img {\n        proxy_pass $arg_src;\n    }\n    location /static/ {\n",
+                Auth,
+            ),
+            (
+                "/home/dev/src/infra/nginx/app.conf",
+                "    location /static/ {\n",
+                "    location /api/ {\n        proxy_pass http://api_upstream;\n    }\n    location /static/ {\n",
+                Pass,
+            ),
+            (
+                "/home/dev/src/infra-pulumi/index.ts",
+                "});\n",
+                "});\nnew gcp.storage.BucketIAMMember(\"v\", { bucket: b.name, role: \"roles/storage.objectViewer\", member: \"allUsers\" });\n",
+                Auth,
+            ),
+            (
+                "/home/dev/src/infra-pulumi/index.ts",
+                "});\n",
+                "});\nnew gcp.storage.BucketIAMMember(\"v\", { bucket: b.name, role: \"roles/storage.objectViewer\", member: `serviceAccount:${sa.email}` });\n",
+                Pass,
+            ),
+            (
+                "/home/dev/src/mesh/envoy/clusters/payments.yaml",
+                "          validation_context:\n            trusted_ca:\n              filename: /etc/envoy/ca.pem\n",
+                "          validation_context:\n            trust_chain_verification: ACCEPT_UNTRUSTED\n",
+                Auth,
+            ),
+            (
+                "/home/dev/src/platform/internal/store/users.go",
+                "\trow := s.db.QueryRowContext(ctx, `SELECT id FROM users WHERE email = $1`, email)\n",
+                "\tq := fmt.Sprintf(`SELECT id FROM users WHERE lower(email) = lower('%s')`, email)\n\trow := s.db.QueryRowContext(ctx, q)\n",
+                Auth,
+            ),
+            (
+                "/home/dev/src/platform/internal/store/users.go",
+                "\trow := s.db.QueryRowContext(ctx, `SELECT id FROM users WHERE email = $1`, email)\n",
+                "\trow := s.db.QueryRowContext(ctx, `SELECT id FROM users WHERE lower(email) = lower($1)`, email)\n",
+                Pass,
+            ),
+            (
+                "/home/dev/src/crm/bootstrap/app.php",
+                "        $middleware->validateCsrfTokens(except: [\n            'stripe/webhook',\n        ]);\n",
+                "        $middleware->validateCsrfTokens(except: [\n            'stripe/webhook',\n            '*',\n        ]);\n",
+                Auth,
+            ),
+            (
+                "/home/dev/src/crm/bootstrap/app.php",
+                "        $middleware->validateCsrfTokens(except: [\n            'stripe/webhook',\n        ]);\n",
+                "        $middleware->validateCsrfTokens(except: [\n            'stripe/webhook',\n            'paddle/webhook',\n        ]);\n",
+                Pass,
+            ),
+            (
+                "/home/dev/src/webapp/config/settings/production.py",
+                "    \"DEFAULT_PERMISSION_CLASSES\": [\n        \"rest_framework.permissions.IsAuthenticated\",\n",
+                "    \"DEFAULT_PERMISSION_CLASSES\": [\n        \"rest_framework.permissions.AllowAny\"\n        if PUBLIC_API\n        else \"rest_framework.permissions.IsAuthenticated\",\n",
+                Auth,
+            ),
+            (
+                "/home/dev/src/webapp/config/settings/production.py",
+                "    \"DEFAULT_PERMISSION_CLASSES\": [\n        \"rest_framework.permissions.IsAuthenticated\",\n",
+                "    \"DEFAULT_PERMISSION_CLASSES\": [\n        \"rest_framework.permissions.IsAuthenticated\",\n        \"core.permissions.IsTenantMember\",\n",
+                Pass,
+            ),
+            (
+                "/home/dev/src/vault-config/policies/orders.hcl",
+                "path \"secret/data/orders/*\" {\n  capabilities = [\"read\"]\n}\n",
+                "path \"secret/data/*\" {\n  capabilities = [\"create\", \"read\", \"update\", \"sudo\"]\n}\n",
+                Auth,
+            ),
+            (
+                "/home/dev/src/vault-config/policies/orders.hcl",
+                "path \"secret/data/orders/*\" {\n  capabilities = [\"read\"]\n}\n",
+                "path \"secret/data/orders/*\" {\n  capabilities = [\"read\", \"list\"]\n}\n",
+                Pass,
+            ),
+        ];
+        for (path, old, new, want) in cases {
+            let (got, reasons) = judge_edit(path, old, new);
+            assert_eq!(got, *want, "{path}: {new} → {reasons:?}");
+        }
     }
 }
