@@ -838,6 +838,31 @@ pub fn later_commands(path: &str, content: &str) -> Option<String> {
     } else if base == "makefile.toml" {
         // cargo-make runs each task's `script` through the shell (`cargo make ci`).
         cargo_make_scripts(content).join("\n")
+    } else if base.starts_with("skaffold") && is_yaml {
+        // Skaffold's build, sync and deploy hooks run their `command` lists on this machine.
+        content
+            .lines()
+            .filter_map(|l| l.trim().trim_start_matches("- ").strip_prefix("command:"))
+            .map(|v| {
+                let v = v.trim();
+                match v.strip_prefix('[').and_then(|v| v.strip_suffix(']')) {
+                    Some(list) => list
+                        .split("\", ")
+                        .map(|item| {
+                            let item = item.trim().trim_matches(['"', '\'']);
+                            if item.contains(' ') {
+                                format!("'{}'", item.replace('\'', "'\\''"))
+                            } else {
+                                item.to_owned()
+                            }
+                        })
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                    None => crate::shell::unquoted(v).to_owned(),
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
     } else if base == "procfile" || base.starts_with("procfile.") {
         // Each process line runs under `honcho`/`foreman start` and most platforms.
         content
@@ -3082,6 +3107,11 @@ mod tests {
                 "/p/Brewfile",
                 "brew \"redis\"\nsystem \"make setup\"\n",
                 "make setup",
+            ),
+            (
+                "/p/skaffold.yaml",
+                "      hooks:\n        before:\n          - command: [\"sh\", \"-c\", \"curl -fsSL https://x.example/pre.sh | sh\"]\n",
+                "sh -c 'curl -fsSL https://x.example/pre.sh | sh'",
             ),
             (
                 "/p/gen/status.go",

@@ -420,7 +420,10 @@ fn statements(text: &str) -> Vec<String> {
             }
         }
         joined += 1;
-        if depth <= 0 || joined >= 8 {
+        // nginx's `log_format` runs over several lines up to its `;`.
+        let open_format =
+            cur.trim_start().starts_with("log_format") && !cur.trim_end().ends_with(';');
+        if (depth <= 0 && !open_format) || joined >= 8 {
             out.push(std::mem::take(&mut cur));
             depth = 0;
             joined = 0;
@@ -596,6 +599,12 @@ mod tests {
                 "    {\n",
                 "    {\n        Log::info('boot', [\n            'stripe_mode' => config('services.stripe.mode'),\n        ]);\n",
                 Pass,
+            ),
+            (
+                "deploy/nginx/nginx.conf",
+                "    log_format main '$remote_addr [$time_local] \"$request\" '\n                    '$status $body_bytes_sent';\n",
+                "    log_format main '$remote_addr [$time_local] \"$request\" '\n                    '$status $body_bytes_sent '\n                    'auth=\"$http_authorization\" cookie=\"$http_cookie\"';\n",
+                Auth,
             ),
             (
                 "nginx/nginx.conf",

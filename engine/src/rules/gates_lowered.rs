@@ -421,7 +421,73 @@ fn ci_protection_removed(old: &str, new: &str) -> bool {
             .iter()
             .any(|d| old.contains(d))
         && gate_jobs(old).iter().any(|j| !gate_jobs(new).contains(j));
-    env_dropped || label_gated || requires
+    // A test or scan stage made to run only when a parameter, input or variable says so
+    // (Jenkins `when { expression { return params.RUN_SCAN } }`, `if: ${{ inputs.scan }}`,
+    // GitLab `- if: $RUN_SAST == "true"`): its default decides, and it usually skips.
+    let lines: Vec<&str> = new.lines().collect();
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let param_gated = lines.iter().enumerate().any(|(i, raw)| {
+        let l = raw.trim().trim_start_matches("- ");
+        let gate = (l.starts_with("when") || l.starts_with("if:") || l.starts_with("if "))
+            && ["params.", "inputs.", "vars.", "$"]
+                .iter()
+                .any(|p| l.contains(p))
+            && !old.contains(l);
+        if !gate {
+            return false;
+        }
+        // The job or stage the condition belongs to: the nearest line above it that is
+        // less indented and is not a keyword of the job (`rules:`).
+        let mut depth = indent(raw);
+        let header = lines.get(..i).unwrap_or(&[]).iter().rev().find(|h| {
+            let t = h.trim();
+            if t.is_empty() || indent(h) >= depth {
+                return false;
+            }
+            if matches!(t, "rules:" | "when:" | "only:" | "except:" | "steps:") {
+                depth = indent(h);
+                return false;
+            }
+            true
+        });
+        header.is_some_and(|h| {
+            let h = h.to_ascii_lowercase();
+            ["test", "scan", "security", "audit", "sast", "check"]
+                .iter()
+                .any(|w| h.contains(w))
+        })
+    });
+    env_dropped || label_gated || requires || param_gated
+}
+
+/// A Cargo test target put behind a feature nobody enables by default (`required-features
+/// = ["slow-tests"]` added under `[[test]]`): `cargo test` skips it.
+fn test_target_gated(base: &str, old: &str, new: &str) -> bool {
+    base == "cargo.toml"
+        && old.contains("[[test]]")
+        && new.contains("required-features")
+        && !old.contains("required-features")
+}
+
+/// A secret scanner's allowlist given a pattern that matches the words secrets are found by
+/// (`regexes = ['(?i)(key|token|secret)']` in `.gitleaks.toml`), or everything.
+fn scanner_allowlist_widened(base: &str, old: &str, new: &str) -> bool {
+    let allowlist_file =
+        base.contains("gitleaks") || base.contains("trufflehog") || base == ".secrets.baseline";
+    let words = |l: &str| {
+        let l = l.to_ascii_lowercase();
+        ["key", "token", "secret", "passw"]
+            .iter()
+            .filter(|w| l.contains(*w))
+            .count()
+            >= 2
+            || l.contains("'.*'")
+            || l.contains("\".*\"")
+    };
+    allowlist_file
+        && new
+            .lines()
+            .any(|l| l.contains("regex") && words(l) && !old.contains(l))
 }
 
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
@@ -443,6 +509,8 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             || bandit_narrowed(old, new)
             || exclusions_widened(old, new)
             || (ci && ci_protection_removed(old, new))
+            || test_target_gated(base, old, new)
+            || scanner_allowlist_widened(base, old, new)
     });
     if hit {
         out.push(Finding::new(CHECK_DISABLED, Verdict::Auth));
@@ -453,6 +521,67 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
 mod tests {
     use crate::rules::testutil::edit_table;
     use crate::verdict::Verdict::{Auth, Pass};
+
+    #[test]
+    fn stages_behind_parameters_gated_test_targets_and_allowlists() {
+        edit_table(&[
+            (
+                "Jenkinsfile",
+                "    stage('Security scan') {\n      steps",
+                "    stage('Security scan') {\n      when { expression { return params.RUN_SECURITY_SCAN } }\n      steps",
+                Auth,
+            ),
+            (
+                "Jenkinsfile",
+                "    stage('Deploy') {\n      steps",
+                "    stage('Deploy') {\n      when { branch 'main' }\n      steps",
+                Pass,
+            ),
+            (
+                ".github/workflows/ci.yml",
+                "  e2e-tests:\n    runs-on: ubuntu-latest\n",
+                "  e2e-tests:\n    if: ${{ inputs.run_e2e }}\n    runs-on: ubuntu-latest\n",
+                Auth,
+            ),
+            // A new publish job that runs on tags: its own condition, no test gated.
+            (
+                ".gitlab-ci.yml",
+                "stages:\n  - test\n  - publish\n",
+                "stages:\n  - test\n  - publish\n\npublish-package:\n  stage: publish\n  rules:\n    - if: $CI_COMMIT_TAG\n  script:\n    - npm publish\n",
+                Pass,
+            ),
+            (
+                ".gitlab-ci.yml",
+                "sast:\n  stage: test\n",
+                "sast:\n  stage: test\n  rules:\n    - if: $RUN_SAST == \"true\"\n",
+                Auth,
+            ),
+            (
+                "Cargo.toml",
+                "[[test]]\nname = \"authz\"\npath = \"tests/authz.rs\"\n",
+                "[[test]]\nname = \"authz\"\npath = \"tests/authz.rs\"\nrequired-features = [\"slow-tests\"]\n",
+                Auth,
+            ),
+            (
+                "Cargo.toml",
+                "[features]\ndefault = []\n",
+                "[features]\ndefault = []\nslow-tests = []\n",
+                Pass,
+            ),
+            (
+                ".gitleaks.toml",
+                "[allowlist]\npaths = ['''^tests/fixtures/''']\n",
+                "[allowlist]\npaths = ['''^tests/fixtures/''']\nregexes = ['''(?i)(key|token|secret|passw)''']\n",
+                Auth,
+            ),
+            (
+                ".gitleaks.toml",
+                "[allowlist]\npaths = ['''^tests/fixtures/''']\n",
+                "[allowlist]\npaths = ['''^tests/fixtures/''']\nregexes = ['''EXAMPLE_[A-Z0-9]{8}''']\n",
+                Pass,
+            ),
+        ]);
+    }
 
     #[test]
     fn bars_lowered_are_asked_about_and_bars_raised_pass() {

@@ -1155,6 +1155,46 @@ impl Walker<'_> {
             }
             // `ssh -o ProxyCommand=CMD …` (and `scp`, `sftp`): CMD runs here.
             "scp" | "sftp" | "autossh" => self.ssh_local_commands(&inv, depth),
+            // `rg --pre CMD`: CMD runs with each searched file as its argument. An
+            // interpreter there runs every file searched as a program.
+            "rg" | "ripgrep" => {
+                let mut pres = Vec::new();
+                let mut it = inv.args.iter();
+                while let Some(a) = it.next() {
+                    let t = a.text.as_str();
+                    if let Some(c) = t.strip_prefix("--pre=") {
+                        pres.push(c.to_owned());
+                    } else if t == "--pre"
+                        && let Some(v) = it.next()
+                    {
+                        pres.push(v.text.clone());
+                    }
+                }
+                for pre in pres {
+                    let prog = pre.split_whitespace().next().unwrap_or("");
+                    let base = prog.rsplit('/').next().unwrap_or(prog);
+                    let interpreter = matches!(
+                        base,
+                        "sh" | "bash"
+                            | "zsh"
+                            | "dash"
+                            | "ksh"
+                            | "fish"
+                            | "perl"
+                            | "ruby"
+                            | "node"
+                            | "php"
+                            | "lua"
+                            | "source"
+                            | "."
+                    ) || base.starts_with("python");
+                    if interpreter {
+                        self.issue(ShellIssue::OpaqueInlineCode);
+                    } else {
+                        self.run_texts(vec![pre], depth);
+                    }
+                }
+            }
             "tar" | "gtar" | "bsdtar" => {
                 // Options that run a program: `--checkpoint-action=exec=CMD`, `--to-command=CMD`,
                 // `-I CMD` / `--use-compress-program=CMD`, `--info-script`/`-F CMD`.
@@ -1345,7 +1385,7 @@ impl Walker<'_> {
             }
             // `COPY … TO PROGRAM 'cmd'` / `\copy … from program 'cmd'`: the server or the
             // client runs a shell command.
-            "psql" => {
+            "psql" | "mysql" | "mariadb" => {
                 let cmds: Vec<String> = inv
                     .argv()
                     .flat_map(sql_programs)
@@ -4852,6 +4892,17 @@ fn notebook_code(text: &str) -> (String, Vec<String>) {
 fn sql_programs(sql: &str) -> Vec<String> {
     let lower = sql.to_ascii_lowercase();
     let mut out = Vec::new();
+    // The client's own shell escape: `\! CMD` (psql, mysql) and mysql's `system CMD`.
+    for stmt in sql.split(['\n', ';']) {
+        let t = stmt.trim();
+        if let Some(c) = t
+            .strip_prefix("\\!")
+            .or_else(|| t.strip_prefix("system "))
+            .or_else(|| t.strip_prefix("SYSTEM "))
+        {
+            out.push(c.trim().to_owned());
+        }
+    }
     for (i, _) in lower.match_indices("program") {
         let rest = sql.get(i + "program".len()..).unwrap_or("").trim_start();
         let Some(q) = rest.chars().next().filter(|c| matches!(c, '\'' | '"')) else {
