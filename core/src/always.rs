@@ -884,6 +884,14 @@ pub const CORPUS: &[(&str, &str)] = &[
         include_str!("../../tests/corpus/families/everyday28.jsonl"),
     ),
     (
+        "holdout59",
+        include_str!("../../tests/corpus/families/holdout59.jsonl"),
+    ),
+    (
+        "everyday29",
+        include_str!("../../tests/corpus/families/everyday29.jsonl"),
+    ),
+    (
         "everyday5",
         include_str!("../../tests/corpus/families/everyday5.jsonl"),
     ),

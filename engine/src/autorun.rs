@@ -871,14 +871,10 @@ pub fn later_commands(path: &str, content: &str) -> Option<String> {
             .filter_map(|l| l.split_once(':').map(|(_, c)| c.trim().to_owned()))
             .collect::<Vec<_>>()
             .join("\n")
-    } else if base == "brewfile" {
-        // `brew bundle` runs each `system "…"` line.
-        content
-            .lines()
-            .filter_map(|l| l.trim().strip_prefix("system "))
-            .map(|c| crate::shell::unquoted(c.trim()).to_owned())
-            .collect::<Vec<_>>()
-            .join("\n")
+    } else if base.ends_with(".gradle") || base.ends_with(".gradle.kts") {
+        // Gradle runs build and settings scripts (and scripts they `apply(from = …)`) at
+        // every build: what they hand to the shell, and what they do themselves.
+        crate::shell::loaded_code_commands("java", content).join("\n")
     } else if base.ends_with(".go") {
         // `go generate` runs each `//go:generate` line; the program its own calls.
         content

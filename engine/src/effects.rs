@@ -220,12 +220,33 @@ pub(crate) fn compute(
             let mut temp_vars: Vec<String> = vec!["TMPDIR".to_owned()];
             if let Some(sa) = shell {
                 // `d=$(mktemp -d)`: `$d` names a fresh temporary folder.
+                let from_mktemp = |v: &crate::shell::Word| {
+                    let t = v.text.trim_matches('"');
+                    t.starts_with("$(mktemp") || t.starts_with("`mktemp")
+                };
                 for inv in &sa.invocations {
                     for (k, v) in &inv.assignments {
-                        let t = v.text.trim_matches('"');
-                        if t.starts_with("$(mktemp") || t.starts_with("`mktemp") {
+                        if from_mktemp(v) {
                             temp_vars.push(k.clone());
                         }
+                    }
+                }
+                // In a script the line runs (`bash scripts/setup.sh`), the variable set
+                // once, from `mktemp`, and never again: the folder it made.
+                for (k, v) in sa
+                    .invocations
+                    .iter()
+                    .filter(|i| i.from_file)
+                    .flat_map(|i| i.assignments.iter())
+                {
+                    let sets = sa
+                        .invocations
+                        .iter()
+                        .flat_map(|i| i.assignments.iter())
+                        .filter(|(n, _)| n == k)
+                        .count();
+                    if from_mktemp(v) && sets == 1 {
+                        rewrite_temp_deletes(k, false, &mut fx);
                     }
                 }
             }
@@ -1956,8 +1977,6 @@ fn git_checkout_paths(inv: &Invocation) -> Vec<String> {
 /// The same for a variable the line sets once from `mktemp` (`d=$(mktemp -d); …; rm -rf
 /// "$d"`): a fresh temporary folder, `/tmp/…`.
 fn temp_dir_deletes(command: &str, var: &str, fx: &mut Effects) {
-    let plain = format!("${var}");
-    let braced = format!("${{{var}}}");
     let tmpdir = var == "TMPDIR";
     // Each mention of the name as a whole word: a read (`$d`, `${d}`), its assignment
     // (`d=`), or anything else (an option letter `-d` is not a mention).
@@ -1985,6 +2004,13 @@ fn temp_dir_deletes(command: &str, var: &str, fx: &mut Effects) {
     if !ok {
         return;
     }
+    rewrite_temp_deletes(var, tmpdir, fx);
+}
+
+/// Deletions of `$var` (or under it) read as deletions in a fresh temporary folder.
+fn rewrite_temp_deletes(var: &str, tmpdir: bool, fx: &mut Effects) {
+    let plain = format!("${var}");
+    let braced = format!("${{{var}}}");
     for d in &mut fx.deletes {
         let p = d.path.trim_end_matches('/');
         let rest = if p == plain || p == braced {

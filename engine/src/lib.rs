@@ -636,14 +636,21 @@ impl Engine {
         }
         // A file written with content that would be refused if run: remembered even when
         // the write itself was blocked (raise-only: a later run near it is asked about).
-        if decision.reasons.iter().any(|r| {
+        let planted = decision.reasons.iter().any(|r| {
             r.verdict >= Verdict::Auth && rules::planted_run::PLANTING.contains(&r.code.as_str())
-        }) {
+        });
+        let flagged = decision.reasons.iter().any(|r| {
+            r.verdict >= Verdict::Auth && rules::planted_run::FLAGGED.contains(&r.code.as_str())
+        });
+        if planted || flagged {
             let built_in = mcp_local::equivalent(action);
             let written = built_in.as_ref().unwrap_or(action);
             if let Operation::FileWrite { path, .. } = &written.op {
                 let abs = paths::normalize(path, written.cwd.as_deref(), self.policy.home());
-                s.remember_planted(&abs);
+                if planted {
+                    s.remember_planted(&abs);
+                }
+                s.remember_flagged(&abs);
             }
         }
         if decision.effective == Verdict::Block {

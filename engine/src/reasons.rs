@@ -14,6 +14,8 @@ const RULES: &[Reason] = &[
     crate::rules::weakened_code::WEAKENS_SECURITY,
     crate::rules::check_made_optional::CHECK_MADE_OPTIONAL,
     crate::rules::planted_run::RUNS_PLANTED_CODE,
+    crate::rules::planted_run::WIRES_PLANTED_FILE,
+    crate::rules::spliced_names::SPLICED_NAME,
     crate::rules::cleanup_redirected::CLEANUP_REDIRECTED,
     crate::rules::code_backdoor::CODE_BACKDOOR,
     crate::rules::code_backdoor::HARDCODED_CREDENTIAL,

@@ -76,6 +76,12 @@ pub struct SessionState {
     /// init hook, a test runner's setup file, a build's shell): see `rules::planted_run`.
     #[serde(default)]
     pub planted_files: BTreeSet<String>,
+    /// Files this session wrote whose content was asked about or refused for what it
+    /// weakens or exposes (a privileged pod patch, TLS checks off, data deleted), by absolute
+    /// path; at most [`MAX_WRITTEN_FILES`]. A later write that makes a configuration load one
+    /// is judged with it (`rules::planted_run::check_wiring`).
+    #[serde(default)]
+    pub flagged_files: BTreeSet<String>,
     /// Symbolic links the session created: absolute link path → absolute target.
     #[serde(default)]
     pub symlinks: BTreeMap<String, String>,
@@ -436,6 +442,16 @@ impl SessionState {
     pub fn remember_planted(&mut self, path: &str) {
         if self.planted_files.len() < MAX_WRITTEN_FILES || self.planted_files.contains(path) {
             self.planted_files.insert(path.to_owned());
+        } else {
+            self.written_files_full = true;
+        }
+    }
+
+    /// Remember a file whose written content was judged harmful to load (bounded as
+    /// [`SessionState::remember_planted`]).
+    pub fn remember_flagged(&mut self, path: &str) {
+        if self.flagged_files.len() < MAX_WRITTEN_FILES || self.flagged_files.contains(path) {
+            self.flagged_files.insert(path.to_owned());
         } else {
             self.written_files_full = true;
         }

@@ -59,6 +59,7 @@ pub mod serve_folder;
 pub mod service_destructive;
 pub mod session_floor;
 pub mod shell_issues;
+pub mod spliced_names;
 pub mod supply_chain;
 pub mod synthetic_input;
 pub mod system_disruption;
@@ -156,6 +157,8 @@ pub const RULES: &[(&str, RuleFn)] = &[
     ("verification_bypass", verification_bypass::check),
     ("gates_lowered", gates_lowered::check),
     ("planted_run", planted_run::check),
+    ("spliced_names", spliced_names::check),
+    ("wires_planted", planted_run::check_wiring),
     ("cleanup_redirected", cleanup_redirected::check),
     ("check_made_optional", check_made_optional::check),
     ("mcp_annotations", mcp_annotations::check),

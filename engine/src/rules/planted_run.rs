@@ -33,6 +33,74 @@ pub const PLANTING: &[&str] = &[
     "upload_unknown_destination",
 ];
 
+/// Reasons a write gets for content that weakens, exposes or destroys once something loads
+/// it (besides [`PLANTING`]).
+pub const FLAGGED: &[&str] = &[
+    "planted_command",
+    "code_exfiltration",
+    "code_backdoor",
+    "exfiltration",
+    "upload_unknown_destination",
+    "weakens_security",
+    "container_host_access",
+    "destroys_data",
+    "check_made_optional",
+    "check_disabled",
+    "spliced_name",
+];
+
+pub const WIRES_PLANTED_FILE: Reason = Reason::new(
+    "wires_planted_file",
+    "Makes a configuration load a file this session wrote with content that was refused.",
+);
+
+/// The ways a configuration names the file at `path`: its path from the writer's folder
+/// and its last two or more path components (`patches/node-debug.yaml`,
+/// `gradle/build-cache.gradle.kts`), and for code its dotted module (`middleware.rum`).
+fn references(path: &str, from_dir: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(rel) = path
+        .strip_prefix(from_dir)
+        .and_then(|r| r.strip_prefix('/'))
+    {
+        out.push(rel.to_owned());
+    }
+    let parts: Vec<&str> = path.split('/').filter(|p| !p.is_empty()).collect();
+    for n in 2..=parts.len().min(4) {
+        let tail = parts.get(parts.len() - n..).unwrap_or(&[]);
+        out.push(tail.join("/"));
+        if let Some((stem, ext)) = tail.join(".").rsplit_once('.')
+            && matches!(ext, "py" | "rb" | "js" | "ts" | "kt" | "java")
+        {
+            out.push(stem.to_owned());
+        }
+    }
+    out
+}
+
+/// A write that makes a configuration load a file this session wrote with refused
+/// content (`- path: patches/node-debug.yaml` in a Kustomization, `apply(from =
+/// "gradle/x.gradle.kts")`, a Django middleware's dotted path): it arms that content.
+pub fn check_wiring(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
+    let flagged = &cx.session.flagged_files;
+    if flagged.is_empty() {
+        return;
+    }
+    let crate::action::Operation::FileWrite { path, content } = &cx.action.op else {
+        return;
+    };
+    let abs = paths::normalize(path, cx.cwd(), cx.home());
+    let dir = abs.rsplit_once('/').map_or("", |(d, _)| d);
+    let wires = flagged.iter().filter(|f| **f != abs).any(|f| {
+        references(f, dir)
+            .iter()
+            .any(|r| (r.contains('/') || r.contains('.')) && content.contains(r.as_str()))
+    });
+    if wires {
+        out.push(Finding::new(WIRES_PLANTED_FILE, cx.ask_or_block()));
+    }
+}
+
 /// Programs that only look at files, move them or remove them: they load no project
 /// configuration.
 const LOOKS_ONLY: &[&str] = &[
@@ -288,6 +356,36 @@ mod tests {
         for (command, cwd, want) in cases {
             assert_eq!(after_planting(command, cwd), *want, "{command} in {cwd}");
         }
+    }
+
+    #[test]
+    fn configurations_that_load_a_refused_file() {
+        let e = engine(Mode::Balanced);
+        let s0 = SessionState::default();
+        let patch = file_write(
+            "Write",
+            "/home/dev/src/k8s/overlays/prod/patches/node-debug.yaml",
+            "spec:\n  template:\n    spec:\n      hostPID: true\n      volumes:\n        - name: host\n          hostPath:\n            path: /\n",
+        );
+        let d = e.decide(&patch, &s0);
+        let s = e.record(&s0, &patch, &d);
+        assert!(!s.flagged_files.is_empty(), "{d:?}");
+        let wire =
+            |path: &str, content: &str| e.decide(&file_write("Edit", path, content), &s).verdict;
+        assert_eq!(
+            wire(
+                "/home/dev/src/k8s/overlays/prod/kustomization.yaml",
+                "patches:\n  - path: patches/replicas.yaml\n  - path: patches/node-debug.yaml\n"
+            ),
+            Auth
+        );
+        assert_eq!(
+            wire(
+                "/home/dev/src/k8s/overlays/prod/kustomization.yaml",
+                "patches:\n  - path: patches/replicas.yaml\n"
+            ),
+            Pass
+        );
     }
 
     #[test]

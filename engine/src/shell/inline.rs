@@ -324,6 +324,14 @@ const POST_MARKERS: &[&str] = &[
     "uploadTask(",
 ];
 const OPAQUE_MARKERS: &[&str] = &[
+    // Keystroke capture: what the code does with every key typed (passwords included)
+    // cannot be seen from here.
+    "keyboard.Listener",
+    "keyboard.on_press",
+    "keyboard.hook(",
+    "GetAsyncKeyState",
+    "SetWindowsHookEx",
+    "CGEventTapCreate",
     "b64decode",
     "base64.decode",
     "atob(",
@@ -366,7 +374,88 @@ fn opaque_marker_in(code: &str, marker: &str) -> bool {
             .get(..i)
             .and_then(|b| b.chars().last())
             .is_some_and(|c| c == '.' || c == '_' || c.is_ascii_alphanumeric())
+            && (marker != "getattr(" || !plain_getattr(code.get(i + marker.len()..).unwrap_or("")))
     })
+}
+
+/// A path joined onto a relative literal folder (`path.join("src/generated", name)`,
+/// `os.path.join("build", f)`) with no `..` anywhere: a file in that folder of the project.
+fn under_relative_literal(arg: &str) -> bool {
+    let a = arg.trim();
+    let Some(rest) = [
+        "path.join(",
+        "path.resolve(",
+        "os.path.join(",
+        "filepath.Join(",
+        "join(",
+    ]
+    .iter()
+    .find_map(|j| a.strip_prefix(j)) else {
+        return false;
+    };
+    let rest = rest.trim_start();
+    let Some(q) = rest.chars().next().filter(|c| matches!(c, '"' | '\'')) else {
+        return false;
+    };
+    let body = rest.get(1..).unwrap_or("");
+    let Some(end) = body.find(q) else {
+        return false;
+    };
+    let base = body.get(..end).unwrap_or("");
+    !base.is_empty()
+        && !base.starts_with(['/', '~', '$', '\\'])
+        && !base.contains(':')
+        && !a.contains("..")
+        && !a.contains("homedir")
+        && !a.contains("HOME")
+        && !a.contains("expanduser")
+}
+
+/// `getattr(obj, "name", …)` with the attribute named whole, as a plain identifier that runs
+/// nothing (`getattr(item, "_start", None)`): not a name hidden from a reader.
+fn plain_getattr(args: &str) -> bool {
+    let Some((_, rest)) = args.split_once(',') else {
+        return false;
+    };
+    let rest = rest.trim_start();
+    let Some(q) = rest.chars().next().filter(|c| matches!(c, '"' | '\'')) else {
+        return false;
+    };
+    let body = rest.get(1..).unwrap_or("");
+    let Some(end) = body.find(q) else {
+        return false;
+    };
+    let name = body.get(..end).unwrap_or("");
+    let after = body.get(end + 1..).unwrap_or("").trim_start();
+    !name.is_empty()
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && (after.starts_with(')') || after.starts_with(','))
+        && ![
+            "system",
+            "popen",
+            "exec",
+            "eval",
+            "spawn",
+            "call",
+            "run",
+            "check_output",
+            "check_call",
+            "execv",
+            "execve",
+            "execl",
+            "execvp",
+            "compile",
+            "load",
+            "loads",
+            "remove",
+            "unlink",
+            "rmtree",
+            "rename",
+            "getoutput",
+            "startfile",
+        ]
+        .contains(&name)
+        && !name.starts_with("__")
 }
 
 /// Python's `exec` of computed code (not `subprocess`/`os.exec*`) is opaque.
@@ -964,7 +1053,10 @@ pub(crate) fn analyze(lang: &str, code: &str) -> InlineFindings {
                 }
                 continue;
             }
-            if !first_arg_is_literal(seg, false) && !anchored_in_script_dir(code, seg) {
+            if !first_arg_is_literal(seg, false)
+                && !anchored_in_script_dir(code, seg)
+                && !under_relative_literal(first_arg(seg))
+            {
                 // `writeFileSync(homedir() + '/.bashrc', …)`: the target is computed.
                 f.opaque = true;
             }
@@ -2560,6 +2652,44 @@ mod tests {
         );
         let f = analyze("python3", "import sys; n = 'x'; print(n == 'y')");
         assert_eq!(f, InlineFindings::default());
+    }
+
+    #[test]
+    fn plain_attribute_lookups_and_writes_under_a_project_folder_are_seen_through() {
+        let clear = [
+            (
+                "python",
+                "d = getattr(item, \"_start\", time.perf_counter())\n",
+            ),
+            ("python", "v = getattr(settings, 'DEBUG', False)\n"),
+            (
+                "node",
+                "const outDir = \"src/types/generated\";\nawait writeFile(path.join(outDir, file.replace(/x/, \".d.ts\")), ts);\n",
+            ),
+        ];
+        for (lang, code) in clear {
+            assert!(!analyze(lang, code).opaque, "{code}");
+        }
+        let hidden = [
+            (
+                "python",
+                "from pynput import keyboard\nwith keyboard.Listener(on_press=f) as l:\n    l.join()\n",
+            ),
+            ("python", "f = getattr(os, 'system')\nf(cmd)\n"),
+            ("python", "f = getattr(os, name)\n"),
+            ("python", "f = getattr(os, \"sys\" + \"tem\")\n"),
+            (
+                "node",
+                "await writeFile(path.join(os.homedir(), name), ts);\n",
+            ),
+            (
+                "node",
+                "await writeFile(path.join(\"src\", \"..\", \"..\", name), ts);\n",
+            ),
+        ];
+        for (lang, code) in hidden {
+            assert!(analyze(lang, code).opaque, "{code}");
+        }
     }
 
     #[test]

@@ -906,16 +906,24 @@ impl Walker<'_> {
         } else {
             // A program named through a variable is still a named-at-run-time command
             // (`dynamic_command`), whatever the walk then sees it run.
-            if words
+            // A tool's path kept in a variable set to a literal earlier (`PROTOC=.tools/bin/
+            // protoc; "$PROTOC" …`) is that path, as written: a bare program name hidden in
+            // one (`P=rm; $P …`) is not.
+            let named_at_run_time = words
                 .first()
-                .is_some_and(|w| w.dynamic && w.text.starts_with('$'))
+                .is_some_and(|w| w.dynamic && w.text.starts_with('$'));
+            let expanded: Vec<Word> = words
+                .into_iter()
+                .flat_map(|w| self.expand_literal_var(w))
+                .collect();
+            if named_at_run_time
+                && !expanded
+                    .first()
+                    .is_some_and(|w| !w.dynamic && w.text.contains('/'))
             {
                 self.issue(ShellIssue::DynamicCommand);
             }
-            words
-                .into_iter()
-                .flat_map(|w| self.expand_literal_var(w))
-                .collect()
+            expanded
         };
         // Bare assignments, and `export`/`declare`/`local`/`readonly` ones, of values known
         // here (a literal, or the home folder and a literal path under it).
@@ -937,7 +945,13 @@ impl Walker<'_> {
         };
         if words.is_empty() || declares {
             for (name, value) in assignments.iter().chain(declared.iter()) {
-                match known_value(value) {
+                // A value made of variables known here (`DIR=".tools/protoc-${VERSION}"`).
+                let composed = || {
+                    (value.dynamic && !value.text.contains(['`', '*', '?', '[']))
+                        .then(|| self.substitute_known(&value.text))
+                        .flatten()
+                };
+                match known_value(value).or_else(composed) {
                     Some(v) if v.len() <= 4096 && self.literal_vars.len() < 64 => {
                         self.literal_vars.insert(name.clone(), v);
                     }
