@@ -378,6 +378,15 @@ fn opaque_marker_in(code: &str, marker: &str) -> bool {
     })
 }
 
+/// The quoted literal `s` starts with (after blanks), and the text after its closing quote.
+fn leading_literal(s: &str) -> Option<(&str, &str)> {
+    let s = s.trim_start();
+    let q = s.chars().next().filter(|c| matches!(c, '"' | '\''))?;
+    let body = s.get(1..)?;
+    let end = body.find(q)?;
+    Some((body.get(..end)?, body.get(end + 1..)?))
+}
+
 /// A path joined onto a relative literal folder (`path.join("src/generated", name)`,
 /// `os.path.join("build", f)`) with no `..` anywhere: a file in that folder of the project.
 fn under_relative_literal(arg: &str) -> bool {
@@ -393,15 +402,9 @@ fn under_relative_literal(arg: &str) -> bool {
     .find_map(|j| a.strip_prefix(j)) else {
         return false;
     };
-    let rest = rest.trim_start();
-    let Some(q) = rest.chars().next().filter(|c| matches!(c, '"' | '\'')) else {
+    let Some((base, _)) = leading_literal(rest) else {
         return false;
     };
-    let body = rest.get(1..).unwrap_or("");
-    let Some(end) = body.find(q) else {
-        return false;
-    };
-    let base = body.get(..end).unwrap_or("");
     !base.is_empty()
         && !base.starts_with(['/', '~', '$', '\\'])
         && !base.contains(':')
@@ -417,16 +420,10 @@ fn plain_getattr(args: &str) -> bool {
     let Some((_, rest)) = args.split_once(',') else {
         return false;
     };
-    let rest = rest.trim_start();
-    let Some(q) = rest.chars().next().filter(|c| matches!(c, '"' | '\'')) else {
+    let Some((name, after)) = leading_literal(rest) else {
         return false;
     };
-    let body = rest.get(1..).unwrap_or("");
-    let Some(end) = body.find(q) else {
-        return false;
-    };
-    let name = body.get(..end).unwrap_or("");
-    let after = body.get(end + 1..).unwrap_or("").trim_start();
+    let after = after.trim_start();
     !name.is_empty()
         && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
         && (after.starts_with(')') || after.starts_with(','))
