@@ -19,7 +19,7 @@
 //! in `envs/prod/s3.tf` → `check_made_optional`.
 
 use crate::code::{Hunk, SourceWrite, compact, is_test_or_dev};
-use crate::verdict::{Finding, Reason, Verdict};
+use crate::verdict::{Finding, Reason};
 
 use super::Ctx;
 
@@ -237,12 +237,7 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
         return;
     };
     if made_optional(w) {
-        let by = if cx.untrusted() {
-            [Verdict::Auth, Verdict::Auth, Verdict::Block, Verdict::Block]
-        } else {
-            [Verdict::Pass, Verdict::Auth, Verdict::Auth, Verdict::Block]
-        };
-        out.push(Finding::new(CHECK_MADE_OPTIONAL, cx.mode().pick(by)));
+        out.push(Finding::new(CHECK_MADE_OPTIONAL, cx.code_edit_verdict()));
     }
 }
 

@@ -17,7 +17,7 @@
 //! **Example:** `migrations.RunSQL("DROP TABLE orders_order CASCADE")` → `destroys_data`.
 
 use crate::code::{SourceWrite, is_production_config, is_test_or_dev};
-use crate::verdict::{Finding, Reason, Verdict};
+use crate::verdict::{Finding, Reason};
 
 use super::Ctx;
 
@@ -25,8 +25,6 @@ pub const DESTROYS_DATA: Reason = Reason::new(
     "destroys_data",
     "Adds code, a migration or a setting that deletes databases, tables or stored data.",
 );
-
-use Verdict::{Auth, Block, Pass};
 
 /// Compact idioms (see [`crate::code`]) that destroy data.
 const DESTROYS: &[&str] = &[
@@ -103,12 +101,7 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     // unseal keys is not source code, but it is lost all the same).
     let hit = emptied(cx) || cx.source_write().is_some_and(destroys);
     if hit {
-        let by = if cx.untrusted() {
-            [Auth, Auth, Block, Block]
-        } else {
-            [Pass, Auth, Auth, Block]
-        };
-        out.push(Finding::new(DESTROYS_DATA, cx.mode().pick(by)));
+        out.push(Finding::new(DESTROYS_DATA, cx.code_edit_verdict()));
     }
 }
 

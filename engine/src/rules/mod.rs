@@ -119,6 +119,17 @@ impl Ctx<'_> {
     pub fn untrusted(&self) -> bool {
         self.session.tainted || self.action.provenance == crate::action::Provenance::Untrusted
     }
+    /// A harmful code or configuration edit: PASS in light, AUTH in balanced and strict,
+    /// BLOCK in paranoid; from strict up (AUTH in light) once the session took in untrusted
+    /// content.
+    pub fn code_edit_verdict(&self) -> crate::verdict::Verdict {
+        use crate::verdict::Verdict::{Auth, Block, Pass};
+        if self.untrusted() {
+            self.mode().pick([Auth, Auth, Block, Block])
+        } else {
+            self.mode().pick([Pass, Auth, Auth, Block])
+        }
+    }
     /// `[AUTH, AUTH, BLOCK, BLOCK]` by mode, raised to BLOCK from balanced up once the
     /// session took in untrusted content.
     pub fn ask_or_block(&self) -> crate::verdict::Verdict {

@@ -11,7 +11,7 @@
 //! `spliced_name`.
 
 use crate::action::Operation;
-use crate::verdict::{Finding, Reason, Verdict};
+use crate::verdict::{Finding, Reason};
 
 use super::Ctx;
 
@@ -154,12 +154,7 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     if crate::code::is_documentation(&lower) || !hides_a_name(content) {
         return;
     }
-    let by = if cx.untrusted() {
-        [Verdict::Auth, Verdict::Auth, Verdict::Block, Verdict::Block]
-    } else {
-        [Verdict::Pass, Verdict::Auth, Verdict::Auth, Verdict::Block]
-    };
-    out.push(Finding::new(SPLICED_NAME, cx.mode().pick(by)));
+    out.push(Finding::new(SPLICED_NAME, cx.code_edit_verdict()));
 }
 
 #[cfg(test)]

@@ -15,7 +15,7 @@
 //! **Example:** adding `session.verify = False` to `billing/client.py` → `weakens_security`.
 
 use crate::code::{SourceWrite, compact, is_production_config, is_test_or_dev};
-use crate::verdict::{Finding, Reason, Verdict};
+use crate::verdict::{Finding, Reason};
 
 use super::Ctx;
 
@@ -23,8 +23,6 @@ pub const WEAKENS_SECURITY: Reason = Reason::new(
     "weakens_security",
     "Switches a security check off in code or configuration (TLS, CSRF, login, scanners, …).",
 );
-
-use Verdict::{Auth, Block, Pass};
 
 /// Idioms that switch a check off: each entry is added when one replacement adds all of
 /// its parts (compact form: see [`crate::code`]).
@@ -761,12 +759,7 @@ fn scanner_workflow_deleted(cx: &Ctx<'_>) -> bool {
 
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     if scanner_workflow_deleted(cx) {
-        let by = if cx.untrusted() {
-            [Auth, Auth, Block, Block]
-        } else {
-            [Pass, Auth, Auth, Block]
-        };
-        out.push(Finding::new(WEAKENS_SECURITY, cx.mode().pick(by)));
+        out.push(Finding::new(WEAKENS_SECURITY, cx.code_edit_verdict()));
     }
     let Some(w) = cx.source_write() else {
         return;
@@ -797,12 +790,7 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                 || lockout_raised(w)
                 || header_skips_auth(w)));
     if hit {
-        let by = if cx.untrusted() {
-            [Auth, Auth, Block, Block]
-        } else {
-            [Pass, Auth, Auth, Block]
-        };
-        out.push(Finding::new(WEAKENS_SECURITY, cx.mode().pick(by)));
+        out.push(Finding::new(WEAKENS_SECURITY, cx.code_edit_verdict()));
     }
 }
 
