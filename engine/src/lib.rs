@@ -639,10 +639,11 @@ impl Engine {
         let planted = decision.reasons.iter().any(|r| {
             r.verdict >= Verdict::Auth && rules::planted_run::PLANTING.contains(&r.code.as_str())
         });
-        let flagged = decision.reasons.iter().any(|r| {
-            r.verdict >= Verdict::Auth && rules::planted_run::FLAGGED.contains(&r.code.as_str())
-        });
-        if planted || flagged {
+        let flagged = planted
+            || decision.reasons.iter().any(|r| {
+                r.verdict >= Verdict::Auth && rules::planted_run::FLAGGED.contains(&r.code.as_str())
+            });
+        if flagged {
             let built_in = mcp_local::equivalent(action);
             let written = built_in.as_ref().unwrap_or(action);
             if let Operation::FileWrite { path, .. } = &written.op {

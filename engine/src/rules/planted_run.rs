@@ -36,11 +36,6 @@ pub const PLANTING: &[&str] = &[
 /// Reasons a write gets for content that weakens, exposes or destroys once something loads
 /// it (besides [`PLANTING`]).
 pub const FLAGGED: &[&str] = &[
-    "planted_command",
-    "code_exfiltration",
-    "code_backdoor",
-    "exfiltration",
-    "upload_unknown_destination",
     "weakens_security",
     "container_host_access",
     "destroys_data",
@@ -332,11 +327,7 @@ mod tests {
             s.planted_files.contains("/home/dev/src/webapp/.pylintrc"),
             "{d:?}"
         );
-        let mut run = file_write("Bash", "", "");
-        run.op = crate::action::Operation::Shell {
-            command: command.into(),
-        };
-        run.cwd = Some(cwd.into());
+        let run = crate::Action::shell(crate::Host::ClaudeCode, command, Some(cwd));
         e.decide(&run, &s).verdict
     }
 
@@ -399,11 +390,11 @@ mod tests {
         let d = e.decide(&write, &SessionState::default());
         let s = e.record(&SessionState::default(), &write, &d);
         assert!(s.planted_files.is_empty());
-        let mut run = file_write("Bash", "", "");
-        run.op = crate::action::Operation::Shell {
-            command: "pylint src/".into(),
-        };
-        run.cwd = Some("/home/dev/src/webapp".into());
+        let run = crate::Action::shell(
+            crate::Host::ClaudeCode,
+            "pylint src/",
+            Some("/home/dev/src/webapp"),
+        );
         assert_eq!(e.decide(&run, &s).verdict, Pass);
     }
 }
