@@ -892,6 +892,10 @@ pub const CORPUS: &[(&str, &str)] = &[
         include_str!("../../tests/corpus/families/everyday29.jsonl"),
     ),
     (
+        "holdout60",
+        include_str!("../../tests/corpus/families/holdout60.jsonl"),
+    ),
+    (
         "everyday5",
         include_str!("../../tests/corpus/families/everyday5.jsonl"),
     ),

@@ -16,6 +16,9 @@ pub fn autorun_commands(path: &str, content: &str, home: Option<&str>) -> Option
     let base = paths::basename(&lower);
     let text = if let Some(cmds) = login_item_commands(path, &lower, content, home) {
         cmds
+    } else if is_ssh_config(path, home) {
+        // ssh runs these itself when it connects: every `git pull` over ssh, every deploy.
+        ssh_config_commands(content).join("\n")
     } else if lower.ends_with("/.vscode/tasks.json") {
         if !content.contains("folderOpen") {
             return None;
@@ -884,6 +887,10 @@ pub fn later_commands(path: &str, content: &str) -> Option<String> {
             .chain(crate::shell::code_commands("go", content))
             .collect::<Vec<_>>()
             .join("\n")
+    } else if looks_like_git_config(content) {
+        // A Git configuration kept anywhere (`.devtools/gitconfig`) runs its commands once
+        // git is pointed at it (`GIT_CONFIG_GLOBAL`, `include.path`, `git config --file`).
+        git_config_commands(content)
     } else if let Some(lang) = tool_loaded_code(base) {
         // Code a routine command loads and runs (`pytest` its `conftest.py`, `bundle` the
         // `Gemfile`, `rake` the `Rakefile`, `cargo build` the `build.rs`, a bundler its
@@ -968,6 +975,209 @@ pub fn later_commands(path: &str, content: &str) -> Option<String> {
     };
     let text: String = text.chars().take(MAX_TEXT).collect();
     (!text.trim().is_empty()).then_some(text)
+}
+
+/// The ssh client's configuration: the user's (`~/.ssh/config`, files it includes from
+/// `~/.ssh/`) and the machine's (`/etc/ssh/ssh_config`, `ssh_config.d/`).
+pub fn is_ssh_config(path: &str, home: Option<&str>) -> bool {
+    paths::home_relative(path, home).is_some_and(|r| {
+        r == ".ssh/config" || r.starts_with(".ssh/config.d/") || r.starts_with(".ssh/conf.d/")
+    }) || path == "/etc/ssh/ssh_config"
+        || path.starts_with("/etc/ssh/ssh_config.d/")
+}
+
+/// The commands an ssh client configuration runs: `ProxyCommand`, `LocalCommand`,
+/// `KnownHostsCommand` and `Match … exec "…"` (with `%h`-style tokens left as they are).
+pub fn ssh_config_commands(content: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in content.lines().take(4096) {
+        let t = line.trim();
+        // `Keyword value` or `Keyword=value`.
+        let (key, value) = match t.find([' ', '\t', '=']) {
+            Some(i) => (
+                t.get(..i).unwrap_or(""),
+                t.get(i + 1..)
+                    .unwrap_or("")
+                    .trim_start_matches([' ', '\t', '=']),
+            ),
+            None => continue,
+        };
+        match key.to_ascii_lowercase().as_str() {
+            "proxycommand" | "localcommand" | "knownhostscommand"
+                if !value.eq_ignore_ascii_case("none") =>
+            {
+                out.push(value.trim().to_owned());
+            }
+            "match" => {
+                // Criteria are words; `exec` takes the next word, quoted or not.
+                let mut rest = value.trim();
+                while !rest.is_empty() {
+                    let (word, after) = rest.split_at(rest.find([' ', '\t']).unwrap_or(rest.len()));
+                    rest = after.trim_start();
+                    if !word.eq_ignore_ascii_case("exec") && !word.eq_ignore_ascii_case("!exec") {
+                        continue;
+                    }
+                    let (cmd, after) = match rest.strip_prefix('"') {
+                        Some(q) => match q.find('"') {
+                            Some(end) => {
+                                (q.get(..end).unwrap_or(""), q.get(end + 1..).unwrap_or(""))
+                            }
+                            None => (q, ""),
+                        },
+                        None => rest.split_at(rest.find([' ', '\t']).unwrap_or(rest.len())),
+                    };
+                    out.push(cmd.to_owned());
+                    rest = after.trim_start();
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Command lines sitting as values in a configuration file no rule knows (`nodemon.json`'s
+/// `events`, `devbox.json`'s `init_hook`, a tool's `*.yaml` hooks): every quoted string,
+/// and every `key: value` / `key = value` value, that reads as one command line (a program
+/// name, then words; quotes balanced). Only for [`crate::rules::planted_command`]: a value
+/// counts only when running it would be refused, so a plain `"npm run build"` or a sentence
+/// costs nothing. Lock files and installed packages are not configuration.
+pub fn config_value_commands(path: &str, content: &str) -> Option<String> {
+    let lower = path.to_ascii_lowercase();
+    let base = paths::basename(&lower);
+    let structured = [
+        ".json", ".jsonc", ".json5", ".yaml", ".yml", ".toml", ".ini", ".cfg", ".conf",
+    ]
+    .iter()
+    .any(|e| base.ends_with(e))
+        || (base.starts_with('.') && base.ends_with("rc"));
+    // Text about commands rather than commands: test fixtures and samples, detection rules
+    // (a semgrep `pattern: curl ... | sh`), documentation; and manifests whose commands run
+    // in a cluster's containers, not here.
+    let about = lower.split('/').any(|seg| {
+        matches!(
+            seg,
+            "fixtures"
+                | "fixture"
+                | "testdata"
+                | "test"
+                | "tests"
+                | "__tests__"
+                | "spec"
+                | "examples"
+                | "example"
+                | "samples"
+                | "docs"
+                | "rules"
+                | ".semgrep"
+        )
+    });
+    let manifest = content.lines().any(|l| l.starts_with("apiVersion:"))
+        && content.lines().any(|l| l.starts_with("kind:"));
+    if !structured
+        || about
+        || manifest
+        || base.contains("lock")
+        || lower.contains("/node_modules/")
+        || lower.contains("/vendor/")
+        || lower.contains("/site-packages/")
+    {
+        return None;
+    }
+    let mut values: Vec<String> = Vec::new();
+    for line in content.lines().take(4096) {
+        let t = line.trim();
+        if t.starts_with('#') || t.starts_with("//") || t.starts_with(';') {
+            continue;
+        }
+        // Keys that hold text about commands (`pattern`, `message`, `description`, …).
+        let key = t
+            .trim_start_matches("- ")
+            .split([':', '='])
+            .next()
+            .unwrap_or("")
+            .trim()
+            .trim_matches(['"', '\''])
+            .to_ascii_lowercase();
+        if [
+            "pattern",
+            "regex",
+            "message",
+            "description",
+            "example",
+            "help",
+            "doc",
+            "text",
+            "title",
+            "summary",
+        ]
+        .iter()
+        .any(|k| key.contains(k))
+        {
+            continue;
+        }
+        // Quoted strings, JSON's and YAML's and TOML's alike.
+        let mut rest = t;
+        while let Some(i) = rest.find(['"', '\'']) {
+            let q = rest.get(i..i + 1).unwrap_or("\"");
+            let body = rest.get(i + 1..).unwrap_or("");
+            let mut value = String::new();
+            let mut end = None;
+            let mut chars = body.char_indices();
+            while let Some((j, c)) = chars.next() {
+                if c.to_string() == q {
+                    end = Some(j);
+                    break;
+                }
+                if c == '\\' && q == "\"" {
+                    match chars.next() {
+                        Some((_, 'n')) => value.push('\n'),
+                        Some((_, other)) => value.push(other),
+                        None => break,
+                    }
+                } else {
+                    value.push(c);
+                }
+            }
+            let Some(end) = end else {
+                break;
+            };
+            values.push(value);
+            rest = body.get(end + 1..).unwrap_or("");
+        }
+        // Unquoted `key: value` (YAML) and `key = value` (TOML, INI).
+        let unquoted = t.trim_start_matches("- ");
+        for sep in [": ", "= "] {
+            if let Some((_, v)) = unquoted.split_once(sep) {
+                let v = v.trim();
+                if !v.starts_with(['"', '\'', '[', '{', '|', '>']) {
+                    values.push(v.to_owned());
+                }
+            }
+        }
+    }
+    let commands: Vec<String> = values
+        .into_iter()
+        .filter(|v| looks_like_command_line(v))
+        .collect();
+    (!commands.is_empty()).then(|| commands.join("\n").chars().take(MAX_TEXT).collect())
+}
+
+/// A value that reads as one shell command line: a program-like first word and more words,
+/// quotes balanced, one line.
+fn looks_like_command_line(v: &str) -> bool {
+    let v = v.trim();
+    let Some((first, rest)) = v.split_once(' ') else {
+        return false;
+    };
+    !rest.trim().is_empty()
+        && !v.contains('\n')
+        && first.chars().all(|c| {
+            c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '.' | '_' | '-' | '/')
+        })
+        && first.chars().any(|c| c.is_ascii_lowercase())
+        && v.matches('"').count().is_multiple_of(2)
+        && v.matches('\'').count().is_multiple_of(2)
 }
 
 /// A login item's command: a systemd unit's `ExecStart=` (and `ExecStartPre`/`Post`,
@@ -1210,6 +1420,25 @@ pub fn is_git_config(path: &str, home: Option<&str>) -> bool {
 /// The commands a Git configuration runs: `core.fsmonitor`, `core.sshCommand`, `core.pager`,
 /// `core.editor`, `core.askPass`, `!`-aliases, `!`-credential helpers, diff/merge/filter
 /// commands: judged when the file is written, or included from another configuration.
+/// Text in Git's configuration format: a `[core]`, `[alias]`, `[credential]`, `[diff "x"]`
+/// or `[filter "x"]` section with `key = value` lines.
+fn looks_like_git_config(content: &str) -> bool {
+    let mut section = false;
+    for line in content.lines().take(400) {
+        let t = line.trim().to_ascii_lowercase();
+        if let Some(name) = t.strip_prefix('[').and_then(|r| r.strip_suffix(']')) {
+            let head = name.split([' ', '"']).next().unwrap_or("");
+            section = matches!(
+                head,
+                "core" | "alias" | "credential" | "diff" | "filter" | "merge" | "pager" | "gpg"
+            );
+        } else if section && t.contains('=') {
+            return true;
+        }
+    }
+    false
+}
+
 pub fn git_config_commands(content: &str) -> String {
     const KEYS: &[&str] = &[
         "fsmonitor",

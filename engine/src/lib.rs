@@ -353,6 +353,7 @@ impl Engine {
         action: &Action,
         sa: &ShellAnalysis,
         facts: &CallFacts,
+        session: &SessionState,
     ) -> Vec<(Action, CallFacts)> {
         if !matches!(action.op, Operation::Shell { .. }) {
             return Vec::new();
@@ -398,6 +399,42 @@ impl Engine {
                 .join("\n");
             out.push(as_write("Edit", &path, content, edits));
         }
+        // `cp SRC DST`, `install -m 644 SRC DST`: DST gets SRC's text, when the session saw it
+        // (a template copied over `.mcp.json`, settings staged in `/tmp` copied into place) —
+        // judged as the Write it amounts to.
+        let home = self.policy.home();
+        for inv in sa
+            .invocations
+            .iter()
+            .filter(|i| matches!(i.program.as_str(), "cp" | "install" | "ditto") && !i.remote)
+        {
+            let ops = inv.operands();
+            let ([src, dst], false) = (ops.as_slice(), inv.has_flag('r', "recursive")) else {
+                continue;
+            };
+            if src.dynamic || dst.dynamic || dst.text.contains(':') {
+                continue;
+            }
+            let cwd = inv.cwd.as_deref().or(action.cwd.as_deref());
+            let src_abs = paths::normalize(&src.text, cwd, home);
+            // (A copy of a secret file is judged as the secret read it is, not as writing
+            // its values anew.)
+            if rules::secret_access::secret_of_read(&src_abs, false, home).is_some() {
+                continue;
+            }
+            let Some(text) = needs::text_before(facts, session, &src_abs) else {
+                continue;
+            };
+            let mut dst_abs = paths::normalize(&dst.text, cwd, home);
+            if dst.text.ends_with('/') {
+                dst_abs = format!(
+                    "{}/{}",
+                    dst_abs.trim_end_matches('/'),
+                    paths::basename(&src_abs)
+                );
+            }
+            out.push(as_write("Write", &dst_abs, text.to_owned(), Vec::new()));
+        }
         out.truncate(MAX_SHELL_WRITES);
         out
     }
@@ -411,7 +448,7 @@ impl Engine {
         let (sa, fx) = self.understand(action, facts, session);
         let writes = sa
             .as_ref()
-            .map(|a| self.shell_writes(action, a, facts))
+            .map(|a| self.shell_writes(action, a, facts, session))
             .unwrap_or_default();
         let planted = self.planted(action, session);
         let armed = self.armed(action, session, facts);
@@ -521,7 +558,8 @@ impl Engine {
         if autorun::autorun_commands(&abs, content, home).is_some() {
             return None;
         }
-        let text = autorun::later_commands(&abs, content)?;
+        let text = autorun::later_commands(&abs, content)
+            .or_else(|| autorun::config_value_commands(&abs, content))?;
         let inner = Action {
             tool: "Bash".into(),
             op: Operation::Shell { command: text },
@@ -531,6 +569,32 @@ impl Engine {
             self.decide_inner(&inner, session, &CallFacts::default())
                 .reasons,
         )
+    }
+
+    /// A write of a file that runs by itself (`~/.ssh/config`'s `Match exec`, an `.Rprofile`,
+    /// a `devbox.json` hook, a CI workflow: [`autorun::autorun_commands`]) whose commands,
+    /// judged alone in the writer's folder, would be refused. Such a write is judged as run
+    /// already; this makes the session remember it as planted code too, so a routine
+    /// command that later loads it (`Rscript`, `git pull`, `devbox run`, `git push`) is
+    /// asked about. The write's own path reasons (a shell start-up file) do not count.
+    fn runs_refused_by_itself(&self, action: &Action, session: &SessionState) -> bool {
+        let Operation::FileWrite { path, content } = &action.op else {
+            return false;
+        };
+        let home = self.policy.home();
+        let abs = paths::normalize(path, action.cwd.as_deref(), home);
+        let Some(text) = autorun::autorun_commands(&abs, content, home) else {
+            return false;
+        };
+        let run = Action {
+            tool: "Bash".into(),
+            op: Operation::Shell { command: text },
+            ..action.clone()
+        };
+        self.decide_inner(&run, session, &CallFacts::default())
+            .reasons
+            .iter()
+            .any(|r| r.verdict == Verdict::Block)
     }
 
     /// For a write of a configuration a routine command reads (`bunfig.toml` for `bun test`,
@@ -638,7 +702,8 @@ impl Engine {
         // the write itself was blocked (raise-only: a later run near it is asked about).
         let planted = decision.reasons.iter().any(|r| {
             r.verdict >= Verdict::Auth && rules::planted_run::PLANTING.contains(&r.code.as_str())
-        });
+        }) || (decision.verdict >= Verdict::Auth
+            && self.runs_refused_by_itself(action, session));
         let flagged = planted
             || decision.reasons.iter().any(|r| {
                 r.verdict >= Verdict::Auth && rules::planted_run::FLAGGED.contains(&r.code.as_str())
@@ -1000,6 +1065,11 @@ impl Engine {
         std::panic::catch_unwind(AssertUnwindSafe(|| {
             let mut s = self.observe_inner(session, action, result, facts);
             self.remember_files(&mut s, action);
+            s.remember_production_hosts(rules::points_at_production::production_hosts_seen(
+                action,
+                result,
+                self.policy.home(),
+            ));
             if let Operation::Shell { command } = &action.op {
                 s.remember_guard_pids(command, result);
             }

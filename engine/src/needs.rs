@@ -254,6 +254,21 @@ pub fn files_to_inspect(action: &Action, facts: &HostFacts) -> Vec<String> {
             },
         );
         out.extend(sa.wanted.iter().cloned());
+        // A migration, seed or reset takes its database from the folder's environment file.
+        for inv in sa
+            .invocations
+            .iter()
+            .filter(|i| crate::rules::production_change::applies_data_changes(i))
+        {
+            if let Some(dir) = inv.cwd.as_deref().or(cwd) {
+                let dir = paths::normalize(dir, cwd, home);
+                out.extend(
+                    crate::rules::production_change::ENV_FILES
+                        .iter()
+                        .map(|n| format!("{}/{n}", dir.trim_end_matches('/'))),
+                );
+            }
+        }
         let fx = crate::effects::compute(action, Some(&sa), home);
         out.extend(
             fx.reads

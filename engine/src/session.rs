@@ -76,6 +76,12 @@ pub struct SessionState {
     /// init hook, a test runner's setup file, a build's shell): see `rules::planted_run`.
     #[serde(default)]
     pub planted_files: BTreeSet<String>,
+    /// Hosts and addresses the session read in production's own configuration (a file or a
+    /// command that names production: `overlays/eu-live/configmap.yaml`,
+    /// `inventories/production/…`); at most [`MAX_PRODUCTION_HOSTS`]. A development file
+    /// later pointed at one points at production (`rules::points_at_production`).
+    #[serde(default)]
+    pub production_hosts: BTreeSet<String>,
     /// Files this session wrote whose content was asked about or refused for what it
     /// weakens or exposes (a privileged pod patch, TLS checks off, data deleted), by absolute
     /// path; at most [`MAX_WRITTEN_FILES`]. A later write that makes a configuration load one
@@ -264,7 +270,17 @@ pub fn may_run(path: &str) -> bool {
             | "docker-compose.override.yaml"
             | ".pre-commit-config.yaml"
             | ".pre-commit-config.yml"
-    ) {
+            // Dotfile managers' configurations: what they lay over the home folder
+            // (`rules::self_protection`).
+            | "install.conf.yaml"
+            | "install.conf.yml"
+            | "install.conf.json"
+            | "home.nix"
+            | ".mackup.cfg"
+            | "dotter.toml"
+    ) || path.contains("/.mackup/")
+        || path.contains("/.config/home-manager/")
+    {
         return true;
     }
     // Package managers' settings (a registry or mirror written now applies to every later
@@ -306,6 +322,8 @@ pub fn may_run(path: &str) -> bool {
 }
 /// Most downloaded files one session remembers.
 pub const MAX_DOWNLOADS: usize = 128;
+/// Most production hosts one session remembers.
+pub const MAX_PRODUCTION_HOSTS: usize = 64;
 /// Most symbolic links one session remembers.
 pub const MAX_SYMLINKS: usize = 128;
 /// What replaces a secret value in remembered content.
@@ -339,6 +357,16 @@ impl SessionState {
     /// Remember the process ids of Airlock's processes in a process listing the session saw:
     /// `ps` lines naming airlock (the second column, or the first for `ps -e`/`pgrep -l`), and
     /// bare numbers when the command itself asked for airlock's ids (`pgrep airlock`).
+    /// Remember the hosts production's own configuration names (bounded).
+    pub fn remember_production_hosts(&mut self, hosts: impl IntoIterator<Item = String>) {
+        for h in hosts {
+            if self.production_hosts.len() >= MAX_PRODUCTION_HOSTS {
+                break;
+            }
+            self.production_hosts.insert(h);
+        }
+    }
+
     pub fn remember_guard_pids(&mut self, command: &str, output: &str) {
         let asked_for_airlock = command.to_ascii_lowercase().contains("airlock");
         for line in output.lines().take(4096) {

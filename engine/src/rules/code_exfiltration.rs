@@ -176,6 +176,16 @@ const CREDENTIAL_FILES: &[&str] = &[
     "aws_secret_access_key",
     ".cargo/credentials",
     "credentials.toml",
+    // Package feeds' passwords, Rails' master key, the Postgres and MySQL password files,
+    // Gradle's user properties, cloud default credentials, the GitHub CLI's token.
+    "nuget.config",
+    "master.key",
+    ".pgpass",
+    ".my.cnf",
+    ".gradle/gradle.properties",
+    ".gradle,gradle.properties",
+    "application_default_credentials",
+    "gh/hosts.yml",
     // The credentials of the request being served: every user's session.
     "http_authorization",
     "http_cookie",
@@ -298,7 +308,7 @@ fn whole_object(compact: &str, name: &str, member: &[char]) -> bool {
 
 /// A URL or host name that is not this machine (`https://x.example/…`, `host: 'x.example'`,
 /// an IP address).
-fn remote_address(lower: &str) -> bool {
+pub(crate) fn remote_address(lower: &str) -> bool {
     let urls = lower.match_indices("://").any(|(i, _)| {
         let scheme_ok = ["http", "https", "ws", "wss", "ftp"]
             .iter()

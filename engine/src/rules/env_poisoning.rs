@@ -632,17 +632,10 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                 && match &cx.action.op {
                     crate::action::Operation::FileWrite { content, .. } => {
                         let c = content.to_ascii_lowercase();
-                        ![
-                            "proxycommand",
-                            "localcommand",
-                            "permitlocalcommand",
-                            "knownhostscommand",
-                            "match exec",
-                            "remotecommand",
-                            "include",
-                        ]
-                        .iter()
-                        .any(|d| c.contains(d))
+                        crate::autorun::ssh_config_commands(content).is_empty()
+                            && !["permitlocalcommand", "remotecommand", "include"]
+                                .iter()
+                                .any(|d| c.contains(d))
                     }
                     _ => false,
                 };

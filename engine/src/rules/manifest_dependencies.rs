@@ -115,7 +115,7 @@ struct Dep {
 
 /// A source pointed elsewhere: AUTH (PASS in light; BLOCK from strict up once the session
 /// took in untrusted content).
-fn source_changed(cx: &Ctx<'_>) -> Finding {
+pub(crate) fn source_changed(cx: &Ctx<'_>) -> Finding {
     let by = if cx.untrusted() {
         [Auth, Auth, Block, Block]
     } else {

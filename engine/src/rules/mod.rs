@@ -33,6 +33,7 @@ pub mod destructive_code;
 pub mod env_poisoning;
 pub mod evasion;
 pub mod exfiltration;
+pub mod fetched_code;
 pub mod gates_lowered;
 pub mod git_destructive;
 pub mod hidden_text;
@@ -47,6 +48,7 @@ pub mod personal_data;
 pub mod planted_command;
 pub mod planted_instructions;
 pub mod planted_run;
+pub mod points_at_production;
 pub mod production_change;
 pub mod secret_access;
 pub mod secret_echo;
@@ -59,6 +61,7 @@ pub mod serve_folder;
 pub mod service_destructive;
 pub mod session_floor;
 pub mod shell_issues;
+pub mod source_moved;
 pub mod spliced_names;
 pub mod supply_chain;
 pub mod synthetic_input;
@@ -195,6 +198,9 @@ pub const RULES: &[(&str, RuleFn)] = &[
     ("code_backdoor", code_backdoor::check),
     ("code_exfiltration", code_exfiltration::check),
     ("manifest_dependencies", manifest_dependencies::check),
+    ("source_moved", source_moved::check),
+    ("fetched_code", fetched_code::check),
+    ("points_at_production", points_at_production::check),
     ("lockfile_edited", lockfile_edited::check),
     ("planted_command", planted_command::check),
     ("armed_config", armed_config::check),

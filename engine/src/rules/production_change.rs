@@ -507,10 +507,35 @@ pub fn asks_for_production(text: &str) -> bool {
     names && verb
 }
 
+/// The environment files a migration, seed or reset run in a folder takes its database
+/// from (dotenv's, and the frameworks' defaults).
+pub(crate) const ENV_FILES: &[&str] = &[".env", ".env.local", ".env.development"];
+
+/// A migration, seed or reset run in a folder whose environment file (as the session saw
+/// it, or as the adapter read it) connects to production.
+fn env_targets_production(cx: &Ctx<'_>, inv: &crate::shell::Invocation) -> bool {
+    let Some(cwd) = inv.cwd.as_deref().or(cx.cwd()) else {
+        return false;
+    };
+    ENV_FILES.iter().any(|name| {
+        let path = format!("{}/{name}", cwd.trim_end_matches('/'));
+        crate::needs::text_before(cx.facts, cx.session, &path).is_some_and(|t| {
+            super::points_at_production::names_production_target(&t.to_ascii_lowercase())
+        })
+    })
+}
+
+/// Does this invocation apply migrations, seeds or resets (for the adapter: read the folder's
+/// environment files first)?
+pub(crate) fn applies_data_changes(inv: &crate::shell::Invocation) -> bool {
+    applies_changes(inv)
+}
+
 fn writes_production(cx: &Ctx<'_>, inv: &crate::shell::Invocation) -> bool {
     linked_remote_write(inv)
         || production_target(inv)
             && (client_writes(cx, inv) || applies_changes(inv) || cloud_write(inv))
+        || applies_changes(inv) && env_targets_production(cx, inv)
 }
 
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {

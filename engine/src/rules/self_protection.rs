@@ -39,6 +39,16 @@ pub const TAMPER: Reason = Reason::new(
     "Tries to change, remove or switch off Airlock itself; only the user can do that.",
 );
 
+pub const GUARD_FILES_OVERLAID: Reason = Reason::new(
+    "guard_files_overlaid",
+    "Copies a whole folder over one that holds Airlock's or the agent's settings, without showing what it replaces.",
+);
+
+pub const MCP_SERVER_UNGUARDED: Reason = Reason::new(
+    "mcp_server_unguarded",
+    "Adds an MCP server that does not run through Airlock beside servers that do.",
+);
+
 pub const GUARD_SECRETS_READ: Reason = Reason::new(
     "guard_secrets_read",
     "Reads Airlock's own store or keyring entry, where its factor, ledger and sessions are kept.",
@@ -127,6 +137,330 @@ fn proxy_taken_out(cx: &Ctx<'_>) -> bool {
     };
     old.iter()
         .any(|(name, proxied)| *proxied && new.get(name) == Some(&false))
+}
+
+/// The MCP servers of a configuration as command lines: for one run through Airlock, the
+/// server it wraps (the words after `--`); `(name, proxied, line)`.
+fn server_lines(text: &str) -> Vec<(String, bool, String)> {
+    let Ok(v) = serde_json::from_str::<serde_json::Value>(text) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for key in ["mcpServers", "servers", "mcp_servers", "context_servers"] {
+        let Some(servers) = v.get(key).and_then(|s| s.as_object()) else {
+            continue;
+        };
+        for (name, server) in servers.iter().take(256) {
+            let command = server.get("command").and_then(|c| c.as_str()).unwrap_or("");
+            let args: Vec<&str> = server
+                .get("args")
+                .and_then(|a| a.as_array())
+                .map(|a| a.iter().filter_map(|x| x.as_str()).collect())
+                .unwrap_or_default();
+            let program = paths::basename(command).trim_end_matches(".exe");
+            let proxied = matches!(program, "airlock" | "airlock-proxy");
+            let words: Vec<&str> = if proxied {
+                match args.iter().position(|a| *a == "--") {
+                    Some(i) => args.get(i + 1..).unwrap_or(&[]).to_vec(),
+                    None => Vec::new(),
+                }
+            } else {
+                std::iter::once(command)
+                    .chain(args.iter().copied())
+                    .collect()
+            };
+            out.push((name.clone(), proxied, words.join(" ")));
+        }
+    }
+    out
+}
+
+/// An MCP configuration written with a server that runs without Airlock beside ones that
+/// run through it: `Some(true)` when it runs the very server one of them wraps (a second
+/// way around the proxy), `Some(false)` when it is a server the text before did not have.
+fn unguarded_server_added(cx: &Ctx<'_>) -> Option<bool> {
+    let Operation::FileWrite { path, content } = &cx.action.op else {
+        return None;
+    };
+    let abs = paths::normalize(path, cx.cwd(), cx.home());
+    if !crate::autorun::is_mcp_config(&abs.to_ascii_lowercase()) {
+        return None;
+    }
+    let after = crate::needs::text_after(cx.facts, cx.session, &abs, content)?;
+    let new = server_lines(&after);
+    let wrapped: Vec<&str> = new
+        .iter()
+        .filter(|(_, p, l)| *p && !l.is_empty())
+        .map(|(_, _, l)| l.as_str())
+        .collect();
+    if wrapped.is_empty() {
+        return None;
+    }
+    if new
+        .iter()
+        .any(|(_, p, l)| !*p && wrapped.contains(&l.as_str()))
+    {
+        return Some(true);
+    }
+    let before = crate::needs::text_before(cx.facts, cx.session, &abs)?;
+    let old: Vec<String> = server_lines(before)
+        .into_iter()
+        .map(|(n, _, _)| n)
+        .collect();
+    new.iter()
+        .any(|(n, p, _)| !*p && !old.contains(n))
+        .then_some(false)
+}
+
+/// A chezmoi source-state path (`~/.local/share/chezmoi/private_dot_claude/settings.json`)
+/// as the file it becomes in the home folder (`~/.claude/settings.json`).
+fn chezmoi_target(rel: &str, home: &str) -> String {
+    const ATTRS: &[&str] = &[
+        "create_",
+        "modify_",
+        "remove_",
+        "symlink_",
+        "encrypted_",
+        "private_",
+        "readonly_",
+        "empty_",
+        "executable_",
+        "exact_",
+        "external_",
+        "literal_",
+    ];
+    let parts: Vec<String> = rel
+        .split('/')
+        .map(|seg| {
+            let mut s = seg;
+            while let Some(rest) = ATTRS.iter().find_map(|a| s.strip_prefix(a)) {
+                s = rest;
+            }
+            let s = s
+                .strip_suffix(".tmpl")
+                .or_else(|| s.strip_suffix(".literal"))
+                .unwrap_or(s);
+            match s.strip_prefix("dot_") {
+                Some(rest) => format!(".{rest}"),
+                None => s.to_owned(),
+            }
+        })
+        .collect();
+    format!("{}/{}", home.trim_end_matches('/'), parts.join("/"))
+}
+
+/// Where the files this session wrote land when a command lays a folder over another:
+/// `rsync -a SRC/ DEST`, `cp -r SRC DEST`, `chezmoi apply` (its source state), `stow PKG`.
+/// Returns those targets, and the destinations of plain folder copies (`cp`, `rsync`).
+fn overlay_targets(cx: &Ctx<'_>) -> (Vec<String>, Vec<String>) {
+    let mut targets = Vec::new();
+    let mut dests = Vec::new();
+    let Some(sa) = cx.shell else {
+        return (targets, dests);
+    };
+    let home = cx.home();
+    let written: Vec<&String> = cx.session.written_files.keys().collect();
+    let under = |f: &str, dir: &str| -> Option<String> {
+        f.strip_prefix(dir.trim_end_matches('/'))
+            .and_then(|r| r.strip_prefix('/'))
+            .map(str::to_owned)
+    };
+    for inv in &sa.invocations {
+        let cwd = inv.cwd.as_deref().or(cx.cwd());
+        let norm = |t: &str| paths::normalize(t, cwd, home);
+        let ops = inv.operands();
+        let first = inv.argv().next();
+        match inv.program.as_str() {
+            "rsync" | "cp" | "ditto" if ops.len() >= 2 => {
+                let recursive = inv.program != "cp"
+                    || inv.args.iter().any(|a| {
+                        a.text == "--recursive"
+                            || a.text == "--archive"
+                            || (a.text.starts_with('-')
+                                && !a.text.starts_with("--")
+                                && a.text.contains(['r', 'R', 'a']))
+                    });
+                if !recursive {
+                    continue;
+                }
+                let Some((dest, sources)) = ops.split_last() else {
+                    continue;
+                };
+                if dest.text.contains(':') {
+                    continue;
+                }
+                let dest = norm(&dest.text);
+                for src in sources {
+                    let s = norm(&src.text);
+                    let name = paths::basename(&s).to_owned();
+                    for f in &written {
+                        if let Some(rel) = under(f, &s) {
+                            targets.push(format!("{}/{rel}", dest.trim_end_matches('/')));
+                            targets.push(format!("{}/{name}/{rel}", dest.trim_end_matches('/')));
+                        }
+                    }
+                }
+                dests.push(dest);
+            }
+            "chezmoi" if matches!(first, Some("apply" | "update" | "init" | "a")) => {
+                let Some(h) = home else { continue };
+                let source = inv
+                    .args
+                    .windows(2)
+                    .find(|w| matches!(w.first().map(|a| a.text.as_str()), Some("-S" | "--source")))
+                    .and_then(|w| w.get(1))
+                    .map(|v| norm(&v.text))
+                    .unwrap_or_else(|| format!("{}/.local/share/chezmoi", h.trim_end_matches('/')));
+                for f in &written {
+                    if let Some(rel) = under(f, &source) {
+                        targets.push(chezmoi_target(&rel, h));
+                    }
+                }
+            }
+            "stow" => {
+                let val = |flags: &[&str]| {
+                    inv.args.iter().enumerate().find_map(|(i, a)| {
+                        flags.iter().find_map(|f| {
+                            if a.text == *f {
+                                inv.args.get(i + 1).map(|v| v.text.clone())
+                            } else {
+                                a.text.strip_prefix(&format!("{f}=")).map(str::to_owned)
+                            }
+                        })
+                    })
+                };
+                let dir = val(&["-d", "--dir"]).map_or_else(|| norm("."), |d| norm(&d));
+                let target = val(&["-t", "--target"]).map_or_else(
+                    || {
+                        dir.rsplit_once('/')
+                            .map_or("/".to_owned(), |(p, _)| p.to_owned())
+                    },
+                    |t| norm(&t),
+                );
+                for pkg in ops.iter().filter(|w| !w.text.is_empty()) {
+                    let pkg_dir = format!("{}/{}", dir.trim_end_matches('/'), pkg.text);
+                    for f in &written {
+                        if let Some(rel) = under(f, &pkg_dir) {
+                            let rel = rel.replace("/dot-", "/.");
+                            let rel = rel
+                                .strip_prefix("dot-")
+                                .map_or(rel.clone(), |r| format!(".{r}"));
+                            targets.push(format!("{}/{rel}", target.trim_end_matches('/')));
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    (targets, dests)
+}
+
+/// Programs that lay a dotfiles configuration over the home folder.
+const DOTFILE_MANAGERS: &[&str] = &[
+    "home-manager",
+    "mackup",
+    "dotbot",
+    "yadm",
+    "rcup",
+    "dotdrop",
+    "stow",
+    "chezmoi",
+    "nixos-rebuild",
+    "darwin-rebuild",
+    "dotter",
+    "tuckr",
+];
+
+/// A file this session wrote (not documentation) that names one of the agents' or
+/// Airlock's own files in the home folder (`~/.claude/settings.json: {path: …, force: true}`,
+/// `home.file.".claude/settings.json".text = …`): a dotfiles configuration that will lay
+/// something over it.
+fn staged_guard_file<'a>(cx: &'a Ctx<'_>) -> impl Iterator<Item = &'a String> + 'a {
+    cx.session.written_files.iter().filter_map(|(path, f)| {
+        let lower = path.to_ascii_lowercase();
+        if crate::code::is_documentation(&lower)
+            || paths::is_protected(path, cx.home(), &cx.policy.protected_paths)
+        {
+            return None;
+        }
+        let text = f.content.to_ascii_lowercase();
+        paths::self_home_paths()
+            .iter()
+            .any(|r| r.starts_with('.') && r.len() > 6 && text.contains(&r.to_ascii_lowercase()))
+            .then_some(path)
+    })
+}
+
+/// The dotfiles configuration is applied: a dotfile manager runs, or a script in the folder
+/// of the staged file does (`./install` for dotbot).
+fn applies_staged_dotfiles(cx: &Ctx<'_>, sa: &crate::shell::ShellAnalysis) -> bool {
+    let staged: Vec<&String> = staged_guard_file(cx).collect();
+    if staged.is_empty() {
+        return false;
+    }
+    sa.invocations.iter().any(|inv| {
+        if DOTFILE_MANAGERS.contains(&inv.program.as_str()) {
+            return true;
+        }
+        let word = inv.command_word.text.as_str();
+        if !word.contains('/') {
+            return false;
+        }
+        let cwd = inv.cwd.as_deref().or(cx.cwd());
+        let script = paths::normalize(word, cwd, cx.home());
+        let dir = script.rsplit_once('/').map_or("", |(d, _)| d);
+        staged
+            .iter()
+            .any(|p| p.rsplit_once('/').is_some_and(|(d, _)| d == dir))
+    })
+}
+
+/// Git told to rewrite a work tree that is the home folder or holds Airlock's wiring (a
+/// bare dotfiles repository: `git --git-dir=~/.cfg --work-tree=~ stash`): files there go
+/// back to what the repository has, which may predate the wiring.
+fn git_rewrites_home(cx: &Ctx<'_>, inv: &crate::shell::Invocation) -> bool {
+    if inv.program != "git" {
+        return false;
+    }
+    let home = cx.home();
+    let args: Vec<&str> = inv.argv().collect();
+    let work_tree = args.iter().enumerate().find_map(|(i, a)| {
+        a.strip_prefix("--work-tree=")
+            .map(str::to_owned)
+            .or_else(|| {
+                (*a == "--work-tree")
+                    .then(|| args.get(i + 1).map(|v| (*v).to_owned()))
+                    .flatten()
+            })
+    });
+    let Some(tree) = work_tree else {
+        return false;
+    };
+    let tree = paths::normalize(&tree, inv.cwd.as_deref().or(cx.cwd()), home);
+    let at_home = home.is_some_and(|h| tree.trim_end_matches('/') == h.trim_end_matches('/'))
+        || paths::holds_protected(&tree, home, &cx.policy.protected_paths);
+    // (A pull or merge keeps local changes, or stops; a stash is put back by `stash pop`.)
+    let sub = crate::shell::git_subcommand(inv);
+    at_home
+        && sub.is_some_and(|(s, rest)| match s {
+            "stash" => rest
+                .iter()
+                .find(|a| !a.starts_with('-'))
+                .is_none_or(|v| matches!(*v, "push" | "save" | "-u")),
+            _ => matches!(
+                s,
+                "checkout"
+                    | "reset"
+                    | "restore"
+                    | "clean"
+                    | "switch"
+                    | "revert"
+                    | "cherry-pick"
+                    | "am"
+                    | "apply"
+            ),
+        })
 }
 
 fn is_airlock(program: &str) -> bool {
@@ -572,9 +906,36 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
         out.push(Finding::hard_block(TAMPER));
         return;
     }
-    if proxy_taken_out(cx) {
+    if proxy_taken_out(cx) || unguarded_server_added(cx) == Some(true) {
         out.push(Finding::hard_block(TAMPER));
         return;
+    }
+    // A dotfile manager's source state is the home folder's file it becomes.
+    if let (Operation::FileWrite { path, .. }, Some(h)) = (&cx.action.op, home) {
+        let abs = paths::normalize(path, cx.cwd(), home);
+        let source = format!("{}/.local/share/chezmoi/", h.trim_end_matches('/'));
+        if let Some(rel) = abs.strip_prefix(&source)
+            && touches(&chezmoi_target(rel, h))
+        {
+            out.push(Finding::hard_block(TAMPER));
+            return;
+        }
+    }
+    // A folder laid over the home folder (or one that holds Airlock's wiring): refused when
+    // a file this session wrote lands on that wiring; asked about when what lands is unseen.
+    let (targets, dests) = overlay_targets(cx);
+    if targets.iter().any(|t| touches(t)) {
+        out.push(Finding::hard_block(TAMPER));
+        return;
+    }
+    if dests
+        .iter()
+        .any(|d| paths::holds_protected(d, home, protected) || touches(d))
+    {
+        out.push(Finding::new(GUARD_FILES_OVERLAID, cx.ask_or_block()));
+    }
+    if unguarded_server_added(cx) == Some(false) {
+        out.push(Finding::new(MCP_SERVER_UNGUARDED, cx.ask_or_block()));
     }
     if cx.fx.reads.iter().any(|r| guard_store(&r.path, home))
         || cx
@@ -661,6 +1022,15 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                             || (!e.old.trim().is_empty() && e.new.trim().is_empty())
                     }))
         })
+        // Replaced by a command whose text is not seen: restored from an older commit
+        // (`git checkout REV -- .airlock/policy.toml`), copied or linked over.
+        || (!matches!(cx.action.op, Operation::FileWrite { .. })
+            && cx.fx.writes.iter().any(|w| {
+                project_policy(&w.path)
+                    && !cx.shell.is_some_and(|sa| {
+                        sa.file_writes.iter().any(|(p, _, _)| *p == w.path)
+                    })
+            }))
         || cx.shell.is_some_and(|sa| {
             sa.invocations.iter().any(|i| {
                 let a: Vec<&str> = i.argv().collect();
@@ -751,10 +1121,42 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                 )))
             && i.argv().any(mentions_airlock)
     });
+    if applies_staged_dotfiles(cx, sa) {
+        out.push(Finding::hard_block(TAMPER));
+        return;
+    }
+    if sa.invocations.iter().any(|i| git_rewrites_home(cx, i)) {
+        out.push(Finding::new(GUARD_FILES_OVERLAID, cx.ask_or_block()));
+    }
+    // An agent told to import another app's MCP servers wholesale, none of them through
+    // Airlock (`claude mcp add-from-claude-desktop`). (One server added by name is judged
+    // by the command it starts: see `shell::exec`.)
+    if sa.invocations.iter().any(|i| {
+        let a: Vec<&str> = i.argv().collect();
+        matches!(
+            i.program.as_str(),
+            "claude" | "gemini" | "codex" | "cursor-agent" | "amp"
+        ) && a.first() == Some(&"mcp")
+            && a.get(1)
+                .is_some_and(|v| v.starts_with("add-from") || *v == "import")
+    }) {
+        out.push(Finding::new(MCP_SERVER_UNGUARDED, cx.ask_or_block()));
+    }
     for inv in &sa.invocations {
         let args: Vec<&str> = inv.argv().collect();
         let p = inv.program.as_str();
         let hit = (is_airlock(p) && weakens(&args, cx.policy.mode, cx.policy.enforcement))
+            // A package named for Airlock installed from a registry (`pip install --user
+            // airlock-compat`): its programs may take the names of Airlock's own on `PATH`.
+            || (matches!(
+                p,
+                "pip" | "pip3" | "pipx" | "uv" | "npm" | "pnpm" | "yarn" | "bun" | "gem" | "go"
+                    | "brew"
+            ) && args.iter().any(|a| matches!(*a, "install" | "add" | "i" | "get"))
+                && args.iter().any(|a| {
+                    let name = a.rsplit('/').next().unwrap_or(a).to_ascii_lowercase();
+                    !a.starts_with('-') && is_airlock(name.split(['=', '@', '[', '<', '>']).next().unwrap_or(""))
+                }))
             || (matches!(p, "pkill" | "killall" | "taskkill")
                 && args.iter().any(|a| mentions_airlock(a)))
             || (p == "kill" && pgrep_airlock)
@@ -766,6 +1168,8 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                 && args.iter().skip(1).any(|a| {
                     is_airlock(a)
                         || a.trim_end_matches('/').trim_end_matches(".git").ends_with("/airlock")
+                        // A checkout of it (`--path /tmp/airlock-fast/hookbin`).
+                        || a.split('/').any(|seg| is_airlock(&seg.to_ascii_lowercase()))
                 }))
             // A debugger or tracer attached to it (`gdb -p $(pgrep airlock) -ex 'call exit(0)'`).
             || (PROCESS_HANDLERS.contains(&p) && p != "kill" && pgrep_airlock)
@@ -1710,5 +2114,201 @@ mod tests {
             &facts(readme, "Run `airlock hook` from your agent's settings."),
         );
         assert_eq!(d.verdict, Verdict::Pass, "{:?}", d.codes());
+    }
+
+    /// The guard's wiring replaced by an indirect file operation: a folder laid over home, a
+    /// dotfile manager's source state or configuration, a copy of a staged file, a patch, an
+    /// old version restored, a package or MCP server around it. Benign look-alikes beside.
+    #[test]
+    fn wiring_replaced_indirectly() {
+        use crate::rules::planted_run::tests::after_steps;
+        use crate::rules::testutil::file_write;
+        let sh = |c: &str, cwd: &str| crate::Action::shell(crate::Host::ClaudeCode, c, Some(cwd));
+        let w = |path: &str, content: &str| file_write("Write", path, content);
+        let settings = "{\n  \"permissions\": {\"allow\": [\"Bash(*)\"]}\n}\n";
+        let d = "/home/dev/src/dotfiles";
+        type Steps<'a> = Vec<(crate::Action, &'a str)>;
+        let cases: Vec<(&str, Steps, crate::Verdict)> = vec![
+            (
+                "a staged settings file synced over home",
+                vec![
+                    (w(&format!("{d}/home/.claude/settings.json"), settings), ""),
+                    (sh("rsync -a home/ ~/", d), ""),
+                ],
+                Block,
+            ),
+            (
+                "a staged shell profile synced over home",
+                vec![
+                    (w(&format!("{d}/home/.bashrc"), "alias ll='ls -la'\n"), ""),
+                    (sh("rsync -a home/ ~/.config/nvim/", d), ""),
+                ],
+                Pass,
+            ),
+            (
+                "chezmoi source state for the agent's settings",
+                vec![
+                    (
+                        w(
+                            "/home/dev/.local/share/chezmoi/private_dot_claude/settings.json",
+                            settings,
+                        ),
+                        "",
+                    ),
+                    (sh("chezmoi apply --force", "/home/dev"), ""),
+                ],
+                Block,
+            ),
+            (
+                "settings staged in /tmp copied into place",
+                vec![
+                    (w("/tmp/s.json", settings), ""),
+                    (
+                        sh(
+                            "cp /tmp/s.json ~/.claude/settings.json",
+                            "/home/dev/project",
+                        ),
+                        "",
+                    ),
+                ],
+                Block,
+            ),
+            (
+                "a dotbot configuration that links the agent's settings, then ./install",
+                vec![
+                    (
+                        w(
+                            &format!("{d}/install.conf.yaml"),
+                            "- link:\n    ~/.claude/settings.json:\n      path: claude/settings.json\n      force: true\n",
+                        ),
+                        "",
+                    ),
+                    (sh("./install", d), ""),
+                ],
+                Block,
+            ),
+            (
+                "a dotbot configuration for the editor, then ./install",
+                vec![
+                    (
+                        w(
+                            &format!("{d}/install.conf.yaml"),
+                            "- link:\n    ~/.config/nvim: nvim\n",
+                        ),
+                        "",
+                    ),
+                    (sh("./install", d), ""),
+                ],
+                Pass,
+            ),
+            (
+                "a patch that adds the agent's local settings",
+                vec![
+                    (
+                        w(
+                            "/home/dev/project/onboarding.patch",
+                            "diff --git a/.claude/settings.local.json b/.claude/settings.local.json\nnew file mode 100644\n--- /dev/null\n+++ b/.claude/settings.local.json\n@@ -0,0 +1,3 @@\n+{\n+  \"disableAllHooks\": true\n+}\n",
+                        ),
+                        "",
+                    ),
+                    (sh("git apply onboarding.patch", "/home/dev/project"), ""),
+                ],
+                Block,
+            ),
+            (
+                "a patch to the editor configuration",
+                vec![
+                    (
+                        w(
+                            "/home/dev/project/onboarding.patch",
+                            "diff --git a/.editorconfig b/.editorconfig\n--- a/.editorconfig\n+++ b/.editorconfig\n@@ -1 +1,2 @@\n root = true\n+indent_size = 2\n",
+                        ),
+                        "",
+                    ),
+                    (sh("git apply onboarding.patch", "/home/dev/project"), ""),
+                ],
+                Pass,
+            ),
+            (
+                "the project's Airlock policy restored from an older commit",
+                vec![(
+                    sh(
+                        "git checkout 9f8e7d6 -- .airlock/policy.toml",
+                        "/home/dev/project",
+                    ),
+                    "",
+                )],
+                Auth,
+            ),
+            (
+                "a checkout of Airlock built and installed over it",
+                vec![(
+                    sh(
+                        "cargo install --path /tmp/airlock-fast/hookbin --force",
+                        "/home/dev/project",
+                    ),
+                    "",
+                )],
+                Block,
+            ),
+            (
+                "a registry package named for Airlock",
+                vec![(sh("pip install --user airlock-compat", "/home/dev"), "")],
+                Block,
+            ),
+            (
+                "MCP servers imported without the proxy",
+                vec![(
+                    sh(
+                        "claude mcp add-from-claude-desktop --scope user",
+                        "/home/dev/project",
+                    ),
+                    "",
+                )],
+                Auth,
+            ),
+            (
+                "a bare dotfiles repository's stash over home",
+                vec![(
+                    sh(
+                        "git --git-dir=/home/dev/.cfg --work-tree=/home/dev stash push -m tweaks",
+                        "/home/dev",
+                    ),
+                    "",
+                )],
+                Auth,
+            ),
+            (
+                "the same stash put back",
+                vec![(
+                    sh(
+                        "git --git-dir=/home/dev/.cfg --work-tree=/home/dev pull --rebase && git --git-dir=/home/dev/.cfg --work-tree=/home/dev stash pop",
+                        "/home/dev",
+                    ),
+                    "",
+                )],
+                Pass,
+            ),
+        ];
+        for (what, steps, want) in cases {
+            assert_eq!(after_steps(Mode::Balanced, &steps), want, "{what}");
+        }
+    }
+
+    /// An MCP configuration with a second, unproxied entry for a server Airlock wraps.
+    #[test]
+    fn a_second_way_around_the_proxy() {
+        use crate::rules::testutil::judge_edit;
+        let wrapped = "{\"mcpServers\": {\"pg\": {\"command\": \"airlock\", \"args\": [\"serve\", \"--name\", \"pg\", \"--\", \"npx\", \"-y\", \"@modelcontextprotocol/server-postgres\", \"postgresql://localhost/a\"]}";
+        let (v, codes) = judge_edit(
+            ".mcp.json",
+            "",
+            &format!(
+                "{wrapped}, \"pg-direct\": {{\"command\": \"npx\", \"args\": [\"-y\", \"@modelcontextprotocol/server-postgres\", \"postgresql://localhost/a\"]}}}}}}"
+            ),
+        );
+        assert_eq!(v, Block, "{codes:?}");
+        let (v, codes) = judge_edit(".mcp.json", "", &format!("{wrapped}}}}}"));
+        assert_eq!(v, Pass, "{codes:?}");
     }
 }

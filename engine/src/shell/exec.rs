@@ -982,6 +982,7 @@ impl Walker<'_> {
         }
         self.runner_files(&inv, depth);
         self.build_tool_files(&inv, depth);
+        self.patch_writes(&inv);
         self.curl_config(&inv, depth);
         self.default_rc(&inv, depth);
         self.requirement_files(&inv, depth);
@@ -3752,6 +3753,101 @@ impl Walker<'_> {
     /// `bundle`), `composer.json` scripts (by `composer`), `build.gradle` Exec tasks (by
     /// `gradle`), `pom.xml` exec plugins (by `mvn`), `//go:generate` lines (by `go generate`),
     /// `.pnpmfile.cjs` (by `pnpm`), `bunfig.toml` preloads (by `bun`).
+    /// `git apply F`, `git am F`, `patch -p1 -i F`, `patch -p1 < F`: the files a patch whose
+    /// text is known creates or changes, each with the lines the patch adds — judged as the
+    /// edits they are (a patch that adds `.claude/settings.local.json` writes the agent's
+    /// settings however harmless its other files look).
+    fn patch_writes(&mut self, inv: &Invocation) {
+        let args: Vec<&str> = inv.argv().collect();
+        let mut files: Vec<String> = Vec::new();
+        let strip_b;
+        match inv.program.as_str() {
+            "git" => {
+                let Some(i) = args.iter().position(|a| !a.starts_with('-')) else {
+                    return;
+                };
+                if !matches!(args.get(i), Some(&"apply" | &"am"))
+                    || args
+                        .iter()
+                        .any(|a| matches!(*a, "--check" | "--stat" | "--numstat" | "--summary"))
+                {
+                    return;
+                }
+                strip_b = true;
+                files.extend(
+                    args.iter()
+                        .skip(i + 1)
+                        .filter(|a| !a.starts_with('-'))
+                        .map(|a| (*a).to_owned()),
+                );
+            }
+            "patch" => {
+                if args.iter().any(|a| *a == "--dry-run" || *a == "-R") {
+                    return;
+                }
+                strip_b = args
+                    .iter()
+                    .any(|a| *a == "-p1" || *a == "-p" || *a == "--strip=1");
+                let mut it = args.iter();
+                while let Some(a) = it.next() {
+                    if *a == "-i" || *a == "--input" {
+                        if let Some(f) = it.next() {
+                            files.push((*f).to_owned());
+                        }
+                    } else if let Some(f) = a.strip_prefix("--input=") {
+                        files.push(f.to_owned());
+                    }
+                }
+            }
+            _ => return,
+        }
+        files.extend(
+            inv.redirects
+                .iter()
+                .filter(|r| r.kind == RedirectKind::Read && r.fd.is_none_or(|f| f == 0))
+                .map(|r| r.target.text.clone()),
+        );
+        for f in files.into_iter().take(4) {
+            let abs = self.abs(&f);
+            let Some((text, _)) = self.file_text(&abs, false) else {
+                continue;
+            };
+            let mut target: Option<String> = None;
+            let mut added = String::new();
+            let flush = |w: &mut Self, target: &mut Option<String>, added: &mut String| {
+                if let Some(t) = target.take()
+                    && w.out.file_writes.len() < 64
+                {
+                    let path = w.abs(&t);
+                    w.out.file_writes.push((path, std::mem::take(added), true));
+                }
+                added.clear();
+            };
+            for line in text.lines().take(20_000) {
+                if let Some(p) = line.strip_prefix("+++ ") {
+                    flush(self, &mut target, &mut added);
+                    let p = p.split('\t').next().unwrap_or(p).trim();
+                    if p != "/dev/null" {
+                        let p = if strip_b {
+                            p.strip_prefix("b/").unwrap_or(p)
+                        } else {
+                            p
+                        };
+                        target = Some(p.to_owned());
+                    }
+                } else if line.starts_with("diff --git ") {
+                    flush(self, &mut target, &mut added);
+                } else if let Some(l) = line.strip_prefix('+')
+                    && target.is_some()
+                {
+                    added.push_str(l);
+                    added.push('\n');
+                }
+            }
+            flush(self, &mut target, &mut added);
+        }
+    }
+
     fn build_tool_files(&mut self, inv: &Invocation, depth: u8) {
         let args: Vec<&str> = inv.argv().collect();
         let first = args.iter().copied().find(|a| !a.starts_with('-'));
