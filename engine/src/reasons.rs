@@ -77,6 +77,7 @@ const RULES: &[Reason] = &[
     crate::rules::self_protection::TAMPER,
     crate::rules::points_at_production::POINTS_AT_PRODUCTION,
     crate::rules::fetched_code::FETCHED_CODE_RUN,
+    crate::rules::endpoint_moved::ENDPOINT_MOVED,
     crate::rules::self_protection::GUARD_SECRETS_READ,
     crate::rules::self_protection::GUARD_FILES_OVERLAID,
     crate::rules::self_protection::MCP_SERVER_UNGUARDED,

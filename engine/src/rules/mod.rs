@@ -30,6 +30,7 @@ pub mod data_protection;
 pub mod destination;
 pub mod destructive;
 pub mod destructive_code;
+pub mod endpoint_moved;
 pub mod env_poisoning;
 pub mod evasion;
 pub mod exfiltration;
@@ -200,6 +201,7 @@ pub const RULES: &[(&str, RuleFn)] = &[
     ("manifest_dependencies", manifest_dependencies::check),
     ("source_moved", source_moved::check),
     ("fetched_code", fetched_code::check),
+    ("endpoint_moved", endpoint_moved::check),
     ("points_at_production", points_at_production::check),
     ("lockfile_edited", lockfile_edited::check),
     ("planted_command", planted_command::check),

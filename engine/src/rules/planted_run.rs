@@ -37,6 +37,8 @@ pub const PLANTING: &[&str] = &[
     // Resets and test runs there now reach production.
     "config_points_at_production",
     "fetched_code_run",
+    // The routine command that sends to the configured endpoint.
+    "endpoint_moved",
 ];
 
 /// Reasons a write gets for content that weakens, exposes or destroys once something loads

@@ -22,15 +22,8 @@ pub const POINTS_AT_PRODUCTION: Reason = Reason::new(
     "Points a development or test configuration at production, where its resets and test runs would change real data.",
 );
 
-/// Words of a text, lower-cased, split at everything but letters and digits.
-fn words(t: &str) -> impl Iterator<Item = String> + '_ {
-    t.split(|c: char| !c.is_ascii_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .map(str::to_ascii_lowercase)
-}
-
 fn names(t: &str, set: &[&str]) -> bool {
-    words(t).any(|w| set.contains(&w.as_str()))
+    super::production_change::words_of(t).any(|w| set.contains(&w.as_str()))
 }
 
 const PRODUCTION: &[&str] = &["prod", "production", "prd", "live"];
@@ -95,7 +88,7 @@ pub(crate) fn names_production_target(text: &str) -> bool {
 /// Host names and IPv4 addresses in a text (`db-1.eu-west-1.rds.amazonaws.com`,
 /// `10.42.8.15`), lower-cased: words of letters, digits, dots and dashes with at least two
 /// dots and a final label of letters, or four numbers.
-fn hosts_in(text: &str) -> Vec<String> {
+pub(crate) fn hosts_in(text: &str) -> Vec<String> {
     text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '.' || c == '-'))
         .map(|w| w.trim_matches(['.', '-']).to_ascii_lowercase())
         .filter(|w| {

@@ -39,7 +39,7 @@ pub const PRODUCTION_WRITE: Reason = Reason::new(
 );
 
 /// Words of a text, lower-cased, split at everything but letters and digits.
-fn words_of(t: &str) -> impl Iterator<Item = String> + '_ {
+pub(crate) fn words_of(t: &str) -> impl Iterator<Item = String> + '_ {
     t.split(|c: char| !c.is_ascii_alphanumeric())
         .filter(|w| !w.is_empty())
         .map(str::to_ascii_lowercase)

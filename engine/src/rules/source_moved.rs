@@ -78,7 +78,7 @@ fn names_sources(path: &str) -> bool {
 /// The places a text names code comes from: `(host, owner)` for addresses (the owner only on
 /// code hosts), `github:owner/repo` shorthands, `git@host:owner/repo`; and the owners of
 /// bare `owner/name` registry shorthands (`terraform-aws-modules/vpc/aws`).
-fn places(text: &str) -> (BTreeSet<(String, String)>, BTreeSet<String>) {
+pub(crate) fn places(text: &str) -> (BTreeSet<(String, String)>, BTreeSet<String>) {
     let mut out = BTreeSet::new();
     let mut owners = BTreeSet::new();
     for word in text.split(|c: char| {
@@ -173,7 +173,7 @@ fn descriptive(line: &str) -> bool {
 
 /// A line's key (`source`, `repository`, `"@std/http"`, `url`) when it is `key = value` or
 /// `key: value` with a plain key.
-fn line_key(line: &str) -> Option<String> {
+pub(crate) fn line_key(line: &str) -> Option<String> {
     let t = line.trim().trim_start_matches("- ");
     let i = t.find([':', '='])?;
     let key = t.get(..i)?.trim().trim_matches(['"', '\'']);
