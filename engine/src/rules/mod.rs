@@ -295,6 +295,21 @@ pub(crate) mod testutil {
         }
     }
 
+    /// A session's steps, each judged, recorded (as if it went ahead) and observed with its
+    /// output; the last step's verdict.
+    pub fn after_steps(mode: Mode, steps: &[(Action, &str)]) -> Verdict {
+        let e = engine(mode);
+        let mut s = SessionState::default();
+        let mut last = Verdict::Pass;
+        for (action, output) in steps {
+            let d = e.decide(action, &s);
+            last = d.verdict;
+            s = e.record_with(&s, action, &d, true);
+            s = e.observe(&s, action, output);
+        }
+        last
+    }
+
     /// The balanced verdict and reason codes of an edit of `path` (relative to the project)
     /// replacing `old` with `new`, the replacement passed as the service passes it; an empty
     /// `old` is a whole-file write.

@@ -268,10 +268,10 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
 }
 
 #[cfg(test)]
-pub(crate) mod tests {
+mod tests {
     use super::reaches;
     use crate::policy::Mode;
-    use crate::rules::testutil::{engine, file_write};
+    use crate::rules::testutil::{after_steps, engine, file_write};
     use crate::session::SessionState;
     use crate::verdict::Verdict::{self, Auth, Pass};
 
@@ -404,21 +404,6 @@ pub(crate) mod tests {
             Some("/home/dev/src/webapp"),
         );
         assert_eq!(e.decide(&run, &s).verdict, Pass);
-    }
-
-    /// A session's steps, each judged, recorded (as if it went ahead) and observed with its
-    /// output; the last step's verdict.
-    pub(crate) fn after_steps(mode: Mode, steps: &[(crate::Action, &str)]) -> Verdict {
-        let e = engine(mode);
-        let mut s = SessionState::default();
-        let mut last = Pass;
-        for (action, output) in steps {
-            let d = e.decide(action, &s);
-            last = d.verdict;
-            s = e.record_with(&s, action, &d, true);
-            s = e.observe(&s, action, output);
-        }
-        last
     }
 
     fn shell(command: &str, cwd: &str) -> crate::Action {

@@ -2121,7 +2121,7 @@ mod tests {
     /// old version restored, a package or MCP server around it. Benign look-alikes beside.
     #[test]
     fn wiring_replaced_indirectly() {
-        use crate::rules::planted_run::tests::after_steps;
+        use crate::rules::testutil::after_steps;
         use crate::rules::testutil::file_write;
         let sh = |c: &str, cwd: &str| crate::Action::shell(crate::Host::ClaudeCode, c, Some(cwd));
         let w = |path: &str, content: &str| file_write("Write", path, content);
