@@ -1046,7 +1046,7 @@ pub fn config_value_commands(path: &str, content: &str) -> Option<String> {
     let lower = path.to_ascii_lowercase();
     let base = paths::basename(&lower);
     let structured = [
-        ".json", ".jsonc", ".json5", ".yaml", ".yml", ".toml", ".ini", ".cfg", ".conf",
+        ".json", ".jsonc", ".json5", ".yaml", ".yml", ".toml", ".ini", ".cfg", ".conf", ".hcl",
     ]
     .iter()
     .any(|e| base.ends_with(e))

@@ -948,6 +948,24 @@ impl Engine {
                             s.remember_download(&files.resolve(&w.path), listed);
                         }
                     }
+                    // An archive unpacked from the network into a folder it names: what
+                    // runs from that folder later is fetched code.
+                    let known: Vec<(String, bool)> =
+                        s.downloads.iter().map(|(p, l)| (p.clone(), *l)).collect();
+                    for (dir, listed, named) in rules::supply_chain::unpacked_downloads(
+                        &sa,
+                        &fx,
+                        &self.policy,
+                        &known,
+                        action.cwd.as_deref(),
+                    ) {
+                        if named
+                            && Some(dir.as_str()) != action.cwd.as_deref()
+                            && Some(dir.as_str()) != home
+                        {
+                            s.remember_download(&files.resolve(&dir), listed);
+                        }
+                    }
                 }
             }
             _ => {}

@@ -171,6 +171,7 @@ const RULES: &[Reason] = &[
     crate::rules::evasion::TRAFFIC_PROXIED,
     crate::rules::data_protection::CLOUD_PROTECTION_OFF,
     crate::rules::data_protection::PORT_EXPOSED,
+    crate::rules::data_protection::REMOTE_LOGIN_OPENED,
     crate::rules::data_protection::USER_KEYS_DELETED,
     crate::rules::evasion::TLS_CHECKS_OFF,
     crate::rules::evasion::ROOT_CA_TRUSTED,

@@ -10,6 +10,9 @@
 //!   to expire in a bucket named for backups, archives, audit or logs, `allUsers` granted;
 //! - `port_exposed_publicly`: a local port published on the internet through a tunnel
 //!   (`cloudflared tunnel --url`, `ngrok http`, `lt --port`, `bore local`, `tmate`);
+//! - `remote_login_opened` (BLOCK from balanced up): this machine's ssh, RDP or VNC port
+//!   forwarded to another machine (`ssh -fNR 2222:localhost:22 HOST`), a way back in for
+//!   whoever controls that machine;
 //! - `user_keys_deleted`: the user's crontab removed (`crontab -r`), GPG secret keys deleted,
 //!   a keychain deleted;
 //! - `upload_unknown_destination` for sharing tools that carry files out by their own
@@ -20,7 +23,7 @@
 //! tomorrow, or opens a door that stays open.
 //! **Look-alikes that pass:** `aws rds describe-db-instances`, `aws s3api
 //! get-bucket-lifecycle-configuration`, `--deletion-protection`, `--backup-retention-period
-//! 7`, `crontab -l`, `gpg --list-secret-keys`, `ngrok version`, `asciinema rec demo.cast`.
+//! 7`, `ssh -R 52698:localhost:52698` (an editor's port), `crontab -l`, `gpg --list-secret-keys`, `ngrok version`, `asciinema rec demo.cast`.
 //! **Example:** `aws rds modify-db-instance --db-instance-identifier prod --backup-retention-period 0` →
 //! `cloud_protection_off`.
 
@@ -36,6 +39,10 @@ pub const CLOUD_PROTECTION_OFF: Reason = Reason::new(
 pub const PORT_EXPOSED: Reason = Reason::new(
     "port_exposed_publicly",
     "Publishes a port of this machine on the internet through a tunnel.",
+);
+pub const REMOTE_LOGIN_OPENED: Reason = Reason::new(
+    "remote_login_opened",
+    "Opens this machine's remote-login port (ssh, RDP, VNC) to another machine through a tunnel.",
 );
 pub const USER_KEYS_DELETED: Reason = Reason::new(
     "user_keys_deleted",
@@ -97,6 +104,33 @@ fn cloud_protection_off(inv: &Invocation) -> bool {
     }
 }
 
+/// `ssh`'s remote forwards: `-R SPEC`, `-RSPEC`, and `-R` last in a bundle of flags
+/// (`-fNR SPEC`).
+fn ssh_remote_forwards<'a>(a: &[&'a str]) -> Vec<&'a str> {
+    let bundle_ends_in_r = |x: &str| {
+        x.strip_prefix('-')
+            .is_some_and(|b| b.ends_with('R') && b.chars().all(|c| c.is_ascii_alphabetic()))
+    };
+    a.windows(2)
+        .filter(|w| w.first().is_some_and(|f| bundle_ends_in_r(f)))
+        .filter_map(|w| w.get(1).copied())
+        .chain(
+            a.iter()
+                .filter_map(|x| x.strip_prefix("-R").filter(|r| !r.is_empty()))
+                .filter(|r| r.starts_with(|c: char| c.is_ascii_digit() || "*[".contains(c))),
+        )
+        .collect()
+}
+
+/// `ssh -R 2222:localhost:22 host`: this machine's remote-login port (ssh, RDP, VNC) opened
+/// to the far machine, whoever controls it can log in here: a way back in.
+fn opens_remote_login(inv: &Invocation) -> bool {
+    matches!(inv.program.as_str(), "ssh" | "autossh")
+        && ssh_remote_forwards(&args(inv))
+            .iter()
+            .any(|f| matches!(f.rsplit(':').next(), Some("22" | "3389" | "5900")))
+}
+
 fn exposes_port(inv: &Invocation) -> bool {
     let a = args(inv);
     match inv.program.as_str() {
@@ -111,16 +145,8 @@ fn exposes_port(inv: &Invocation) -> bool {
             .iter()
             .any(|x| matches!(*x, "-V" | "--version" | "kill-server")),
         "ssh" => {
-            let remote_forwards: Vec<&str> = a
-                .windows(2)
-                .filter(|w| w.first() == Some(&"-R"))
-                .filter_map(|w| w.get(1).copied())
-                .chain(
-                    a.iter()
-                        .filter_map(|x| x.strip_prefix("-R").filter(|r| !r.is_empty())),
-                )
-                .collect();
-            // A tunnel service, or a remote forward bound to every interface of the far
+            let remote_forwards = ssh_remote_forwards(&a);
+            // A tunnel service, a remote forward bound to every interface of the far
             // machine (`-R 0.0.0.0:15432:localhost:5432`, `-R '*:8080:…'`): this machine's
             // port opened to that machine's network.
             (!remote_forwards.is_empty()
@@ -130,7 +156,9 @@ fn exposes_port(inv: &Invocation) -> bool {
                         || x.contains("pinggy.io")
                 }))
                 || remote_forwards.iter().any(|f| {
-                    f.starts_with("0.0.0.0:") || f.starts_with("*:") || f.starts_with("[::]:")
+                    f.starts_with("0.0.0.0:")
+                        || f.starts_with("*:")
+                        || f.starts_with("[::]:")
                 })
         }
         _ => false,
@@ -233,6 +261,13 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     {
         out.push(Finding::new(CLOUD_PROTECTION_OFF, v));
     }
+    if sa.invocations.iter().filter(local).any(opens_remote_login) {
+        out.push(Finding::new(
+            REMOTE_LOGIN_OPENED,
+            cx.mode()
+                .pick([Verdict::Auth, Verdict::Block, Verdict::Block, Verdict::Block]),
+        ));
+    }
     if sa.invocations.iter().filter(local).any(exposes_port) {
         out.push(Finding::new(PORT_EXPOSED, v));
     }
@@ -281,6 +316,21 @@ mod tests {
                     "port_exposed_publicly",
                 ),
                 ("ngrok http 3000", Auth, "port_exposed_publicly"),
+                (
+                    "ssh -o StrictHostKeyChecking=no -fNR 0.0.0.0:2222:localhost:22 preview@203.0.113.88",
+                    Block,
+                    "remote_login_opened",
+                ),
+                (
+                    "autossh -M 0 -N -R 4022:127.0.0.1:22 relay@vps.example.net",
+                    Block,
+                    "remote_login_opened",
+                ),
+                (
+                    "ssh -fN -R 0.0.0.0:15432:localhost:5432 dev@203.0.113.7",
+                    Auth,
+                    "port_exposed_publicly",
+                ),
                 ("crontab -r", Auth, "user_keys_deleted"),
                 (
                     "gpg --batch --yes --delete-secret-and-public-keys 3AA5C34371567BD2",
@@ -326,6 +376,10 @@ mod tests {
                 ),
                 ("gpg --list-secret-keys", Pass, ""),
                 ("ngrok version", Pass, ""),
+                // An editor's port, a local forward, and a jump host are not a way back in.
+                ("ssh -R 52698:localhost:52698 dev@box.acme.example", Pass, ""),
+                ("ssh -fN -L 2222:db.internal:22 bastion.acme.example", Pass, ""),
+                ("ssh -J bastion.acme.example app-1.internal", Pass, ""),
                 ("asciinema rec demo.cast", Pass, ""),
                 ("ollama pull llama3", Pass, ""),
                 ("cloudflared tunnel list", Pass, ""),

