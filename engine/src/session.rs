@@ -302,6 +302,7 @@ pub fn may_run(path: &str) -> bool {
             | ".gitmodules"
     ) || path.contains("/.cargo/config")
         || (base == "settings.xml" && path.contains("/.m2/"))
+        || crate::rules::supply_chain::names_package_sources(path)
     {
         return true;
     }

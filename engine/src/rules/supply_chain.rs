@@ -195,15 +195,51 @@ fn registry_settings_for(path: &str) -> Option<&'static [&'static str]> {
         "nuget.config" => &["dotnet", "nuget"],
         // Submodules fetch from the URLs `.gitmodules` names.
         ".gitmodules" => &["git"],
+        // Where other ecosystems' installs fetch from: a pnpm hook rewriting dependencies to
+        // tarball URLs, Gradle's and Maven's repositories, Hex's mirror, renv's lockfile and
+        // R's `repos`, a Dart package's `hosted:` source, Composer's repositories.
+        ".pnpmfile.cjs" | "pnpmfile.cjs" | ".pnpmfile.mjs" => &["pnpm"],
+        "settings.gradle" | "settings.gradle.kts" | "build.gradle" | "build.gradle.kts"
+        | "init.gradle" | "init.gradle.kts" => &["gradle", "gradlew", "./gradlew", "gradlew.bat"],
+        "pom.xml" => &["mvn", "mvnw", "./mvnw"],
+        "hex.config" => &["mix", "rebar3"],
+        "renv.lock" | ".rprofile" | "rprofile.site" => &["rscript", "r"],
+        "pubspec.yaml" => &["flutter", "dart"],
+        "composer.json" => &["composer"],
         _ => return None,
     })
+}
+
+/// Does a file at `path` name the sources some package manager installs from?
+pub(crate) fn names_package_sources(path: &str) -> bool {
+    registry_settings_for(path).is_some()
 }
 
 /// The lines of a written settings file that name package sources: for `pyproject.toml`
 /// only those in a source or index table (`[[tool.uv.index]]`, `[[tool.poetry.source]]`,
 /// `[tool.pdm.source]`) or an `index-url` key — not `[project.urls]`.
 fn source_lines<'a>(path: &str, content: &'a str) -> Vec<&'a str> {
-    if !path.to_ascii_lowercase().ends_with("/pyproject.toml") {
+    let lower = path.to_ascii_lowercase();
+    // A POM's package sources are its `<repositories>` and `<pluginRepositories>`, not the
+    // project's, licence's or SCM's `<url>`.
+    if lower.ends_with("/pom.xml") || lower == "pom.xml" {
+        let mut out = Vec::new();
+        let mut depth = 0usize;
+        for l in content.lines() {
+            let t = l.trim();
+            if t.starts_with("<repositories>") || t.starts_with("<pluginRepositories>") {
+                depth += 1;
+            }
+            if depth > 0 {
+                out.push(l);
+            }
+            if t.contains("</repositories>") || t.contains("</pluginRepositories>") {
+                depth = depth.saturating_sub(1);
+            }
+        }
+        return out;
+    }
+    if !lower.ends_with("/pyproject.toml") {
         return content.lines().collect();
     }
     let mut out = Vec::new();
@@ -250,20 +286,28 @@ fn redirected_by_written_settings(cx: &Ctx<'_>, program: &str) -> bool {
         .next()
         .unwrap_or(program);
     cx.session.written_files.iter().any(|(path, file)| {
+        // Every address in a pnpm hook is a dependency's new source.
+        let every_line = crate::paths::basename(path).contains("pnpmfile");
         registry_settings_for(path).is_some_and(|pms| pms.contains(&program))
             && source_lines(path, &file.content).iter().any(|l| {
                 let k = l.to_ascii_lowercase();
-                [
-                    "registry", "index", "mirror", "url", "source", "channel", "proxy", "resolved",
-                    "value=",
-                ]
-                .iter()
-                .any(|w| k.contains(w))
+                (every_line
+                    || [
+                        "registry", "index", "mirror", "url", "source", "channel", "proxy",
+                        "resolved", "value=", "hosted", "maven", "repos",
+                    ]
+                    .iter()
+                    .any(|w| k.contains(w)))
                     // (`.properties` files escape the colon: `https\://…`.)
                     && l.replace("\\:", ":")
                         .split(|c: char| {
                             c.is_whitespace() || matches!(c, '=' | '"' | '\'' | '<' | '>')
                         })
+                    .filter(|w| {
+                        // A well-known public repository over HTTPS (`https://jitpack.io`).
+                        !(w.contains("https://")
+                            && embedded_url(w).is_some_and(|d| public_registry(&d.host)))
+                    })
                     .filter_map(embedded_url)
                     .any(|d| unlisted_elsewhere(cx, &d))
             })
@@ -580,6 +624,16 @@ fn public_registry(host: &str) -> bool {
         "arduino.esp8266.com",
         "guix.gnu.org",
         "git.savannah.gnu.org",
+        // The JVM's and Dart's public repositories.
+        "jitpack.io",
+        "gradle.org",
+        "maven.apache.org",
+        "maven.google.com",
+        "dl.google.com",
+        "sonatype.org",
+        "repo.spring.io",
+        "pub.dev",
+        "pub.dartlang.org",
     ]
     .iter()
     .any(|r| h == *r || h.ends_with(&format!(".{r}")))
@@ -1628,6 +1682,10 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             .is_some_and(|r| r.starts_with('/') && dir.len() > 1)
     };
     let verdict_for = |path: &str| {
+        // (A bare program name is looked up on `PATH`, not in the folder: no path.)
+        if path.is_empty() {
+            return None;
+        }
         let in_line = unpacked
             .iter()
             .filter(|(d, _, _)| under(path, d))
@@ -1654,7 +1712,11 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                 || inv.program == "source"
                 || inv.program == ".";
             let cwd = inv.cwd.as_deref().or(cx.cwd());
-            let target = crate::paths::normalize(&inv.command_word.text, cwd, cx.home());
+            let target = if inv.command_word.text.contains('/') {
+                crate::paths::normalize(&inv.command_word.text, cwd, cx.home())
+            } else {
+                String::new()
+            };
             let runs_file = inv
                 .operands()
                 .first()
@@ -2069,7 +2131,21 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             "conda" | "mamba" | "micromamba" => args
                 .first()
                 .is_some_and(|a| matches!(*a, "install" | "create" | "update")),
-            "mvn" | "mvnw" | "gradlew" | "gradlew.bat" => true,
+            "mvn" | "mvnw" | "gradle" | "gradlew" | "gradlew.bat" => true,
+            "mix" => args
+                .first()
+                .is_none_or(|a| a.starts_with("deps") || matches!(*a, "compile" | "test")),
+            "rebar3" => true,
+            "flutter" | "dart" => args.first() == Some(&"pub") || args.first() == Some(&"run"),
+            "composer" => args
+                .first()
+                .is_none_or(|a| matches!(*a, "install" | "update" | "require")),
+            // R code that installs packages (`renv::restore()`, `install.packages(…)`).
+            "rscript" | "r" => args.iter().any(|a| {
+                ["renv::", "install.packages", "pak::", "remotes::install"]
+                    .iter()
+                    .any(|f| a.contains(f))
+            }),
             // `git submodule update|sync|init`: each submodule's code from its URL.
             "git" => {
                 args.first() == Some(&"submodule")
