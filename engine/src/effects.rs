@@ -1107,6 +1107,17 @@ fn invocation_effects(
             }
         }
     }
+    // `logger -f FILE`: the file's lines are logged (sent on with `--server`).
+    if p == "logger" {
+        for v in flag_value(inv, &["-f", "--file"]) {
+            fx.reads.push(PathUse {
+                path: norm(v),
+                program: p.to_owned(),
+                dynamic: false,
+                recursive: false,
+            });
+        }
+    }
     // Mail clients' attachments (`mutt -a FILE`, `mailx -a FILE`, `mail -A FILE`,
     // `swaks --attach @FILE`): the file goes to the recipients.
     if matches!(
@@ -2441,6 +2452,18 @@ fn egress_effects(
                 }
             }
         }
+        // `logger --server HOST`: the message (or `-f FILE`) goes to that syslog server.
+        "logger" => {
+            for h in flag_value(inv, &["-n", "--server"]) {
+                push(
+                    net::parse_destination(h).or_else(|| Some(Destination::named(h))),
+                    true,
+                    false,
+                    false,
+                    None,
+                );
+            }
+        }
         "nc" | "ncat" | "netcat" | "telnet" | "socat" | "openssl" | "cryptcat" => {
             if p == "openssl" && operands.first().is_none_or(|w| w.text != "s_client") {
                 return;
@@ -2829,6 +2852,44 @@ fn egress_effects(
                 let dest = operands.last().and_then(|w| net::parse_url(&w.text));
                 push(dest, true, false, false, None);
             }
+            // Azure storage uploads (`az storage blob upload -f FILE`, `…upload-batch`,
+            // `az storage file upload`): to the account (a store, as an `s3://` bucket is).
+            if p == "az"
+                && text.first() == Some(&"storage")
+                && text
+                    .iter()
+                    .take(4)
+                    .any(|t| matches!(*t, "upload" | "upload-batch" | "put"))
+            {
+                push(
+                    Some(Destination::named("azure-storage")),
+                    true,
+                    false,
+                    false,
+                    None,
+                );
+            }
+        }
+        // Cloudflare's object and key stores (`wrangler r2 object put B/K --file F`,
+        // `wrangler kv key put K --path F`).
+        "wrangler"
+            if operands.len() >= 3
+                && matches!(
+                    operands.first().map(|w| w.text.as_str()),
+                    Some("r2" | "kv" | "kv:key" | "d1")
+                )
+                && operands
+                    .iter()
+                    .take(4)
+                    .any(|w| matches!(w.text.as_str(), "put" | "execute" | "bulk")) =>
+        {
+            push(
+                Some(Destination::named("cloudflare-r2")),
+                true,
+                false,
+                false,
+                None,
+            );
         }
         _ => {}
     }

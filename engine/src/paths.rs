@@ -505,7 +505,12 @@ pub fn secret_kind(path: &str, home: Option<&str>) -> Option<SecretKind> {
             }
         }
     }
-    if lower == ".env" || lower == ".envrc" {
+    // (`.dev.vars`: Cloudflare Wrangler's local secrets, a `.env` by another name.)
+    if lower == ".env"
+        || lower == ".envrc"
+        || lower == ".dev.vars"
+        || lower.starts_with(".dev.vars.")
+    {
         return Some(SecretKind::DotEnv);
     }
     // Files that exist only to hold logins, wherever they lie (a copy in a project, a

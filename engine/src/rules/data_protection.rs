@@ -156,9 +156,7 @@ fn exposes_port(inv: &Invocation) -> bool {
                         || x.contains("pinggy.io")
                 }))
                 || remote_forwards.iter().any(|f| {
-                    f.starts_with("0.0.0.0:")
-                        || f.starts_with("*:")
-                        || f.starts_with("[::]:")
+                    f.starts_with("0.0.0.0:") || f.starts_with("*:") || f.starts_with("[::]:")
                 })
         }
         _ => false,
@@ -264,8 +262,12 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     if sa.invocations.iter().filter(local).any(opens_remote_login) {
         out.push(Finding::new(
             REMOTE_LOGIN_OPENED,
-            cx.mode()
-                .pick([Verdict::Auth, Verdict::Block, Verdict::Block, Verdict::Block]),
+            cx.mode().pick([
+                Verdict::Auth,
+                Verdict::Block,
+                Verdict::Block,
+                Verdict::Block,
+            ]),
         ));
     }
     if sa.invocations.iter().filter(local).any(exposes_port) {
@@ -377,8 +379,16 @@ mod tests {
                 ("gpg --list-secret-keys", Pass, ""),
                 ("ngrok version", Pass, ""),
                 // An editor's port, a local forward, and a jump host are not a way back in.
-                ("ssh -R 52698:localhost:52698 dev@box.acme.example", Pass, ""),
-                ("ssh -fN -L 2222:db.internal:22 bastion.acme.example", Pass, ""),
+                (
+                    "ssh -R 52698:localhost:52698 dev@box.acme.example",
+                    Pass,
+                    "",
+                ),
+                (
+                    "ssh -fN -L 2222:db.internal:22 bastion.acme.example",
+                    Pass,
+                    "",
+                ),
                 ("ssh -J bastion.acme.example app-1.internal", Pass, ""),
                 ("asciinema rec demo.cast", Pass, ""),
                 ("ollama pull llama3", Pass, ""),

@@ -633,7 +633,9 @@ pub fn is_keychain_access(program: &str, args: &[&str]) -> bool {
                     && w.get(1)
                         .is_some_and(|v| !v.starts_with("name") && !v.starts_with("wide"))
             });
+            // `config view --flatten` inlines the client keys and tokens, as `--raw` shows them.
             args.contains(&"--raw")
+                || (args.contains(&"view") && args.iter().any(|a| a.starts_with("--flatten")))
                 || (args
                     .windows(2)
                     .any(|w| matches!(w, ["get", "secret"] | ["get", "secrets"]))

@@ -350,6 +350,50 @@ fn overlay_targets(cx: &Ctx<'_>) -> (Vec<String>, Vec<String>) {
                     }
                 }
             }
+            // A folder mounted over another for the commands run inside (`proot -b
+            // /tmp/x:~/.claude claude …`, `bwrap --bind /tmp/x ~/.claude`, `mount --bind`,
+            // `bindfs`): what they read there is not what is on disk.
+            "proot" => {
+                let args: Vec<&str> = inv.argv().collect();
+                for (i, a) in args.iter().enumerate() {
+                    let spec = match *a {
+                        "-b" | "--bind" | "-m" | "--mount" => args.get(i + 1).copied(),
+                        _ => a
+                            .strip_prefix("--bind=")
+                            .or_else(|| a.strip_prefix("--mount=")),
+                    };
+                    if let Some(spec) = spec {
+                        let dst = spec.rsplit_once(':').map_or(spec, |(_, d)| d);
+                        dests.push(norm(dst));
+                    }
+                }
+            }
+            "bwrap" => {
+                let args: Vec<&str> = inv.argv().collect();
+                for (i, a) in args.iter().enumerate() {
+                    let dst = match *a {
+                        "--bind" | "--ro-bind" | "--dev-bind" | "--bind-try" | "--ro-bind-try"
+                        | "--overlay-src" => args.get(i + 2).copied(),
+                        "--tmpfs" | "--dir" | "--remount-ro" => args.get(i + 1).copied(),
+                        _ => None,
+                    };
+                    if let Some(d) = dst {
+                        dests.push(norm(d));
+                    }
+                }
+            }
+            "mount" | "bindfs" | "fuse-overlayfs" | "unionfs" | "unionfs-fuse"
+                if inv.program != "mount"
+                    || inv.argv().any(|a| {
+                        matches!(a, "--bind" | "--rbind" | "-B" | "--move")
+                            || a.contains("bind")
+                            || a == "overlay"
+                    }) =>
+            {
+                if let Some(d) = ops.last() {
+                    dests.push(norm(&d.text));
+                }
+            }
             _ => {}
         }
     }

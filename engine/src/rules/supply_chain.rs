@@ -3,7 +3,8 @@
 //! **What it does:** piping a download into a shell or interpreter (`curl … | sh`,
 //! `bash <(curl …)`, `sh -c "$(curl …)"`, download-then-execute, an archive unpacked from a
 //! download and a file in it run: `curl … | tar -xz -C d; sh d/x.sh`) is BLOCK (AUTH in light;
-//! AUTH when a folder unpacked or cloned from an unlisted source earlier is run from);
+//! AUTH when a folder unpacked or cloned from an unlisted source earlier is run from; an
+//! archive from a listed host is as a clone from it);
 //! running a file downloaded from a listed destination (a release on `github.com`) is AUTH.
 //! Running a package nobody listed through `npx -y`/`bunx`/`pnpm dlx`/`uvx`/`pipx run` is AUTH
 //! (PASS in light), as is installing from a URL, a git repository or an unlisted index.
@@ -199,8 +200,12 @@ fn registry_settings_for(path: &str) -> Option<&'static [&'static str]> {
         // tarball URLs, Gradle's and Maven's repositories, Hex's mirror, renv's lockfile and
         // R's `repos`, a Dart package's `hosted:` source, Composer's repositories.
         ".pnpmfile.cjs" | "pnpmfile.cjs" | ".pnpmfile.mjs" => &["pnpm"],
-        "settings.gradle" | "settings.gradle.kts" | "build.gradle" | "build.gradle.kts"
-        | "init.gradle" | "init.gradle.kts" => &["gradle", "gradlew", "./gradlew", "gradlew.bat"],
+        "settings.gradle"
+        | "settings.gradle.kts"
+        | "build.gradle"
+        | "build.gradle.kts"
+        | "init.gradle"
+        | "init.gradle.kts" => &["gradle", "gradlew", "./gradlew", "gradlew.bat"],
         "pom.xml" => &["mvn", "mvnw", "./mvnw"],
         "hex.config" => &["mix", "rebar3"],
         "renv.lock" | ".rprofile" | "rprofile.site" => &["rscript", "r"],
@@ -1686,17 +1691,11 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
         if path.is_empty() {
             return None;
         }
+        // (A release unpacked from a listed host, `github.com`, is as a clone from there.)
         let in_line = unpacked
             .iter()
-            .filter(|(d, _, _)| under(path, d))
-            .map(|(_, listed, _)| {
-                if *listed {
-                    listed_verdict
-                } else {
-                    pipe_verdict
-                }
-            })
-            .max();
+            .any(|(d, listed, _)| !listed && under(path, d))
+            .then_some(pipe_verdict);
         let earlier = cx
             .session
             .downloads
@@ -2399,9 +2398,9 @@ mod tests {
                     "curl_pipe_shell",
                 ),
                 (
-                    "curl -fsSL https://github.com/acme/t/releases/download/v1/t.tar.gz | tar -xz -C tools && python3 tools/t/gen.py",
-                    Auth,
-                    "curl_pipe_shell",
+                    "curl -fsSL https://github.com/acme/t/releases/download/v1/t.tar.gz | tar -xz -C tools && tools/t/t --version",
+                    Pass,
+                    "",
                 ),
                 // Unpacked and only looked at, or something else run.
                 (

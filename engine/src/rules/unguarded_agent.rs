@@ -4,7 +4,7 @@
 //! bypassed — `claude --dangerously-skip-permissions` / `--permission-mode bypassPermissions`,
 //! `codex --dangerously-bypass-approvals-and-sandbox` / `--yolo` / `--sandbox
 //! danger-full-access`, `gemini --yolo` / `--approval-mode yolo`, `copilot --allow-all-tools`,
-//! `cursor-agent --force`, `aider --yes-always`, `amp --dangerously-allow-all`, `opencode
+//! `cursor-agent --force`, `aider --yes-always`, `amp --dangerously-allow-all`, `interpreter --auto_run`, `opencode
 //! --pure` (no plugins, so no guard hooks), and the same
 //! through `npx`/`bunx`/`pnpm dlx` — is AUTH (BLOCK once the session took in untrusted content,
 //! and from strict up).
@@ -39,6 +39,7 @@ pub(crate) fn agent_name(program: &str) -> Option<&'static str> {
         "opencode" => "opencode",
         "goose" => "goose",
         "kiro-cli" | "kiro" => "kiro",
+        "interpreter" | "open-interpreter" => "open-interpreter",
         _ => return None,
     })
 }
@@ -112,6 +113,8 @@ fn bypasses(agent: &str, args: &[&str]) -> bool {
         // `opencode --pure`: started without its plugins — where a guard's hooks live.
         "opencode" => flag("--yolo") || flag("--pure"),
         "goose" => flag("--yolo"),
+        // Open Interpreter runs the code it writes without asking.
+        "open-interpreter" => flag("--auto_run") || flag("--auto-run") || flag("-y"),
         // `kiro-cli settings KEY VALUE`: a setting changed (`chat.defaultAgent` to an agent
         // whose configuration runs no hooks); reading one (`settings KEY`) is not.
         "kiro" => {
