@@ -1107,6 +1107,39 @@ fn invocation_effects(
             }
         }
     }
+    // `git show REV:PATH`, `git cat-file -p REV:PATH`: the file as committed, read from the
+    // work tree's history (`--work-tree=$HOME` for a dotfiles repository, `-C DIR`).
+    if let Some((sub, rest)) = crate::shell::git_subcommand(inv)
+        && matches!(sub, "show" | "cat-file")
+    {
+        let args: Vec<&str> = inv.argv().collect();
+        let opt = |names: &[&str]| {
+            args.iter().enumerate().find_map(|(i, a)| {
+                names.iter().find_map(|n| {
+                    if a == n {
+                        args.get(i + 1).copied()
+                    } else {
+                        a.strip_prefix(&format!("{n}=")[..])
+                    }
+                })
+            })
+        };
+        let tree = opt(&["--work-tree"]).or_else(|| opt(&["-C"])).map(&norm);
+        for a in rest.iter().filter(|a| !a.starts_with('-')) {
+            if let Some((_, path)) = a.split_once(':')
+                && !path.is_empty()
+                && !a.contains("://")
+            {
+                let path = path.trim_start_matches("./");
+                fx.reads.push(PathUse {
+                    path: paths::normalize(path, tree.as_deref().or(cwd), home),
+                    program: p.to_owned(),
+                    dynamic: false,
+                    recursive: false,
+                });
+            }
+        }
+    }
     // `logger -f FILE`: the file's lines are logged (sent on with `--server`).
     if p == "logger" {
         for v in flag_value(inv, &["-f", "--file"]) {
@@ -2876,12 +2909,13 @@ fn egress_effects(
             if operands.len() >= 3
                 && matches!(
                     operands.first().map(|w| w.text.as_str()),
-                    Some("r2" | "kv" | "kv:key" | "d1")
+                    Some("r2" | "kv" | "kv:key")
                 )
+                && !inv.argv().any(|a| a == "--local")
                 && operands
                     .iter()
                     .take(4)
-                    .any(|w| matches!(w.text.as_str(), "put" | "execute" | "bulk")) =>
+                    .any(|w| matches!(w.text.as_str(), "put" | "bulk")) =>
         {
             push(
                 Some(Destination::named("cloudflare-r2")),

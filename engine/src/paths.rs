@@ -576,6 +576,10 @@ pub fn secret_kind(path: &str, home: Option<&str>) -> Option<SecretKind> {
     ) {
         return Some(SecretKind::PrivateKey);
     }
+    // GnuPG's secret keys, wherever its home is (`$GNUPGHOME/private-keys-v1.d`).
+    if lower == "secring.gpg" || path.split('/').any(|c| c == "private-keys-v1.d") {
+        return Some(SecretKind::PrivateKey);
+    }
     let key_ext = [
         ".pem",
         ".key",

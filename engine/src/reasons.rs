@@ -142,6 +142,7 @@ const RULES: &[Reason] = &[
     crate::rules::bad_input::UNKNOWN_TOOL,
     crate::rules::serve_folder::SERVE_SECRETS,
     crate::rules::serve_folder::SERVE_FOLDER,
+    crate::rules::archive_escape::ARCHIVE_PATHS_TRUSTED,
     crate::rules::container_escape::CONTAINER_HOST_ROOT,
     crate::rules::container_escape::CONTAINER_HOST_ACCESS,
     crate::rules::cloud_privilege::CLOUD_PRIVILEGE,

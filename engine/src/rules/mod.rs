@@ -14,6 +14,7 @@ use crate::session::{FingerprintKey, SessionState};
 use crate::shell::ShellAnalysis;
 use crate::verdict::Finding;
 
+pub mod archive_escape;
 pub mod armed_config;
 pub mod bad_input;
 pub mod behaviour;
@@ -192,6 +193,7 @@ pub const RULES: &[(&str, RuleFn)] = &[
     ("secret_var_egress", secret_var_egress::check),
     ("secrets_unshielded", secrets_unshielded::check),
     ("serve_folder", serve_folder::check),
+    ("archive_escape", archive_escape::check),
     ("container_escape", container_escape::check),
     ("cloud_privilege", cloud_privilege::check),
     ("unguarded_agent", unguarded_agent::check),

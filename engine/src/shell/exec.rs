@@ -1693,17 +1693,31 @@ impl Walker<'_> {
         match inv.program.as_str() {
             "cd" | "pushd" | "chdir" => {
                 let ops = inv.operands();
+                // `CDPATH` set in this line (`export CDPATH=$HOME/.config; cd gcloud`): a
+                // plain name is looked for in its folders first.
+                let cdpath = self
+                    .literal_vars
+                    .get("CDPATH")
+                    .and_then(|v| v.split(':').find(|d| !d.is_empty() && *d != "."))
+                    .map(str::to_owned);
                 let target = match ops.first() {
                     None if inv.program == "pushd" => return,
                     None => self.env.home.map(str::to_owned).or(Some("~".to_owned())),
-                    Some(w) if w.text == "-" => None,
+                    Some(w) if w.text == "-" => self.prev_cwd.clone(),
+                    Some(w)
+                        if !w.dynamic
+                            && !w.text.starts_with(['.', '/', '~'])
+                            && cdpath.is_some() =>
+                    {
+                        cdpath.map(|d| self.abs(&format!("{}/{}", d.trim_end_matches('/'), w.text)))
+                    }
                     Some(w) => Some(self.abs(&w.text)),
                 };
                 if inv.program == "pushd" && self.dir_stack.len() < 64 {
                     self.dir_stack.push(self.cwd.clone());
                 }
                 if let Some(t) = target {
-                    self.cwd = Some(t);
+                    self.prev_cwd = self.cwd.replace(t);
                 }
             }
             "popd" => {
@@ -1723,7 +1737,16 @@ impl Walker<'_> {
                 matches!(a, "--bind" | "-B" | "--rbind" | "-R")
                     || (a == "bind" || a.starts_with("bind,") || a.contains(",bind"))
             });
-        if inv.program != "ln" && !bind {
+        // `cp -al SRC DST` / `cp --link`: DST's files are hard links to SRC's.
+        let hard_copy = inv.program == "cp"
+            && inv.argv().any(|a| {
+                a == "--link"
+                    || (a.starts_with('-')
+                        && !a.starts_with("--")
+                        && a.chars().skip(1).all(|c| c.is_ascii_alphabetic())
+                        && a.contains('l'))
+            });
+        if inv.program != "ln" && !bind && !hard_copy {
             return;
         }
         let ops = inv.operands();
@@ -1754,7 +1777,17 @@ impl Walker<'_> {
         if target.dynamic {
             return;
         }
-        let dir = link.rsplit_once('/').map(|(d, _)| d.to_owned());
+        // A symbolic link's relative target is read from the link's folder; a hard link's,
+        // a copy's and a mount's from the working folder.
+        let symbolic = inv.program == "ln"
+            && inv.argv().any(|a| {
+                a == "--symbolic" || (a.starts_with('-') && !a.starts_with("--") && a.contains('s'))
+            });
+        let dir = if symbolic {
+            link.rsplit_once('/').map(|(d, _)| d.to_owned())
+        } else {
+            self.cwd.clone()
+        };
         let t = if target.text.starts_with('/') || target.text.starts_with('~') {
             paths::normalize(&target.text, None, self.env.home)
         } else {

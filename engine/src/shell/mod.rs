@@ -233,6 +233,7 @@ pub fn analyze(command: &str, env: ShellEnv<'_>) -> ShellAnalysis {
         scripts: 0,
         cwd: env.cwd.map(str::to_owned),
         dir_stack: Vec::new(),
+        prev_cwd: None,
         local_files: BTreeMap::new(),
         local_links: BTreeMap::new(),
         decoded_files: BTreeSet::new(),
@@ -427,6 +428,8 @@ struct Walker<'a> {
     cwd: Option<String>,
     /// `pushd` history.
     dir_stack: Vec<Option<String>>,
+    /// The folder before the last `cd` (`cd -`, `~-`).
+    prev_cwd: Option<String>,
     /// Files written earlier in this same command line (absolute path → text).
     local_files: BTreeMap<String, String>,
     /// Links made earlier in this same command line (absolute link → absolute target).
@@ -925,6 +928,26 @@ impl Walker<'_> {
             }
             expanded
         };
+        // `~-` and `~+`: the previous and the current working folder.
+        let words: Vec<Word> = words
+            .into_iter()
+            .map(|mut w| {
+                for (tilde, dir) in [
+                    ("~-", self.prev_cwd.as_deref()),
+                    ("~+", self.cwd.as_deref()),
+                ] {
+                    if let Some(rest) = w.text.strip_prefix(tilde)
+                        && (rest.is_empty() || rest.starts_with('/'))
+                    {
+                        match dir {
+                            Some(d) => w.text = format!("{d}{rest}"),
+                            None => w.dynamic = true,
+                        }
+                    }
+                }
+                w
+            })
+            .collect();
         // Bare assignments, and `export`/`declare`/`local`/`readonly` ones, of values known
         // here (a literal, or the home folder and a literal path under it).
         let declares = words.first().is_some_and(|w| {
