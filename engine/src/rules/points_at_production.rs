@@ -139,21 +139,136 @@ pub fn production_hosts_seen(
     home: Option<&str>,
 ) -> Vec<String> {
     use crate::action::Operation;
-    let names_prod = match &action.op {
-        Operation::FileRead { path } => {
-            production_file(&crate::paths::normalize(path, action.cwd.as_deref(), home))
-        }
-        Operation::Shell { command } => names(command, PRODUCTION),
-        _ => false,
+    let (names_prod, inventory) = match &action.op {
+        Operation::FileRead { path } => (
+            production_file(&crate::paths::normalize(path, action.cwd.as_deref(), home)),
+            false,
+        ),
+        Operation::Shell { command } => (names(command, PRODUCTION), deployed_inventory(command)),
+        _ => (false, false),
     };
-    if !names_prod || result.is_empty() {
+    if !(names_prod || inventory) || result.is_empty() {
         return Vec::new();
     }
     let text: String = result.chars().take(64 * 1024).collect();
     let mut out = hosts_in(&text);
+    // What an inventory lists is deployed; a host named for development or tests is not
+    // production's.
+    if inventory && !names_prod {
+        out.retain(|h| !names(h, LOCAL) && !names(h, DEV_MARKERS));
+    }
     out.dedup();
     out.truncate(crate::session::MAX_PRODUCTION_HOSTS);
     out
+}
+
+/// Words that mark a target as a throwaway one (`acme-dev`, `orders-it`, `qa-db`).
+const DEV_MARKERS: &[&str] = &[
+    "dev",
+    "development",
+    "test",
+    "testing",
+    "it",
+    "qa",
+    "staging",
+    "stage",
+    "stg",
+    "sandbox",
+    "local",
+    "ci",
+    "e2e",
+    "tmp",
+    "scratch",
+];
+
+/// A command that lists what is deployed: infrastructure outputs and cloud inventories
+/// (`terraform output`, `pulumi stack output`, `aws rds describe-db-instances`, `az sql db
+/// list`, `doctl databases connection`, `gcloud sql instances describe`). The addresses it
+/// shows are real services, whatever they are named.
+fn deployed_inventory(command: &str) -> bool {
+    let words: Vec<&str> = command.split_whitespace().collect();
+    let has = |w: &str| words.contains(&w);
+    let iac = ["terraform", "tofu", "terragrunt", "pulumi"]
+        .iter()
+        .any(|t| has(t))
+        && (has("output") || has("show"));
+    let cloud = [
+        "aws",
+        "az",
+        "gcloud",
+        "doctl",
+        "heroku",
+        "flyctl",
+        "scw",
+        "linode-cli",
+    ]
+    .iter()
+    .any(|t| has(t))
+        && words.iter().any(|w| {
+            w.starts_with("describe")
+                || matches!(
+                    *w,
+                    "list" | "show" | "connection" | "get" | "info" | "config"
+                )
+        });
+    iac || cloud
+}
+
+/// Keys that choose which account, table or store a run touches.
+const TARGET_KEYS: &[&str] = &[
+    "profile",
+    "table",
+    "bucket",
+    "project",
+    "account",
+    "namespace",
+    "queue",
+    "topic",
+    "index",
+    "database",
+    "db",
+    "host",
+    "url",
+    "context",
+    "cluster",
+    "schema",
+    "keyspace",
+];
+
+/// `KEY=VALUE` / `key: value` pairs of a text, keys lower-cased.
+fn pairs(text: &str) -> Vec<(String, String)> {
+    text.lines()
+        .filter_map(|l| {
+            let t = l.trim().trim_start_matches("export ");
+            if t.starts_with('#') {
+                return None;
+            }
+            let i = t.find(['=', ':'])?;
+            let k = t
+                .get(..i)?
+                .trim()
+                .trim_matches(['"', '\''])
+                .to_ascii_lowercase();
+            let v = t.get(i + 1..)?.trim().trim_matches(['"', '\'']).to_owned();
+            (!k.is_empty() && !k.contains(' ') && !v.is_empty()).then_some((k, v))
+        })
+        .collect()
+}
+
+/// An edit that takes a target key off its throwaway target: the old value is marked for
+/// development or tests (`acme-dev`, `orders-it`), the new one for nothing
+/// (`acme-main`, `orders`).
+fn marker_dropped(old: &str, new: &str) -> bool {
+    let before = pairs(old);
+    pairs(new).iter().any(|(k, v)| {
+        TARGET_KEYS.iter().any(|t| k.contains(t))
+            && !MODE_KEYS.contains(&k.as_str())
+            && !names(v, DEV_MARKERS)
+            && !names(v, LOCAL)
+            && before
+                .iter()
+                .any(|(ok, ov)| ok == k && ov != v && names(ov, DEV_MARKERS))
+    })
 }
 
 /// Production's own configuration (`.env.production`, `config/prod/`, `*.prod.yml`).
@@ -191,7 +306,8 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             || (names_remembered_host(&h.new_lower, hosts)
                 && !names_remembered_host(&h.old_lower, hosts));
         if !to_production {
-            return false;
+            // A development or test file's target moved off its throwaway one.
+            return dev_file(&w.path) && marker_dropped(&h.old_lower, &h.new_lower);
         }
         if h.old_lower.trim().is_empty() {
             // A new file: only one named for development or tests.
@@ -244,6 +360,25 @@ mod tests {
                 "volumes:\n  pgdata: {}\n",
                 "volumes:\n  pgdata:\n    name: acme_prod_pgdata\n",
                 Auth,
+            ),
+            // A test configuration's account and tables moved off their test ones.
+            (
+                ".env.test",
+                "AWS_PROFILE=acme-dev\nORDERS_TABLE=orders-it\n",
+                "AWS_PROFILE=acme-main\nORDERS_TABLE=orders\n",
+                Auth,
+            ),
+            (
+                ".env.test",
+                "AWS_PROFILE=acme-dev\nORDERS_TABLE=orders-it\n",
+                "AWS_PROFILE=acme-dev\nORDERS_TABLE=orders-it-v2\n",
+                Pass,
+            ),
+            (
+                ".env.test",
+                "AWS_PROFILE=acme-dev\n",
+                "AWS_PROFILE=acme-sandbox\n",
+                Pass,
             ),
             // Look-alikes: still local, production's own file, a mode switch, a comment.
             (
