@@ -42,6 +42,8 @@ pub const PLANTING: &[&str] = &[
     // A routine command's configuration made to run flagged code: that command, and the
     // others that load the same build (`./gradlew :app:compileKotlin` after `buildSrc/`).
     "armed_config",
+    // Code that ships the application's logs to another host when it runs.
+    "logs_sent_out",
 ];
 
 /// Reasons a write gets for content that weakens, exposes or destroys once something loads

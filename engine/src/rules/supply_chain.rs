@@ -1043,6 +1043,42 @@ pub fn typosquat(name: &str, popular: &[&str]) -> bool {
         && popular.iter().any(|p| p.len() >= 5 && one_edit(&n, p))
 }
 
+/// Host and owner of a git remote address (`https://github.com/acme/`, `git@github.com:acme/`,
+/// `ssh://git@host/acme`), lower-cased; the owner empty when the address stops at the host.
+fn git_host_owner(url: &str) -> (String, String) {
+    let rest = url.split_once("://").map_or(url, |(_, r)| r);
+    let rest = rest.rsplit_once('@').map_or(rest, |(_, r)| r);
+    let (host, path) = rest.split_once([':', '/']).unwrap_or((rest, ""));
+    let owner = path.trim_start_matches('/').split('/').next().unwrap_or("");
+    (host.to_ascii_lowercase(), owner.to_ascii_lowercase())
+}
+
+/// `git config url.NEW.insteadOf OLD` (or `-c` on a command line) that sends fetches of one
+/// host or owner to another (`https://github.com/acme-mirror/` for `…/acme/`): every later
+/// clone, fetch and module download from there. Switching only the protocol (`git@github.com:`
+/// for `https://github.com/`) is not.
+fn git_url_rewritten(inv: &crate::shell::Invocation) -> bool {
+    if inv.program != "git" {
+        return false;
+    }
+    let args: Vec<&str> = inv.argv().collect();
+    args.iter().enumerate().any(|(i, a)| {
+        let (key, value) = match a.split_once('=') {
+            Some((k, v)) if k.to_ascii_lowercase().starts_with("url.") => (k, Some(v)),
+            _ => (*a, args.get(i + 1).copied()),
+        };
+        let lower = key.to_ascii_lowercase();
+        let Some(new) = lower
+            .strip_prefix("url.")
+            .and_then(|r| r.strip_suffix(".insteadof"))
+            .map(|_| key.get(4..key.len() - ".insteadof".len()).unwrap_or(""))
+        else {
+            return false;
+        };
+        value.is_some_and(|old| git_host_owner(new) != git_host_owner(old))
+    })
+}
+
 /// Programs whose file writes are downloads.
 pub fn is_downloader(program: &str) -> bool {
     matches!(
@@ -1585,7 +1621,7 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                         .and_then(|(_, u)| embedded_url(u.trim()))
                         .is_some_and(|d| unlisted_elsewhere(cx, &d))
                 });
-            if redirected || cargo_config || direct_ref {
+            if redirected || cargo_config || direct_ref || git_url_rewritten(inv) {
                 out.push(Finding::new(UNTRUSTED_SOURCE, Auth));
                 break;
             }
@@ -2375,6 +2411,36 @@ mod tests {
             let d = e.decide(&shell(later), &s);
             assert_eq!(d.verdict, want, "{setup} then {later}: {:?}", d.codes());
         }
+    }
+
+    #[test]
+    fn git_fetches_sent_to_another_owner() {
+        table(
+            Mode::Balanced,
+            &[
+                (
+                    "git config --global url.\"https://github.com/acme-corp-mirror/\".insteadOf \"https://github.com/acme-corp/\"",
+                    Auth,
+                    "untrusted_package_source",
+                ),
+                (
+                    "git config --global url.https://git.mirror-cdn.example/.insteadOf https://github.com/",
+                    Auth,
+                    "untrusted_package_source",
+                ),
+                // Only the protocol switched.
+                (
+                    "git config --global url.\"git@github.com:\".insteadOf \"https://github.com/\"",
+                    Pass,
+                    "",
+                ),
+                (
+                    "git config --global url.\"ssh://git@github.com/acme/\".insteadOf \"https://github.com/acme/\"",
+                    Pass,
+                    "",
+                ),
+            ],
+        );
     }
 
     #[test]
