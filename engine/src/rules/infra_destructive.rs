@@ -795,9 +795,9 @@ pub fn local_cluster_context(c: &str) -> bool {
         )
 }
 
-/// `kubectl delete namespace dev-scratch` / `ns/feature-x-dev`: every namespace deleted is
-/// named for development or scratch work.
-fn deletes_dev_namespace(args: &[&str]) -> bool {
+/// The namespaces a `kubectl delete` names (`namespace a b`, `ns/a`), when it deletes
+/// nothing else.
+fn deleted_namespaces<'a>(args: &[&'a str]) -> Vec<&'a str> {
     let mut names = Vec::new();
     let mut it = args.iter().skip_while(|a| **a != "delete").skip(1);
     while let Some(a) = it.next() {
@@ -810,12 +810,35 @@ fn deletes_dev_namespace(args: &[&str]) -> bool {
                 if let Some(n) = a.strip_prefix("namespace/").or(a.strip_prefix("ns/")) {
                     names.push(n);
                 } else if !a.starts_with('-') {
-                    return false;
+                    return Vec::new();
                 }
             }
         }
     }
+    names
+}
+
+/// `kubectl delete namespace dev-scratch` / `ns/feature-x-dev`: every namespace deleted is
+/// named for development or scratch work.
+fn deletes_dev_namespace(args: &[&str]) -> bool {
+    let names = deleted_namespaces(args);
     !names.is_empty() && names.iter().all(|n| dev_name(n))
+}
+
+/// Names of environments made to be thrown away (`preview-pr-482`, `review-fix-login`).
+/// (Per-change environments only: a `scratch` or `sandbox` namespace on a shared cluster may
+/// hold anyone's work.)
+const THROWAWAY_PARTS: &[&str] = &["preview", "review", "pr", "ephemeral"];
+
+/// `kubectl delete namespace preview-pr-482`: every namespace deleted is a throwaway one.
+fn deletes_throwaway_namespace(args: &[&str]) -> bool {
+    let names = deleted_namespaces(args);
+    !names.is_empty()
+        && names.iter().all(|n| {
+            let l = n.to_ascii_lowercase();
+            let parts: Vec<&str> = l.split(['-', '_', '.']).collect();
+            parts.iter().any(|p| THROWAWAY_PARTS.contains(p)) && !prod_name(&l)
+        })
 }
 
 /// `kubectl --context kind-dev …`: the command names a cluster on this machine.
@@ -1033,9 +1056,22 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                 // On a cluster that runs on this machine (`--context kind-dev`) nothing
                 // remote is lost: asked about, never refused, and a namespace named for
                 // development or scratch work goes like a local test database.
+                // On another cluster, a namespace named for a throwaway environment (a
+                // preview or review app: `preview-pr-482`), deleted outside a
+                // production context, is asked about rather than refused; a shared `dev` or
+                // `staging` one is still refused (a team's environment).
+                let prod_context = args.iter().enumerate().any(|(i, a)| {
+                    a.strip_prefix("--context=")
+                        .or_else(|| {
+                            (*a == "--context")
+                                .then(|| args.get(i + 1).copied())
+                                .flatten()
+                        })
+                        .is_some_and(prod_name)
+                });
                 let v = if on_local_cluster(&args) {
                     local_drop(cx, deletes_dev_namespace(&args))
-                } else if wide {
+                } else if wide && (prod_context || !deletes_throwaway_namespace(&args)) {
                     Verdict::Block
                 } else {
                     Verdict::Auth
@@ -1609,6 +1645,17 @@ mod tests {
                     "infra_destroy",
                 ),
                 ("kubectl delete namespace dev", Block, "infra_destroy"),
+                // A preview environment: asked about, unless the context is production's.
+                (
+                    "kubectl delete namespace preview-pr-482",
+                    Auth,
+                    "infra_destroy",
+                ),
+                (
+                    "kubectl --context prod-eks delete namespace preview-pr-482",
+                    Block,
+                    "infra_destroy",
+                ),
                 (
                     "kubectl --context kind-dev delete namespace dev-scratch",
                     Pass,
