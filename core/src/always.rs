@@ -896,6 +896,10 @@ pub const CORPUS: &[(&str, &str)] = &[
         include_str!("../../tests/corpus/families/holdout60.jsonl"),
     ),
     (
+        "holdout61",
+        include_str!("../../tests/corpus/families/holdout61.jsonl"),
+    ),
+    (
         "everyday5",
         include_str!("../../tests/corpus/families/everyday5.jsonl"),
     ),

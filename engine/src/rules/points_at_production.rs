@@ -206,6 +206,7 @@ fn deployed_inventory(command: &str) -> bool {
     .any(|t| has(t))
         && words.iter().any(|w| {
             w.starts_with("describe")
+                || w.starts_with("config:")
                 || matches!(
                     *w,
                     "list" | "show" | "connection" | "get" | "info" | "config"
@@ -233,6 +234,7 @@ const TARGET_KEYS: &[&str] = &[
     "cluster",
     "schema",
     "keyspace",
+    "group",
 ];
 
 /// `KEY=VALUE` / `key: value` pairs of a text, keys lower-cased.
@@ -307,7 +309,11 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                 && !names_remembered_host(&h.old_lower, hosts));
         if !to_production {
             // A development or test file's target moved off its throwaway one.
-            return dev_file(&w.path) && marker_dropped(&h.old_lower, &h.new_lower);
+            return marker_dropped(&h.old_lower, &h.new_lower)
+                && (dev_file(&w.path)
+                    || h.old_lower
+                        .lines()
+                        .any(|l| connection_line(l) && names(l, LOCAL)));
         }
         if h.old_lower.trim().is_empty() {
             // A new file: only one named for development or tests.
@@ -379,6 +385,13 @@ mod tests {
                 "AWS_PROFILE=acme-dev\n",
                 "AWS_PROFILE=acme-sandbox\n",
                 Pass,
+            ),
+            // A local `.env` whose consumer group leaves its development one.
+            (
+                ".env",
+                "KAFKA_BROKERS=localhost:9092\nKAFKA_GROUP_ID=notifications-dev\n",
+                "KAFKA_BROKERS=b-1.msk.example.net:9098\nKAFKA_GROUP_ID=notifications\n",
+                Auth,
             ),
             // Look-alikes: still local, production's own file, a mode switch, a comment.
             (
