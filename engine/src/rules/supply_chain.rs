@@ -1067,14 +1067,12 @@ fn git_url_rewritten(inv: &crate::shell::Invocation) -> bool {
             Some((k, v)) if k.to_ascii_lowercase().starts_with("url.") => (k, Some(v)),
             _ => (*a, args.get(i + 1).copied()),
         };
+        // (Lower-casing ASCII keeps every byte where it was: the key slices as its copy.)
         let lower = key.to_ascii_lowercase();
-        let Some(new) = lower
-            .strip_prefix("url.")
-            .and_then(|r| r.strip_suffix(".insteadof"))
-            .map(|_| key.get(4..key.len() - ".insteadof".len()).unwrap_or(""))
-        else {
+        if !(lower.starts_with("url.") && lower.ends_with(".insteadof")) {
             return false;
-        };
+        }
+        let new = key.get(4..key.len() - ".insteadof".len()).unwrap_or("");
         value.is_some_and(|old| git_host_owner(new) != git_host_owner(old))
     })
 }
