@@ -1112,19 +1112,10 @@ fn invocation_effects(
     if let Some((sub, rest)) = crate::shell::git_subcommand(inv)
         && matches!(sub, "show" | "cat-file")
     {
-        let args: Vec<&str> = inv.argv().collect();
-        let opt = |names: &[&str]| {
-            args.iter().enumerate().find_map(|(i, a)| {
-                names.iter().find_map(|n| {
-                    if a == n {
-                        args.get(i + 1).copied()
-                    } else {
-                        a.strip_prefix(&format!("{n}=")[..])
-                    }
-                })
-            })
-        };
-        let tree = opt(&["--work-tree"]).or_else(|| opt(&["-C"])).map(&norm);
+        let tree = flag_value(inv, &["--work-tree"])
+            .first()
+            .or(flag_value(inv, &["-C"]).first())
+            .map(|t| norm(t));
         for a in rest.iter().filter(|a| !a.starts_with('-')) {
             if let Some((_, path)) = a.split_once(':')
                 && !path.is_empty()

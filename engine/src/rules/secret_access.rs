@@ -1307,6 +1307,14 @@ mod tests {
             Mode::Balanced,
             &[
                 ("cat .env", Auth, "secret_read_dotenv"),
+                // A file as committed: read from the work tree's history.
+                ("git show HEAD:.env", Auth, "secret_read_dotenv"),
+                (
+                    "git --git-dir=$HOME/.cfg --work-tree=$HOME show HEAD:.aws/credentials",
+                    Auth,
+                    "secret_read_credentials",
+                ),
+                ("git show HEAD:src/main.rs", Pass, ""),
                 ("source .env && npm run dev", Pass, ""),
                 (
                     "ln -s ~/.ssh/id_ed25519 public/assets/id.txt",

